@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: all assets db web serve test unit e2e bench clean
+.PHONY: all assets db web serve test unit e2e bench clean FORCE
 
 all: assets
 
@@ -29,8 +29,46 @@ static/db/manifest.json: $(DB_INPUTS) $(VENV)/.stamp
 db: static/db/manifest.json
 
 # ---------------------------------------------------------------- web runtime
-# (vendored Pyodide, micropip wheels, the fifteen wheel) — see the web section below.
-web:
+# Vendored Pyodide (from npm, pinned in package-lock.json), the micropip/packaging
+# wheels (from PyPI, cached in .cache/wheels), the fifteen wheel (rebuilt when py/ changes),
+# static/wheels/manifest.json and static/build-info.json (asset list + hashes: the
+# service worker's cache version).  See README, "The browser app".
+PYODIDE_DIR   := static/vendor/pyodide
+PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
+WEB_WHEELS    := micropip-0.11.1-py3-none-any.whl packaging-26.1-py3-none-any.whl
+FIFTEEN_SRC   := pyproject.toml $(wildcard py/fifteen/*.py)
+
+node_modules/.stamp: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(PYODIDE_DIR)/.stamp: node_modules/.stamp
+	mkdir -p $(PYODIDE_DIR)
+	cd node_modules/pyodide && cp $(PYODIDE_FILES) $(CURDIR)/$(PYODIDE_DIR)/
+	touch $@
+
+.PRECIOUS: .cache/wheels/%.whl
+.cache/wheels/%.whl: | $(VENV)/.stamp
+	$(PY) -m pip download -q --no-deps --only-binary=:all: --python-version 3.14 \
+	  -d .cache/wheels $$(echo $* | cut -d- -f1)==$$(echo $* | cut -d- -f2)
+
+static/wheels/%.whl: .cache/wheels/%.whl
+	mkdir -p static/wheels && cp $< $@
+
+static/wheels/.fifteen.stamp: $(FIFTEEN_SRC) | $(VENV)/.stamp
+	mkdir -p static/wheels && rm -f static/wheels/fifteen-*.whl
+	$(PY) -m pip wheel -q --no-deps -w static/wheels . 2>&1 | grep -v '^WARNING: Location' || true
+	ls static/wheels/fifteen-*.whl >/dev/null
+	rm -rf py/*.egg-info build/lib build/bdist.*
+	touch $@
+
+static/build-info.json: $(PYODIDE_DIR)/.stamp $(addprefix static/wheels/,$(WEB_WHEELS)) \
+		static/wheels/.fifteen.stamp tools/web_build_info.py FORCE
+	$(PY) tools/web_build_info.py
+
+web: static/build-info.json
+
+FORCE:
 
 # ---------------------------------------------------------------- everything served
 assets: db web

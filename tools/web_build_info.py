@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Write the browser app's build manifests (run by ``make web``).
+
+* ``static/wheels/manifest.json`` — which wheel files the worker loads:
+  ``{"micropip": "...whl", "packaging": "...whl", "fifteen": "fifteen-X.Y.Z-...whl"}``.
+* ``static/build-info.json`` — every file the site serves, with its size and
+  SHA-256, plus ``version``: a short hash over that list.  The service worker
+  (``sw.js``) is registered as ``sw.js?v=<version>``, so any changed asset
+  installs a new service worker with a new, versioned cache; the page also
+  uses the sizes to show what the first visit downloads.
+
+Files are rewritten only when their content changes, so the command is
+idempotent and cheap.  Standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# What the site serves (relative to the repository root).  Source maps, the
+# stamp files and anything else are left out.
+PATTERNS = [
+    "index.html",
+    "sw.js",
+    "static/css/*.css",
+    "static/js/*.js",
+    "static/data/*.json",
+    "static/img/*",
+    "static/vendor/pyodide/*.mjs",
+    "static/vendor/pyodide/*.wasm",
+    "static/vendor/pyodide/*.zip",
+    "static/vendor/pyodide/pyodide-lock.json",
+    "static/wheels/*.whl",
+    "static/wheels/manifest.json",
+    "static/db/*.f15",
+    "static/db/manifest.json",
+]
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    if path.exists() and path.read_text() == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+    return True
+
+
+def wheel_manifest() -> None:
+    wheels = ROOT / "static" / "wheels"
+    found: dict[str, str] = {}
+    for whl in sorted(wheels.glob("*.whl")):
+        dist = whl.name.split("-")[0].lower()
+        if dist in found:
+            sys.exit(f"web_build_info: two wheels for {dist!r} in {wheels}: {found[dist]}, {whl.name}")
+        found[dist] = whl.name
+    for need in ("micropip", "packaging", "fifteen"):
+        if need not in found:
+            sys.exit(f"web_build_info: no {need} wheel in {wheels} (run make web)")
+    if write_if_changed(wheels / "manifest.json", json.dumps(found, indent=2) + "\n"):
+        print("wrote static/wheels/manifest.json")
+
+
+def build_info() -> None:
+    files: dict[str, dict[str, object]] = {}
+    for pattern in PATTERNS:
+        for path in sorted(ROOT.glob(pattern)):
+            if not path.is_file() or path.name.startswith("."):
+                continue
+            data = path.read_bytes()
+            rel = path.relative_to(ROOT).as_posix()
+            files[rel] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    listing = json.dumps(files, sort_keys=True)
+    version = hashlib.sha256(listing.encode()).hexdigest()[:16]
+    info = {
+        "version": version,
+        "total_bytes": sum(f["bytes"] for f in files.values()),
+        "files": files,
+    }
+    if write_if_changed(ROOT / "static" / "build-info.json", json.dumps(info, indent=1, sort_keys=True) + "\n"):
+        print(f"wrote static/build-info.json (version {version}, {len(files)} files, {info['total_bytes']:,} bytes)")
+
+
+if __name__ == "__main__":
+    wheel_manifest()
+    build_info()
