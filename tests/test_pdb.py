@@ -1,0 +1,487 @@
+"""Pattern databases: construction (exact on small boards), lookups, reflection,
+incremental indices, asset checks, and build_db.py's cache."""
+
+from __future__ import annotations
+
+import json
+import random
+import struct
+import zlib
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+import build_db  # noqa: E402
+from fifteen import dbfile  # noqa: E402
+from fifteen.dbfile import AssetError  # noqa: E402
+from fifteen.pdb import (  # noqa: E402
+    PARTITIONS,
+    PatternDatabase,
+    asset_file,
+    board_symmetries,
+    plan_groups,
+    reflect_board,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+STATIC_DB = ROOT / "static" / "db"
+
+
+# ----------------------------------------------------------------- helpers
+def neighbours(rows, cols):
+    out = []
+    for p in range(rows * cols):
+        r, c = divmod(p, cols)
+        out.append([q for q, ok in ((p - cols, r > 0), (p + cols, r < rows - 1), (p - 1, c > 0), (p + 1, c < cols - 1)) if ok])
+    return out
+
+
+def goal(rows, cols):
+    n = rows * cols
+    return tuple(range(1, n)) + (0,)
+
+
+def full_bfs(rows, cols):
+    """Exact distance to the goal of every solvable position (small boards only)."""
+    nb = neighbours(rows, cols)
+    start = goal(rows, cols)
+    dist = {start: 0}
+    q = deque([(start, rows * cols - 1)])
+    while q:
+        s, b = q.popleft()
+        d = dist[s] + 1
+        for p in nb[b]:
+            t = list(s)
+            t[b], t[p] = t[p], 0
+            t = tuple(t)
+            if t not in dist:
+                dist[t] = d
+                q.append((t, p))
+    return dist
+
+
+def abstract_bfs(rows, cols, tiles):
+    """Independent 0-1 BFS over (group tile squares, blank square): blank moves
+    through a square without a group tile cost 0, group-tile moves cost 1.
+    Returns {placement tuple: min over blank squares of the distance}."""
+    n = rows * cols
+    nb = neighbours(rows, cols)
+    start_pl = tuple(t - 1 for t in tiles)
+    dist = {}
+    dq = deque()
+    for b in range(n):
+        if b not in start_pl:
+            dist[(start_pl, b)] = 0
+            dq.append((0, start_pl, b))
+    while dq:
+        d, pl, b = dq.popleft()
+        if dist[(pl, b)] != d:
+            continue
+        for p in nb[b]:
+            if p in pl:
+                i = pl.index(p)
+                npl = pl[:i] + (b,) + pl[i + 1 :]
+                nd = d + 1
+            else:
+                npl, nd = pl, d
+            key = (npl, p)
+            if nd < dist.get(key, 1 << 30):
+                dist[key] = nd
+                if nd == d:
+                    dq.appendleft((nd, npl, p))
+                else:
+                    dq.append((nd, npl, p))
+    best = {}
+    for (pl, _b), d in dist.items():
+        if d < best.get(pl, 1 << 30):
+            best[pl] = d
+    return best
+
+
+def random_position(rng, rows, cols, moves=400):
+    nb = neighbours(rows, cols)
+    s = list(goal(rows, cols))
+    b = rows * cols - 1
+    for _ in range(moves):
+        p = rng.choice(nb[b])
+        s[b], s[p] = s[p], 0
+        b = p
+    return s
+
+
+@pytest.fixture(scope="module")
+def dist3():
+    d = full_bfs(3, 3)
+    assert len(d) == 181440
+    return d
+
+
+@pytest.fixture(scope="module")
+def pdb3():
+    data = build_db.build_pdb_asset(3, 3, "44", [(1, 2, 3, 4), (5, 6, 7, 8)])
+    return data, PatternDatabase.from_bytes(data, name="pdb-44-3x3")
+
+
+SMALL_4x4_GROUPS = [(1, 2, 5), (3, 4, 8), (6, 9, 10), (7, 11, 12), (13, 14, 15)]
+
+
+@pytest.fixture(scope="module")
+def pdb4small():
+    data = build_db.build_pdb_asset(4, 4, "33333", SMALL_4x4_GROUPS)
+    return PatternDatabase.from_bytes(data, name="pdb-33333")
+
+
+def real_assets():
+    out = []
+    for part in PARTITIONS:
+        p = STATIC_DB / asset_file(part)
+        if p.exists():
+            out.append(pytest.param(part, id=part))
+    return out
+
+
+@pytest.fixture(scope="module", params=real_assets() or [pytest.param(None, marks=pytest.mark.skip("static/db has no PDB assets (make db)"))])
+def pdb_real(request):
+    part = request.param
+    return PatternDatabase.load(STATIC_DB / asset_file(part), partition=part)
+
+
+# ----------------------------------------------------------------- construction
+@pytest.mark.parametrize("rows,cols,tiles", [(3, 3, (1, 2, 3, 4)), (3, 3, (5, 6, 7, 8)), (3, 3, (8, 2, 6)), (4, 4, (13, 14, 15)), (4, 4, (1, 2, 5)), (2, 3, (1, 2, 5)), (3, 4, (7, 11, 4))])
+def test_table_exact_on_abstraction(rows, cols, tiles):
+    table = build_db.build_table(rows, cols, tiles)
+    best = abstract_bfs(rows, cols, tiles)
+    k = len(tiles)
+    assert table.size == 16**k
+    seen = np.zeros(table.size, dtype=bool)
+    for pl, d in best.items():
+        idx = sum(q << (4 * i) for i, q in enumerate(pl))
+        assert table[idx] == d, (pl, d, table[idx])
+        seen[idx] = True
+    assert not table[~seen].any(), "impossible placements must hold 0"
+
+
+def test_3x3_admissible_everywhere(dist3, pdb3):
+    _, db = pdb3
+    worse = 0
+    for pos, d in dist3.items():
+        v = db.value(pos)
+        r = db.reflected_value(pos)
+        assert v <= d and r <= d, (pos, v, r, d)
+        worse += v < d
+    assert db.value(goal(3, 3)) == 0
+    assert worse > 0  # sanity: not exact everywhere
+
+
+def test_3x3_each_group_admissible_and_covered(dist3, pdb3):
+    """Per group: entry <= distance of every position with that placement, and
+    every placement of the group occurs among the solvable positions."""
+    _, db = pdb3
+    for g in db.groups:
+        lowest = {}
+        for pos, d in dist3.items():
+            p = [0] * 9
+            for sq, t in enumerate(pos):
+                p[t] = sq
+            idx = g.index(p)
+            lowest[idx] = min(d, lowest.get(idx, 99))
+        assert len(lowest) == 9 * 8 * 7 * 6
+        assert all(g.table[i] <= d for i, d in lowest.items())
+
+
+def test_mirror_groups_share_tables():
+    # 4x4: (3,4,8) is the left-right mirror of (1,2,5); they must share one table
+    # and give exactly the directly built table's values.
+    tables, groups = plan_groups(4, 4, [(1, 2, 5), (3, 4, 8)])
+    assert len(tables) == 1 and groups[1]["table"] == 0
+    direct = build_db.build_table(4, 4, groups[1]["tiles"])
+    shared = build_db.build_table(4, 4, tables[0]["tiles"])
+    smap = groups[1]["smap"]
+    n = 16
+    for a in range(n):
+        for b in range(n):
+            for c in range(n):
+                if len({a, b, c}) < 3:
+                    continue
+                di = a | b << 4 | c << 8
+                si = smap[a] | smap[b] << 4 | smap[c] << 8
+                assert direct[di] == shared[si]
+    tables, groups = plan_groups(4, 4, PARTITIONS["663"])
+    assert len(tables) == 2
+    tables, groups = plan_groups(4, 4, PARTITIONS["555"])
+    assert len(tables) == 2
+
+
+def test_partitions_not_self_mapped_by_transpose():
+    from fifteen.pdb import transpose_tiles
+
+    tt = transpose_tiles(4)
+    for name, groups in PARTITIONS.items():
+        mapped = sorted(sorted(tt[x] for x in g) for g in groups)
+        assert mapped != sorted(sorted(g) for g in groups), name
+
+
+def test_symmetries():
+    assert len(board_symmetries(4, 4)) == 8
+    assert len(board_symmetries(3, 4)) == 4
+    for sym in board_symmetries(3, 4):
+        assert sorted(sym) == list(range(12))
+
+
+# ----------------------------------------------------------------- reflection
+def test_reflect_board():
+    g = list(goal(4, 4))
+    assert reflect_board(g, 4) == g
+    transposed_goal = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0]
+    # the transposed goal is its own reflection
+    assert reflect_board(transposed_goal, 4) == transposed_goal
+    rng = random.Random(1)
+    for _ in range(50):
+        s = random_position(rng, 4, 4)
+        assert reflect_board(reflect_board(s, 4), 4) == s
+
+
+def test_reflected_lookup_equals_transposed_lookup_small(pdb4small):
+    db = pdb4small
+    rng = random.Random(2)
+    diff = 0
+    for _ in range(300):
+        s = random_position(rng, 4, 4)
+        r = db.reflect(s)
+        assert db.reflected_value(s) == db.value(r)
+        assert db.reflected_value(r) == db.value(s)
+        assert db.bound(s) == max(db.value(s), db.value(r))
+        diff += db.value(s) != db.value(r)
+    assert diff > 0
+
+
+def test_reflected_lookup_equals_transposed_lookup_real(pdb_real):
+    db = pdb_real
+    rng = random.Random(3)
+    for _ in range(300):
+        s = random_position(rng, 4, 4)
+        assert db.reflected_value(s) == db.value(db.reflect(s))
+    assert db.value(goal(4, 4)) == 0 and db.bound(goal(4, 4)) == 0
+    tg = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0]
+    assert db.value(tg) == db.reflected_value(tg) <= 72
+
+
+def test_real_asset_admissible_on_short_walks(pdb_real):
+    """A position k random moves from the goal is at most k moves away."""
+    db = pdb_real
+    rng = random.Random(4)
+    nb = neighbours(4, 4)
+    for _ in range(200):
+        s = list(goal(4, 4))
+        b = 15
+        k = rng.randrange(1, 40)
+        for _ in range(k):
+            p = rng.choice(nb[b])
+            s[b], s[p] = s[p], 0
+            b = p
+        assert db.bound(s) <= k
+
+
+# ----------------------------------------------------------------- incremental
+def _walk_check(db, rows, cols, steps, seed):
+    rng = random.Random(seed)
+    nb = neighbours(rows, cols)
+    n = rows * cols
+    s = random_position(rng, rows, cols)
+    b = s.index(0)
+    idx = db.indices(s)
+    ridx = db.rindices(s) if db.rgroups else []
+    prev = -1
+    for _ in range(steps):
+        choices = [p for p in nb[b] if p != prev] or nb[b]
+        p = rng.choice(choices)
+        t = s[p]
+        # tile t moves from square p to square b
+        idx[db.group_of[t]] += db.delta[t][p * n + b]
+        if db.rgroups:
+            ridx[db.rgroup_of[t]] += db.rdelta[t][p * n + b]
+        s[b], s[p] = t, 0
+        prev, b = b, p
+        assert idx == db.indices(s)
+        assert sum(tab[i] for tab, i in zip(db.tables_by_group, idx)) == db.value(s)
+        if db.rgroups:
+            assert ridx == db.rindices(s)
+            assert sum(tab[i] for tab, i in zip(db.rtables_by_group, ridx)) == db.reflected_value(s)
+        # weights agree with the indices
+        for gi, g in enumerate(db.groups):
+            assert sum(db.weight[t][s.index(t)] for t in g.tiles) == idx[gi]
+
+
+def test_incremental_3x3(pdb3):
+    _walk_check(pdb3[1], 3, 3, 500, 5)
+
+
+def test_incremental_4x4(pdb4small):
+    _walk_check(pdb4small, 4, 4, 500, 6)
+
+
+def test_incremental_real(pdb_real):
+    _walk_check(pdb_real, 4, 4, 300, 7)
+
+
+def test_group_of(pdb4small):
+    db = pdb4small
+    assert db.group_of[0] == -1 and db.rgroup_of[0] == -1
+    for t in range(1, 16):
+        assert t in db.groups[db.group_of[t]].tiles
+        assert t in db.rgroups[db.rgroup_of[t]].tiles
+
+
+# ----------------------------------------------------------------- asset checks
+def _rewrite(data: bytes, *, meta_fn=None, payload_fn=None, version=None) -> bytes:
+    """Re-serialise an asset with a changed meta/payload/version (valid checksum)."""
+    asset = dbfile.read_asset(data)
+    meta = json.loads(json.dumps(asset.meta))
+    payload = asset.payload
+    if meta_fn:
+        meta = meta_fn(meta) or meta
+    if payload_fn:
+        payload = payload_fn(payload)
+    out = bytearray(dbfile.write_asset(meta, payload))
+    if version is not None:
+        struct.pack_into("<H", out, 8, version)
+        struct.pack_into("<I", out, len(out) - 4, zlib.crc32(bytes(out[:-4])))
+    return bytes(out)
+
+
+def test_refuses_truncated(pdb3):
+    data, _ = pdb3
+    for cut in (10, len(data) // 2, len(data) - 1):
+        with pytest.raises(AssetError, match="truncated"):
+            PatternDatabase.from_bytes(data[:cut], name="x.f15")
+
+
+def test_refuses_corrupt(pdb3):
+    data, _ = pdb3
+    bad = bytearray(data)
+    bad[len(bad) // 2] ^= 0x40
+    with pytest.raises(AssetError, match="checksum"):
+        PatternDatabase.from_bytes(bytes(bad))
+    with pytest.raises(AssetError, match="magic"):
+        PatternDatabase.from_bytes(b"NOTFIFTN" + data[8:])
+
+
+def test_refuses_wrong_version(pdb3):
+    data, _ = pdb3
+    with pytest.raises(AssetError, match="version 2"):
+        PatternDatabase.from_bytes(_rewrite(data, version=2))
+
+    def newer(m):
+        m["pdb_format"] = 99
+
+    with pytest.raises(AssetError, match="PDB layout version 99"):
+        PatternDatabase.from_bytes(_rewrite(data, meta_fn=newer))
+
+
+def test_refuses_wrong_kind_shape_partition(pdb3):
+    data, _ = pdb3
+    with pytest.raises(AssetError, match="expected '663'"):
+        PatternDatabase.from_bytes(data, partition="663")
+    with pytest.raises(AssetError, match="expected 4x4"):
+        PatternDatabase.from_bytes(data, rows=4, cols=4)
+    wd = dbfile.write_asset({"kind": "wd", "rows": 3, "cols": 3}, b"xx")
+    with pytest.raises(AssetError, match="expected 'pdb'"):
+        PatternDatabase.from_bytes(wd)
+
+    def not_a_partition(m):
+        m["groups"][0]["tiles"] = [1, 2, 3, 5]
+
+    with pytest.raises(AssetError, match="not a partition"):
+        PatternDatabase.from_bytes(_rewrite(data, meta_fn=not_a_partition))
+
+    def bad_smap(m):
+        m["groups"][1]["smap"] = [1, 0] + list(range(2, 9))
+
+    with pytest.raises(AssetError, match="square map"):
+        PatternDatabase.from_bytes(_rewrite(data, meta_fn=bad_smap))
+
+    def claims_663(m):
+        m.update(rows=4, cols=4, partition="663")
+
+    with pytest.raises(AssetError):
+        PatternDatabase.from_bytes(_rewrite(data, meta_fn=claims_663))
+
+
+def test_refuses_bad_tables(pdb3):
+    data, _ = pdb3
+    with pytest.raises(AssetError, match="payload is"):
+        PatternDatabase.from_bytes(_rewrite(data, payload_fn=lambda p: p[:-1]))
+
+    def bad_size(m):
+        m["tables"][0]["size"] = 100
+
+    with pytest.raises(AssetError, match="bad size"):
+        PatternDatabase.from_bytes(_rewrite(data, meta_fn=bad_size))
+    gi = 0 | 1 << 4 | 2 << 8 | 3 << 12  # goal index of table (1, 2, 3, 4)
+    with pytest.raises(AssetError, match="goal entry"):
+        PatternDatabase.from_bytes(_rewrite(data, payload_fn=lambda p: p[:gi] + b"\x07" + p[gi + 1 :]))
+
+
+def test_real_asset_partition_mismatch(pdb_real):
+    other = {"663": "555", "555": "663"}[pdb_real.partition]
+    data = (STATIC_DB / asset_file(pdb_real.partition)).read_bytes()
+    with pytest.raises(AssetError, match=f"expected '{other}'"):
+        PatternDatabase.from_bytes(data, partition=other)
+
+
+def test_real_asset_memory(pdb_real):
+    if pdb_real.partition == "663":
+        assert pdb_real.memory_bytes() <= 17 * 2**20
+        assert (STATIC_DB / "pdb-663.f15").stat().st_size <= 4 * 10**6
+
+
+# ----------------------------------------------------------------- build_db.py
+def test_build_db_cache(tmp_path, monkeypatch):
+    calls = []
+
+    def build(params, log):
+        calls.append(dict(params))
+        return build_db.build_pdb_asset(3, 3, "44", params["groups"])
+
+    spec = build_db.AssetSpec("pdb-44.f15", "pdb", ("3x3",), build, {"groups": [[1, 2, 3, 4], [5, 6, 7, 8]]}, ("fifteen.dbfile", "fifteen.pdb"))
+    monkeypatch.setattr(build_db, "ASSETS", [spec])
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    args = ["--out", str(out), "--cache", str(cache), "-q"]
+    assert build_db.main(args) == 0
+    assert len(calls) == 1
+    man = json.loads((out / "manifest.json").read_text())
+    data = (out / "pdb-44.f15").read_bytes()
+    (entry,) = man["assets"]
+    assert entry["file"] == "pdb-44.f15" and entry["kind"] == "pdb" and entry["shapes"] == ["3x3"]
+    assert entry["bytes"] == len(data)
+    assert entry["crc32"] == f"{int.from_bytes(data[-4:], 'little'):08x}"
+    # second run: nothing rebuilt, nothing rewritten
+    mtime = (out / "pdb-44.f15").stat().st_mtime_ns
+    assert build_db.main(args) == 0
+    assert len(calls) == 1
+    assert (out / "pdb-44.f15").stat().st_mtime_ns == mtime
+    # a fresh output directory is filled from the cache
+    out2 = tmp_path / "out2"
+    assert build_db.main(["--out", str(out2), "--cache", str(cache), "-q"]) == 0
+    assert len(calls) == 1 and (out2 / "pdb-44.f15").read_bytes() == data
+    # --force rebuilds; changed parameters rebuild
+    assert build_db.main(args + ["--force"]) == 0
+    assert len(calls) == 2
+    spec2 = build_db.AssetSpec("pdb-44.f15", "pdb", ("3x3",), build, {"groups": [[1, 2, 4, 5], [3, 6, 7, 8]]}, spec.modules)
+    monkeypatch.setattr(build_db, "ASSETS", [spec2])
+    assert build_db.main(args) == 0
+    assert len(calls) == 3
+    assert (out / "pdb-44.f15").read_bytes() != data
+    # --only with an unknown name is an error
+    with pytest.raises(SystemExit):
+        build_db.main(args + ["--only", "nope"])
+
+
+def test_registry_names():
+    files = [s.file for s in build_db.ASSETS]
+    assert "pdb-663.f15" in files and "pdb-555.f15" in files
+    assert len(set(files)) == len(files)
+    assert any(s.matches("pdb663") for s in build_db.ASSETS)
