@@ -485,3 +485,55 @@ def test_registry_names():
     assert "pdb-663.f15" in files and "pdb-555.f15" in files
     assert len(set(files)) == len(files)
     assert any(s.matches("pdb663") for s in build_db.ASSETS)
+
+
+# ----------------------------------------------------------------- pdb_search
+def test_pdb_search_3x3_optimal(dist3, pdb3):
+    from fifteen.pdb_search import replay, solve
+
+    _, db = pdb3
+    rng = random.Random(8)
+    positions = rng.sample(sorted(dist3), 60)
+    for pos in positions:
+        for refl in (True, False):
+            res = solve(db, pos, reflect=refl)
+            assert res.length == dist3[pos]
+            assert replay(pos, res.path, 3) == list(goal(3, 3))
+            assert res.h0 <= dist3[pos]
+
+
+def _korf_rows():
+    p = ROOT.parent / "shared" / "benchmarks" / "korf100.tsv"
+    if not p.exists():
+        p = Path("/work/shared/benchmarks/korf100.tsv")
+    if not p.exists():
+        return []
+    rows = [l.rstrip("\n").split("\t") for l in p.read_text().splitlines() if l and not l.startswith("#")]
+    return [(r[0], [int(x) for x in r[1].split()], int(r[2])) for r in rows]
+
+
+def test_pdb_search_4x4_real(pdb_real):
+    """Optimal lengths on easy Korf instances and random positions; every bound
+    along the way is admissible (never above the optimal length found)."""
+    from fifteen.pdb_search import replay, solve
+
+    db = pdb_real
+    cases = [(t, opt) for i, t, opt in _korf_rows() if i in ("2", "9")]
+    rng = random.Random(9)
+    for _ in range(6):
+        s = random_position(rng, 4, 4, moves=rng.randrange(20, 40))
+        cases.append((s, None))
+    for tiles, opt in cases:
+        res = solve(db, tiles)
+        assert res.path is not None
+        assert replay(tiles, res.path, 4) == list(goal(4, 4))
+        if opt is not None:
+            assert res.length == opt
+        assert db.bound(tiles) == res.h0 <= res.length
+        # admissible on every position of the optimal path
+        s = list(tiles)
+        b = s.index(0)
+        for k, p in enumerate(res.path):
+            s[b], s[p] = s[p], 0
+            b = p
+            assert db.bound(s) <= res.length - k - 1

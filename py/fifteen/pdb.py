@@ -73,11 +73,16 @@ square); each is a :class:`LookupGroup` with ``table`` (a ``bytes``),
   group's index is the sum of its tiles' weights;
 * ``db.delta[t][a * N + b]`` – ``weight[t][b] - weight[t][a]``: add it to
   the group's index when tile t moves from square a to square b;
+* ``db.step[t][b - a]`` – the same number for adjacent a, b, indexed by the
+  signed difference ``b - a`` (one of ``-cols, -1, 1, cols``; a list of
+  length ``2*cols + 1``, negative differences use Python's negative
+  indexing).  It depends only on the direction because every board symmetry
+  is affine in (row, col).  One subscript fewer than ``delta`` in the loop;
 * ``db.indices(board)`` – the list of initial plain indices (one per group);
 * ``db.tables_by_group`` – ``tuple(g.table for g in db.groups)``.
 
 The reflected lookup has the same names with an ``r`` prefix: ``rgroup_of``,
-``rweight``, ``rdelta``, ``rindices(board)``, ``rtables_by_group``.  Then
+``rweight``, ``rdelta``, ``rstep``, ``rindices(board)``, ``rtables_by_group``.  Then
 ``sum(tables_by_group[g][idx[g]])`` is :meth:`value` and the same with the
 ``r`` names is :meth:`reflected_value` — no reflected board is ever built.
 """
@@ -213,6 +218,11 @@ class LookupGroup:
         return idx
 
 
+def _adjacent(p: int, rows: int, cols: int) -> list[int]:
+    r, c = divmod(p, cols)
+    return [q for q, ok in ((p - cols, r > 0), (p + cols, r < rows - 1), (p - 1, c > 0), (p + 1, c < cols - 1)) if ok]
+
+
 def _positions(tiles: Sequence[int]) -> list[int]:
     pos = [0] * len(tiles)
     for p, t in enumerate(tiles):
@@ -246,8 +256,8 @@ class PatternDatabase:
             )
         else:
             self.rgroups = ()
-        self.group_of, self.weight, self.delta = self._incremental(self.groups)
-        self.rgroup_of, self.rweight, self.rdelta = self._incremental(self.rgroups)
+        self.group_of, self.weight, self.delta, self.step = self._incremental(self.groups)
+        self.rgroup_of, self.rweight, self.rdelta, self.rstep = self._incremental(self.rgroups)
         self.tables_by_group = tuple(g.table for g in self.groups)
         self.rtables_by_group = tuple(g.table for g in self.rgroups)
 
@@ -256,13 +266,24 @@ class PatternDatabase:
         group_of = [-1] * n
         weight = [[0] * n for _ in range(n)]
         delta = [[0] * (n * n) for _ in range(n)]
+        step = [[0] * (2 * self.cols + 1) for _ in range(n)]
         for gi, g in enumerate(groups):
             for i, t in enumerate(g.tiles):
                 group_of[t] = gi
                 weight[t] = [g.smap[q] << (4 * i) for q in range(n)]
                 w = weight[t]
                 delta[t] = [w[b] - w[a] for a in range(n) for b in range(n)]
-        return tuple(group_of), tuple(tuple(w) for w in weight), tuple(tuple(d) for d in delta)
+                # A board symmetry is affine in (row, col), so the change depends
+                # only on the direction b - a (one of -cols, -1, 1, cols).
+                for a in range(n):
+                    for b in _adjacent(a, self.rows, self.cols):
+                        step[t][b - a] = w[b] - w[a]
+        return (
+            tuple(group_of),
+            tuple(tuple(w) for w in weight),
+            tuple(tuple(d) for d in delta),
+            tuple(tuple(s) for s in step),
+        )
 
     # ------------------------------------------------------------ loading
     @classmethod
