@@ -1,0 +1,185 @@
+// Board model: shapes, the goal, moves, solvability and uniform shuffles.
+// Pure functions and a small immutable-ish Board class; no DOM here.
+//
+// Conventions (shared with the Python package): tiles are listed row-major,
+// 0 is the blank; the goal is 1..N-1 with the blank bottom-right.  A move is
+// named either by the tile that slides (the seed's notation) or by the
+// direction the BLANK moves: U, D, L, R.
+
+export const SHAPES = ["2x2", "2x3", "2x4", "2x5", "2x6", "3x3", "3x4", "4x3", "4x4"];
+
+export function parseShape(shape) {
+  const m = /^(\d+)x(\d+)$/.exec(String(shape || ""));
+  if (!m) return null;
+  return { rows: Number(m[1]), cols: Number(m[2]) };
+}
+
+export function shapeName(rows, cols) {
+  return `${rows}x${cols}`;
+}
+
+/** Shapes with `count` squares, in SHAPES order. */
+export function shapesForCount(count) {
+  return SHAPES.filter((s) => {
+    const { rows, cols } = parseShape(s);
+    return rows * cols === count;
+  });
+}
+
+export function goalTiles(rows, cols) {
+  const n = rows * cols;
+  const t = [];
+  for (let i = 1; i < n; i++) t.push(i);
+  t.push(0);
+  return t;
+}
+
+export function inversions(tiles) {
+  const a = tiles.filter((t) => t !== 0);
+  let inv = 0;
+  for (let i = 0; i < a.length; i++) for (let j = i + 1; j < a.length; j++) if (a[i] > a[j]) inv++;
+  return inv;
+}
+
+/** Solvable for the goal with the blank bottom-right. */
+export function isSolvable(tiles, rows, cols) {
+  const inv = inversions(tiles);
+  if (cols % 2 === 1) return inv % 2 === 0;
+  const blankRow = Math.floor(tiles.indexOf(0) / cols);
+  return (inv + blankRow) % 2 === (rows - 1) % 2;
+}
+
+/** True when `tiles` is a permutation of 0..rows*cols-1. */
+export function isPermutation(tiles, n) {
+  if (!Array.isArray(tiles) || tiles.length !== n) return false;
+  const seen = new Array(n).fill(false);
+  for (const t of tiles) {
+    if (!Number.isInteger(t) || t < 0 || t >= n || seen[t]) return false;
+    seen[t] = true;
+  }
+  return true;
+}
+
+function randomBelow(n) {
+  // Unbiased integer in [0, n) from crypto.getRandomValues (rejection sampling).
+  const buf = new Uint32Array(1);
+  const limit = Math.floor(0x100000000 / n) * n;
+  for (;;) {
+    crypto.getRandomValues(buf);
+    if (buf[0] < limit) return buf[0] % n;
+  }
+}
+
+/**
+ * A uniformly random solvable position.  Fisher-Yates gives a uniform
+ * permutation; swapping the first two non-blank tiles maps the unsolvable half
+ * one-to-one onto the solvable half, so the result stays uniform.
+ */
+export function randomTiles(rows, cols, rand = randomBelow) {
+  const t = goalTiles(rows, cols);
+  for (let i = t.length - 1; i > 0; i--) {
+    const j = rand(i + 1);
+    [t[i], t[j]] = [t[j], t[i]];
+  }
+  if (!isSolvable(t, rows, cols)) {
+    const [a, b] = t.map((v, i) => (v === 0 ? -1 : i)).filter((i) => i >= 0);
+    [t[a], t[b]] = [t[b], t[a]];
+  }
+  return t;
+}
+
+const DELTA = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
+export const OPPOSITE = { U: "D", D: "U", L: "R", R: "L" };
+
+export class Board {
+  constructor(rows, cols, tiles) {
+    this.rows = rows;
+    this.cols = cols;
+    this.tiles = tiles ? tiles.slice() : goalTiles(rows, cols);
+  }
+
+  get shape() {
+    return shapeName(this.rows, this.cols);
+  }
+
+  get blank() {
+    return this.tiles.indexOf(0);
+  }
+
+  clone() {
+    return new Board(this.rows, this.cols, this.tiles);
+  }
+
+  isGoal() {
+    return this.tiles.every((t, i) => t === (i === this.tiles.length - 1 ? 0 : i + 1));
+  }
+
+  text() {
+    return this.tiles.join(" ");
+  }
+
+  /** Rows of tiles, for display: "1 2 3 4 / 5 6 7 8 / ...". */
+  gridText() {
+    const out = [];
+    for (let r = 0; r < this.rows; r++) out.push(this.tiles.slice(r * this.cols, (r + 1) * this.cols).join(" "));
+    return out.join("\n");
+  }
+
+  /** Square index the blank would move to in direction d, or -1. */
+  target(d) {
+    const b = this.blank;
+    const r = Math.floor(b / this.cols) + DELTA[d][0];
+    const c = (b % this.cols) + DELTA[d][1];
+    if (r < 0 || r >= this.rows || c < 0 || c >= this.cols) return -1;
+    return r * this.cols + c;
+  }
+
+  /** Move the blank in direction d ("U","D","L","R"); returns the tile that slid, or 0. */
+  moveBlank(d) {
+    const to = this.target(d);
+    if (to < 0) return 0;
+    const b = this.blank;
+    const tile = this.tiles[to];
+    this.tiles[b] = tile;
+    this.tiles[to] = 0;
+    return tile;
+  }
+
+  /** Direction the blank moves when `tile` slides, or null if it is not next to the blank. */
+  directionOfTile(tile) {
+    for (const d of "UDLR") {
+      const to = this.target(d);
+      if (to >= 0 && this.tiles[to] === tile) return d;
+    }
+    return null;
+  }
+
+  /**
+   * Blank directions that slide the tile at square `index` toward the blank,
+   * moving every tile between them (one click on a tile in the blank's row or
+   * column slides the whole line).  Empty if not in line.
+   */
+  pathToSquare(index) {
+    const b = this.blank;
+    const br = Math.floor(b / this.cols);
+    const bc = b % this.cols;
+    const r = Math.floor(index / this.cols);
+    const c = index % this.cols;
+    if (index === b) return [];
+    if (r === br) return new Array(Math.abs(c - bc)).fill(c > bc ? "R" : "L");
+    if (c === bc) return new Array(Math.abs(r - br)).fill(r > br ? "D" : "U");
+    return [];
+  }
+}
+
+/** Convert a list of blank directions into the tile numbers that slide. */
+export function directionsToTiles(board, directions) {
+  const b = board.clone();
+  const out = [];
+  for (const d of directions) {
+    const t = b.moveBlank(d);
+    if (!t) throw new Error(`illegal move ${d}`);
+    out.push(t);
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+// Share links and saved preferences.
+//
+// A share link carries the position in the URL fragment:
+//   index.html#tiles=1,5,9,13,2,6,10,14,3,7,11,15,4,8,12,0          (4x4 inferred)
+//   index.html#tiles=1,2,3,4,5,6,7,8,9,10,11,0&shape=3x4            (shape when ambiguous)
+// The fragment never reaches the server, so any static host works.
+
+import { parseShape, shapesForCount, isPermutation } from "./board.js";
+
+/** Read {tiles, shape, text} from a location hash; null when it holds no position. */
+export function readHash(hash = location.hash) {
+  const params = new URLSearchParams(String(hash).replace(/^#/, ""));
+  const raw = params.get("tiles");
+  if (raw === null) return null;
+  const text = raw.split(/[\s,]+/).filter(Boolean).join(" ");
+  let shape = params.get("shape");
+  const parts = text.split(" ");
+  const tiles = parts.map((p) => (/^\d+$/.test(p) ? Number(p) : NaN));
+  if (!shape) {
+    const candidates = shapesForCount(tiles.length);
+    shape = candidates.length === 1 ? candidates[0] : null;
+  }
+  const dims = parseShape(shape);
+  const valid = !!dims && isPermutation(tiles, dims.rows * dims.cols);
+  return { text, shape, tiles: valid ? tiles : null, bound: params.get("bound") };
+}
+
+export function makeHash(board) {
+  const shapeNeeded = shapesForCount(board.tiles.length).length !== 1 || board.shape !== shapesForCount(board.tiles.length)[0];
+  return `#tiles=${board.tiles.join(",")}${shapeNeeded ? `&shape=${board.shape}` : ""}`;
+}
+
+export function shareUrl(board) {
+  const u = new URL(location.href);
+  u.hash = makeHash(board).slice(1);
+  return u.href;
+}
+
+/** Put the position in the address bar without adding a history entry. */
+export function writeHash(board) {
+  const h = makeHash(board);
+  if (location.hash !== h) history.replaceState(null, "", h);
+}
+
+const PREFIX = "fifteen.";
+
+export const prefs = {
+  get(key, fallback) {
+    try {
+      const v = localStorage.getItem(PREFIX + key);
+      return v === null ? fallback : JSON.parse(v);
+    } catch {
+      return fallback;
+    }
+  },
+  set(key, value) {
+    try {
+      localStorage.setItem(PREFIX + key, JSON.stringify(value));
+    } catch {
+      /* private mode or quota: preferences are a nicety */
+    }
+  },
+};

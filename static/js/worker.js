@@ -1,0 +1,292 @@
+/*
+ * Fifteen solver worker (a module Web Worker).
+ *
+ * Runs the pure-Python `fifteen` package in Pyodide, off the page's thread, so
+ * the UI never freezes.  Everything is fetched from the site's own origin with
+ * URLs relative to this file: ../vendor/pyodide/ (Pyodide core, vendored from
+ * npm), ../wheels/ (micropip, packaging and fifteen wheels, listed in
+ * ../wheels/manifest.json), ../db/ (database assets, listed in ../db/manifest.json).
+ *
+ * Message protocol — every message is a plain object with a `type`.
+ *
+ * Page -> worker
+ *   {type: "init", shape}                 load runtime, solver and the databases for `shape`
+ *                                          (send once, first)
+ *   {type: "call", id, method, params}    fifteen.api.call(method, params) for "info",
+ *                                          "parse", "bounds", "random"; loads the databases
+ *                                          of params.shape first when that is new
+ *   {type: "solve", id, params}           fifteen.api.call("solve", params, progress);
+ *                                          params = {text, shape, bound}
+ *   {type: "cancel"}                      only useful when the page is cross-origin isolated
+ *                                          (interrupt buffer); otherwise the page terminates
+ *                                          this worker and starts a new one (the baseline)
+ *
+ * Worker -> page
+ *   {type: "loading", stage, state, label, bytes?, loaded?, seconds?}
+ *        stage = "runtime" | "solver" | "databases"; state = "start" | "progress" | "done";
+ *        label is human-readable ("wd-4x4.f15"), bytes the size when known
+ *   {type: "warning", message}             non-fatal (e.g. a missing WD table: rebuilt in-process)
+ *   {type: "ready", info, interrupt, seconds}
+ *        info = result of api "info"; interrupt = SharedArrayBuffer or null
+ *   {type: "progress", id, progress}       during a solve, ~4 times a second and per iteration:
+ *        {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}]}
+ *   {type: "result", id, result}           the call's result object
+ *   {type: "error", id, error: {type, message}, fatal}
+ *        type = "input" | "asset" | "cancelled" | "internal" | "load"; `fatal` (with id null)
+ *        means the worker cannot serve calls: the page shows the message and offers a retry
+ *
+ * Python never sees JS objects except the asset bytes (a Uint8Array, copied once by
+ * `to_bytes()`) and the progress callback; all other data crosses as JSON strings.
+ */
+
+const here = new URL(".", import.meta.url);
+const url = (rel) => new URL(rel, here).href;
+
+let pyodide = null;
+let api = null;
+let interrupt = null;
+let dbManifest = null; // {format, assets: [...]} or null when missing
+const loadedAssets = new Set(); // file names handed to Python
+const loadedShapes = new Set();
+let queue = Promise.resolve(); // calls run one at a time, in order
+
+const post = (msg, transfer) => self.postMessage(msg, transfer || []);
+const now = () => performance.now() / 1000;
+
+class LoadError extends Error {
+  constructor(type, message) {
+    super(message);
+    this.type = type;
+  }
+}
+
+async function fetchOk(rel, what) {
+  let resp;
+  try {
+    resp = await fetch(url(rel));
+  } catch (e) {
+    throw new LoadError("load", `${what}: could not be downloaded (${e.message || e}). Are you offline?`);
+  }
+  if (!resp.ok) throw new LoadError("load", `${what}: the server answered ${resp.status} ${resp.statusText}`.trim());
+  return resp;
+}
+
+/** Fetch a binary asset, reporting progress; returns a Uint8Array. */
+async function fetchBytes(rel, label, stage, expected) {
+  const resp = await fetchOk(rel, label);
+  const total = Number(resp.headers.get("content-length")) || expected || 0;
+  if (!resp.body || !resp.body.getReader) return new Uint8Array(await resp.arrayBuffer());
+  const reader = resp.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  let last = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.length;
+    const t = performance.now();
+    if (t - last > 100) {
+      last = t;
+      post({ type: "loading", stage, state: "progress", label, bytes: total, loaded });
+    }
+  }
+  const out = new Uint8Array(loaded);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}
+
+function parseReply(json) {
+  const reply = JSON.parse(json);
+  if (!reply || typeof reply !== "object" || !("ok" in reply)) {
+    throw new LoadError("internal", "the solver returned an unexpected reply");
+  }
+  return reply;
+}
+
+async function loadRuntime() {
+  const t0 = now();
+  post({ type: "loading", stage: "runtime", state: "start", label: "Python runtime (Pyodide)" });
+  let loadPyodide;
+  try {
+    ({ loadPyodide } = await import("../vendor/pyodide/pyodide.mjs"));
+  } catch (e) {
+    throw new LoadError("load", `Python runtime: could not be loaded (${e.message || e}). Was \`make web\` run?`);
+  }
+  if (typeof WebAssembly !== "object") {
+    throw new LoadError("load", "This browser does not support WebAssembly, which the solver needs.");
+  }
+  try {
+    pyodide = await loadPyodide({
+      indexURL: url("../vendor/pyodide/"),
+      stdout: (s) => console.log("[py]", s),
+      stderr: (s) => console.warn("[py]", s),
+    });
+  } catch (e) {
+    const msg = String(e && e.message ? e.message : e);
+    if (/memory/i.test(msg)) throw new LoadError("load", `Out of memory while starting Python: ${msg}`);
+    throw new LoadError("load", `Python runtime: failed to start (${msg})`);
+  }
+  if (self.crossOriginIsolated && typeof SharedArrayBuffer === "function") {
+    interrupt = new Int32Array(new SharedArrayBuffer(4));
+    pyodide.setInterruptBuffer(interrupt);
+  }
+  post({ type: "loading", stage: "runtime", state: "done", label: `Pyodide ${pyodide.version}`, seconds: now() - t0 });
+}
+
+async function loadSolver() {
+  const t0 = now();
+  post({ type: "loading", stage: "solver", state: "start", label: "solver package" });
+  const manifest = await (await fetchOk("../wheels/manifest.json", "wheel list")).json();
+  try {
+    await pyodide.loadPackage([url(`../wheels/${manifest.micropip}`), url(`../wheels/${manifest.packaging}`)], {
+      messageCallback: () => {},
+      errorCallback: (s) => console.warn(s),
+    });
+    const micropip = pyodide.pyimport("micropip");
+    await micropip.install(url(`../wheels/${manifest.fifteen}`), { deps: false });
+    micropip.destroy();
+    api = pyodide.pyimport("fifteen.api");
+  } catch (e) {
+    throw new LoadError("load", `Solver package: could not be installed (${firstLine(e)})`);
+  }
+  post({ type: "loading", stage: "solver", state: "done", label: manifest.fifteen, seconds: now() - t0 });
+}
+
+function firstLine(e) {
+  const s = String(e && e.message ? e.message : e).trim().split("\n");
+  return s[s.length - 1] || s[0];
+}
+
+async function loadDbManifest() {
+  if (dbManifest !== null) return dbManifest;
+  try {
+    const resp = await fetch(url("../db/manifest.json"));
+    if (!resp.ok) throw new Error(`${resp.status} ${resp.statusText}`);
+    dbManifest = await resp.json();
+  } catch (e) {
+    dbManifest = { format: 1, assets: [] };
+    post({
+      type: "warning",
+      message: `No database list (static/db/manifest.json: ${e.message || e}); tables will be built in the browser, which is slower.`,
+    });
+  }
+  return dbManifest;
+}
+
+/** Fetch and hand to Python every database asset for `shape` not loaded yet. */
+async function ensureShape(shape) {
+  if (!shape || loadedShapes.has(shape)) return;
+  const manifest = await loadDbManifest();
+  const wanted = (manifest.assets || []).filter(
+    (a) => Array.isArray(a.shapes) && a.shapes.includes(shape) && !loadedAssets.has(a.file),
+  );
+  for (const asset of wanted) {
+    const t0 = now();
+    const label = asset.file;
+    post({ type: "loading", stage: "databases", state: "start", label, bytes: asset.bytes });
+    let bytes;
+    try {
+      bytes = await fetchBytes(`../db/${asset.file}`, label, "databases", asset.bytes);
+    } catch (e) {
+      // A missing database is not fatal: the package can rebuild WD tables itself
+      // (slower) and simply lacks a PDB bound otherwise.
+      post({ type: "warning", message: `${e.message} — continuing without it.` });
+      post({ type: "loading", stage: "databases", state: "done", label, seconds: now() - t0, missing: true });
+      loadedAssets.add(asset.file);
+      continue;
+    }
+    const reply = parseReply(api.load_asset(asset.file, bytes));
+    if (!reply.ok) {
+      const err = reply.error || {};
+      throw new LoadError(err.type || "asset", err.message || `${asset.file}: could not be read`);
+    }
+    loadedAssets.add(asset.file);
+    post({ type: "loading", stage: "databases", state: "done", label, bytes: bytes.length, seconds: now() - t0 });
+  }
+  loadedShapes.add(shape);
+}
+
+function apiCall(method, params, progress) {
+  let json;
+  try {
+    json = progress ? api.call(method, JSON.stringify(params), progress) : api.call(method, JSON.stringify(params));
+  } catch (e) {
+    const text = String(e && e.message ? e.message : e);
+    if (/KeyboardInterrupt/.test(text)) return { ok: false, error: { type: "cancelled", message: "Cancelled." } };
+    console.error(e);
+    return { ok: false, error: { type: "internal", message: `Solver error: ${firstLine(e)}` } };
+  }
+  return parseReply(json);
+}
+
+function info() {
+  const reply = apiCall("info", {});
+  if (!reply.ok) throw new LoadError(reply.error.type, reply.error.message);
+  return reply.result;
+}
+
+async function init(shape) {
+  const t0 = now();
+  try {
+    await loadRuntime();
+    await loadSolver();
+    await ensureShape(shape || "4x4");
+    post({ type: "ready", info: info(), interrupt: interrupt ? interrupt.buffer : null, seconds: now() - t0 });
+  } catch (e) {
+    console.error(e);
+    post({
+      type: "error",
+      id: null,
+      fatal: true,
+      error: { type: e.type || "load", message: e.message || String(e) },
+    });
+  }
+}
+
+async function handle(msg) {
+  const { id } = msg;
+  try {
+    if (!api) throw new LoadError("internal", "The solver is not loaded yet.");
+    const params = msg.params || {};
+    if (params.shape) {
+      await ensureShape(params.shape);
+    }
+    if (msg.type === "solve") {
+      if (interrupt) interrupt[0] = 0;
+      const progress = (json) => post({ type: "progress", id, progress: JSON.parse(json) });
+      const reply = apiCall("solve", params, progress);
+      if (reply.ok) post({ type: "result", id, result: reply.result });
+      else post({ type: "error", id, error: reply.error });
+      return;
+    }
+    const reply = apiCall(msg.method, params);
+    if (reply.ok) post({ type: "result", id, result: reply.result });
+    else post({ type: "error", id, error: reply.error });
+  } catch (e) {
+    console.error(e);
+    post({ type: "error", id, error: { type: e.type || "internal", message: e.message || String(e) } });
+  }
+}
+
+self.onmessage = (event) => {
+  const msg = event.data || {};
+  switch (msg.type) {
+    case "init":
+      queue = queue.then(() => init(msg.shape));
+      break;
+    case "call":
+    case "solve":
+      queue = queue.then(() => handle(msg));
+      break;
+    case "cancel":
+      if (interrupt) interrupt[0] = 2; // SIGINT: raises KeyboardInterrupt in Python
+      break;
+    default:
+      post({ type: "error", id: msg.id ?? null, error: { type: "internal", message: `unknown message ${msg.type}` } });
+  }
+};

@@ -1,0 +1,101 @@
+/*
+ * Fifteen's service worker: makes the app work offline after the first visit.
+ *
+ * Registered by static/js/offline.js as `sw.js?v=<build version>` (the version
+ * comes from static/build-info.json, written by `make web`), so each build gets
+ * its own cache "fifteen-<version>"; older caches are deleted on activation.
+ *
+ * Strategy (same-origin GET requests only):
+ *   - pages and static/build-info.json: network first, cached copy when offline;
+ *   - everything else (scripts, runtime, wheels, databases): cache first, and
+ *     whatever is fetched from the network is cached on the way.
+ * On install only the small app shell is cached; the page caches the rest of
+ * the build (listed in build-info.json) once the solver has loaded.
+ */
+
+const VERSION = new URL(self.location.href).searchParams.get("v") || "dev";
+const CACHE = `fifteen-${VERSION}`;
+const SHELL = [
+  "./",
+  "index.html",
+  "static/build-info.json",
+  "static/css/app.css",
+  "static/img/icon.svg",
+  "static/data/examples.json",
+  "static/js/main.js",
+  "static/js/board.js",
+  "static/js/view.js",
+  "static/js/input.js",
+  "static/js/playback.js",
+  "static/js/share.js",
+  "static/js/offline.js",
+  "static/js/solver-client.js",
+  "static/js/worker.js",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      await cache.addAll(SHELL.map((p) => new Request(p, { cache: "no-cache" })));
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) {
+        if (key.startsWith("fifteen-") && key !== CACHE) await caches.delete(key);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+function networkFirst(request, fallbacks) {
+  return fetch(request)
+    .then(async (resp) => {
+      if (resp.ok && resp.type === "basic") {
+        const cache = await caches.open(CACHE);
+        await cache.put(request, resp.clone());
+      }
+      return resp;
+    })
+    .catch(async () => {
+      const cache = await caches.open(CACHE);
+      for (const key of [request, ...fallbacks]) {
+        const hit = await cache.match(key, { ignoreSearch: key !== request });
+        if (hit) return hit;
+      }
+      return Response.error();
+    });
+}
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(request);
+  if (hit) return hit;
+  const resp = await fetch(request);
+  if (resp.ok && resp.type === "basic" && resp.status === 200) {
+    await cache.put(request, resp.clone());
+  }
+  return resp;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.headers.has("range")) return;
+  const scope = new URL(self.registration.scope);
+  if (request.mode === "navigate") {
+    event.respondWith(networkFirst(request, [new URL("index.html", scope).href, scope.href]));
+  } else if (url.pathname.endsWith("/static/build-info.json")) {
+    event.respondWith(networkFirst(request, []));
+  } else {
+    event.respondWith(cacheFirst(request));
+  }
+});
