@@ -1,0 +1,243 @@
+"""Fixtures for the browser end-to-end tests (Playwright, sync API, headless Chromium).
+
+* ``site`` — the repository root served over HTTP on a free port by a
+  restartable in-process server (the offline test stops and restarts it).
+* ``browser`` — Chromium: ``$FIFTEEN_CHROMIUM``, else Debian's ``/usr/bin/chromium``,
+  else Playwright's own.  The tests skip (not fail) only when no Chromium can be
+  launched at all.
+* ``app`` — ONE page shared by the whole session, loaded once: Pyodide starts
+  once, and the tests change positions through the share-link hash and the
+  text field, which never reloads the page.
+
+Screenshots go to ``test-results/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "test-results"
+READY_TIMEOUT_MS = 180_000
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".whl": "application/octet-stream",
+        ".f15": "application/octet-stream",
+    }
+
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+    def handle(self):
+        try:
+            super().handle()
+        except (ConnectionResetError, BrokenPipeError):
+            pass
+
+
+class SiteServer:
+    """A static file server that can be stopped and started again on the same port."""
+
+    def __init__(self, root: Path, port: int | None = None):
+        self.root = Path(root)
+        self.port = port or _free_port()
+        self.httpd: http.server.ThreadingHTTPServer | None = None
+        self.thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> SiteServer:
+        handler = functools.partial(_QuietHandler, directory=str(self.root))
+        for _ in range(50):
+            try:
+                self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError(f"port {self.port} stays busy")
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self.httpd:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+            self.httpd = None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _check_built() -> None:
+    needed = [
+        "index.html",
+        "static/vendor/pyodide/pyodide.mjs",
+        "static/vendor/pyodide/pyodide.asm.wasm",
+        "static/wheels/manifest.json",
+        "static/build-info.json",
+    ]
+    missing = [p for p in needed if not (ROOT / p).exists()]
+    if missing:
+        pytest.fail(f"the site is not built (missing {', '.join(missing)}): run `make web` (or `make test`)")
+
+
+@pytest.fixture(scope="session")
+def site():
+    _check_built()
+    server = SiteServer(ROOT).start()
+    yield server
+    server.stop()
+
+
+def _chromium_path() -> str | None:
+    env = os.environ.get("FIFTEEN_CHROMIUM")
+    if env:
+        return env
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="session")
+def playwright_session():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_session):
+    kwargs = {"args": CHROMIUM_ARGS, "headless": True}
+    exe = _chromium_path()
+    if exe:
+        kwargs["executable_path"] = exe
+    try:
+        b = playwright_session.chromium.launch(**kwargs)
+    except Exception as exc:  # noqa: BLE001 - any launch failure means "no browser here"
+        pytest.skip(f"Chromium cannot be launched here ({str(exc).splitlines()[0]})")
+    yield b
+    b.close()
+
+
+class App:
+    """The shared page plus helpers that drive it through the stable hooks."""
+
+    def __init__(self, page, site: SiteServer):
+        self.page = page
+        self.site = site
+        self.console: list[str] = []
+        page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
+        page.on("pageerror", lambda e: self.console.append(f"pageerror: {e}"))
+
+    def open(self, fragment: str = "") -> float:
+        t0 = time.monotonic()
+        self.page.goto(self.site.url + "index.html" + fragment)
+        self.wait_ready()
+        return time.monotonic() - t0
+
+    def state(self) -> str:
+        return self.page.get_attribute("#status", "data-state")
+
+    def wait_state(self, *states: str, timeout: float = READY_TIMEOUT_MS) -> str:
+        sel = ", ".join(f"#status[data-state={s}]" for s in states)
+        self.page.wait_for_selector(sel, timeout=timeout, state="attached")
+        return self.state()
+
+    def wait_ready(self) -> None:
+        state = self.wait_state("ready", "error", "solved", "cancelled")
+        assert state != "error", f"page reported an error: {self.page.inner_text('#status')}"
+        self.page.wait_for_selector("#solve-button:not([disabled])", timeout=READY_TIMEOUT_MS)
+
+    def board_tiles(self) -> list[int]:
+        return [int(t) for t in self.page.get_attribute("#board", "data-tiles").split(",")]
+
+    def set_position(self, tiles, shape: str | None = None) -> None:
+        """Open a position through the share-link fragment (no reload)."""
+        frag = "tiles=" + ",".join(map(str, tiles)) + (f"&shape={shape}" if shape else "")
+        self.page.evaluate("f => { location.hash = f; }", frag)
+        want = ",".join(map(str, tiles))
+        self.page.wait_for_function(
+            "want => document.querySelector('#board').dataset.tiles === want", arg=want, timeout=10_000
+        )
+
+    def solve(self, bound: str | None = None, timeout: float = 600_000) -> dict:
+        if bound:
+            self.page.select_option("#bound-select", bound)
+        self.page.click("#solve-button")
+        state = self.wait_state("solved", "error", timeout=timeout)
+        assert state == "solved", f"solve ended in {state}: {self.page.inner_text('#status')}"
+        sol = self.page.locator("#solution")
+        return {
+            "length": int(sol.get_attribute("data-length")),
+            "moves": [int(m) for m in (sol.get_attribute("data-moves") or "").split()],
+            "directions": sol.get_attribute("data-directions") or "",
+        }
+
+    def screenshot(self, name: str, **kw) -> Path:
+        RESULTS.mkdir(exist_ok=True)
+        path = RESULTS / f"{name}.png"
+        self.page.screenshot(path=str(path), **kw)
+        return path
+
+
+@pytest.fixture(scope="session")
+def app_context(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture(scope="session")
+def app(app_context, site):
+    page = app_context.new_page()
+    a = App(page, site)
+    a.ready_seconds = a.open()
+    yield a
+    page.close()
+
+
+@pytest.fixture()
+def ready_app(app):
+    """The shared page, ready for a new action (after whatever the last test left)."""
+    if app.state() in ("loading", "solving") or app.page.is_visible("#cancel-button"):
+        if app.page.is_visible("#cancel-button"):
+            app.page.click("#cancel-button")
+    app.wait_ready()
+    return app
