@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: all assets db web serve test unit e2e bench clean FORCE
+.PHONY: all assets db web serve test unit e2e bench clean browser FORCE
 
 all: assets
 
@@ -80,11 +80,21 @@ serve: assets
 unit: $(VENV)/.stamp db
 	$(PY) -m pytest -q tests --ignore=tests/e2e
 
-test: assets
+# Headless Chromium for the e2e tests: Debian's package when no browser is present.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { echo "Installing Debian chromium for the e2e tests"; \
+	    if [ "$$(id -u)" = 0 ]; then S=; else S=sudo; fi; \
+	    $$S apt-get update -qq && $$S env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+e2e: assets browser
+	$(PY) -m pytest -q tests/e2e
+
+test: assets browser
 	$(PY) -m pytest -q tests
 
 bench: $(VENV)/.stamp db
 	PYTHONPATH=py $(PY) bench/bench_bounds.py
 
 clean:
-	rm -rf static/db static/vendor static/wheels build dist
+	rm -rf static/db static/vendor static/wheels static/build-info.json build dist
