@@ -1,0 +1,339 @@
+"""Boards: shapes, parsing with precise errors, moves in both notations, replay.
+
+Conventions (the seed's):
+
+* Squares are numbered row-major from 0; a board of *rows* x *cols* has
+  ``rows * cols`` squares.  A position is a tuple of tiles by square, ``0`` the
+  blank.
+* The goal holds tiles ``1 .. N-1`` row-major with the blank last
+  (bottom-right).
+* A solution is written two ways: the **tile numbers that slide** into the
+  blank, one per move (the seed's notation, e.g. ``15 14 13 9``), or the
+  **directions the blank moves**, ``U D L R`` (so ``U`` slides the tile above
+  the blank down).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+MIN_SIDE = 2
+MAX_SIDE = 6
+MAX_SQUARES = 25
+
+DIRECTIONS = "UDLR"
+_DELTAS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+_BLANK_TOKENS = {"0", "_", "."}
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+class FifteenError(ValueError):
+    """Base class of the errors this package raises for bad input or data."""
+
+
+class InputError(FifteenError):
+    """A position, shape or move list that cannot be used, with the reason."""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A board shape: *rows* x *cols* squares."""
+
+    rows: int
+    cols: int
+
+    def __post_init__(self) -> None:
+        r, c = self.rows, self.cols
+        if not (MIN_SIDE <= r <= MAX_SIDE and MIN_SIDE <= c <= MAX_SIDE) or r * c > MAX_SQUARES:
+            raise InputError(
+                f"shape {r}x{c} is not supported: rows and columns go from {MIN_SIDE} to {MAX_SIDE}"
+                f" with at most {MAX_SQUARES} squares"
+            )
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    def __str__(self) -> str:
+        return f"{self.rows}x{self.cols}"
+
+    def transposed(self) -> "Shape":
+        return Shape(self.cols, self.rows)
+
+    def goal(self) -> tuple[int, ...]:
+        return tuple(range(1, self.size)) + (0,)
+
+    @classmethod
+    def parse(cls, text: "str | Shape") -> "Shape":
+        """Parse ``"4x4"`` (also ``4X4``, ``4*4``, ``4,4``)."""
+        if isinstance(text, Shape):
+            return text
+        m = re.fullmatch(r"\s*(\d+)\s*[xX*, ]\s*(\d+)\s*", str(text))
+        if not m:
+            raise InputError(f"shape {text!r} is not of the form RxC, e.g. 4x4 or 3x4")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+    @classmethod
+    def infer(cls, count: int) -> "Shape":
+        """The shape for *count* tiles: square counts only (4, 9, 16, 25)."""
+        side = round(count**0.5)
+        if side * side == count and MIN_SIDE <= side:
+            if count > MAX_SQUARES:
+                raise InputError(f"{count} tiles is more than the largest supported board ({MAX_SQUARES} squares)")
+            return cls(side, side)
+        options = [
+            f"{r}x{count // r}"
+            for r in range(MIN_SIDE, MAX_SIDE + 1)
+            if count % r == 0 and MIN_SIDE <= count // r <= MAX_SIDE and count <= MAX_SQUARES
+        ]
+        if options:
+            raise InputError(f"{count} tiles could be {' or '.join(options)}: give the shape")
+        raise InputError(
+            f"{count} tiles do not make a supported board (4, 9, 16 or 25 for a square one; give the shape for others)"
+        )
+
+
+@lru_cache(maxsize=None)
+def neighbours(shape: Shape) -> tuple[tuple[int, ...], ...]:
+    """For each square, the squares next to it (up, down, left, right order)."""
+    rows, cols = shape.rows, shape.cols
+    out = []
+    for sq in range(shape.size):
+        r, c = divmod(sq, cols)
+        out.append(
+            tuple(
+                (r + dr) * cols + (c + dc)
+                for dr, dc in _DELTAS.values()
+                if 0 <= r + dr < rows and 0 <= c + dc < cols
+            )
+        )
+    return tuple(out)
+
+
+def blank_steps(shape: Shape, blank: int) -> int:
+    """Manhattan distance of the blank at *blank* from its goal square."""
+    r, c = divmod(blank, shape.cols)
+    return (shape.rows - 1 - r) + (shape.cols - 1 - c)
+
+
+def inversions(seq: Iterable[int]) -> int:
+    """Number of pairs out of order in *seq* (zeros skipped)."""
+    items = [t for t in seq if t]
+    return sum(1 for i, a in enumerate(items) for b in items[i + 1 :] if a > b)
+
+
+def solvability_problem(shape: Shape, tiles: Sequence[int]) -> str | None:
+    """``None`` if *tiles* can reach the goal, else the reason it cannot."""
+    inv = inversions(tiles)
+    if shape.cols % 2:
+        if inv % 2:
+            return (
+                f"unsolvable: the tiles read row by row have {inv} inversions, an odd number;"
+                f" on a board {shape.cols} wide every move keeps that parity and the goal has 0"
+            )
+        return None
+    rows_up = shape.rows - 1 - tiles.index(0) // shape.cols
+    if (inv + rows_up) % 2:
+        return (
+            f"unsolvable: the tiles read row by row have {inv} inversions and the blank is {rows_up}"
+            f" row{'s' if rows_up != 1 else ''} above the bottom; on a board {shape.cols} wide every move"
+            f" keeps the parity of their sum ({inv + rows_up}, odd) and the goal's is even"
+        )
+    return None
+
+
+def check_tiles(shape: Shape, tiles: Sequence[int], *, solvable: bool = True) -> tuple[int, ...]:
+    """Validate a position; return it as a tuple or raise :class:`InputError`."""
+    n = shape.size
+    if len(tiles) != n:
+        raise InputError(f"a {shape} board has {n} squares, got {len(tiles)} tiles")
+    seen: dict[int, int] = {}
+    for i, t in enumerate(tiles):
+        if not isinstance(t, int) or isinstance(t, bool):
+            raise InputError(f"square {i + 1}: {t!r} is not a tile number")
+        if not 0 <= t < n:
+            raise InputError(f"square {i + 1}: tile {t} is out of range (0..{n - 1} on a {shape} board, 0 = blank)")
+        if t in seen:
+            what = "the blank" if t == 0 else f"tile {t}"
+            raise InputError(f"{what} appears twice (squares {seen[t] + 1} and {i + 1})")
+        seen[t] = i
+    # len(tiles) == n, all in range and distinct: nothing can be missing.
+    if solvable:
+        problem = solvability_problem(shape, tiles)
+        if problem:
+            raise InputError(problem)
+    return tuple(tiles)
+
+
+def tokenize(text: str) -> list[str]:
+    return [tok for tok in _SEPARATORS.split(text.strip()) if tok]
+
+
+def parse_tiles(text: str, shape: "Shape | str | None" = None, *, solvable: bool = True) -> tuple[Shape, tuple[int, ...]]:
+    """Parse a position a person typed or pasted.
+
+    Numbers are separated by spaces, commas, semicolons or newlines; the blank
+    may be written ``0``, ``_`` or ``.``.  Without *shape* the count must be
+    square (4, 9, 16, 25).
+    """
+    if not isinstance(text, str):
+        raise InputError(f"a position is text, not {type(text).__name__}")
+    tokens = tokenize(text)
+    if not tokens:
+        raise InputError("no tiles given")
+    tiles: list[int] = []
+    for i, tok in enumerate(tokens):
+        if tok in _BLANK_TOKENS:
+            tiles.append(0)
+        elif tok.isascii() and tok.isdigit():
+            tiles.append(int(tok))
+        else:
+            raise InputError(f"{tok!r} (item {i + 1}) is not a tile number; write the blank as 0, _ or .")
+    shp = Shape.parse(shape) if shape is not None else Shape.infer(len(tiles))
+    if len(tiles) != shp.size:
+        raise InputError(f"a {shp} board has {shp.size} squares, got {len(tiles)} tiles")
+    n = shp.size
+    counts = [0] * n
+    for i, t in enumerate(tiles):
+        if t >= n:
+            raise InputError(f"tile {t} (item {i + 1}) is out of range: a {shp} board has tiles 1..{n - 1} and the blank")
+        counts[t] += 1
+    dup = [t for t in range(n) if counts[t] > 1]
+    if dup:
+        names = ", ".join("the blank" if t == 0 else f"tile {t}" for t in dup)
+        missing = [t for t in range(n) if counts[t] == 0]
+        miss = ", ".join("the blank" if t == 0 else str(t) for t in missing)
+        raise InputError(f"duplicate: {names} given more than once (missing: {miss})")
+    return shp, check_tiles(shp, tiles, solvable=solvable)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A position on a board of some :class:`Shape` (immutable)."""
+
+    shape: Shape
+    tiles: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, text: str, shape: "Shape | str | None" = None) -> "Board":
+        shp, tiles = parse_tiles(text, shape)
+        return cls(shp, tiles)
+
+    @classmethod
+    def from_tiles(cls, tiles: Sequence[int], shape: "Shape | str | None" = None) -> "Board":
+        shp = Shape.parse(shape) if shape is not None else Shape.infer(len(tiles))
+        return cls(shp, check_tiles(shp, list(tiles)))
+
+    @classmethod
+    def goal(cls, shape: "Shape | str") -> "Board":
+        shp = Shape.parse(shape)
+        return cls(shp, shp.goal())
+
+    @property
+    def blank(self) -> int:
+        return self.tiles.index(0)
+
+    def is_goal(self) -> bool:
+        return self.tiles == self.shape.goal()
+
+    def __str__(self) -> str:
+        width = len(str(self.shape.size - 1))
+        cols = self.shape.cols
+        cells = [str(t).rjust(width) if t else "_".rjust(width) for t in self.tiles]
+        return "\n".join(" ".join(cells[r * cols : (r + 1) * cols]) for r in range(self.shape.rows))
+
+    def text(self) -> str:
+        """One line, tiles separated by spaces, blank as 0 (parseable)."""
+        return " ".join(map(str, self.tiles))
+
+    def movable_tiles(self) -> list[int]:
+        return [self.tiles[s] for s in neighbours(self.shape)[self.blank]]
+
+    def slide(self, tile: int) -> "Board":
+        """The board after *tile* slides into the blank."""
+        b = self.blank
+        try:
+            s = self.tiles.index(tile)
+        except ValueError:
+            raise InputError(f"there is no tile {tile} on a {self.shape} board") from None
+        if tile == 0 or s not in neighbours(self.shape)[b]:
+            raise InputError(f"tile {tile} is not next to the blank")
+        t = list(self.tiles)
+        t[b], t[s] = tile, 0
+        return Board(self.shape, tuple(t))
+
+    def move_blank(self, direction: str) -> "Board":
+        """The board after the blank moves one square in *direction* (U/D/L/R)."""
+        d = direction.upper()
+        if d not in _DELTAS:
+            raise InputError(f"{direction!r} is not a direction (U, D, L or R)")
+        dr, dc = _DELTAS[d]
+        r, c = divmod(self.blank, self.shape.cols)
+        r2, c2 = r + dr, c + dc
+        if not (0 <= r2 < self.shape.rows and 0 <= c2 < self.shape.cols):
+            raise InputError(f"the blank cannot move {d} from row {r + 1}, column {c + 1}")
+        return self.slide(self.tiles[r2 * self.shape.cols + c2])
+
+    def apply(self, moves: "Iterable[int] | str") -> "Board":
+        """Apply tile numbers (ints) or a direction string; return the end board."""
+        board = self
+        if isinstance(moves, str):
+            for d in moves.replace(" ", ""):
+                board = board.move_blank(d)
+        else:
+            for t in moves:
+                board = board.slide(t)
+        return board
+
+    def directions(self, tiles_moved: Iterable[int]) -> str:
+        """Convert tile numbers that slide into blank directions."""
+        out = []
+        board = self
+        cols = self.shape.cols
+        for t in tiles_moved:
+            b = board.blank
+            nxt = board.slide(t)
+            s = nxt.blank
+            out.append({-cols: "U", cols: "D", -1: "L", 1: "R"}[s - b])
+            board = nxt
+        return "".join(out)
+
+    def tiles_moved(self, directions: str) -> list[int]:
+        """Convert blank directions into the tile numbers that slide."""
+        out = []
+        board = self
+        for d in directions.replace(" ", ""):
+            nxt = board.move_blank(d)
+            out.append(board.tiles[nxt.blank])
+            board = nxt
+        return out
+
+    def solves(self, moves: "Iterable[int] | str") -> bool:
+        """True when *moves* (either notation) take this board to the goal."""
+        try:
+            return self.apply(moves).is_goal()
+        except InputError:
+            return False
+
+    def transposed(self) -> "Board":
+        """The position reflected about the main diagonal (square boards).
+
+        Tile ``t`` whose goal is (r, c) becomes the tile whose goal is (c, r),
+        placed on the mirrored square; the goal maps to itself.
+        """
+        rows, cols = self.shape.rows, self.shape.cols
+        if rows != cols:
+            raise InputError("only square boards can be reflected about the diagonal")
+        n = self.shape.size
+        relabel = [0] * n
+        for t in range(1, n):
+            r, c = divmod(t - 1, cols)
+            relabel[t] = c * cols + r + 1
+        out = [0] * n
+        for sq, t in enumerate(self.tiles):
+            r, c = divmod(sq, cols)
+            out[c * cols + r] = relabel[t]
+        return Board(self.shape, tuple(out))

@@ -1,0 +1,142 @@
+"""The solver's public face: the bounds by name, their values, and :func:`solve`.
+
+Bound names (``--bound`` in the CLI, ``bound`` in the API):
+
+========  ==================================================================
+md        Manhattan distance
+lc        Manhattan distance + linear conflict
+id        inversion distance, vertical + horizontal
+wd        walking distance, vertical + horizontal
+wdid      the seed's max(WD_v, ID_v) + max(WD_h, ID_h)
+pdb663    additive 6-6-3 pattern database, max with its reflected lookup (4x4)
+pdb555    additive 5-5-5 pattern database, max with its reflected lookup (4x4)
+auto      the strongest available for the board
+========  ==================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from . import searchers
+from .board import Board, InputError, Shape
+from .inversion import inversion_distance
+from .manhattan import linear_conflict, manhattan
+from .search import Progress, SearchResult, ida_star
+from .walking import walking_distance
+
+#: Table shapes whose WD tables are small enough to build and ship.
+def walking_available(shape: Shape) -> bool:
+    def ok(r: int, c: int) -> bool:
+        return (r <= 4 and c <= 6) or (r <= 5 and c <= 3) or c == 2
+
+    return ok(shape.rows, shape.cols) and ok(shape.cols, shape.rows)
+
+
+@dataclass(frozen=True)
+class BoundInfo:
+    name: str
+    label: str
+    factory: Callable
+    available: Callable[[Shape], bool]
+
+
+def _always(shape: Shape) -> bool:
+    return True
+
+
+_CLASSIC = [
+    BoundInfo("md", "Manhattan distance", searchers.manhattan_searcher, _always),
+    BoundInfo("lc", "Manhattan + linear conflict", searchers.linear_conflict_searcher, _always),
+    BoundInfo("id", "Inversion distance", searchers.inversion_searcher, _always),
+    BoundInfo("wd", "Walking distance", searchers.walking_searcher, walking_available),
+    BoundInfo("wdid", "max(WD, ID) per axis (the seed's)", searchers.walking_inversion_searcher, walking_available),
+]
+
+
+def bound_infos() -> list[BoundInfo]:
+    """Every bound, strongest first."""
+    from . import pdb_registry
+
+    return pdb_registry.bound_infos() + list(reversed(_CLASSIC))
+
+
+def available_bounds(shape: Shape) -> list[str]:
+    """Names usable on *shape*, ``auto`` first then strongest first."""
+    return ["auto"] + [b.name for b in bound_infos() if b.available(shape)]
+
+
+def resolve_bound(shape: Shape, name: str) -> BoundInfo:
+    name = (name or "auto").lower()
+    infos = [b for b in bound_infos() if b.available(shape)]
+    if name == "auto":
+        return infos[0]
+    for b in bound_infos():
+        if b.name == name:
+            if not b.available(shape):
+                raise InputError(f"bound {name!r} is not available for a {shape} board (available: {', '.join(available_bounds(shape))})")
+            return b
+    raise InputError(f"unknown bound {name!r} (choose from {', '.join(available_bounds(shape))})")
+
+
+def bound_values(board: Board) -> dict[str, int]:
+    """Every lower bound of *board* that its shape supports, plus ``lb`` (the largest)."""
+    shape, tiles = board.shape, board.tiles
+    md = manhattan(shape, tiles)
+    out = {"md": md, "lc": md + linear_conflict(shape, tiles)}
+    id_v, id_h = inversion_distance(shape, tiles)
+    out.update(id_v=id_v, id_h=id_h, id=id_v + id_h)
+    if walking_available(shape):
+        wd_v, wd_h = walking_distance(shape, tiles)
+        out.update(wd_v=wd_v, wd_h=wd_h, wd=wd_v + wd_h, wdid=max(wd_v, id_v) + max(wd_h, id_h))
+    from . import pdb_registry
+
+    out.update(pdb_registry.bound_values(board))
+    out["lb"] = max(v for k, v in out.items() if k in ("md", "lc", "id", "wd", "wdid", "pdb663", "pdb555", "pdb"))
+    return out
+
+
+def summary(values: dict[str, int]) -> str:
+    """The seed's style: ``MD=40 WD=20/20 ID=12/12 LB=40`` (with PDB when known)."""
+    parts = [f"MD={values['md']}", f"LC={values['lc']}"]
+    if "wd_v" in values:
+        parts.append(f"WD={values['wd_v']}/{values['wd_h']}")
+    parts.append(f"ID={values['id_v']}/{values['id_h']}")
+    if "pdb" in values:
+        parts.append(f"PDB={values['pdb']} PDBr={values['pdb_r']}")
+    parts.append(f"LB={values['lb']}")
+    return " ".join(parts)
+
+
+@dataclass
+class Solution:
+    board: Board
+    bound: str
+    result: SearchResult
+
+    @property
+    def length(self) -> int:
+        return self.result.length
+
+    @property
+    def tiles(self) -> list[int]:
+        return self.result.tiles
+
+    @property
+    def directions(self) -> str:
+        return self.board.directions(self.result.tiles)
+
+
+def solve(
+    board: Board,
+    bound: str = "auto",
+    *,
+    progress: Optional[Callable[[Progress], None]] = None,
+    cancel: Optional[Callable[[], bool]] = None,
+    tick_nodes: int = 1 << 16,
+) -> Solution:
+    """A shortest solution of *board* by IDA* with the named bound."""
+    info = resolve_bound(board.shape, bound)
+    result = ida_star(board.shape, board.tiles, info.factory, progress=progress, cancel=cancel, tick_nodes=tick_nodes)
+    return Solution(board, info.name, result)
