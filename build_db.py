@@ -242,15 +242,36 @@ def _pdb_spec(partition: str) -> AssetSpec:
     )
 
 
+def _build_wd(params: dict, log) -> bytes:
+    from fifteen.board import Shape
+    from fifteen.walking import WalkingTable
+
+    table = WalkingTable.build(Shape(params["rows"], params["cols"]))
+    log(f"  {len(table):,} WD tables, max {table.maximum}")
+    return table.to_bytes()
+
+
+def _wd_specs() -> list[AssetSpec]:
+    """One walking-distance asset per table shape some supported board reads."""
+    from fifteen import walking
+
+    return [
+        AssetSpec(
+            file=walking.asset_file(table),
+            kind="wd",
+            shapes=tuple(str(b) for b in boards),
+            build=_build_wd,
+            params={"rows": table.rows, "cols": table.cols},
+            modules=("fifteen.dbfile", "fifteen.board", "fifteen.walking"),
+        )
+        for table, boards in walking.table_users().items()
+    ]
+
+
 ASSETS: list[AssetSpec] = [
     _pdb_spec("663"),
     _pdb_spec("555"),
-    # ---------------------------------------------------------------- WD tables (lead)
-    # Add the walking-distance tables here, e.g. one per shape:
-    #   AssetSpec("wd-4x4.f15", "wd", ("4x4",), _build_wd, {"rows": 4, "cols": 4},
-    #             modules=("fifteen.dbfile", "fifteen.walking"))
-    # with   def _build_wd(params, log): from fifteen import walking; return walking....
-    # (import fifteen.walking inside the builder so this script runs without it).
+    *_wd_specs(),
 ]
 
 

@@ -24,15 +24,7 @@ from .board import Board, InputError, Shape
 from .inversion import inversion_distance
 from .manhattan import linear_conflict, manhattan
 from .search import Progress, SearchResult, ida_star
-from .walking import walking_distance
-
-#: Table shapes whose WD tables are small enough to build and ship.
-def walking_available(shape: Shape) -> bool:
-    def ok(r: int, c: int) -> bool:
-        return (r <= 4 and c <= 6) or (r <= 5 and c <= 3) or c == 2
-
-    return ok(shape.rows, shape.cols) and ok(shape.cols, shape.rows)
-
+from .walking import walking_available, walking_distance
 
 @dataclass(frozen=True)
 class BoundInfo:
@@ -69,9 +61,11 @@ def available_bounds(shape: Shape) -> list[str]:
 
 def resolve_bound(shape: Shape, name: str) -> BoundInfo:
     name = (name or "auto").lower()
-    infos = [b for b in bound_infos() if b.available(shape)]
     if name == "auto":
-        return infos[0]
+        # The strongest available: a pattern database, else the seed's WD+ID, else MD+LC.
+        for b in bound_infos():
+            if b.available(shape) and b.name not in ("wd", "id"):
+                return b
     for b in bound_infos():
         if b.name == name:
             if not b.available(shape):

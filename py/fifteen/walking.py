@@ -162,6 +162,44 @@ class WalkingTable:
         return table
 
 
+def _table_feasible(rows: int, cols: int) -> bool:
+    # At most 24,964 tables (4x4) -- the next sizes up are 107,712 (4x5),
+    # 352,560 (5x3), 367,560 (6x2) and 5,977,015 (5x4): megabytes to ship for
+    # boards that MD + linear conflict already solves.
+    return (rows <= 3 and cols <= 5) or (rows == 4 and cols <= 4) or (rows == 5 and cols == 2)
+
+
+def walking_available(shape: Shape) -> bool:
+    """Whether WD is offered on boards of *shape* (both its tables are small enough)."""
+    return _table_feasible(shape.rows, shape.cols) and _table_feasible(shape.cols, shape.rows)
+
+
+def supported_shapes() -> list[Shape]:
+    """Every board shape the package accepts, in order."""
+    from .board import MAX_SIDE, MAX_SQUARES, MIN_SIDE
+
+    return [
+        Shape(r, c)
+        for r in range(MIN_SIDE, MAX_SIDE + 1)
+        for c in range(MIN_SIDE, MAX_SIDE + 1)
+        if r * c <= MAX_SQUARES
+    ]
+
+
+def table_users() -> dict[Shape, list[Shape]]:
+    """WD table shape -> the board shapes that read it (vertically or horizontally)."""
+    users: dict[Shape, list[Shape]] = {}
+    for board in supported_shapes():
+        if walking_available(board):
+            for table in dict.fromkeys((board, board.transposed())):
+                users.setdefault(table, []).append(board)
+    return users
+
+
+def asset_file(shape: Shape) -> str:
+    return f"wd-{shape}.f15"
+
+
 _loaded: dict[Shape, WalkingTable] = {}
 
 
