@@ -11,6 +11,11 @@
  *     whatever is fetched from the network is cached on the way.
  * On install only the small app shell is cached; the page caches the rest of
  * the build (listed in build-info.json) once the solver has loaded.
+ *
+ * Responses it serves carry COOP/COEP headers, so from the second visit on the
+ * page is cross-origin isolated (no server configuration needed): the solver
+ * worker can then use Pyodide's interrupt buffer, and Cancel stops a search
+ * without restarting Python.
  */
 
 const VERSION = new URL(self.location.href).searchParams.get("v") || "dev";
@@ -54,6 +59,15 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+function isolate(resp) {
+  if (!resp || resp.status !== 200 || resp.type === "opaque") return resp;
+  const headers = new Headers(resp.headers);
+  headers.set("Cross-Origin-Opener-Policy", "same-origin");
+  headers.set("Cross-Origin-Embedder-Policy", "require-corp");
+  headers.set("Cross-Origin-Resource-Policy", "same-origin");
+  return new Response(resp.body, { status: resp.status, statusText: resp.statusText, headers });
+}
+
 function networkFirst(request, fallbacks) {
   return fetch(request)
     .then(async (resp) => {
@@ -92,10 +106,10 @@ self.addEventListener("fetch", (event) => {
   if (request.headers.has("range")) return;
   const scope = new URL(self.registration.scope);
   if (request.mode === "navigate") {
-    event.respondWith(networkFirst(request, [new URL("index.html", scope).href, scope.href]));
+    event.respondWith(networkFirst(request, [new URL("index.html", scope).href, scope.href]).then(isolate));
   } else if (url.pathname.endsWith("/static/build-info.json")) {
-    event.respondWith(networkFirst(request, []));
+    event.respondWith(networkFirst(request, []).then(isolate));
   } else {
-    event.respondWith(cacheFirst(request));
+    event.respondWith(cacheFirst(request).then(isolate));
   }
 });

@@ -238,7 +238,7 @@ bindInput($("board"), {
 // ------------------------------------------------------------------ shape, shuffle, examples, share
 function fillShapes() {
   const sel = $("shape-select");
-  const names = { "3x3": "3×3 (8-puzzle)", "3x4": "3×4 (11-puzzle)", "4x3": "4×3 (11-puzzle)", "4x4": "4×4 (15-puzzle)" };
+  const names = { "3x3": "3×3 · 8", "3x4": "3×4 · 11", "4x3": "4×3 · 11", "4x4": "4×4 · 15" };
   sel.replaceChildren(
     ...SHAPES.map((s) => {
       const o = document.createElement("option");
@@ -404,7 +404,7 @@ async function solve() {
     setStatus("solved", `Solved: ${result.length} moves in ${formatSeconds(wall)}.`);
   } catch (err) {
     endSolving();
-    if (err.type === "cancelled") return; // cancel() already set the status
+    if (err.type === "cancelled" || state.cancelled) return; // cancel() already set the status
     if (err.type === "input") {
       setTextError(err.message);
       setStatus("error", err.message);
@@ -424,7 +424,12 @@ function cancel() {
   endSolving();
   progressView.hide();
   $("solve-button").focus();
-  client.cancel();
+  const t0 = performance.now();
+  client.cancel().then(() => {
+    if (!hard && state.cancelled && !state.solving) {
+      setStatus("cancelled", `Cancelled (stopped in ${formatSeconds((performance.now() - t0) / 1000)}, no restart needed).`);
+    }
+  });
 }
 
 $("solve-button").addEventListener("click", solve);

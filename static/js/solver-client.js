@@ -150,8 +150,27 @@ export class SolverClient {
    */
   cancel({ hard = !this.interrupt } = {}) {
     if (!hard && this.interrupt) {
+      // Python checks the buffer between bytecodes; if it does not stop within
+      // a moment (stuck outside Python), fall back to a restart.
       Atomics.store(this.interrupt, 0, 2);
-      return Promise.resolve();
+      const worker = this.worker;
+      return new Promise((resolve) => {
+        const check = setInterval(() => {
+          if (this.worker !== worker) return resolve(clearInterval(check));
+          if (this.pending.size === 0) {
+            clearInterval(check);
+            clearTimeout(timer);
+            resolve();
+          }
+        }, 50);
+        const timer = setTimeout(() => {
+          clearInterval(check);
+          if (this.worker === worker && this.pending.size) {
+            this.handlers.restart?.();
+            resolve(this.start(this.shape));
+          } else resolve();
+        }, 3000);
+      });
     }
     this.handlers.restart?.();
     return this.start(this.shape);

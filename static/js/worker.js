@@ -217,11 +217,17 @@ function apiCall(method, params, progress) {
     json = progress ? api.call(method, JSON.stringify(params), progress) : api.call(method, JSON.stringify(params));
   } catch (e) {
     const text = String(e && e.message ? e.message : e);
-    if (/KeyboardInterrupt/.test(text)) return { ok: false, error: { type: "cancelled", message: "Cancelled." } };
+    if (/KeyboardInterrupt/.test(text)) {
+      return { ok: false, error: { type: "cancelled", message: "Cancelled." } };
+    }
     console.error(e);
     return { ok: false, error: { type: "internal", message: `Solver error: ${firstLine(e)}` } };
   }
-  return parseReply(json);
+  const reply = parseReply(json);
+  if (!reply.ok && /KeyboardInterrupt/.test(reply.error?.message || "")) {
+    return { ok: false, error: { type: "cancelled", message: "Cancelled." } };
+  }
+  return reply;
 }
 
 function info() {
@@ -284,6 +290,8 @@ self.onmessage = (event) => {
       queue = queue.then(() => handle(msg));
       break;
     case "cancel":
+      // Normally the page writes the buffer itself (this message waits behind a
+      // running solve); kept for pages that only send messages.
       if (interrupt) interrupt[0] = 2; // SIGINT: raises KeyboardInterrupt in Python
       break;
     default:

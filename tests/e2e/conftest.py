@@ -55,6 +55,11 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         pass
 
+    def copyfile(self, source, outputfile):
+        before = source.tell()
+        super().copyfile(source, outputfile)
+        self.server.bytes_sent += source.tell() - before
+
     def handle(self):
         try:
             super().handle()
@@ -86,9 +91,15 @@ class SiteServer:
         else:
             raise RuntimeError(f"port {self.port} stays busy")
         self.httpd.daemon_threads = True
+        self.httpd.bytes_sent = 0
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
         return self
+
+    @property
+    def bytes_sent(self) -> int:
+        """Bytes of file bodies served since the last start()."""
+        return self.httpd.bytes_sent if self.httpd else 0
 
     def stop(self) -> None:
         if self.httpd:

@@ -290,6 +290,30 @@ def test_offline_reload_works(ready_app: App):
         app.site.start()
 
 
+def test_cancel_uses_the_interrupt_buffer_once_isolated(ready_app: App):
+    """From the second load on, the service worker adds COOP/COEP: the page is
+    cross-origin isolated and Cancel interrupts Python instead of restarting it."""
+    app = ready_app
+    page = app.page
+    page.wait_for_selector("html[data-offline=ready]", timeout=120_000, state="attached")
+    if not page.evaluate("() => !!navigator.serviceWorker.controller && self.crossOriginIsolated"):
+        app.open()
+    assert page.evaluate("() => self.crossOriginIsolated"), "the service worker did not isolate the page"
+    app.set_position(HARD_80)
+    page.select_option("#bound-select", "auto")
+    page.click("#solve-button")
+    app.wait_state("solving", timeout=10_000)
+    page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=60_000)
+    page.click("#cancel-button")
+    app.wait_state("cancelled", timeout=5_000)
+    page.wait_for_function(
+        "() => document.querySelector('#status-text').textContent.includes('no restart')", timeout=5_000
+    )
+    tiles = scramble(3, 3, "ULULDRDR")
+    app.set_position(tiles, "3x3")
+    assert app.solve()["length"] == optimal_length(tiles, 3, 3)
+
+
 # ------------------------------------------------------------------ corrupt database
 def _corrupt_site(tmp: Path) -> str:
     """A copy of the site (symlinks) whose 4x4 database is damaged; returns the damaged file's name."""
