@@ -1,22 +1,20 @@
-"""A first IDA* driven by an additive PDB with the reflected lookup (pure Python).
+"""IDA* inner loop bounded by an additive PDB with the reflected lookup (pure Python).
 
-Built on the incremental interface of :mod:`fifteen.pdb`: per move, the moving
-tile's plain group index (and, only when the plain bound did not prune, its
-reflected group index) is updated by one precomputed delta, and the group's
-term of the sum is replaced by one table lookup.  Inner-loop choices follow
-``reference/performance-notes.md``: recursion, children tested inside the
-parent's loop, neighbour lists per (blank square, previous blank square),
-board as a ``list`` written once per move (the blank square is never
-written), tables as ``bytes``, one node-count increment per call.
+:func:`pdb_searcher` is a searcher factory in the contract of
+:func:`fifteen.search.ida_star` (see :mod:`fifteen.searchers`).  Built on the
+incremental interface of :mod:`fifteen.pdb`: per move, the moving tile's
+plain group index (and, only when the plain bound did not cut, its reflected
+group index) is updated by one precomputed delta, and the group's term of the
+sum is replaced by one table lookup.  Inner-loop choices follow
+``reference/performance-notes.md`` and :mod:`fifteen.search`.
 
-:func:`solve` returns the path of blank squares (excluding the start square)
-and per-iteration statistics.
+:func:`solve` is a convenience returning the path of blank squares (excluding
+the start square), the start values and per-iteration statistics.
 """
 
 from __future__ import annotations
 
 import sys
-import time
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -38,148 +36,32 @@ class SearchResult:
         return None if self.path is None else len(self.path)
 
 
-def _neighbour_lists(rows: int, cols: int):
-    """nbl[blank][prev]: squares the blank may move to, without going back to prev (prev = n: none)."""
-    n = rows * cols
-    nb = []
-    for p in range(n):
-        r, c = divmod(p, cols)
-        lst = []
-        if r > 0:
-            lst.append(p - cols)
-        if c > 0:
-            lst.append(p - 1)
-        if c < cols - 1:
-            lst.append(p + 1)
-        if r < rows - 1:
-            lst.append(p + cols)
-        nb.append(lst)
-    return [[tuple(q for q in nb[p] if q != prev) for prev in range(n + 1)] for p in range(n)]
-
-
-def _parity_ok(rows: int, cols: int, tiles: Sequence[int], length: int) -> bool:
-    """Every solution's length has the parity of the blank's Manhattan distance to its goal square."""
-    n = rows * cols
-    b = list(tiles).index(0)
-    d = abs(b // cols - (rows - 1)) + abs(b % cols - (cols - 1))
-    return (length - d) % 2 == 0 and n > 0
-
-
 def solve(db: PatternDatabase, tiles: Sequence[int], *, reflect: bool = True, max_length: int = 200, log=None) -> SearchResult:
-    """Optimal solution of *tiles* by IDA* with ``max(PDB, PDBr)`` (or PDB alone)."""
-    rows, cols, n = db.rows, db.cols, db.n
+    """Optimal solution of *tiles* by IDA* with ``max(PDB, PDBr)`` (or PDB alone).
+
+    A convenience over :func:`fifteen.search.ida_star` with :func:`pdb_searcher`.
+    """
+    from .board import Shape
+    from .search import ida_star
+
+    n = db.n
     if sorted(tiles) != list(range(n)):
         raise ValueError("not a permutation of the board's tiles")
-    board = list(tiles)
-    blank = board.index(0)
     use_r = reflect and bool(db.rgroups)
-    I = db.indices(board)
-    TP = db.tables_by_group
-    GP = db.group_of
-    DP = db.step
-    hp0 = sum(t[i] for t, i in zip(TP, I))
-    if use_r:
-        R = db.rindices(board)
-        TR = db.rtables_by_group
-        GR = db.rgroup_of
-        DR = db.rstep
-        hr0 = sum(t[i] for t, i in zip(TR, R))
-    else:
-        hr0 = 0
-    NB = _neighbour_lists(rows, cols)
-    path: list[int] = []
-    count = [0]
-    res = SearchResult(None, max(hp0, hr0), hp0, hr0 if use_r else -1)
-    t_start = time.perf_counter()
-    if hp0 == 0:
-        res.path = []
-        return res
+    pdb = db.value(tiles)
+    pdbr = db.reflected_value(tiles) if use_r else -1
+    progress = None
+    if log is not None:
 
-    # The tile on nb moves to blank: its group index changes by step[t][blank - nb].
-    if use_r:
+        def progress(p):
+            if p.done:
+                it = p.iterations[-1]
+                log(f"bound {it.bound}: {it.nodes} nodes, {p.seconds:.1f} s")
 
-        def dfs(blank, prev, rem, hp, hr, B=board, I=I, R=R, TP=TP, TR=TR, GP=GP, GR=GR, DP=DP, DR=DR, NB=NB, C=count, n=n):
-            C[0] += 1
-            rem -= 1
-            for nb in NB[blank][prev]:
-                t = B[nb]
-                key = blank - nb
-                g = GP[t]
-                i0 = I[g]
-                i1 = i0 + DP[t][key]
-                tab = TP[g]
-                h = hp - tab[i0] + tab[i1]
-                if h > rem:
-                    continue
-                r = GR[t]
-                j0 = R[r]
-                j1 = j0 + DR[t][key]
-                tab = TR[r]
-                h2 = hr - tab[j0] + tab[j1]
-                if h2 > rem:
-                    continue
-                if h == 0:
-                    path.append(nb)
-                    return True
-                B[blank] = t
-                I[g] = i1
-                R[r] = j1
-                if dfs(nb, blank, rem, h, h2):
-                    path.append(nb)
-                    return True
-                I[g] = i0
-                R[r] = j0
-                B[nb] = t
-            return False
-
-    else:
-
-        def dfs(blank, prev, rem, hp, hr, B=board, I=I, TP=TP, GP=GP, DP=DP, NB=NB, C=count, n=n):
-            C[0] += 1
-            rem -= 1
-            for nb in NB[blank][prev]:
-                t = B[nb]
-                g = GP[t]
-                i0 = I[g]
-                i1 = i0 + DP[t][blank - nb]
-                tab = TP[g]
-                h = hp - tab[i0] + tab[i1]
-                if h > rem:
-                    continue
-                if h == 0:
-                    path.append(nb)
-                    return True
-                B[blank] = t
-                I[g] = i1
-                if dfs(nb, blank, rem, h, 0):
-                    path.append(nb)
-                    return True
-                I[g] = i0
-                B[nb] = t
-            return False
-
-    old_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old_limit, max_length + 100))
-    try:
-        bound = res.h0
-        if not _parity_ok(rows, cols, tiles, bound):
-            bound += 1
-        while bound <= max_length:
-            before = count[0]
-            found = dfs(blank, n, bound, hp0, hr0)
-            res.iterations.append((bound, count[0] - before))
-            if log:
-                log(f"bound {bound}: {count[0] - before} nodes, {time.perf_counter() - t_start:.1f} s")
-            if found:
-                path.reverse()
-                res.path = path
-                break
-            bound += 2
-    finally:
-        sys.setrecursionlimit(old_limit)
-    res.nodes = count[0]
-    res.seconds = time.perf_counter() - t_start
-    return res
+    r = ida_star(Shape(db.rows, db.cols), tiles, pdb_searcher(db, reflect=reflect), progress=progress, max_bound=max_length)
+    return SearchResult(
+        r.path, r.h0, pdb, pdbr, r.nodes, [(it.bound, it.nodes) for it in r.iterations], r.seconds
+    )
 
 
 def replay(tiles: Sequence[int], path: Sequence[int], cols: int) -> list[int]:
@@ -192,3 +74,124 @@ def replay(tiles: Sequence[int], path: Sequence[int], cols: int) -> list[int]:
         board[b], board[p] = board[p], 0
         b = p
     return board
+
+
+# ---------------------------------------------------------------------------
+# The inner loop, in the searcher contract of fifteen.search / fifteen.searchers:
+# ``factory(shape, board, tick) -> (h0, run)`` with ``run(budget) -> (path, nodes)``.
+def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
+    """A searcher factory for :func:`fifteen.search.ida_star` bounded by ``max(PDB, PDBr)``
+    (``PDB`` alone when *reflect* is false or the board is not square).
+
+    Per-move index deltas are flat tables ``[m * N + t]`` over the move ids of
+    :mod:`fifteen.moves` (tile t slides from the move's ``blank_to`` square to
+    its ``blank_from`` square), so one addition finds them.
+    """
+    from .moves import move_tables
+
+    use_r = reflect and bool(db.rgroups)
+
+    def factory(shape, board, tick):
+        if (shape.rows, shape.cols) != (db.rows, db.cols):
+            raise ValueError(f"{db.name} is for {db.rows}x{db.cols}, not {shape}")
+        mt = move_tables(shape)
+        n, n1 = mt.n, mt.n + 1
+        succ = mt.successors
+        dp = mt.per_tile(lambda mv, t: db.delta[t][mv.blank_to * n + mv.blank_from] if t else 0)
+        GP, TP = db.group_of, db.tables_by_group
+        I = db.indices(board)
+        hp0 = sum(tab[i] for tab, i in zip(TP, I))
+        if use_r:
+            dr = mt.per_tile(lambda mv, t: db.rdelta[t][mv.blank_to * n + mv.blank_from] if t else 0)
+            GR, TR = db.rgroup_of, db.rtables_by_group
+            R = db.rindices(board)
+            hr0 = sum(tab[i] for tab, i in zip(TR, R))
+        else:
+            hr0 = 0
+        path: list[int] = []
+        nodes = next_tick = 0
+
+        if use_r:
+
+            def dfs(b: int, p: int, budget: int, hp: int, hr: int) -> bool:
+                nonlocal nodes, next_tick
+                nodes += 1
+                if nodes >= next_tick:
+                    next_tick = tick(nodes)
+                budget -= 1
+                for s, m in succ[b * n1 + p]:
+                    t = board[s]
+                    mt_ = m + t
+                    g = GP[t]
+                    i0 = I[g]
+                    i1 = i0 + dp[mt_]
+                    tab = TP[g]
+                    h = hp - tab[i0] + tab[i1]
+                    if h > budget:
+                        continue
+                    r = GR[t]
+                    j0 = R[r]
+                    j1 = j0 + dr[mt_]
+                    tab = TR[r]
+                    h2 = hr - tab[j0] + tab[j1]
+                    if h2 > budget:
+                        continue
+                    if h == 0:
+                        path.append(s)
+                        return True
+                    board[b] = t
+                    I[g] = i1
+                    R[r] = j1
+                    if dfs(s, b, budget, h, h2):
+                        path.append(s)
+                        return True
+                    I[g] = i0
+                    R[r] = j0
+                    board[s] = t
+                return False
+
+        else:
+
+            def dfs(b: int, p: int, budget: int, hp: int, hr: int) -> bool:
+                nonlocal nodes, next_tick
+                nodes += 1
+                if nodes >= next_tick:
+                    next_tick = tick(nodes)
+                budget -= 1
+                for s, m in succ[b * n1 + p]:
+                    t = board[s]
+                    g = GP[t]
+                    i0 = I[g]
+                    i1 = i0 + dp[m + t]
+                    tab = TP[g]
+                    h = hp - tab[i0] + tab[i1]
+                    if h > budget:
+                        continue
+                    if h == 0:
+                        path.append(s)
+                        return True
+                    board[b] = t
+                    I[g] = i1
+                    if dfs(s, b, budget, h, 0):
+                        path.append(s)
+                        return True
+                    I[g] = i0
+                    board[s] = t
+                return False
+
+        h0 = max(hp0, hr0)
+        b0 = board.index(0)
+
+        def run(budget: int):
+            nonlocal nodes, next_tick
+            nodes, next_tick = 0, tick(0)
+            path.clear()
+            need = budget + 200
+            if sys.getrecursionlimit() < need:
+                sys.setrecursionlimit(need)
+            found = hp0 == 0 or dfs(b0, n, budget, hp0, hr0)
+            return (list(path) if found else None), nodes
+
+        return h0, run
+
+    return factory
