@@ -69,6 +69,30 @@ def write_asset(meta: dict[str, Any], payload: bytes, *, compress: bool = True, 
     return body + _CRC.pack(zlib.crc32(body))
 
 
+def read_meta(data: bytes | bytearray | memoryview, *, name: str = "asset") -> dict[str, Any]:
+    """The metadata of an asset, from its header alone (no checksum or payload check).
+
+    For dispatching on ``kind``; :func:`read_asset` then checks everything.
+    """
+    data = memoryview(data)
+    if len(data) < _HEADER.size:
+        raise AssetError(f"{name}: truncated ({len(data)} bytes is shorter than the header)")
+    magic, version, _flags, meta_len, _stored, _raw = _HEADER.unpack_from(data, 0)
+    if magic != MAGIC:
+        raise AssetError(f"{name}: not a Fifteen database (bad magic {bytes(magic)!r})")
+    if version != FORMAT_VERSION:
+        raise AssetError(
+            f"{name}: format version {version} is not supported (this solver reads version {FORMAT_VERSION}); rebuild it with build_db.py"
+        )
+    try:
+        meta = json.loads(bytes(data[_HEADER.size : _HEADER.size + meta_len]).decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise AssetError(f"{name}: unreadable metadata ({exc})") from None
+    if not isinstance(meta, dict) or "kind" not in meta:
+        raise AssetError(f"{name}: metadata has no 'kind'")
+    return meta
+
+
 def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kind: str | None = None) -> Asset:
     """Check and unpack an asset; raise :class:`AssetError` saying what is wrong.
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from . import searchers
+from . import assets, searchers
 from .board import Board, InputError, Shape
 from .inversion import inversion_distance
 from .manhattan import linear_conflict, manhattan
@@ -47,11 +47,25 @@ _CLASSIC = [
 ]
 
 
+_PDB_LABELS = {"pdb663": "6-6-3 pattern database + reflection", "pdb555": "5-5-5 pattern database + reflection"}
+
+
+def _pdb_bound(name: str) -> BoundInfo:
+    def factory(shape, board, tick):
+        from .pdb_search import pdb_searcher
+
+        return pdb_searcher(assets.pattern_databases[name])(shape, board, tick)
+
+    def available(shape: Shape) -> bool:
+        db = assets.pattern_databases.get(name)
+        return db is not None and (db.rows, db.cols) == (shape.rows, shape.cols)
+
+    return BoundInfo(name, _PDB_LABELS.get(name, name), factory, available)
+
+
 def bound_infos() -> list[BoundInfo]:
     """Every bound, strongest first."""
-    from . import pdb_registry
-
-    return pdb_registry.bound_infos() + list(reversed(_CLASSIC))
+    return [_pdb_bound(name) for name in ("pdb663", "pdb555")] + list(reversed(_CLASSIC))
 
 
 def available_bounds(shape: Shape) -> list[str]:
@@ -84,10 +98,15 @@ def bound_values(board: Board) -> dict[str, int]:
     if walking_available(shape):
         wd_v, wd_h = walking_distance(shape, tiles)
         out.update(wd_v=wd_v, wd_h=wd_h, wd=wd_v + wd_h, wdid=max(wd_v, id_v) + max(wd_h, id_h))
-    from . import pdb_registry
-
-    out.update(pdb_registry.bound_values(board))
-    out["lb"] = max(v for k, v in out.items() if k in ("md", "lc", "id", "wd", "wdid", "pdb663", "pdb555", "pdb"))
+    for name in ("pdb663", "pdb555"):
+        db = assets.pattern_databases.get(name)
+        if db is not None and (db.rows, db.cols) == (shape.rows, shape.cols):
+            plain = db.value(tiles)
+            reflected = db.reflected_value(tiles) if db.rgroups else plain
+            out[name] = max(plain, reflected)
+            if "pdb" not in out:  # the strongest loaded one is shown as PDB / PDBr
+                out.update(pdb=plain, pdb_r=reflected)
+    out["lb"] = max(v for k, v in out.items() if k in ("md", "lc", "id", "wd", "wdid", "pdb663", "pdb555"))
     return out
 
 

@@ -1,0 +1,187 @@
+"""The JSON boundary used by the browser worker (and handy for any host).
+
+Every call takes and returns plain JSON text, so nothing but strings crosses
+between JavaScript and Python.  Results are ``{"ok": true, "result": ...}``;
+failures are ``{"ok": false, "error": {"type": T, "message": M}}`` with *T*
+one of ``input`` (bad position, shape or bound), ``asset`` (missing or corrupt
+database), ``cancelled`` or ``internal`` — never a traceback.
+
+* :func:`load_asset` ``(name, data)``: register a fetched database (``data`` is
+  bytes, or a JS ``Uint8Array`` proxy: converted once with ``to_bytes``).
+* :func:`call` ``(method, params_json, progress=None, cancel=None)`` with
+  methods ``info``, ``parse``, ``bounds``, ``solve``, ``random``; see the
+  ``_method_*`` functions for their parameters and results.  ``progress`` is
+  called with one JSON string about four times a second during a solve and
+  after every finished iteration.
+"""
+
+from __future__ import annotations
+
+import json
+import random as _random
+import time
+import traceback
+from typing import Any, Callable, Optional
+
+from . import __version__, assets
+from .board import Board, FifteenError, Shape, check_tiles, parse_tiles, solvability_problem
+from .dbfile import AssetError
+from .search import Cancelled, Progress
+from .solver import available_bounds, bound_values, solve, summary
+from .walking import supported_shapes
+
+PROGRESS_SECONDS = 0.25
+
+
+def _ok(result: Any) -> str:
+    return json.dumps({"ok": True, "result": result})
+
+
+def _error(kind: str, message: str) -> str:
+    return json.dumps({"ok": False, "error": {"type": kind, "message": message}})
+
+
+def load_asset(name: str, data: Any) -> str:
+    """Register a database asset from its bytes."""
+    try:
+        if hasattr(data, "to_bytes"):  # a JsProxy of a Uint8Array (Pyodide)
+            data = data.to_bytes()
+        meta = assets.load_asset(data, name)
+        return _ok(meta)
+    except AssetError as exc:
+        return _error("asset", str(exc))
+    except Exception as exc:  # pragma: no cover - defensive: never a traceback to the page
+        return _error("internal", f"{name}: {type(exc).__name__}: {exc}")
+
+
+def _board(params: dict) -> Board:
+    shape = params.get("shape") or None
+    tiles = params.get("tiles")
+    if tiles is not None and not isinstance(tiles, str):
+        if not isinstance(tiles, list):
+            raise FifteenError("tiles must be a list of numbers or text")
+        shp = Shape.parse(shape) if shape else Shape.infer(len(tiles))
+        return Board(shp, check_tiles(shp, tiles))
+    text = params.get("text", tiles if isinstance(tiles, str) else "")
+    shp, parsed = parse_tiles(text, shape)
+    return Board(shp, parsed)
+
+
+def _board_json(board: Board) -> dict:
+    return {"rows": board.shape.rows, "cols": board.shape.cols, "tiles": list(board.tiles)}
+
+
+def _method_info(params: dict, **_: Any) -> dict:
+    return {
+        "version": __version__,
+        "shapes": [str(s) for s in supported_shapes()],
+        "bounds": {str(s): available_bounds(s) for s in supported_shapes()},
+    }
+
+
+def _method_parse(params: dict, **_: Any) -> dict:
+    return _board_json(_board(params))
+
+
+def _method_bounds(params: dict, **_: Any) -> dict:
+    board = _board(params)
+    values = bound_values(board)
+    return {**_board_json(board), "bounds": values, "summary": summary(values)}
+
+
+def _method_random(params: dict, **_: Any) -> dict:
+    """A position drawn uniformly from the solvable ones (``seed`` optional)."""
+    shape = Shape.parse(params.get("shape") or "4x4")
+    rng = _random.Random(params.get("seed"))
+    tiles = list(range(shape.size))
+    rng.shuffle(tiles)
+    if solvability_problem(shape, tiles):
+        # Swapping two tiles (not the blank) flips the parity: a bijection
+        # between unsolvable and solvable positions, so the draw stays uniform.
+        i, j = [k for k, t in enumerate(tiles) if t][:2]
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    return {"rows": shape.rows, "cols": shape.cols, "tiles": tiles}
+
+
+def _method_solve(params: dict, progress: Optional[Callable[[str], Any]] = None, cancel=None) -> dict:
+    board = _board(params)
+    bound = params.get("bound") or "auto"
+    last = [0.0]
+
+    def report(p: Progress) -> None:
+        now = time.perf_counter()
+        if not p.done and now - last[0] < PROGRESS_SECONDS:
+            return
+        last[0] = now
+        progress(
+            json.dumps(
+                {
+                    "bound": p.bound,
+                    "nodes": p.nodes,
+                    "iteration_nodes": p.iteration_nodes,
+                    "seconds": round(p.seconds, 3),
+                    "done": p.done,
+                    "iterations": [
+                        {"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in p.iterations
+                    ],
+                }
+            )
+        )
+
+    values = bound_values(board)
+    sol = solve(
+        board,
+        bound,
+        progress=report if progress is not None else None,
+        cancel=cancel,
+        tick_nodes=int(params.get("tick_nodes", 1 << 14)),
+    )
+    r = sol.result
+    return {
+        **_board_json(board),
+        "bound": sol.bound,
+        "length": sol.length,
+        "moves": sol.tiles,
+        "directions": sol.directions,
+        "nodes": r.nodes,
+        "seconds": round(r.seconds, 3),
+        "h0": r.h0,
+        "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in r.iterations],
+        "bounds": values,
+        "summary": summary(values),
+    }
+
+
+_METHODS = {
+    "info": _method_info,
+    "parse": _method_parse,
+    "bounds": _method_bounds,
+    "random": _method_random,
+    "solve": _method_solve,
+}
+
+
+def call(method: str, params_json: str = "{}", progress: Optional[Callable[[str], Any]] = None, cancel=None) -> str:
+    """Run one API method; see the module docstring."""
+    fn = _METHODS.get(method)
+    if fn is None:
+        return _error("input", f"unknown method {method!r} (one of {', '.join(_METHODS)})")
+    try:
+        params = json.loads(params_json or "{}")
+        if not isinstance(params, dict):
+            raise ValueError("parameters must be a JSON object")
+    except ValueError as exc:
+        return _error("input", f"bad parameters: {exc}")
+    try:
+        return _ok(fn(params, progress=progress, cancel=cancel))
+    except AssetError as exc:
+        return _error("asset", str(exc))
+    except FifteenError as exc:
+        return _error("input", str(exc))
+    except (Cancelled, KeyboardInterrupt):
+        return _error("cancelled", "cancelled")
+    except MemoryError:
+        return _error("internal", "out of memory")
+    except Exception as exc:  # never a traceback in the page; keep the last frame for bug reports
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        return _error("internal", f"{type(exc).__name__}: {exc} ({frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})")

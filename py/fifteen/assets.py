@@ -1,0 +1,82 @@
+"""The databases the solver has loaded, and where it finds them.
+
+In the browser the worker fetches each asset and hands its bytes to
+:func:`load_asset`.  Natively, :func:`ensure_for` loads what a board shape
+needs from a directory (``--db DIR``, else ``$FIFTEEN_DB``, else the
+checkout's ``static/db`` next to the ``py/`` package), guided by the
+``manifest.json`` that ``build_db.py`` writes there.  Without a WD asset the
+tables are built in-process (fast for every shape that offers WD); without a
+PDB asset the PDB bounds are simply not offered.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+from . import walking
+from .board import Shape
+from .dbfile import AssetError, read_meta
+
+#: Loaded pattern databases by bound name ("pdb663", ...).
+pattern_databases: dict[str, Any] = {}
+_loaded_files: set[str] = set()
+
+
+def load_asset(data: bytes | bytearray | memoryview, name: str = "asset") -> dict[str, Any]:
+    """Check and register one asset; return its metadata (raises :class:`AssetError`)."""
+    meta = read_meta(data, name=name)
+    kind = meta.get("kind")
+    if kind == "wd":
+        walking.load_asset(data, name)
+    elif kind == "pdb":
+        from .pdb import PatternDatabase
+
+        db = PatternDatabase.from_bytes(data, name=name)
+        pattern_databases["pdb" + db.partition] = db
+    else:
+        raise AssetError(f"{name}: unknown database kind {kind!r}")
+    return meta
+
+
+def default_directory() -> Optional[Path]:
+    env = os.environ.get("FIFTEEN_DB")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parent.parent.parent / "static" / "db"
+    return here if here.is_dir() else None
+
+
+def ensure_for(shape: Shape, directory: "str | Path | None" = None) -> list[str]:
+    """Load (once) every asset of *directory*'s manifest that serves *shape*; return the files loaded now."""
+    root = Path(directory) if directory is not None else default_directory()
+    if root is None:
+        return []
+    manifest_path = root / "manifest.json"
+    if not manifest_path.is_file():
+        if directory is not None:
+            raise AssetError(f"{manifest_path}: no manifest (build the databases with build_db.py --out {root})")
+        return []
+    try:
+        manifest = json.loads(manifest_path.read_text())
+        entries = manifest["assets"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise AssetError(f"{manifest_path}: unreadable manifest ({exc})") from None
+    loaded = []
+    for entry in entries:
+        if str(shape) not in entry.get("shapes", ()):
+            continue
+        path = root / entry["file"]
+        key = str(path.resolve())
+        if key in _loaded_files:
+            continue
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise AssetError(f"{path}: cannot read ({exc.strerror})") from None
+        load_asset(data, str(path))
+        _loaded_files.add(key)
+        loaded.append(entry["file"])
+    return loaded
