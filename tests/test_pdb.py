@@ -303,8 +303,12 @@ def _walk_check(db, rows, cols, steps, seed):
         idx[db.group_of[t]] += db.delta[t][p * n + b]
         if db.rgroups:
             ridx[db.rgroup_of[t]] += db.rdelta[t][p * n + b]
+        before = (db.value(s), db.reflected_value(s) if db.rgroups else 0)
         s[b], s[p] = t, 0
         prev, b = b, p
+        assert (db.value(s) - before[0]) % 2 == 1  # each move changes the sum by an odd amount
+        if db.rgroups:
+            assert (db.reflected_value(s) - before[1]) % 2 == 1
         assert idx == db.indices(s)
         assert sum(tab[i] for tab, i in zip(db.tables_by_group, idx)) == db.value(s)
         if db.rgroups:

@@ -50,7 +50,7 @@ Metadata (JSON, see :func:`fifteen.dbfile.read_asset`)::
      "tables": [{"tiles": [1, 2, 5, 6, 9, 10],   # tile order of the table
                  "offset": 0,                    # byte offset in the payload
                  "size": 16777216,               # = 16**len(tiles)
-                 "max": 32}, ...],               # largest entry
+                 "max": 27}, ...],               # largest entry
      "groups": [{"tiles": [1, 2, 5, 6, 9, 10],   # the group's tiles in index order
                  "table": 0,                     # which table
                  "smap": [0, 1, ..., 15]},       # square map, applied before indexing
@@ -85,6 +85,16 @@ The reflected lookup has the same names with an ``r`` prefix: ``rgroup_of``,
 ``rweight``, ``rdelta``, ``rstep``, ``rindices(board)``, ``rtables_by_group``.  Then
 ``sum(tables_by_group[g][idx[g]])`` is :meth:`value` and the same with the
 ``r`` names is :meth:`reflected_value` — no reflected board is ever built.
+
+A move changes exactly one plain and one reflected group index.  That
+group's entry changes by an odd amount (an entry has the parity of its
+group's Manhattan distance), usually +-1 but +-3 or +-5 on ~1 % of moves
+(the entry is a minimum over blank squares, and the real blank may sit in a
+worse region), so ``value`` and ``reflected_value`` keep the parity of
+``g + h`` but are not 1-Lipschitz: "no cut within k moves while
+g + h + 2k <= bound" does not hold for PDB values.
+:func:`fifteen.pdb_search.pdb_searcher` is an IDA* inner loop written
+against this interface.
 """
 
 from __future__ import annotations
@@ -99,10 +109,9 @@ PDB_FORMAT = 1
 #: Partitions of the 4x4 tiles: name -> groups (tile order = index order).
 #: ``663``: the two 6-tile groups are left-right mirror images (one table).
 #: ``555``: groups 1 and 2 are left-right mirror images (one table), group 3
-#: has its own; the transpose maps no group onto a group.  Measured on Korf
-#: instances (``bench/pdb_build.md``) against other 5-5-5 partitions with the
-#: reflected lookup it was as good as the best (which needs 3 tables) and
-#: 15 % better than a variant without mirror symmetry.
+#: has its own; the transpose maps no group onto a group.  With the reflected
+#: lookup it expanded the fewest nodes of the 5-5-5 partitions measured on
+#: Korf 1-20 (``bench/pdb_build.md``): 21.5 M against 29.2 M and 35.3 M.
 PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
     "663": ((1, 2, 5, 6, 9, 10), (3, 4, 7, 8, 11, 12), (13, 14, 15)),
     "555": ((1, 2, 5, 6, 9), (3, 4, 7, 8, 12), (10, 11, 13, 14, 15)),
