@@ -1,0 +1,33 @@
+"""Readers for the benchmark tables in bench/data (shared by tests and bench scripts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
+
+
+class Instance(NamedTuple):
+    id: str
+    tiles: tuple[int, ...]
+    optimal: int
+    columns: tuple[int, ...]  # any further numeric columns (bounds, for korf100)
+
+
+def read(name: str) -> list[Instance]:
+    out = []
+    for line in (DATA / name).read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        out.append(Instance(fields[0], tuple(map(int, fields[1].split())), int(fields[2]), tuple(map(int, fields[3:]))))
+    return out
+
+
+def korf100() -> list[Instance]:
+    return read("korf100.tsv")
+
+
+def hard() -> list[Instance]:
+    return read("hard.tsv")

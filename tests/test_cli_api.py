@@ -1,0 +1,119 @@
+"""The CLI and the worker's JSON API: outputs, exit codes, precise errors."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fifteen import api
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSPOSED = "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0"
+
+
+def run_cli(*args, cwd=ROOT):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    return subprocess.run([sys.executable, "-m", "fifteen", *args], capture_output=True, text=True, env=env, cwd=cwd)
+
+
+def test_cli_bounds_seed_style():
+    r = run_cli("bounds", TRANSPOSED)
+    assert r.returncode == 0
+    assert "MD=40" in r.stdout and "WD=20/20 ID=12/12" in r.stdout
+
+
+def test_cli_bounds_json():
+    r = run_cli("bounds", TRANSPOSED, "--json")
+    b = json.loads(r.stdout)["bounds"]
+    for key in ("md", "lc", "wd_v", "wd_h", "id_v", "id_h", "lb"):
+        assert key in b
+    assert (b["wd_v"], b["id_v"]) == (20, 12)
+
+
+def test_cli_solve_json():
+    r = run_cli("solve", "1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15", "--bound", "wdid", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["length"] == 4 and out["moves"] == [9, 13, 14, 15] and out["directions"] == "DRRR"
+    for key in ("nodes", "seconds", "bounds", "iterations"):
+        assert key in out
+
+
+def test_cli_solve_text_3x4():
+    r = run_cli("solve", "1 2 3 4 5 6 7 8 9 10 0 11", "--shape", "3x4")
+    assert r.returncode == 0
+    assert "optimal length: 1" in r.stdout and "tiles moved:    11" in r.stdout and "blank moves:    R" in r.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("solve", "1 2 3"), "3 tiles do not make a supported board"),
+        (("solve", "1 2 3 4 5 6 8 7 0"), "unsolvable"),
+        (("bounds", "1 2 3 4 5 6 7 7 0"), "duplicate: tile 7"),
+        (("solve", "1 2 3 4 5 6 7 8 0", "--bound", "pdb663"), "bound 'pdb663' is not available for a 3x3 board"),
+        (("solve", "1 2 3 4 5 6 7 8 0", "--db", "/nonexistent"), "no manifest"),
+    ],
+)
+def test_cli_errors_exit_2_without_traceback(args, message):
+    r = run_cli(*args)
+    assert r.returncode == 2
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_cli_runs_from_elsewhere_with_db(tmp_path):
+    r = run_cli("bounds", TRANSPOSED, "--json", "--db", str(ROOT / "static" / "db"), cwd=tmp_path)
+    assert r.returncode == 0
+
+
+def _call(method, **params):
+    return json.loads(api.call(method, json.dumps(params)))
+
+
+def test_api_parse_and_errors():
+    ok = _call("parse", text="1 2 3 4 5 6 7 8 0")
+    assert ok == {"ok": True, "result": {"rows": 3, "cols": 3, "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 0]}}
+    bad = _call("parse", text="1 2 3 4 5 6 7 8 8")
+    assert bad["ok"] is False and bad["error"]["type"] == "input" and "duplicate" in bad["error"]["message"]
+    assert _call("nosuch")["error"]["type"] == "input"
+    assert json.loads(api.call("parse", "[1,2"))["error"]["type"] == "input"
+
+
+def test_api_solve_with_progress():
+    messages = []
+    res = json.loads(
+        api.call("solve", json.dumps({"text": "1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15", "bound": "wdid"}), messages.append)
+    )
+    assert res["ok"], res
+    r = res["result"]
+    assert r["length"] == 4 and r["directions"] == "DRRR" and r["bound"] == "wdid"
+    assert messages and json.loads(messages[-1])["done"] is True
+
+
+def test_api_cancel():
+    res = json.loads(
+        api.call("solve", json.dumps({"text": TRANSPOSED, "bound": "md", "tick_nodes": 1000}), None, lambda: True)
+    )
+    assert res == {"ok": False, "error": {"type": "cancelled", "message": "cancelled"}}
+
+
+def test_api_random_is_solvable_and_seeded():
+    a = _call("random", shape="4x4", seed=3)["result"]["tiles"]
+    b = _call("random", shape="4x4", seed=3)["result"]["tiles"]
+    assert a == b and sorted(a) == list(range(16))
+    assert _call("parse", tiles=a)["ok"]
+    assert _call("random", shape="3x4", seed=1)["result"]["cols"] == 4
+
+
+def test_api_info_lists_bounds():
+    info = _call("info")["result"]
+    assert info["bounds"]["3x3"][0] == "auto" and "wdid" in info["bounds"]["3x3"]
+
+
+def test_api_load_asset_errors():
+    res = json.loads(api.load_asset("wd-4x4.f15", b"garbage"))
+    assert res["ok"] is False and res["error"]["type"] == "asset"
