@@ -253,6 +253,7 @@ export class ProgressView {
   /** p = {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}]} */
   update(p, { final = false } = {}) {
     const its = p.iterations || [];
+    if (!final) p = currentIteration(p);
     $("p-bound").textContent = p.bound ?? "–";
     $("p-nodes").textContent = formatCount(p.nodes);
     const rate = p.seconds > 0 ? p.nodes / p.seconds : null;
@@ -283,6 +284,19 @@ export class ProgressView {
     wrap.scrollTop = wrap.scrollHeight;
     $("p-estimate").textContent = final ? "" : estimateText(p, rate);
   }
+}
+
+/**
+ * A report sent just after an iteration finished names that iteration's bound;
+ * the search has then moved on to the next bound (bound + 2) with no nodes yet.
+ */
+function currentIteration(p) {
+  const its = p.iterations || [];
+  const last = its[its.length - 1];
+  if (last && p.bound !== undefined && last.bound >= p.bound) {
+    return { ...p, bound: last.bound + 2, iteration_nodes: 0 };
+  }
+  return p;
 }
 
 /**

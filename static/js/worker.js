@@ -154,7 +154,8 @@ async function loadSolver() {
   } catch (e) {
     throw new LoadError("load", `Solver package: could not be installed (${firstLine(e)})`);
   }
-  post({ type: "loading", stage: "solver", state: "done", label: manifest.fifteen, seconds: now() - t0 });
+  const version = manifest.fifteen.split("-")[1] || "";
+  post({ type: "loading", stage: "solver", state: "done", label: `fifteen ${version}`.trim(), seconds: now() - t0 });
 }
 
 function firstLine(e) {

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-RESULTS = ROOT / "test-results"
+RESULTS = Path(os.environ.get("FIFTEEN_RESULTS") or ROOT / "test-results")  # screenshots
 READY_TIMEOUT_MS = 180_000
 
 CHROMIUM_ARGS = [
@@ -125,6 +125,13 @@ def _check_built() -> None:
     missing = [p for p in needed if not (ROOT / p).exists()]
     if missing:
         pytest.fail(f"the site is not built (missing {', '.join(missing)}): run `make web` (or `make test`)")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def delete_output_dir():
+    """Overrides pytest-playwright's fixture of that name, which empties
+    test-results/ at some point in the session — taking our screenshots along."""
+    RESULTS.mkdir(exist_ok=True)
 
 
 @pytest.fixture(scope="session")
