@@ -189,7 +189,8 @@ def test_3x3_each_group_admissible_and_covered(dist3, pdb3):
             idx = g.index(p)
             lowest[idx] = min(d, lowest.get(idx, 99))
         assert len(lowest) == 9 * 8 * 7 * 6
-        assert all(g.table[i] <= d for i, d in lowest.items())
+        assert all(db.data[i] <= d for i, d in lowest.items())
+        assert all(g.table[i - g.offset] == db.data[i] for i in lowest)
 
 
 def test_mirror_groups_share_tables():
@@ -310,13 +311,13 @@ def _walk_check(db, rows, cols, steps, seed):
         if db.rgroups:
             assert (db.reflected_value(s) - before[1]) % 2 == 1
         assert idx == db.indices(s)
-        assert sum(tab[i] for tab, i in zip(db.tables_by_group, idx)) == db.value(s)
+        assert sum(db.data[i] for i in idx) == db.value(s)
         if db.rgroups:
             assert ridx == db.rindices(s)
-            assert sum(tab[i] for tab, i in zip(db.rtables_by_group, ridx)) == db.reflected_value(s)
+            assert sum(db.data[i] for i in ridx) == db.reflected_value(s)
         # weights agree with the indices
         for gi, g in enumerate(db.groups):
-            assert sum(db.weight[t][s.index(t)] for t in g.tiles) == idx[gi]
+            assert g.offset + sum(db.weight[t][s.index(t)] for t in g.tiles) == idx[gi]
 
 
 def test_incremental_3x3(pdb3):

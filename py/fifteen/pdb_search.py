@@ -98,14 +98,15 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
         n, n1 = mt.n, mt.n + 1
         succ = mt.successors
         dp = mt.per_tile(lambda mv, t: db.delta[t][mv.blank_to * n + mv.blank_from] if t else 0)
-        GP, TP = db.group_of, db.tables_by_group
+        T = db.data  # every table, indexed by flat indices
+        GP = db.group_of
         I = db.indices(board)
-        hp0 = sum(tab[i] for tab, i in zip(TP, I))
+        hp0 = sum(T[i] for i in I)
         if use_r:
             dr = mt.per_tile(lambda mv, t: db.rdelta[t][mv.blank_to * n + mv.blank_from] if t else 0)
-            GR, TR = db.rgroup_of, db.rtables_by_group
+            GR = db.rgroup_of
             R = db.rindices(board)
-            hr0 = sum(tab[i] for tab, i in zip(TR, R))
+            hr0 = sum(T[i] for i in R)
         else:
             hr0 = 0
         path: list[int] = []
@@ -125,15 +126,13 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
                     g = GP[t]
                     i0 = I[g]
                     i1 = i0 + dp[mt_]
-                    tab = TP[g]
-                    h = hp - tab[i0] + tab[i1]
+                    h = hp - T[i0] + T[i1]
                     if h > budget:
                         continue
                     r = GR[t]
                     j0 = R[r]
                     j1 = j0 + dr[mt_]
-                    tab = TR[r]
-                    h2 = hr - tab[j0] + tab[j1]
+                    h2 = hr - T[j0] + T[j1]
                     if h2 > budget:
                         continue
                     if h == 0:
@@ -163,8 +162,7 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
                     g = GP[t]
                     i0 = I[g]
                     i1 = i0 + dp[m + t]
-                    tab = TP[g]
-                    h = hp - tab[i0] + tab[i1]
+                    h = hp - T[i0] + T[i1]
                     if h > budget:
                         continue
                     if h == 0:
