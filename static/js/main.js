@@ -39,6 +39,7 @@ const state = {
   textDirty: false,
   boundsSeq: 0,
   knownShapes: new Set(),
+  warnings: [], // messages of the current load (missing or skipped databases)
 };
 
 const boardView = new BoardView($("board"));
@@ -56,7 +57,9 @@ const client = new SolverClient({
   },
   warning(msg) {
     console.warn(msg.message);
-    loadingView.summary(msg.message);
+    state.loadWarning = true;
+    state.warnings.push(msg.message);
+    loadingView.summary(state.warnings.join(" "));
   },
   ready(msg) {
     state.ready = true;
@@ -66,10 +69,10 @@ const client = new SolverClient({
       state.firstReady = false;
       state.readyAt = seconds;
       document.documentElement.dataset.readySeconds = seconds.toFixed(2);
-      loadingView.summary(`Ready in ${formatSeconds(seconds)}.`);
-      setTimeout(() => ($("loading-card").hidden = true), 2500);
+      loadingView.summary([`Ready in ${formatSeconds(seconds)}.`, ...state.warnings].join(" "));
       precacheAll(state.buildInfo).then(offlineDone, () => {});
     }
+    if (!state.loadWarning) setTimeout(() => state.ready && ($("loading-card").hidden = true), 2500);
     fillBoundMenu();
     $("solve-button").disabled = false;
     hideError();
@@ -87,11 +90,14 @@ const client = new SolverClient({
     $("solve-button").disabled = true;
     const title = err.type === "asset" ? "A database file is damaged" : "The solver could not start";
     setStatus("error", `Error: ${err.message}`);
-    showError(title, err.message);
+    state.damaged = err.type === "asset" ? err.file : null;
+    showError(title, err.message, { skip: !!state.damaged });
     endSolving();
   },
   restart() {
     state.ready = false;
+    state.loadWarning = false;
+    state.warnings = [];
     $("solve-button").disabled = true;
     loadingView.reset();
   },
@@ -210,7 +216,8 @@ function refreshBounds() {
       if (seq !== state.boundsSeq || err.type === "cancelled") return;
       if (err.type === "asset") {
         setStatus("error", `Error: ${err.message}`);
-        showError("A database file is damaged", err.message);
+        state.damaged = err.file || null;
+        showError("A database file is damaged", err.message, { skip: !!state.damaged });
       } else {
         clearBounds(err.message);
       }
@@ -438,10 +445,24 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && state.solving) cancel();
 });
 
+$("skip-button").addEventListener("click", () => {
+  if (!state.damaged) return;
+  client.skip = [...client.skip, state.damaged];
+  state.damaged = null;
+  state.loadWarning = false;
+  state.warnings = [];
+  hideError();
+  state.cancelled = false;
+  setStatus("loading", "Restarting without the damaged database…");
+  loadingView.reset();
+  client.start(state.board.shape);
+});
+
 $("retry-button").addEventListener("click", () => {
   hideError();
   state.cancelled = false;
   setStatus("loading", "Retrying…");
+  loadingView.reset();
   client.start(state.board.shape);
 });
 

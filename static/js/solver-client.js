@@ -6,9 +6,10 @@
 // worker and starting a fresh one (Python cannot be stopped from outside).
 
 export class SolverError extends Error {
-  constructor(type, message) {
+  constructor(type, message, file) {
     super(message);
     this.type = type;
+    this.file = file; // the damaged database, for "asset" errors
   }
 }
 
@@ -26,6 +27,7 @@ export class SolverClient {
     this.info = null;
     this.shape = "4x4";
     this.readyPromise = null;
+    this.skip = []; // damaged databases to go on without
   }
 
   /** Start (or restart) the worker; resolves when it is ready. */
@@ -79,7 +81,7 @@ export class SolverClient {
           break;
         }
         case "error": {
-          const err = new SolverError(msg.error?.type || "internal", msg.error?.message || "Unknown error");
+          const err = new SolverError(msg.error?.type || "internal", msg.error?.message || "Unknown error", msg.error?.file);
           if (msg.fatal || msg.id === null || msg.id === undefined) {
             this.failAll(err);
             rejectReady(err);
@@ -107,7 +109,7 @@ export class SolverClient {
       rejectReady(err);
       this.handlers.fatal?.(err);
     };
-    worker.postMessage({ type: "init", shape });
+    worker.postMessage({ type: "init", shape, skip: this.skip });
     return this.readyPromise;
   }
 

@@ -33,10 +33,11 @@ export function setStatus(state, text) {
   $("status-text").textContent = text;
 }
 
-export function showError(title, message, { retry = true } = {}) {
+export function showError(title, message, { retry = true, skip = false } = {}) {
   $("error-title").textContent = title;
   $("error-message").textContent = message;
   $("retry-button").hidden = !retry;
+  $("skip-button").hidden = !skip;
   $("error-panel").hidden = false;
 }
 
@@ -140,7 +141,7 @@ export function renderBounds(result) {
       s.className = "sep";
       s.textContent = "·";
       s.setAttribute("aria-hidden", "true");
-      el.append(s);
+      el.append(" ", s, " "); // spaces: the line may wrap between bounds, never inside one
     }
     const span = document.createElement("span");
     span.append(`${label} `);

@@ -10,8 +10,9 @@
  * Message protocol — every message is a plain object with a `type`.
  *
  * Page -> worker
- *   {type: "init", shape}                 load runtime, solver and the databases for `shape`
- *                                          (send once, first)
+ *   {type: "init", shape, skip}           load runtime, solver and the databases for `shape`
+ *                                          (send once, first); `skip` = asset files not to
+ *                                          load (the user chose to go on without a damaged one)
  *   {type: "call", id, method, params}    fifteen.api.call(method, params) for "info",
  *                                          "parse", "bounds", "random"; loads the databases
  *                                          of params.shape first when that is new
@@ -33,7 +34,8 @@
  *   {type: "result", id, result}           the call's result object
  *   {type: "error", id, error: {type, message}, fatal}
  *        type = "input" | "asset" | "cancelled" | "internal" | "load"; `fatal` (with id null)
- *        means the worker cannot serve calls: the page shows the message and offers a retry
+ *        means the worker cannot serve calls: the page shows the message and offers a retry;
+ *        a damaged database also names its `file`, so the page can offer to go on without it
  *
  * Python never sees JS objects except the asset bytes (a Uint8Array, copied once by
  * `to_bytes()`) and the progress callback; all other data crosses as JSON strings.
@@ -48,6 +50,7 @@ let interrupt = null;
 let dbManifest = null; // {format, assets: [...]} or null when missing
 const loadedAssets = new Set(); // file names handed to Python
 const loadedShapes = new Set();
+let skipped = new Set(); // asset files the page asked us not to load
 let queue = Promise.resolve(); // calls run one at a time, in order
 
 const post = (msg, transfer) => self.postMessage(msg, transfer || []);
@@ -184,7 +187,7 @@ async function ensureShape(shape) {
   if (!shape || loadedShapes.has(shape)) return;
   const manifest = await loadDbManifest();
   const wanted = (manifest.assets || []).filter(
-    (a) => Array.isArray(a.shapes) && a.shapes.includes(shape) && !loadedAssets.has(a.file),
+    (a) => Array.isArray(a.shapes) && a.shapes.includes(shape) && !loadedAssets.has(a.file) && !skipped.has(a.file),
   );
   for (const asset of wanted) {
     const t0 = now();
@@ -204,7 +207,9 @@ async function ensureShape(shape) {
     const reply = parseReply(api.load_asset(asset.file, bytes));
     if (!reply.ok) {
       const err = reply.error || {};
-      throw new LoadError(err.type || "asset", err.message || `${asset.file}: could not be read`);
+      const e = new LoadError(err.type || "asset", err.message || `${asset.file}: could not be read`);
+      e.file = asset.file;
+      throw e;
     }
     loadedAssets.add(asset.file);
     post({ type: "loading", stage: "databases", state: "done", label, bytes: bytes.length, seconds: now() - t0 });
@@ -237,8 +242,10 @@ function info() {
   return reply.result;
 }
 
-async function init(shape) {
+async function init(shape, skip) {
   const t0 = now();
+  skipped = new Set(skip || []);
+  for (const file of skipped) post({ type: "warning", message: `${file} is damaged and was skipped; weaker bounds are used instead.` });
   try {
     await loadRuntime();
     await loadSolver();
@@ -250,7 +257,7 @@ async function init(shape) {
       type: "error",
       id: null,
       fatal: true,
-      error: { type: e.type || "load", message: e.message || String(e) },
+      error: { type: e.type || "load", message: e.message || String(e), file: e.file },
     });
   }
 }
@@ -276,7 +283,7 @@ async function handle(msg) {
     else post({ type: "error", id, error: reply.error });
   } catch (e) {
     console.error(e);
-    post({ type: "error", id, error: { type: e.type || "internal", message: e.message || String(e) } });
+    post({ type: "error", id, error: { type: e.type || "internal", message: e.message || String(e), file: e.file } });
   }
 }
 
@@ -284,7 +291,7 @@ self.onmessage = (event) => {
   const msg = event.data || {};
   switch (msg.type) {
     case "init":
-      queue = queue.then(() => init(msg.shape));
+      queue = queue.then(() => init(msg.shape, msg.skip));
       break;
     case "call":
     case "solve":
