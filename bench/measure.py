@@ -1,0 +1,96 @@
+"""One timed solve with a time limit: the measuring code shared by the native run and the Pyodide run.
+
+bench/side_by_side.py imports it natively; bench/pyodide_runner.mjs copies it
+into Pyodide's file system next to the ``fifteen`` package and calls the same
+:func:`solve_timed`, so both columns of the benchmark measure exactly alike.
+Stdlib only (it runs under Pyodide).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Sequence
+
+from fifteen import Board, Cancelled, solve
+
+
+def solve_timed(
+    tiles: Sequence[int],
+    bound: str,
+    limit: float,
+    *,
+    clock: Callable[[], float] = time.process_time,
+    tick_nodes: int = 1 << 14,
+) -> dict:
+    """Solve *tiles* with *bound*, stopping after *limit* seconds of *clock*.
+
+    Returns a JSON-ready dict: ``length``, ``moves`` (tile numbers), ``nodes``,
+    ``seconds`` (by *clock*), ``wall`` (time.perf_counter), ``cpu``
+    (time.process_time), ``h0``, ``iterations`` (completed ones: bound, nodes,
+    seconds), ``timeout`` and, on a timeout, ``last_bound`` (the iteration that
+    was running) with its nodes so far.  ``valid`` tells whether the moves
+    replay to the goal.
+    """
+    board = Board.from_tiles(list(tiles))
+    last: dict = {"nodes": 0, "bound": None, "iteration_nodes": 0, "iterations": []}
+
+    def progress(p) -> None:
+        last["nodes"] = p.nodes
+        last["bound"] = p.bound
+        last["iteration_nodes"] = p.iteration_nodes
+        last["iterations"] = p.iterations
+
+    c0, w0, p0 = clock(), time.perf_counter(), time.process_time()
+
+    def cancel() -> bool:
+        return clock() - c0 > limit
+
+    out: dict = {"bound": bound}
+    try:
+        sol = solve(board, bound, progress=progress, cancel=cancel, tick_nodes=tick_nodes)
+    except Cancelled:
+        out.update(
+            seconds=clock() - c0,
+            wall=time.perf_counter() - w0,
+            cpu=time.process_time() - p0,
+            timeout=True,
+            length=None,
+            moves=None,
+            valid=None,
+            nodes=last["nodes"],
+            last_bound=last["bound"],
+            last_bound_nodes=last["iteration_nodes"],
+            h0=h0_of(tiles, bound),
+            iterations=[{"bound": it.bound, "nodes": it.nodes, "seconds": it.seconds} for it in last["iterations"]],
+        )
+        return out
+    r = sol.result
+    out.update(
+        seconds=clock() - c0,
+        wall=time.perf_counter() - w0,
+        cpu=time.process_time() - p0,
+        timeout=False,
+        length=sol.length,
+        moves=list(sol.tiles),
+        valid=board.solves(sol.tiles),
+        nodes=r.nodes,
+        h0=r.h0,
+        iterations=[{"bound": it.bound, "nodes": it.nodes, "seconds": it.seconds} for it in r.iterations],
+    )
+    return out
+
+
+def h0_of(tiles: Sequence[int], bound: str) -> int | None:
+    """The start value of *bound* (as the solver's bound table reports it)."""
+    from fifteen import bound_values
+
+    return bound_values(Board.from_tiles(list(tiles))).get(bound)
+
+
+#: A random 55-move position (api "random", seed 7): the warm-up's work.
+WARM_UP_TILES = (3, 14, 7, 9, 13, 11, 4, 5, 12, 8, 1, 0, 15, 6, 2, 10)
+
+
+def warm_up(bound: str, seconds: float = 1.0, *, clock: Callable[[], float] = time.process_time) -> None:
+    """Search for *seconds* with *bound* before measuring: first-use set-up and (in Pyodide) JIT tier-up."""
+    solve_timed(WARM_UP_TILES, bound, seconds, clock=clock)
