@@ -57,8 +57,8 @@ static/wheels/%.whl: .cache/wheels/%.whl
 
 static/wheels/.fifteen.stamp: $(FIFTEEN_SRC) | $(VENV)/.stamp
 	mkdir -p static/wheels && rm -f static/wheels/fifteen-*.whl
-	$(PY) -m pip wheel -q --no-deps -w static/wheels . 2>&1 | grep -v '^WARNING: Location' || true
-	ls static/wheels/fifteen-*.whl >/dev/null
+	mkdir -p .cache && $(PY) -m pip wheel -q --no-deps -w static/wheels . >.cache/wheel.log 2>&1 \
+	  || { cat .cache/wheel.log; exit 1; }
 	rm -rf py/*.egg-info build/lib build/bdist.*
 	touch $@
 
