@@ -98,3 +98,14 @@ bench: $(VENV)/.stamp db
 
 clean:
 	rm -rf static/db static/vendor static/wheels static/build-info.json build dist
+
+# ---------------------------------------------------------------- side-by-side benchmark
+# Native vs Pyodide (Node) vs the PyPI peers (bench/README.md); not a test.
+# The peers live in their own venv; pass options with ARGS="--all --peers none" etc.
+.venv-bench/.stamp: bench/requirements-peers.txt
+	$(PYTHON) -m venv .venv-bench
+	.venv-bench/bin/pip install -q -r bench/requirements-peers.txt
+	touch $@
+
+bench-peers: .venv-bench/.stamp node_modules/.stamp db
+	PYTHONPATH=py $(PY) bench/side_by_side.py $(ARGS)
