@@ -83,9 +83,13 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
     """A searcher factory for :func:`fifteen.search.ida_star` bounded by ``max(PDB, PDBr)``
     (``PDB`` alone when *reflect* is false or the board is not square).
 
-    Per-move index deltas are flat tables ``[m * N + t]`` over the move ids of
-    :mod:`fifteen.moves` (tile t slides from the move's ``blank_to`` square to
-    its ``blank_from`` square), so one addition finds them.
+    Data layout for the inner loop: each successor entry carries the *row* of
+    its move, ``row[t] = (g, d, r, e)``: the plain group of tile t and the
+    change of that group's flat index when t makes this move, then the same
+    for the reflected lookup.  The group indices live in two small lists
+    (``I`` plain, ``R`` reflected) updated in place and restored on return;
+    ``hp``/``hr`` are the two sums, updated from the one group that changes.
+    The reflected lookup is made only for children the plain one did not cut.
     """
     from .moves import move_tables
 
@@ -95,43 +99,49 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
         if (shape.rows, shape.cols) != (db.rows, db.cols):
             raise ValueError(f"{db.name} is for {db.rows}x{db.cols}, not {shape}")
         mt = move_tables(shape)
-        n, n1 = mt.n, mt.n + 1
-        succ = mt.successors
-        dp = mt.per_tile(lambda mv, t: db.delta[t][mv.blank_to * n + mv.blank_from] if t else 0)
+        n = mt.n
         T = db.data  # every table, indexed by flat indices
-        GP = db.group_of
         I = db.indices(board)
+        R = db.rindices(board) if use_r else [0]
+        rgroup_of = db.rgroup_of if use_r else [0] * n
+        rows = [
+            tuple(
+                (
+                    db.group_of[t],
+                    db.delta[t][mv.blank_to * n + mv.blank_from],
+                    rgroup_of[t],
+                    db.rdelta[t][mv.blank_to * n + mv.blank_from] if use_r else 0,
+                )
+                if t
+                else None
+                for t in range(n)
+            )
+            for mv in mt.moves
+        ]
+        succ = [tuple((s, rows[m // n], st) for s, m, st in entry) for entry in mt.successors]
         hp0 = sum(T[i] for i in I)
-        if use_r:
-            dr = mt.per_tile(lambda mv, t: db.rdelta[t][mv.blank_to * n + mv.blank_from] if t else 0)
-            GR = db.rgroup_of
-            R = db.rindices(board)
-            hr0 = sum(T[i] for i in R)
-        else:
-            hr0 = 0
+        hr0 = sum(T[i] for i in R) if use_r else 0
         path: list[int] = []
         nodes = next_tick = 0
 
         if use_r:
 
-            def dfs(b: int, p: int, budget: int, hp: int, hr: int) -> bool:
+            def dfs(b: int, state: int, budget: int, hp: int, hr: int) -> bool:
                 nonlocal nodes, next_tick
                 nodes += 1
                 if nodes >= next_tick:
                     next_tick = tick(nodes)
                 budget -= 1
-                for s, m in succ[b * n1 + p]:
+                for s, row, st in succ[state]:
                     t = board[s]
-                    mt_ = m + t
-                    g = GP[t]
+                    g, d, r, e = row[t]
                     i0 = I[g]
-                    i1 = i0 + dp[mt_]
+                    i1 = i0 + d
                     h = hp - T[i0] + T[i1]
                     if h > budget:
                         continue
-                    r = GR[t]
                     j0 = R[r]
-                    j1 = j0 + dr[mt_]
+                    j1 = j0 + e
                     h2 = hr - T[j0] + T[j1]
                     if h2 > budget:
                         continue
@@ -141,7 +151,7 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
                     board[b] = t
                     I[g] = i1
                     R[r] = j1
-                    if dfs(s, b, budget, h, h2):
+                    if dfs(s, st, budget, h, h2):
                         path.append(s)
                         return True
                     I[g] = i0
@@ -151,17 +161,17 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
 
         else:
 
-            def dfs(b: int, p: int, budget: int, hp: int, hr: int) -> bool:
+            def dfs(b: int, state: int, budget: int, hp: int, hr: int) -> bool:
                 nonlocal nodes, next_tick
                 nodes += 1
                 if nodes >= next_tick:
                     next_tick = tick(nodes)
                 budget -= 1
-                for s, m in succ[b * n1 + p]:
+                for s, row, st in succ[state]:
                     t = board[s]
-                    g = GP[t]
+                    g, d, _, _ = row[t]
                     i0 = I[g]
-                    i1 = i0 + dp[m + t]
+                    i1 = i0 + d
                     h = hp - T[i0] + T[i1]
                     if h > budget:
                         continue
@@ -170,7 +180,7 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
                         return True
                     board[b] = t
                     I[g] = i1
-                    if dfs(s, b, budget, h, 0):
+                    if dfs(s, st, budget, h, 0):
                         path.append(s)
                         return True
                     I[g] = i0
@@ -187,7 +197,7 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
             need = budget + 200
             if sys.getrecursionlimit() < need:
                 sys.setrecursionlimit(need)
-            found = hp0 == 0 or dfs(b0, n, budget, hp0, hr0)
+            found = hp0 == 0 or dfs(b0, b0, budget, hp0, hr0)
             return (list(path) if found else None), nodes
 
         return h0, run

@@ -42,19 +42,18 @@ def _md_deltas(shape: Shape) -> list[int]:
 
 def manhattan_searcher(shape: Shape, board: list[int], tick: Tick):
     mt = move_tables(shape)
-    n1 = mt.n + 1
     succ = mt.successors
     mdd = _md_deltas(shape)
     path: list[int] = []
     nodes = next_tick = 0
 
-    def dfs(b: int, p: int, budget: int, h: int) -> bool:
+    def dfs(b: int, state: int, budget: int, h: int) -> bool:
         nonlocal nodes, next_tick
         nodes += 1
         if nodes >= next_tick:
             next_tick = tick(nodes)
         budget -= 1
-        for s, m in succ[b * n1 + p]:
+        for s, m, st in succ[state]:
             t = board[s]
             h2 = h + mdd[m + t]
             if h2 <= budget:
@@ -62,7 +61,7 @@ def manhattan_searcher(shape: Shape, board: list[int], tick: Tick):
                     path.append(s)
                     return True
                 board[b] = t
-                if dfs(s, b, budget, h2):
+                if dfs(s, st, budget, h2):
                     path.append(s)
                     return True
                 board[s] = t
@@ -76,7 +75,7 @@ def manhattan_searcher(shape: Shape, board: list[int], tick: Tick):
         nodes, next_tick = 0, tick(0)
         path.clear()
         _recursion_room(budget)
-        found = h0 == 0 or dfs(b0, mt.n, budget, h0)
+        found = h0 == 0 or dfs(b0, b0, budget, h0)
         return (list(path) if found else None), nodes
 
     return h0, run
@@ -92,7 +91,7 @@ def linear_conflict_searcher(shape: Shape, board: list[int], tick: Tick):
     horizontal move likewise with columns and its row.
     """
     mt = move_tables(shape)
-    n, n1 = mt.n, mt.n + 1
+    n = mt.n
     rows, cols = shape.rows, shape.cols
     succ_v, succ_h = mt.successors_vertical, mt.successors_horizontal
     mdd = _md_deltas(shape)
@@ -128,22 +127,21 @@ def linear_conflict_searcher(shape: Shape, board: list[int], tick: Tick):
     )
     # successors carry (s, m*N, l1, l2, l3)
     def expand(table):
-        return [tuple((s, m, line1[m // n], line2[m // n], line3[m // n]) for s, m in entry) for entry in table]
+        return [tuple((s, m, st, line1[m // n], line2[m // n], line3[m // n]) for s, m, st in entry) for entry in table]
 
     succ_v, succ_h = expand(succ_v), expand(succ_h)
     codes = row_codes(shape, board) + column_codes(shape, board)
     path: list[int] = []
     nodes = next_tick = 0
 
-    def dfs(b: int, p: int, budget: int, h: int) -> bool:
+    def dfs(b: int, state: int, budget: int, h: int) -> bool:
         nonlocal nodes, next_tick
         nodes += 1
         if nodes >= next_tick:
             next_tick = tick(nodes)
         budget -= 1
-        k = b * n1 + p
-        for table, lt in ((succ_v[k], row_table), (succ_h[k], col_table)):
-            for s, m, l1, l2, l3 in table:
+        for table, lt in ((succ_v[state], row_table), (succ_h[state], col_table)):
+            for s, m, st, l1, l2, l3 in table:
                 t = board[s]
                 mt_ = m + t
                 c1, c2 = codes[l1], codes[l2]
@@ -157,7 +155,7 @@ def linear_conflict_searcher(shape: Shape, board: list[int], tick: Tick):
                     dd3 = d3[mt_]
                     codes[l1], codes[l2] = n1c, n2c
                     codes[l3] += dd3
-                    found = dfs(s, b, budget, h2)
+                    found = dfs(s, st, budget, h2)
                     codes[l1], codes[l2] = c1, c2
                     codes[l3] -= dd3
                     if found:
@@ -174,7 +172,7 @@ def linear_conflict_searcher(shape: Shape, board: list[int], tick: Tick):
         nodes, next_tick = 0, tick(0)
         path.clear()
         _recursion_room(budget)
-        found = h0 == 0 or dfs(b0, n, budget, h0)
+        found = h0 == 0 or dfs(b0, b0, budget, h0)
         return (list(path) if found else None), nodes
 
     return h0, run
@@ -234,9 +232,9 @@ def _id_wd_searcher(shape: Shape, board: list[int], tick: Tick, *, use_wd: bool,
       out once per shape.
     """
     mt = move_tables(shape)
-    n, n1 = mt.n, mt.n + 1
+    n = mt.n
     rows, cols = shape.rows, shape.cols
-    env: dict = {"board": board, "tick": tick, "n1": n1}
+    env: dict = {"board": board, "tick": tick}
     state: list[str] = []
     start: dict[str, int] = {}
     axes = (("v", shape, list(board), mt.successors_vertical, cols - 1),
@@ -263,9 +261,9 @@ def _id_wd_searcher(shape: Shape, board: list[int], tick: Tick, *, use_wd: bool,
         entries = []
         for entry in succ:
             row = []
-            for s, m in entry:
+            for s, m, st in entry:
                 mv = mt.moves[m // n]
-                item = (s, m)
+                item = (s, m, st)
                 if use_id:
                     # The tile moves later in reading order when the blank moves up/left:
                     # passing a smaller tile then removes an inversion.
@@ -313,7 +311,7 @@ def _id_wd_searcher(shape: Shape, board: list[int], tick: Tick, *, use_wd: bool,
         counter(reset=tick(0))
         path.clear()
         _recursion_room(budget)
-        found = at_goal or dfs(b0, n, budget, *args)
+        found = at_goal or dfs(b0, b0, budget, *args)
         return (list(path) if found else None), counter()
 
     return h0, run
@@ -330,17 +328,16 @@ def _generate_id_wd(state: list[str], use_wd: bool, use_id: bool, jumps: tuple[i
         "        if reset is not None:",
         "            nodes, next_tick = 0, reset",
         "        return nodes",
-        f"    def dfs(b, p, budget, {sig}):",
+        f"    def dfs(b, state, budget, {sig}):",
         "        nonlocal nodes, next_tick",
         "        nodes += 1",
         "        if nodes >= next_tick:",
         "            next_tick = tick(nodes)",
         "        budget -= 1",
-        "        k = b * n1 + p",
     ]
     for axis, other, jump in (("v", "h", jumps[0]), ("h", "v", jumps[1])):
-        names = ["s", "m"] + (["lt"] + [f"j{i}" for i in range(jump)] if use_id else [])
-        lines.append(f"        for {', '.join(names)} in succ_{axis}[k]:")
+        names = ["s", "m", "st"] + (["lt"] + [f"j{i}" for i in range(jump)] if use_id else [])
+        lines.append(f"        for {', '.join(names)} in succ_{axis}[state]:")
         lines.append("            t = board[s]")
         parts = []
         if use_wd:
@@ -363,7 +360,7 @@ def _generate_id_wd(state: list[str], use_wd: bool, use_id: bool, jumps: tuple[i
         lines.append("                    return True")
         lines.append("                board[b] = t")
         call_args = ", ".join(name + "2" if name[1] == axis else name for name in state)
-        lines.append(f"                if dfs(s, b, budget, {call_args}):")
+        lines.append(f"                if dfs(s, st, budget, {call_args}):")
         lines.append("                    path.append(s)")
         lines.append("                    return True")
         lines.append("                board[s] = t")
