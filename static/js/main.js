@@ -557,7 +557,9 @@ async function main() {
     const total = state.buildInfo.total_bytes;
     $("build-line").textContent = `Build ${state.buildInfo.version} · first visit downloads at most ${formatBytes(total)}.`;
   }
-  await registerOffline(state.buildInfo);
+  await registerOffline(state.buildInfo, {
+    onUpdate: () => toast("A new version was installed: reload the page to use it.", 8000),
+  });
   client.start(state.board.shape);
 }
 

@@ -8,8 +8,12 @@
 
 const cacheName = (version) => `fifteen-${version}`;
 
-export async function registerOffline(buildInfo) {
+export async function registerOffline(buildInfo, { onUpdate } = {}) {
   if (!("serviceWorker" in navigator) || !buildInfo) return;
+  if (navigator.serviceWorker.controller && onUpdate) {
+    // This page came from an older build's cache and a new build was just installed.
+    navigator.serviceWorker.addEventListener("controllerchange", () => onUpdate(), { once: true });
+  }
   try {
     await navigator.serviceWorker.register(`sw.js?v=${encodeURIComponent(buildInfo.version)}`);
   } catch (e) {

@@ -46,12 +46,12 @@ export function hideError() {
 }
 
 let toastTimer = 0;
-export function toast(text) {
+export function toast(text, ms = 2200) {
   const el = $("toast");
   el.textContent = text;
   el.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => (el.hidden = true), 2200);
+  toastTimer = setTimeout(() => (el.hidden = true), ms);
 }
 
 // ------------------------------------------------------------------ board
