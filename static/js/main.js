@@ -121,7 +121,15 @@ function setBoard(board, { fromText = false, keepSolution = false } = {}) {
   if (!keepSolution) clearSolution();
   boardView.render(board, { busy: state.solving });
   writeHash(board);
-  if ($("shape-select").value !== board.shape) $("shape-select").value = board.shape;
+  const sel = $("shape-select");
+  if (![...sel.options].some((o) => o.value === board.shape)) {
+    // A shape the menu does not offer (e.g. from a share link): the solver supports it.
+    const o = document.createElement("option");
+    o.value = board.shape;
+    o.textContent = board.shape.replace("x", "×");
+    sel.append(o);
+  }
+  if (sel.value !== board.shape) sel.value = board.shape;
   if (!fromText) {
     $("tiles-input").value = board.gridText();
     setTextError("");

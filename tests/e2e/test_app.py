@@ -244,6 +244,13 @@ def test_share_link_restores_its_position(app: App, app_context):
         )
         assert page.input_value("#shape-select") == "3x4"
         assert page.get_attribute("#board", "data-shape") == "3x4"
+        # A shape the size menu does not list still opens (and joins the menu).
+        t32 = scramble(3, 2, "ULUR")
+        page.goto(app.site.url + "index.html#tiles=" + ",".join(map(str, t32)) + "&shape=3x2")
+        page.wait_for_function(
+            "want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, t32))
+        )
+        assert page.input_value("#shape-select") == "3x2"
     finally:
         page.close()
     # The page writes the current position back into the address bar.
