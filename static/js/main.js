@@ -565,6 +565,12 @@ async function main() {
     const total = state.buildInfo.total_bytes;
     $("build-line").textContent = `Build ${state.buildInfo.version} · first visit downloads at most ${formatBytes(total)}.`;
   }
+  const files = state.buildInfo?.files || {};
+  client.runtimeBytes = Object.fromEntries(
+    Object.entries(files)
+      .filter(([p]) => p.startsWith("static/vendor/pyodide/"))
+      .map(([p, f]) => [p.split("/").pop(), f.bytes]),
+  );
   await registerOffline(state.buildInfo, {
     onUpdate: () => toast("A new version was installed: reload the page to use it.", 8000),
   });

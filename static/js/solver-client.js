@@ -109,7 +109,13 @@ export class SolverClient {
       rejectReady(err);
       this.handlers.fatal?.(err);
     };
-    worker.postMessage({ type: "init", shape, skip: this.skip });
+    worker.postMessage({
+      type: "init",
+      shape,
+      skip: this.skip,
+      controlled: !!navigator.serviceWorker?.controller,
+      runtimeBytes: this.runtimeBytes || {},
+    });
     return this.readyPromise;
   }
 

@@ -10,9 +10,13 @@
  * Message protocol — every message is a plain object with a `type`.
  *
  * Page -> worker
- *   {type: "init", shape, skip}           load runtime, solver and the databases for `shape`
+ *   {type: "init", shape, skip, controlled, runtimeBytes}
+ *                                          load runtime, solver and the databases for `shape`
  *                                          (send once, first); `skip` = asset files not to
- *                                          load (the user chose to go on without a damaged one)
+ *                                          load (the user chose to go on without a damaged one);
+ *                                          `controlled` = a service worker caches what we fetch,
+ *                                          `runtimeBytes` = {file: size} of the Pyodide files
+ *                                          (from build-info.json, for download progress)
  *   {type: "call", id, method, params}    fifteen.api.call(method, params) for "info",
  *                                          "parse", "bounds", "random"; loads the databases
  *                                          of params.shape first when that is new
@@ -111,9 +115,48 @@ function parseReply(json) {
   return reply;
 }
 
-async function loadRuntime() {
+/**
+ * First visit under the service worker: download the big runtime files here,
+ * reporting progress; the service worker caches them on the way, so Pyodide's
+ * own requests for them are then answered from its cache (no second download).
+ */
+async function prefetchRuntime(opts) {
+  if (!opts.controlled || !self.caches) return;
+  const sizes = opts.runtimeBytes || {};
+  const files = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.mjs"];
+  const missing = [];
+  for (const f of files) {
+    if (!(await caches.match(url(`../vendor/pyodide/${f}`)))) missing.push(f);
+  }
+  if (!missing.length) return;
+  const total = missing.reduce((a, f) => a + (sizes[f] || 0), 0);
+  let done = 0;
+  let last = 0;
+  for (const f of missing) {
+    const resp = await fetch(url(`../vendor/pyodide/${f}`));
+    if (!resp.ok || !resp.body) continue; // Pyodide will report the failure itself
+    const reader = resp.body.getReader();
+    for (;;) {
+      const { done: end, value } = await reader.read();
+      if (end) break;
+      done += value.length;
+      const t = performance.now();
+      if (t - last > 100) {
+        last = t;
+        post({ type: "loading", stage: "runtime", state: "progress", label: "Python runtime", bytes: total, loaded: done });
+      }
+    }
+  }
+}
+
+async function loadRuntime(opts) {
   const t0 = now();
   post({ type: "loading", stage: "runtime", state: "start", label: "Python runtime (Pyodide)" });
+  try {
+    await prefetchRuntime(opts);
+  } catch (e) {
+    console.warn("prefetch", e);
+  }
   let loadPyodide;
   try {
     ({ loadPyodide } = await import("../vendor/pyodide/pyodide.mjs"));
@@ -242,12 +285,12 @@ function info() {
   return reply.result;
 }
 
-async function init(shape, skip) {
+async function init(shape, skip, opts = {}) {
   const t0 = now();
   skipped = new Set(skip || []);
   for (const file of skipped) post({ type: "warning", message: `${file} is damaged and was skipped; weaker bounds are used instead.` });
   try {
-    await loadRuntime();
+    await loadRuntime(opts);
     await loadSolver();
     await ensureShape(shape || "4x4");
     post({ type: "ready", info: info(), interrupt: interrupt ? interrupt.buffer : null, seconds: now() - t0 });
@@ -291,7 +334,7 @@ self.onmessage = (event) => {
   const msg = event.data || {};
   switch (msg.type) {
     case "init":
-      queue = queue.then(() => init(msg.shape, msg.skip));
+      queue = queue.then(() => init(msg.shape, msg.skip, msg));
       break;
     case "call":
     case "solve":
