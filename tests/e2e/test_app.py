@@ -135,6 +135,25 @@ def test_solve_known_position_and_play_back(ready_app: App):
     assert app.board_tiles() == goal(4, 4)
 
 
+def test_keyboard_and_clicks_move_tiles(ready_app: App):
+    app = ready_app
+    page = app.page
+    app.set_position(goal(4, 4))
+    page.focus("#board")
+    page.keyboard.press("ArrowDown")  # the tile above the gap (12) slides down
+    assert app.board_tiles() == scramble(4, 4, "U")
+    page.keyboard.press("ArrowRight")  # the tile left of the gap (11) slides right
+    assert app.board_tiles() == scramble(4, 4, "UL")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowUp")
+    assert app.board_tiles() == goal(4, 4)
+    # A click on a tile in the gap's row slides the whole line.
+    page.click("#board .tile[data-tile='13']")
+    assert app.board_tiles() == scramble(4, 4, "LLL")
+    assert page.input_value("#tiles-input").split() == [str(t) for t in scramble(4, 4, "LLL")]
+    page.wait_for_function("() => document.querySelector('#bounds').textContent.includes('MD 3')")
+
+
 def test_every_bound_in_the_menu_solves_a_small_position(ready_app: App):
     app = ready_app
     app.set_position(SMALL_4x4)
