@@ -40,6 +40,7 @@ const state = {
   boundsSeq: 0,
   knownShapes: new Set(),
   warnings: [], // messages of the current load (missing or skipped databases)
+  warmed: new Set(), // shapes the current worker has already searched once
 };
 
 const boardView = new BoardView($("board"));
@@ -63,6 +64,7 @@ const client = new SolverClient({
   },
   ready(msg) {
     state.ready = true;
+    state.warmed.clear(); // a new worker
     state.info = msg.info;
     const seconds = (performance.now() - state.t0) / 1000;
     if (state.firstReady) {
@@ -215,6 +217,7 @@ function refreshBounds() {
       const r = await client.call("bounds", { text: board.text(), shape: board.shape });
       if (seq !== state.boundsSeq) return;
       renderBounds(r);
+      warmUp(board.shape);
       if (newShape) {
         state.knownShapes.add(board.shape);
         state.info = await client.call("info", {});
@@ -231,6 +234,20 @@ function refreshBounds() {
       }
     }
   }, 60);
+}
+
+/**
+ * The solver prepares some tables on its first search of a shape (about a
+ * second in the browser): do that with a one-move search while the user is
+ * still looking at the board, so the first real Solve starts at once.
+ */
+function warmUp(shape) {
+  if (state.warmed.has(shape)) return;
+  state.warmed.add(shape);
+  const { rows, cols } = parseShape(shape);
+  const t = goalTiles(rows, cols);
+  [t[t.length - 1], t[t.length - 2]] = [t[t.length - 2], 0];
+  client.call("solve", { text: t.join(" "), shape, bound: "auto" }).catch(() => state.warmed.delete(shape));
 }
 
 // ------------------------------------------------------------------ moves
