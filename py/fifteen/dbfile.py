@@ -69,21 +69,21 @@ def write_asset(meta: dict[str, Any], payload: bytes, *, compress: bool = True, 
     return body + _CRC.pack(zlib.crc32(body))
 
 
-def read_meta(data: bytes | bytearray | memoryview, *, name: str = "asset") -> dict[str, Any]:
-    """The metadata of an asset, from its header alone (no checksum or payload check).
-
-    For dispatching on ``kind``; :func:`read_asset` then checks everything.
-    """
-    data = memoryview(data)
+def _header(data: memoryview, name: str) -> tuple[int, int, int, int]:
+    """Check magic and version; return (flags, meta length, stored length, raw length)."""
     if len(data) < _HEADER.size:
         raise AssetError(f"{name}: truncated ({len(data)} bytes is shorter than the header)")
-    magic, version, _flags, meta_len, _stored, _raw = _HEADER.unpack_from(data, 0)
+    magic, version, flags, meta_len, stored_len, raw_len = _HEADER.unpack_from(data, 0)
     if magic != MAGIC:
         raise AssetError(f"{name}: not a Fifteen database (bad magic {bytes(magic)!r})")
     if version != FORMAT_VERSION:
         raise AssetError(
             f"{name}: format version {version} is not supported (this solver reads version {FORMAT_VERSION}); rebuild it with build_db.py"
         )
+    return flags, meta_len, stored_len, raw_len
+
+
+def _meta(data: memoryview, meta_len: int, name: str) -> dict[str, Any]:
     try:
         meta = json.loads(bytes(data[_HEADER.size : _HEADER.size + meta_len]).decode())
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -93,6 +93,16 @@ def read_meta(data: bytes | bytearray | memoryview, *, name: str = "asset") -> d
     return meta
 
 
+def read_meta(data: bytes | bytearray | memoryview, *, name: str = "asset") -> dict[str, Any]:
+    """The metadata of an asset, from its header alone (no checksum or payload check).
+
+    For dispatching on ``kind``; :func:`read_asset` then checks everything.
+    """
+    data = memoryview(data)
+    _flags, meta_len, _stored, _raw = _header(data, name)
+    return _meta(data, meta_len, name)
+
+
 def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kind: str | None = None) -> Asset:
     """Check and unpack an asset; raise :class:`AssetError` saying what is wrong.
 
@@ -100,15 +110,7 @@ def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kin
     kind the caller expects.
     """
     data = memoryview(data)
-    if len(data) < _HEADER.size + _CRC.size:
-        raise AssetError(f"{name}: truncated ({len(data)} bytes is shorter than the header)")
-    magic, version, flags, meta_len, stored_len, raw_len = _HEADER.unpack_from(data, 0)
-    if magic != MAGIC:
-        raise AssetError(f"{name}: not a Fifteen database (bad magic {bytes(magic)!r})")
-    if version != FORMAT_VERSION:
-        raise AssetError(
-            f"{name}: format version {version} is not supported (this solver reads version {FORMAT_VERSION}); rebuild it with build_db.py"
-        )
+    flags, meta_len, stored_len, raw_len = _header(data, name)
     expected = _HEADER.size + meta_len + stored_len + _CRC.size
     if len(data) < expected:
         raise AssetError(f"{name}: truncated ({len(data)} of {expected} bytes)")
@@ -118,15 +120,10 @@ def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kin
     (crc,) = _CRC.unpack_from(data, body_end)
     if zlib.crc32(data[:body_end]) != crc:
         raise AssetError(f"{name}: checksum mismatch (the file is corrupt)")
-    meta_start = _HEADER.size
-    try:
-        meta = json.loads(bytes(data[meta_start : meta_start + meta_len]).decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise AssetError(f"{name}: unreadable metadata ({exc})") from None
-    if not isinstance(meta, dict) or "kind" not in meta:
-        raise AssetError(f"{name}: metadata has no 'kind'")
+    meta = _meta(data, meta_len, name)
     if kind is not None and meta["kind"] != kind:
         raise AssetError(f"{name}: holds a {meta['kind']!r} database, expected {kind!r}")
+    meta_start = _HEADER.size
     payload = data[meta_start + meta_len : body_end]
     if flags & FLAG_ZLIB:
         try:
