@@ -18,7 +18,8 @@
  *                                          `runtimeBytes` = {file: size} of the Pyodide files
  *                                          (from build-info.json, for download progress)
  *   {type: "call", id, method, params}    fifteen.api.call(method, params) for "info",
- *                                          "parse", "bounds", "random"; loads the databases
+ *                                          "parse", "bounds", "random" (or "solve" without
+ *                                          progress: the page's warm-up); loads the databases
  *                                          of params.shape first when that is new
  *   {type: "solve", id, params}           fifteen.api.call("solve", params, progress);
  *                                          params = {text, shape, bound}
@@ -34,7 +35,9 @@
  *   {type: "ready", info, interrupt, seconds}
  *        info = result of api "info"; interrupt = SharedArrayBuffer or null
  *   {type: "progress", id, progress}       during a solve, ~4 times a second and per iteration:
- *        {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}]}
+ *        {bound, nodes, iteration_nodes, seconds, done, iterations: [{bound, nodes, seconds}]}
+ *        (seconds: elapsed in total, per iteration in `iterations`; with done = true the
+ *        report closes the iteration at `bound`, and the next one runs at bound + 2)
  *   {type: "result", id, result}           the call's result object
  *   {type: "error", id, error: {type, message}, fatal}
  *        type = "input" | "asset" | "cancelled" | "internal" | "load"; `fatal` (with id null)
