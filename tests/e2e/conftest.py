@@ -127,11 +127,30 @@ def _check_built() -> None:
         pytest.fail(f"the site is not built (missing {', '.join(missing)}): run `make web` (or `make test`)")
 
 
+_SCREENSHOTS: dict[str, bytes] = {}
+
+
+def save_screenshot(page, name: str, **kw) -> Path:
+    """Write a screenshot to RESULTS now, and again when the session ends."""
+    data = page.screenshot(**kw)
+    _SCREENSHOTS[name] = data
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.png"
+    path.write_bytes(data)
+    return path
+
+
 @pytest.fixture(scope="session", autouse=True)
 def delete_output_dir():
     """Overrides pytest-playwright's fixture of that name, which empties
-    test-results/ at some point in the session — taking our screenshots along."""
-    RESULTS.mkdir(exist_ok=True)
+    test-results/ when it first runs — in a whole-suite run that may be after
+    these tests (on the first unit test); so the screenshots are written again
+    when the session ends."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    yield
+    for name, data in _SCREENSHOTS.items():
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / f"{name}.png").write_bytes(data)
 
 
 @pytest.fixture(scope="session")
@@ -229,10 +248,7 @@ class App:
         }
 
     def screenshot(self, name: str, **kw) -> Path:
-        RESULTS.mkdir(exist_ok=True)
-        path = RESULTS / f"{name}.png"
-        self.page.screenshot(path=str(path), **kw)
-        return path
+        return save_screenshot(self.page, name, **kw)
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import RESULTS, ROOT, App, SiteServer
+from .conftest import ROOT, App, SiteServer, save_screenshot
 
 EXAMPLES = {e["id"]: e for e in json.loads((ROOT / "static/data/examples.json").read_text())["examples"]}
 HARD_80 = EXAMPLES["h01"]["tiles"]
@@ -389,8 +389,7 @@ def test_corrupt_database_asset_shows_an_error(browser, tmp_path):
         assert "corrupt" in text.lower() or "checksum" in text.lower(), text
         assert page.is_visible("#error-panel") and page.is_visible("#retry-button")
         assert "Traceback" not in text
-        RESULTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(RESULTS / "corrupt-asset.png"))
+        save_screenshot(page, "corrupt-asset")
         # The user may go on without the damaged file (weaker bounds, same optimal answers).
         page.click("#skip-button")
         app = App(page, server)
