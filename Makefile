@@ -109,3 +109,16 @@ clean:
 
 bench-peers: .venv-bench/.stamp node_modules/.stamp db
 	PYTHONPATH=py $(PY) bench/side_by_side.py $(ARGS)
+
+# ---------------------------------------------------------------- optional 7-8 pack
+# The hard-positions pack (static/db/pdb-78.f15, fifteen.pdb78): not part of make db / CI.
+# Its builder needs numba (own venv .venv-pack); ~4 GB RAM, 10-30 min on 2 cores.
+# The BFS result is cached (~/.cache/fifteen-db/raw), so re-encoding is quick.
+.PHONY: pack
+.venv-pack/.stamp:
+	$(PYTHON) -m venv .venv-pack
+	.venv-pack/bin/pip install -q numpy numba
+	touch $@
+
+pack: .venv-pack/.stamp
+	PYTHONPATH=py .venv-pack/bin/python build_db.py --pack --out static/db

@@ -275,8 +275,42 @@ ASSETS: list[AssetSpec] = [
 ]
 
 
+# ===================================================================== optional packs
+# Not built by default (make db / CI): only with --pack or --only NAME (make pack).
+# Listed in the manifest with "optional": true when present in --out; the web
+# app must not fetch them unless the user asks.
+def _build_pdb78(params: dict, log) -> bytes:
+    sys.path.insert(0, str(ROOT / "tools"))
+    import pdb78_build
+
+    if not pdb78_build.HAVE_NUMBA:
+        log("  warning: numba is not installed; the interpreted builder is far too slow for 4x4 (make pack installs it)")
+    return pdb78_build.build_pack(
+        params["rows"], params["cols"], params["partition"], params["groups"], encoding=params["encoding"], log=log,
+        raw_cache=default_cache_dir() / "raw",
+    )
+
+
+def _pdb78_spec() -> AssetSpec:
+    from fifteen import pdb78
+
+    return AssetSpec(
+        file=pdb78.asset_file("78"),
+        kind="pdb78",
+        shapes=("4x4",),
+        build=_build_pdb78,
+        params={"rows": 4, "cols": 4, "partition": "78", "groups": [list(g) for g in pdb78.PARTITIONS["78"]], "encoding": pdb78.DEFAULT_ENCODING},
+        modules=("fifteen.dbfile", "fifteen.pdb78", "pdb78_build"),
+    )
+
+
+PACKS: list[AssetSpec] = [_pdb78_spec()]
+
+
 # ===================================================================== cache + output
 def _module_source(modname: str) -> bytes:
+    if str(ROOT / "tools") not in sys.path:
+        sys.path.append(str(ROOT / "tools"))
     spec = importlib.util.find_spec(modname)
     if spec is None or spec.origin is None:
         raise SystemExit(f"build_db: module {modname} not found (needed to build an asset)")
@@ -381,19 +415,33 @@ def _digests(path: Path) -> tuple[str, str]:
 
 def write_manifest(out: Path) -> None:
     entries = []
-    for spec in ASSETS:
+    for spec in ASSETS + PACKS:
         p = out / spec.file
         if p.exists():
             crc, sha = _digests(p)
-            entries.append(
-                {"file": spec.file, "kind": spec.kind, "shapes": list(spec.shapes), "bytes": p.stat().st_size, "crc32": crc, "sha256": sha}
-            )
+            entry = {"file": spec.file, "kind": spec.kind, "shapes": list(spec.shapes), "bytes": p.stat().st_size, "crc32": crc, "sha256": sha}
+            if spec in PACKS:
+                entry.update(_pack_info(p))
+            entries.append(entry)
     text = json.dumps({"format": MANIFEST_FORMAT, "assets": entries}, indent=1) + "\n"
     path = out / "manifest.json"
     if path.exists() and path.read_text() == text:
         os.utime(path)  # keep make's time stamp fresh
     else:
         _atomic_write(path, text.encode())
+
+
+def _pack_info(path: Path) -> dict:
+    """Manifest fields of an optional pack: "optional", a label and the memory it needs once loaded."""
+    meta = dbfile.read_meta(path.read_bytes()[:65536], name=str(path))
+    total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]
+    return {
+        "optional": True,
+        "bound": meta["kind"],
+        "label": "Hard-positions pack (7-8 pattern database)",
+        "memory_bytes": (total + 1) // 2,
+        "encoding": meta.get("encoding"),
+    }
 
 
 def main(argv=None) -> int:
@@ -403,6 +451,7 @@ def main(argv=None) -> int:
     ap.add_argument("--force", action="store_true", help="rebuild even when cached")
     ap.add_argument("--cache", help="cache directory (default $FIFTEEN_DB_CACHE or ~/.cache/fifteen-db)")
     ap.add_argument("--list", action="store_true", help="list the assets and exit")
+    ap.add_argument("--pack", action="store_true", help="build the optional packs (the 7-8 PDB: numba, ~4 GB RAM) instead of the default assets")
     ap.add_argument("-q", "--quiet", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true", help="log every BFS layer")
     args = ap.parse_args(argv)
@@ -416,15 +465,16 @@ def main(argv=None) -> int:
             log(msg)
 
     if args.list:
-        for s in ASSETS:
-            print(f"{s.file:20} {s.kind:5} {','.join(s.shapes):8} {s.params}")
+        for s in ASSETS + PACKS:
+            print(f"{s.file:20} {s.kind:5} {','.join(s.shapes):8} {'(optional, --pack) ' if s in PACKS else ''}{s.params}")
         return 0
-    selected = ASSETS
+    selected = PACKS if args.pack else ASSETS
     if args.only:
-        unknown = [o for o in args.only if not any(s.matches(o) for s in ASSETS)]
+        known = ASSETS + PACKS
+        unknown = [o for o in args.only if not any(s.matches(o) for s in known)]
         if unknown:
-            ap.error(f"unknown asset(s) {unknown}; known: {[s.file for s in ASSETS]}")
-        selected = [s for s in ASSETS if any(s.matches(o) for o in args.only)]
+            ap.error(f"unknown asset(s) {unknown}; known: {[s.file for s in known]}")
+        selected = [s for s in known if any(s.matches(o) for o in args.only)]
     out = Path(args.out)
     cache = Path(args.cache).expanduser() if args.cache else default_cache_dir()
     out.mkdir(parents=True, exist_ok=True)

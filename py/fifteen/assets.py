@@ -36,6 +36,11 @@ def load_asset(data: bytes | bytearray | memoryview, name: str = "asset") -> dic
 
         db = PatternDatabase.from_bytes(data, name=name)
         pattern_databases["pdb" + db.partition] = db
+    elif kind == "pdb78":  # the optional 7-8 pack (fifteen.pdb78)
+        from .pdb78 import PDB78
+
+        db78 = PDB78.from_bytes(data, name=name)
+        pattern_databases["pdb" + db78.partition] = db78
     else:
         raise AssetError(f"{name}: unknown database kind {kind!r}")
     return meta

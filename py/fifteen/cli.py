@@ -16,7 +16,7 @@ from .dbfile import AssetError
 from .search import Progress
 from .solver import available_bounds, bound_values, solve, summary
 
-BOUND_CHOICES = ["auto", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
+BOUND_CHOICES = ["auto", "pdb78", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
 
 
 def _parser() -> argparse.ArgumentParser:

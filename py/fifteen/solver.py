@@ -10,6 +10,7 @@ wd        walking distance, vertical + horizontal
 wdid      the seed's max(WD_v, ID_v) + max(WD_h, ID_h)
 pdb663    additive 6-6-3 pattern database, max with its reflected lookup (4x4)
 pdb555    additive 5-5-5 pattern database, max with its reflected lookup (4x4)
+pdb78     additive 7-8 pattern database + reflected lookup (4x4; the optional pack)
 auto      the strongest available for the board
 ========  ==================================================================
 """
@@ -47,11 +48,20 @@ _CLASSIC = [
 ]
 
 
-_PDB_LABELS = {"pdb663": "6-6-3 pattern database + reflection", "pdb555": "5-5-5 pattern database + reflection"}
+_PDB_LABELS = {
+    "pdb78": "7-8 pattern database + reflection (optional pack)",
+    "pdb663": "6-6-3 pattern database + reflection",
+    "pdb555": "5-5-5 pattern database + reflection",
+}
+_PDB_NAMES = ("pdb78", "pdb663", "pdb555")  # strongest first
 
 
 def _pdb_bound(name: str) -> BoundInfo:
     def factory(shape, board, tick):
+        if name == "pdb78":
+            from .pdb78 import pdb78_searcher
+
+            return pdb78_searcher(assets.pattern_databases[name])(shape, board, tick)
         from .pdb_search import pdb_searcher
 
         return pdb_searcher(assets.pattern_databases[name])(shape, board, tick)
@@ -65,7 +75,7 @@ def _pdb_bound(name: str) -> BoundInfo:
 
 def bound_infos() -> list[BoundInfo]:
     """Every bound, strongest first."""
-    return [_pdb_bound(name) for name in ("pdb663", "pdb555")] + list(reversed(_CLASSIC))
+    return [_pdb_bound(name) for name in _PDB_NAMES] + list(reversed(_CLASSIC))
 
 
 def available_bounds(shape: Shape) -> list[str]:
@@ -98,15 +108,17 @@ def bound_values(board: Board) -> dict[str, int]:
     if walking_available(shape):
         wd_v, wd_h = walking_distance(shape, tiles)
         out.update(wd_v=wd_v, wd_h=wd_h, wd=wd_v + wd_h, wdid=max(wd_v, id_v) + max(wd_h, id_h))
-    for name in ("pdb663", "pdb555"):
+    for name in _PDB_NAMES:
         db = assets.pattern_databases.get(name)
         if db is not None and (db.rows, db.cols) == (shape.rows, shape.cols):
             plain = db.value(tiles)
             reflected = db.reflected_value(tiles) if db.rgroups else plain
             out[name] = max(plain, reflected)
+            if name == "pdb78":
+                out.update(pdb78_plain=plain, pdb78_r=reflected)
             if "pdb" not in out:  # the strongest loaded one is shown as PDB / PDBr
                 out.update(pdb=plain, pdb_r=reflected)
-    out["lb"] = max(v for k, v in out.items() if k in ("md", "lc", "id", "wd", "wdid", "pdb663", "pdb555"))
+    out["lb"] = max(v for k, v in out.items() if k in ("md", "lc", "id", "wd", "wdid") + _PDB_NAMES)
     return out
 
 

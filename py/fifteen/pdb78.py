@@ -1,0 +1,541 @@
+"""The optional 7-8 pattern-database pack: reader, lookups and IDA* inner loop.
+
+Pure Python, standard library only (natively and in Pyodide).  The pack is
+built by ``build_db.py --pack`` (``make pack``; numpy + numba, native only,
+see ``tools/pdb78_build.py``) and travels as a ``"pdb78"`` asset in the
+container of :mod:`fifteen.dbfile` (``static/db/pdb-78.f15``).  It is *not*
+part of the default databases.
+
+Groups (4x4): A = tiles 1..7, B = tiles 8..15.  An entry is the exact number
+of moves of the group's tiles needed to bring them home, other tiles
+indistinguishable and free, minimised over the blank square (as in
+:mod:`fifteen.pdb`).  The two entries add up to an admissible bound; so does
+the same sum on the position reflected about the main diagonal (tile T(t) on
+square T(p), T(r, c) = (c, r), T(t) = T(t-1)+1).  The partition is not its
+own mirror image, so the reflected lookup acts as a second partition
+(reflected A = tiles 1, 5, 9, 13, 2, 6, 10).  Bound = max of the two.
+
+Index (mixed-radix rank)
+------------------------
+For the group's tiles in table order on squares ``q_0 .. q_{k-1}`` (after the
+lookup's square map): ``digit_i = q_i - #{j < i : q_j < q_i}`` with radix
+``N - i``; digit 0 is the most significant::
+
+    rank = (...((digit_0 * (N-1) + digit_1) * (N-2) + digit_2) ...)
+
+so ``rank = sum(digit_i * w_i)`` with ``w_i = (N-i-1) * ... * (N-k+1)``.
+``N!/(N-k)!`` entries: 57,657,600 for 7 tiles, 518,918,400 for 8.
+
+Moving tile i from square a to square b (adjacent, b empty) changes digit i
+by ``(b - a) - sign(b-a) * #{j < i between}`` and every later digit j whose
+square lies strictly between a and b by ``sign(b-a)``; so::
+
+    rank' = rank + w_i*(b-a) + sign(b-a) * sum(-w_i if j < i else w_j
+                                              over group tiles j strictly between a and b)
+
+Nothing lies between for a horizontal move; for a vertical one, the
+``cols - 1`` squares the sliding tile jumps over.  In the reflected lookup
+the roles swap (a real horizontal move is vertical after reflection).
+
+Entries and payload
+-------------------
+Stored entry = ``(value - group Manhattan distance) / 2`` in 4 bits (always an
+integer: a value has its group MD's parity; max 9 on 4x4).  The tables are
+concatenated (``tables[j].offset`` in entries, each even), then packed two per
+byte: entry x is ``(data[x >> 1] >> 4 * (x & 1)) & 15``.  The bound of a
+position is ``MD + 2 * (entry_A + entry_B)``.
+
+Metadata::
+
+    {"kind": "pdb78", "pdb78_format": 1, "rows": 4, "cols": 4, "partition": "78",
+     "index": "mixed-radix", "encoding": "nibbles" | "planes",
+     "tables": [{"tiles": [1, ..., 7], "offset": 0, "size": 57657600,
+                 "max": 7, "max_value": 32, "histogram": [...]}, ...]}
+
+``encoding`` says how the payload (the container's, after its own zlib when
+flagged) becomes the packed nibbles — see :func:`encode_asset`.
+"""
+
+from __future__ import annotations
+
+import sys
+import zlib
+from typing import Sequence
+
+from .dbfile import AssetError, read_asset, write_asset
+
+PDB78_FORMAT = 1
+KIND = "pdb78"
+PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
+    "78": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
+}
+BOUND_NAME = "pdb78"
+ENCODINGS = ("nibbles", "planes")
+DEFAULT_ENCODING = "nibbles"
+
+
+def asset_file(partition: str = "78") -> str:
+    return f"pdb-{partition}.f15"
+
+
+# ----------------------------------------------------------------- ranking
+def table_size(n: int, k: int) -> int:
+    """N! / (N-k)!: entries of a k-tile table on N squares."""
+    size = 1
+    for i in range(k):
+        size *= n - i
+    return size
+
+
+def radix_weights(n: int, k: int) -> list[int]:
+    """``w_i`` with ``rank = sum(digit_i * w_i)`` (digit 0 most significant)."""
+    w = [1] * k
+    for i in range(k - 2, -1, -1):
+        w[i] = w[i + 1] * (n - i - 1)
+    return w
+
+
+def rank(squares: Sequence[int], n: int) -> int:
+    """Mixed-radix rank of distinct squares (in tile order) on a board of n squares."""
+    r = 0
+    for i, q in enumerate(squares):
+        d = q
+        for j in range(i):
+            if squares[j] < q:
+                d -= 1
+        r = r * (n - i) + d
+    return r
+
+
+def unrank(index: int, n: int, k: int) -> list[int]:
+    """Inverse of :func:`rank`."""
+    digits = [0] * k
+    for i in range(k - 1, -1, -1):
+        index, digits[i] = divmod(index, n - i)
+    if index:
+        raise ValueError("index out of range")
+    used: list[int] = []
+    out = []
+    for d in digits:
+        free = [q for q in range(n) if q not in used]
+        out.append(free[d])
+        used.append(free[d])
+    return out
+
+
+# ----------------------------------------------------------------- geometry
+def transpose_squares(side: int) -> tuple[int, ...]:
+    return tuple((p % side) * side + p // side for p in range(side * side))
+
+
+def transpose_tiles(side: int) -> tuple[int, ...]:
+    tsq = transpose_squares(side)
+    return (0,) + tuple(tsq[t - 1] + 1 for t in range(1, side * side))
+
+
+def reflect_board(tiles: Sequence[int], side: int) -> list[int]:
+    tsq = transpose_squares(side)
+    tt = transpose_tiles(side)
+    out = [0] * len(tiles)
+    for p, t in enumerate(tiles):
+        out[tsq[p]] = tt[t]
+    return out
+
+
+def manhattan(tiles: Sequence[int], cols: int) -> int:
+    md = 0
+    for p, t in enumerate(tiles):
+        if t:
+            g = t - 1
+            md += abs(p // cols - g // cols) + abs(p % cols - g % cols)
+    return md
+
+
+# ----------------------------------------------------------------- encoding
+def encode_asset(meta: dict, packed: bytes, *, encoding: str = DEFAULT_ENCODING, level: int = 9) -> bytes:
+    """The container bytes for *packed* nibbles in *encoding*:
+
+    ``"nibbles"``: the payload is the packed nibbles, zlib-compressed by the container.
+    ``"planes"``: the payload is the two nibble planes, ``lo = (b & 15)`` and
+    ``hi = (b >> 4)`` of every packed byte b, one byte each, low plane first,
+    each the packed pairs of *itself* (``plane[i] = p[2i] | p[2i+1] << 4``),
+    zlib-compressed by the container.  (Experimental layout for size.)
+    """
+    meta = dict(meta, encoding=encoding)
+    if encoding == "nibbles":
+        return write_asset(meta, packed, compress=True, level=level)
+    if encoding == "planes":
+        lo = packed.translate(bytes(b & 15 for b in range(256)))
+        hi = packed.translate(bytes(b >> 4 for b in range(256)))
+        return write_asset(meta, _pair(lo) + _pair(hi), compress=True, level=level)
+    raise ValueError(f"unknown encoding {encoding!r}")
+
+
+_LO_SHIFT = bytes((b << 4) & 255 for b in range(256))
+
+
+def _pair(plane: bytes) -> bytes:
+    """Pack a plane of values < 16 two per byte (C-speed via int arithmetic)."""
+    if len(plane) & 1:
+        plane += b"\0"
+    a = plane[0::2]
+    b = plane[1::2].translate(_LO_SHIFT)
+    return (int.from_bytes(a, "little") | int.from_bytes(b, "little")).to_bytes(len(a), "little")
+
+
+def _unpair(packed: bytes, count: int) -> bytes:
+    out = bytearray(2 * len(packed))
+    out[0::2] = packed.translate(bytes(b & 15 for b in range(256)))
+    out[1::2] = packed.translate(bytes(b >> 4 for b in range(256)))
+    return bytes(out[:count])
+
+
+def _decode(meta: dict, payload: bytes, name: str, half: int) -> bytes:
+    """The packed nibbles (*half* bytes) from the payload of *meta*'s encoding."""
+    enc = meta.get("encoding")
+    if enc == "nibbles":
+        return payload
+    if enc == "planes":
+        m = (half + 1) // 2
+        if len(payload) != 2 * m:
+            raise AssetError(f"{name}: planes payload is {len(payload)} bytes, expected {2 * m}")
+        lo = _unpair(payload[:m], half)
+        hi = _unpair(payload[m:], half).translate(_LO_SHIFT)
+        return (int.from_bytes(lo, "little") | int.from_bytes(hi, "little")).to_bytes(half, "little")
+    raise AssetError(f"{name}: unknown 7-8 pack encoding {enc!r}")
+
+
+# ----------------------------------------------------------------- the pack
+class LookupGroup:
+    """One term: entry at ``offset + rank([smap[pos[t]] for t in tiles])``."""
+
+    __slots__ = ("tiles", "smap", "offset", "size", "weights", "n")
+
+    def __init__(self, tiles, smap, offset, size, n):
+        self.tiles = tuple(tiles)
+        self.smap = tuple(smap)
+        self.offset = offset
+        self.size = size
+        self.n = n
+        self.weights = tuple(radix_weights(n, len(self.tiles)))
+
+    def index(self, pos: Sequence[int]) -> int:
+        sm = self.smap
+        return self.offset + rank([sm[pos[t]] for t in self.tiles], self.n)
+
+
+class PDB78:
+    """A loaded 7-8 pack (or the same layout on a smaller board, for tests)."""
+
+    def __init__(self, meta: dict, data: bytes, *, name: str = "pdb78") -> None:
+        self.name = name
+        self.meta = meta
+        self.rows = int(meta["rows"])
+        self.cols = int(meta["cols"])
+        self.n = n = self.rows * self.cols
+        self.partition = meta["partition"]
+        self.data = data
+        self.groups = tuple(LookupGroup(t["tiles"], range(n), t["offset"], t["size"], n) for t in meta["tables"])
+        if self.rows == self.cols:
+            tt = transpose_tiles(self.rows)
+            tsq = transpose_squares(self.rows)
+            self.rgroups = tuple(LookupGroup([tt[t] for t in g.tiles], tsq, g.offset, g.size, n) for g in self.groups)
+        else:
+            self.rgroups = ()
+
+    # ------------------------------------------------------------ loading
+    @classmethod
+    def from_bytes(cls, data, *, name: str = "pdb78", partition: str | None = None, rows: int | None = None, cols: int | None = None) -> "PDB78":
+        asset = read_asset(data, name=name, kind=KIND)
+        meta = asset.meta
+        cls._check(meta, name, partition, rows, cols)
+        total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]
+        packed = _decode(meta, asset.payload, name, (total + 1) // 2)
+        if len(packed) != (total + 1) // 2:
+            raise AssetError(f"{name}: {len(packed)} bytes of entries, the tables need {(total + 1) // 2}")
+        db = cls(meta, packed, name=name)
+        for g in db.groups:  # cheap sanity: the goal entry is 0
+            goal = list(range(1, db.n)) + [0]
+            if db.nibble(g.index(_positions(goal))) != 0:
+                raise AssetError(f"{name}: the goal entry of group {list(g.tiles)} is not 0")
+        return db
+
+    @classmethod
+    def load(cls, path, **kw) -> "PDB78":
+        with open(path, "rb") as f:
+            data = f.read()
+        kw.setdefault("name", str(path))
+        return cls.from_bytes(data, **kw)
+
+    @staticmethod
+    def _check(meta, name, partition, rows, cols) -> None:
+        def bad(msg):
+            raise AssetError(f"{name}: {msg}")
+
+        if meta.get("pdb78_format") != PDB78_FORMAT:
+            bad(f"7-8 pack layout version {meta.get('pdb78_format')!r} is not supported (expected {PDB78_FORMAT}); rebuild it with build_db.py --pack")
+        try:
+            r, c = int(meta["rows"]), int(meta["cols"])
+            part = meta["partition"]
+            tables = meta["tables"]
+        except (KeyError, TypeError, ValueError) as exc:
+            bad(f"incomplete 7-8 pack metadata ({exc!r})")
+        if (rows is not None and rows != r) or (cols is not None and cols != c):
+            bad(f"is a {r}x{c} database, expected {rows}x{cols}")
+        if partition is not None and part != partition:
+            bad(f"holds partition {part!r}, expected {partition!r}")
+        n = r * c
+        if not (2 <= r <= 4 and 2 <= c <= 4):
+            bad(f"unsupported board {r}x{c}")
+        if meta.get("index") != "mixed-radix":
+            bad(f"unknown index scheme {meta.get('index')!r}")
+        if meta.get("encoding") not in ENCODINGS:
+            bad(f"unknown 7-8 pack encoding {meta.get('encoding')!r}")
+        if not isinstance(tables, list) or not tables:
+            bad("no tables")
+        seen: list[int] = []
+        offset = 0
+        for j, t in enumerate(tables):
+            tiles = t.get("tiles") if isinstance(t, dict) else None
+            if not isinstance(tiles, list) or not tiles:
+                bad(f"table {j} has no tiles")
+            seen.extend(tiles)
+            if t.get("size") != table_size(n, len(tiles)) or t.get("offset") != offset:
+                bad(f"table {j} has a bad size or offset")
+            if not isinstance(t.get("max"), int) or not 0 <= t["max"] <= 15:
+                bad(f"table {j} has a bad maximum")
+            offset += t["size"] + (t["size"] & 1)
+        if sorted(seen) != list(range(1, n)):
+            bad(f"groups {[t.get('tiles') for t in tables]} are not a partition of tiles 1..{n - 1}")
+        if part in PARTITIONS and (r, c) == (4, 4):
+            if [list(g) for g in PARTITIONS[part]] != [t["tiles"] for t in tables]:
+                bad(f"groups do not match partition {part!r} {PARTITIONS[part]}")
+
+    # ------------------------------------------------------------ evaluators
+    def nibble(self, x: int) -> int:
+        return (self.data[x >> 1] >> ((x & 1) << 2)) & 15
+
+    def value(self, tiles: Sequence[int]) -> int:
+        """MD + 2 * sum of the plain groups' entries."""
+        pos = _positions(tiles)
+        return manhattan(tiles, self.cols) + 2 * sum(self.nibble(g.index(pos)) for g in self.groups)
+
+    def reflected_value(self, tiles: Sequence[int]) -> int:
+        if not self.rgroups:
+            raise ValueError("reflection needs a square board")
+        pos = _positions(tiles)
+        return manhattan(tiles, self.cols) + 2 * sum(self.nibble(g.index(pos)) for g in self.rgroups)
+
+    def bound(self, tiles: Sequence[int]) -> int:
+        v = self.value(tiles)
+        return max(v, self.reflected_value(tiles)) if self.rgroups else v
+
+    def indices(self, tiles: Sequence[int]) -> list[int]:
+        pos = _positions(tiles)
+        return [g.index(pos) for g in self.groups]
+
+    def rindices(self, tiles: Sequence[int]) -> list[int]:
+        pos = _positions(tiles)
+        return [g.index(pos) for g in self.rgroups]
+
+    @property
+    def memory_bytes(self) -> int:
+        return len(self.data)
+
+    # ------------------------------------------------------------ incremental
+    def move_row(self, groups, tile: int, a: int, b: int):
+        """For tile *tile* moving from square a to b under lookup *groups*:
+        ``(group index, base delta, contribution tuple or None, jumped squares)``.
+
+        The index changes by ``base + sum(contrib[board[p]] for p in jumped)``.
+        """
+        n = self.n
+        for gi, g in enumerate(groups):
+            if tile in g.tiles:
+                break
+        else:
+            raise ValueError(f"tile {tile} is in no group")
+        i = g.tiles.index(tile)
+        w = g.weights
+        sm = g.smap
+        inv = [0] * n
+        for p, q in enumerate(sm):
+            inv[q] = p
+        a2, b2 = sm[a], sm[b]
+        base = w[i] * (b2 - a2)
+        lo, hi = min(a2, b2), max(a2, b2)
+        jumped = tuple(inv[x] for x in range(lo + 1, hi))
+        if not jumped:
+            return gi, base, None, ()
+        sign = 1 if b2 > a2 else -1
+        contrib = [0] * n
+        for j, u in enumerate(g.tiles):
+            if j < i:
+                contrib[u] = -sign * w[i]
+            elif j > i:
+                contrib[u] = sign * w[j]
+        return gi, base, tuple(contrib), jumped
+
+
+def _positions(tiles: Sequence[int]) -> list[int]:
+    pos = [0] * len(tiles)
+    for p, t in enumerate(tiles):
+        pos[t] = p
+    return pos
+
+
+# ----------------------------------------------------------------- IDA* inner loop
+def pdb78_searcher(db: PDB78, *, reflect: bool = True):
+    """Searcher factory (protocol of :func:`fifteen.search.ida_star`) bounded by
+    ``MD + 2*max(entries, reflected entries)``.
+
+    Per move: the moving tile's group index in each lookup changes by a base
+    delta plus, for the lookup in which the move is "vertical", the
+    contributions of the tiles on the (up to 3) jumped squares (padded with a
+    sentinel square n holding tile 0, contribution 0).  Successors come in two
+    lists per automaton state: moves vertical for the plain lookup (plain
+    index uses the jumped squares, reflected one is +-w) and the others.  The
+    reflected lookup is only made for children the plain one did not cut.
+    """
+    from .moves import move_tables
+
+    use_r = reflect and bool(db.rgroups)
+
+    def factory(shape, board, tick):
+        if (shape.rows, shape.cols) != (db.rows, db.cols):
+            raise ValueError(f"{db.name} is for {db.rows}x{db.cols}, not {shape}")
+        mt = move_tables(shape)
+        n = mt.n
+        cols = db.cols
+        T = db.data
+        zero = tuple([0] * (n + 1))
+        bd = list(board) + [0]  # square n: sentinel holding "tile 0"
+        I = db.indices(board)
+        R = db.rindices(board) if use_r else [0, 0]
+        vrows = []  # per move: row[t] and the jumped squares used by the lookup that has them
+        for mv in mt.moves:
+            a, b = mv.blank_to, mv.blank_from  # the tile slides from a to b
+            row = [None] * n
+            jumped = ()
+            for t in range(1, n):
+                g, d, cp, jp = db.move_row(db.groups, t, a, b)
+                if use_r:
+                    r, e, cr, jr = db.move_row(db.rgroups, t, a, b)
+                else:
+                    r, e, cr, jr = 0, 0, None, ()
+                if jp and jr:
+                    raise ValueError("a move jumps squares in both lookups")
+                jumped = jp or jr
+                g1, a1 = divmod(t - 1, cols)
+                dm = (abs(b // cols - g1) + abs(b % cols - a1)) - (abs(a // cols - g1) + abs(a % cols - a1))
+                row[t] = (g, d, (cp + (0,)) if cp else zero, r, e, (cr + (0,)) if cr else zero, dm)
+            if len(jumped) > 3:
+                raise ValueError("boards wider than 4 are not supported")
+            jumped = tuple(jumped) + (n,) * (3 - len(jumped))
+            vrows.append((tuple(row), jumped))
+        # plain-vertical moves: the plain index uses the jumped squares
+        sv = []
+        sh = []
+        for entry in mt.successors:
+            v, h = [], []
+            for s, mn, st in entry:
+                m = mn // n
+                row, (j1, j2, j3) = vrows[m]
+                (v if mt.moves[m].vertical else h).append((s, row, st, j1, j2, j3))
+            sv.append(tuple(v))
+            sh.append(tuple(h))
+        md0 = manhattan(board, cols)
+        hp0 = md0 + 2 * sum(db.nibble(x) for x in I)
+        hr0 = md0 + 2 * sum(db.nibble(x) for x in R) if use_r else 0
+        path: list[int] = []
+        nodes = next_tick = 0
+
+        def dfs(b: int, state: int, budget: int, hp: int, hr: int) -> bool:
+            nonlocal nodes, next_tick
+            nodes += 1
+            if nodes >= next_tick:
+                next_tick = tick(nodes)
+            budget -= 1
+            for s, row, st, j1, j2, j3 in sv[state]:
+                t = bd[s]
+                g, d, cp, r, e, cr, dm = row[t]
+                x0 = I[g]
+                x1 = x0 + d + cp[bd[j1]] + cp[bd[j2]] + cp[bd[j3]]
+                h = hp + dm + ((((T[x1 >> 1] >> ((x1 & 1) << 2)) & 15) - ((T[x0 >> 1] >> ((x0 & 1) << 2)) & 15)) << 1)
+                if h > budget:
+                    continue
+                y0 = R[r]
+                y1 = y0 + e
+                h2 = hr + dm + ((((T[y1 >> 1] >> ((y1 & 1) << 2)) & 15) - ((T[y0 >> 1] >> ((y0 & 1) << 2)) & 15)) << 1)
+                if h2 > budget:
+                    continue
+                if h == 0:
+                    path.append(s)
+                    return True
+                bd[b] = t
+                I[g] = x1
+                R[r] = y1
+                if dfs(s, st, budget, h, h2):
+                    path.append(s)
+                    return True
+                I[g] = x0
+                R[r] = y0
+                bd[s] = t
+            for s, row, st, j1, j2, j3 in sh[state]:
+                t = bd[s]
+                g, d, cp, r, e, cr, dm = row[t]
+                x0 = I[g]
+                x1 = x0 + d
+                h = hp + dm + ((((T[x1 >> 1] >> ((x1 & 1) << 2)) & 15) - ((T[x0 >> 1] >> ((x0 & 1) << 2)) & 15)) << 1)
+                if h > budget:
+                    continue
+                y0 = R[r]
+                y1 = y0 + e + cr[bd[j1]] + cr[bd[j2]] + cr[bd[j3]]
+                h2 = hr + dm + ((((T[y1 >> 1] >> ((y1 & 1) << 2)) & 15) - ((T[y0 >> 1] >> ((y0 & 1) << 2)) & 15)) << 1)
+                if h2 > budget:
+                    continue
+                if h == 0:
+                    path.append(s)
+                    return True
+                bd[b] = t
+                I[g] = x1
+                R[r] = y1
+                if dfs(s, st, budget, h, h2):
+                    path.append(s)
+                    return True
+                I[g] = x0
+                R[r] = y0
+                bd[s] = t
+            return False
+
+        h0 = max(hp0, hr0)
+        b0 = board.index(0)
+
+        def run(budget: int):
+            nonlocal nodes, next_tick
+            nodes, next_tick = 0, tick(0)
+            path.clear()
+            need = budget + 200
+            if sys.getrecursionlimit() < need:
+                sys.setrecursionlimit(need)
+            found = hp0 == 0 or dfs(b0, b0, budget, hp0, hr0 if use_r else -(1 << 20))
+            return (list(path) if found else None), nodes
+
+        return h0, run
+
+    return factory
+
+
+__all__ = [
+    "PDB78",
+    "PDB78_FORMAT",
+    "PARTITIONS",
+    "AssetError",
+    "asset_file",
+    "encode_asset",
+    "pdb78_searcher",
+    "rank",
+    "unrank",
+    "radix_weights",
+    "table_size",
+]

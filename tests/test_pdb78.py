@@ -1,0 +1,390 @@
+"""The 7-8 pattern-database pack code path, checked exactly on boards small enough for CI:
+ranking, the builder against a brute-force BFS, incremental index updates along random
+walks (4x4 and 3x3), reflection, admissibility, the 4-bit decode, the pack's refusals,
+the IDA* inner loop and the solver/CLI wiring.  No real pack is needed."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import struct
+import sys
+import zlib
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import pdb78_build  # noqa: E402
+from fifteen import assets, dbfile, pdb78  # noqa: E402
+from fifteen.board import Board, Shape  # noqa: E402
+from fifteen.dbfile import AssetError  # noqa: E402
+from fifteen.pdb78 import PDB78, rank, reflect_board, table_size, unrank  # noqa: E402
+from fifteen.search import ida_star  # noqa: E402
+
+GROUPS_3x3 = [[1, 2, 3, 4], [5, 6, 7, 8]]
+
+
+# ----------------------------------------------------------------- helpers
+def neighbours(rows, cols):
+    out = []
+    for p in range(rows * cols):
+        r, c = divmod(p, cols)
+        out.append([q for q, ok in ((p - cols, r > 0), (p + cols, r < rows - 1), (p - 1, c > 0), (p + 1, c < cols - 1)) if ok])
+    return out
+
+
+def goal(rows, cols):
+    return list(range(1, rows * cols)) + [0]
+
+
+def full_bfs(rows, cols):
+    nb = neighbours(rows, cols)
+    start = tuple(goal(rows, cols))
+    dist = {start: 0}
+    q = deque([(start, rows * cols - 1)])
+    while q:
+        s, b = q.popleft()
+        d = dist[s] + 1
+        for p in nb[b]:
+            t = list(s)
+            t[b], t[p] = t[p], 0
+            t = tuple(t)
+            if t not in dist:
+                dist[t] = d
+                q.append((t, p))
+    return dist
+
+
+def brute_entries(rows, cols, tiles):
+    """0-1 BFS over (placement, blank square): group moves cost 1, others 0; min over blanks."""
+    n = rows * cols
+    nb = neighbours(rows, cols)
+    k = len(tiles)
+    goal_pl = tuple(t - 1 for t in tiles)
+    dist = {}
+    dq = deque()
+    for b in range(n):
+        if b not in goal_pl:
+            dist[(goal_pl, b)] = 0
+            dq.append((goal_pl, b))
+    while dq:
+        pl, b = dq.popleft()
+        d = dist[(pl, b)]
+        for p in nb[b]:
+            if p in pl:
+                i = pl.index(p)
+                npl = pl[:i] + (b,) + pl[i + 1 :]
+                key, nd = (npl, p), d + 1
+                if key not in dist or dist[key] > nd:
+                    dist[key] = nd
+                    dq.append(key)
+            else:
+                key = (pl, p)
+                if key not in dist or dist[key] > d:
+                    dist[key] = d
+                    dq.appendleft(key)
+    best = {}
+    for (pl, _b), d in dist.items():
+        if pl not in best or d < best[pl]:
+            best[pl] = d
+    assert len(best) == table_size(n, k)
+    return best
+
+
+@pytest.fixture(scope="module")
+def pack3():
+    """A 3x3 pack (groups {1..4}, {5..8}) built by the real builder."""
+    return pdb78_build.build_pack(3, 3, "44", GROUPS_3x3)
+
+
+@pytest.fixture(scope="module")
+def db3(pack3):
+    return PDB78.from_bytes(pack3, name="test-3x3")
+
+
+@pytest.fixture(scope="module")
+def dist3():
+    return full_bfs(3, 3)
+
+
+def fake_4x4():
+    """A 4x4 PDB78 without table data: enough for the index arithmetic."""
+    meta = {"rows": 4, "cols": 4, "partition": "78", "tables": []}
+    off = 0
+    for g in pdb78.PARTITIONS["78"]:
+        size = table_size(16, len(g))
+        meta["tables"].append({"tiles": list(g), "offset": off, "size": size})
+        off += size
+    return PDB78(meta, b"", name="fake")
+
+
+# ----------------------------------------------------------------- ranking
+def test_rank_is_a_bijection_small():
+    n, k = 6, 3
+    seen = set()
+    for sq in itertools.permutations(range(n), k):
+        r = rank(sq, n)
+        assert 0 <= r < table_size(n, k)
+        assert unrank(r, n, k) == list(sq)
+        seen.add(r)
+    assert len(seen) == table_size(n, k)
+
+
+def test_rank_4x4_sizes_and_round_trip():
+    assert table_size(16, 7) == 57_657_600 and table_size(16, 8) == 518_918_400
+    assert pdb78.radix_weights(16, 3) == [15 * 14, 14, 1]
+    rng = random.Random(7)
+    for _ in range(500):
+        sq = rng.sample(range(16), 8)
+        assert unrank(rank(sq, 16), 16, 8) == sq
+    assert rank(list(range(16 - 8, 16))[::-1], 16) <= table_size(16, 8) - 1
+    assert rank([15, 14, 13, 12, 11, 10, 9, 8], 16) == table_size(16, 8) - 1
+    assert rank([0, 1, 2, 3, 4, 5, 6, 7], 16) == 0
+
+
+# ----------------------------------------------------------------- builder
+@pytest.mark.parametrize("rows,cols,tiles", [(3, 3, [1, 2, 3, 4]), (3, 3, [5, 6, 7, 8]), (3, 3, [2, 4, 8]), (4, 4, [13, 14, 15]), (2, 4, [1, 5, 6])])
+def test_builder_matches_brute_force(rows, cols, tiles):
+    n = rows * cols
+    depth = pdb78_build.build_depths(rows, cols, tiles)
+    best = brute_entries(rows, cols, tiles)
+    for pl, d in best.items():
+        assert depth[rank(pl, n)] == d, pl
+
+
+def test_builder_matches_dense_builder():
+    import build_db
+
+    tiles = [1, 2, 5]
+    dense = build_db.build_table(4, 4, tiles)
+    mine = pdb78_build.build_depths(4, 4, tiles)
+    for pl in itertools.permutations(range(16), 3):
+        assert mine[rank(pl, 16)] == dense[sum(q << (4 * i) for i, q in enumerate(pl))]
+
+
+def test_entries_are_md_plus_twice_nibble(db3):
+    for gi, tiles in enumerate(GROUPS_3x3):
+        depth = pdb78_build.build_depths(3, 3, tiles)
+        off = db3.groups[gi].offset
+        for x in range(depth.size):
+            pl = unrank(x, 9, 4)
+            md = sum(abs(q // 3 - (t - 1) // 3) + abs(q % 3 - (t - 1) % 3) for t, q in zip(tiles, pl))
+            assert depth[x] == md + 2 * db3.nibble(off + x)
+
+
+# ----------------------------------------------------------------- values
+def test_values_admissible_and_reflection(db3, dist3):
+    rng = random.Random(5)
+    states = rng.sample(sorted(dist3), 6000)
+    exact_hits = 0
+    for s in states:
+        v, r = db3.value(s), db3.reflected_value(s)
+        assert v <= dist3[s] and r <= dist3[s]
+        assert (v - dist3[s]) % 2 == 0
+        assert r == db3.value(reflect_board(s, 3))
+        exact_hits += db3.bound(s) == dist3[s]
+    assert exact_hits > 0
+    assert db3.value(goal(3, 3)) == 0 == db3.reflected_value(goal(3, 3))
+
+
+# ----------------------------------------------------------------- incremental indices
+@pytest.mark.parametrize("rows", [3, 4])
+def test_incremental_indices_equal_from_scratch(rows, db3):
+    db = db3 if rows == 3 else fake_4x4()
+    n = rows * rows
+    nb = neighbours(rows, rows)
+    rng = random.Random(11 + rows)
+    tiles = goal(rows, rows)
+    b = n - 1
+    I, R = db.indices(tiles), db.rindices(tiles)
+    for _ in range(3000):
+        s = rng.choice(nb[b])
+        t = tiles[s]
+        for lookup, idx in ((db.groups, I), (db.rgroups, R)):
+            g, d, contrib, jumped = db.move_row(lookup, t, s, b)
+            if contrib is not None:
+                d += sum(contrib[tiles[p]] for p in jumped)
+            idx[g] += d
+        tiles[b], tiles[s] = t, 0
+        b = s
+        assert I == db.indices(tiles)
+        assert R == db.rindices(tiles)
+
+
+# ----------------------------------------------------------------- 4-bit form and encodings
+@pytest.mark.parametrize("encoding", pdb78.ENCODINGS)
+def test_encodings_round_trip(encoding):
+    rng = random.Random(2)
+    for nbytes in (1, 2, 7, 1000):
+        packed = bytes(rng.randrange(256) for _ in range(nbytes))
+        meta = {"kind": "pdb78", "x": 1}
+        data = pdb78.encode_asset(meta, packed, encoding=encoding)
+        asset = dbfile.read_asset(data, kind="pdb78")
+        assert asset.meta["encoding"] == encoding
+        assert pdb78._decode(asset.meta, asset.payload, "t", nbytes) == packed
+
+
+def test_nibble_decode(db3):
+    x = 5
+    byte = db3.data[x >> 1]
+    assert db3.nibble(x) == byte >> 4 and db3.nibble(x - 1) == byte & 15
+
+
+def test_planes_pack_loads_identically(db3):
+    data = pdb78.encode_asset({k: v for k, v in db3.meta.items() if k != "encoding"}, db3.data, encoding="planes")
+    other = PDB78.from_bytes(data)
+    assert other.data == db3.data
+
+
+# ----------------------------------------------------------------- refusals
+def _rewrite(data: bytes, meta_update=None, drop=None) -> bytes:
+    asset = dbfile.read_asset(data)
+    meta = dict(asset.meta)
+    if meta_update:
+        meta.update(meta_update)
+    for k in drop or ():
+        meta.pop(k, None)
+    return dbfile.write_asset(meta, asset.payload)
+
+
+def test_refusals(pack3):
+    with pytest.raises(AssetError, match="truncated"):
+        PDB78.from_bytes(pack3[: len(pack3) // 2])
+    bad = bytearray(pack3)
+    bad[len(bad) // 2] ^= 0x40
+    with pytest.raises(AssetError, match="checksum"):
+        PDB78.from_bytes(bytes(bad))
+    v2 = bytearray(pack3)
+    struct.pack_into("<H", v2, 8, 99)
+    with pytest.raises(AssetError, match="version 99"):
+        PDB78.from_bytes(bytes(v2))
+    with pytest.raises(AssetError, match="layout version"):
+        PDB78.from_bytes(_rewrite(pack3, {"pdb78_format": 2}))
+    with pytest.raises(AssetError, match="partition"):
+        PDB78.from_bytes(pack3, partition="78")
+    with pytest.raises(AssetError, match="3x3"):
+        PDB78.from_bytes(pack3, rows=4, cols=4)
+    with pytest.raises(AssetError, match="encoding"):
+        PDB78.from_bytes(_rewrite(pack3, {"encoding": "xz"}))
+    with pytest.raises(AssetError, match="index"):
+        PDB78.from_bytes(_rewrite(pack3, {"index": "dense4"}))
+    meta = dbfile.read_asset(pack3).meta
+    tabs = [dict(t) for t in meta["tables"]]
+    tabs[1]["size"] += 1
+    with pytest.raises(AssetError, match="size or offset"):
+        PDB78.from_bytes(_rewrite(pack3, {"tables": tabs}))
+    tabs = [dict(t) for t in meta["tables"]]
+    tabs[1]["tiles"] = [5, 6, 7]
+    with pytest.raises(AssetError):
+        PDB78.from_bytes(_rewrite(pack3, {"tables": tabs}))
+    with pytest.raises(AssetError, match="'pdb'"):
+        PDB78.from_bytes(_rewrite(pack3, {"kind": "pdb"}))
+    # a wrong payload length
+    asset = dbfile.read_asset(pack3)
+    with pytest.raises(AssetError, match="need"):
+        PDB78.from_bytes(dbfile.write_asset(asset.meta, asset.payload[:-1]))
+    # the 4x4 partition must be the 7-8 one
+    fake = {"kind": "pdb78", "pdb78_format": 1, "rows": 4, "cols": 4, "partition": "78", "index": "mixed-radix", "encoding": "nibbles",
+            "tables": [{"tiles": list(range(1, 9)), "offset": 0, "size": table_size(16, 8), "max": 9},
+                       {"tiles": list(range(9, 16)), "offset": table_size(16, 8), "size": table_size(16, 7), "max": 7}]}
+    with pytest.raises(AssetError, match="do not match partition"):
+        PDB78._check(fake, "x", None, None, None)
+
+
+# ----------------------------------------------------------------- search
+def test_searcher_is_optimal_on_3x3(db3, dist3):
+    rng = random.Random(9)
+    states = rng.sample(sorted(dist3), 40) + [tuple(reflect_board(goal(3, 3), 3))]
+    for s in states:
+        for reflect in (True, False):
+            r = ida_star(Shape(3, 3), list(s), pdb78.pdb78_searcher(db3, reflect=reflect))
+            assert r.length == dist3[s], (s, reflect)
+            b = list(s)
+            blank = b.index(0)
+            for p in r.path:
+                b[blank], b[p] = b[p], 0
+                blank = p
+            assert b == goal(3, 3)
+
+
+def test_reflection_prunes(db3, dist3):
+    rng = random.Random(4)
+    states = rng.sample(sorted(dist3), 30)
+    with_r = sum(ida_star(Shape(3, 3), list(s), pdb78.pdb78_searcher(db3)).nodes for s in states)
+    without = sum(ida_star(Shape(3, 3), list(s), pdb78.pdb78_searcher(db3, reflect=False)).nodes for s in states)
+    assert with_r < without
+
+
+# ----------------------------------------------------------------- wiring (assets, solver, CLI)
+@pytest.fixture
+def registered_3x3_pack(pack3):
+    """The 3x3 pack registered under the name pdb78 (partition renamed), removed afterwards."""
+    data = _rewrite(pack3, {"partition": "78"})
+    saved = dict(assets.pattern_databases)
+    meta = assets.load_asset(data, "pdb-78-3x3.f15")
+    assert meta["kind"] == "pdb78"
+    try:
+        yield data
+    finally:
+        assets.pattern_databases.clear()
+        assets.pattern_databases.update(saved)
+
+
+def test_solver_uses_the_pack(registered_3x3_pack, dist3):
+    from fifteen import solver
+
+    board = Board.parse("8 6 7 2 5 4 3 0 1")
+    assert solver.resolve_bound(board.shape, "auto").name == "pdb78"
+    assert "pdb78" in solver.available_bounds(board.shape)
+    values = solver.bound_values(board)
+    assert values["pdb78"] == max(values["pdb78_plain"], values["pdb78_r"]) <= values["lb"]
+    sol = solver.solve(board, "pdb78")
+    assert sol.length == dist3[tuple(board.tiles)] == 31
+
+
+def test_without_the_pack_nothing_changes():
+    from fifteen import solver
+
+    if "pdb78" in assets.pattern_databases:
+        pytest.skip("a pdb78 pack is loaded in this process")
+    shape = Shape(4, 4)
+    assert "pdb78" not in solver.available_bounds(shape)
+    assert solver.resolve_bound(shape, "auto").name != "pdb78"
+
+
+def test_cli_accepts_pdb78(tmp_path, pack3, capsys):
+    from fifteen import cli
+
+    data = _rewrite(pack3, {"partition": "78"})
+    (tmp_path / "pdb-78.f15").write_bytes(data)
+    (tmp_path / "manifest.json").write_text(json.dumps({"format": 1, "assets": [
+        {"file": "pdb-78.f15", "kind": "pdb78", "shapes": ["3x3"], "bytes": len(data), "optional": True}]}))
+    saved = dict(assets.pattern_databases)
+    try:
+        rc = cli.main(["solve", "1 2 3 4 5 6 0 7 8", "--db", str(tmp_path), "--bound", "pdb78", "--json"])
+        out = json.loads(capsys.readouterr().out)
+        assert rc == 0 and out["bound"] == "pdb78" and out["length"] == 2 and "pdb78" in out["bounds"]
+    finally:
+        assets.pattern_databases.clear()
+        assets.pattern_databases.update(saved)
+        assets._loaded_files.discard(str((tmp_path / "pdb-78.f15").resolve()))
+
+
+def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):
+    import build_db
+
+    assert all(s.kind != "pdb78" for s in build_db.ASSETS)
+    spec = build_db.PACKS[0]
+    assert spec.kind == "pdb78" and spec.file == "pdb-78.f15"
+    (tmp_path / spec.file).write_bytes(pack3)
+    build_db.write_manifest(tmp_path)
+    entries = json.loads((tmp_path / "manifest.json").read_text())["assets"]
+    (entry,) = [e for e in entries if e["file"] == spec.file]
+    assert entry["optional"] is True and entry["bytes"] == len(pack3) and entry["memory_bytes"] == len(dbfile.read_asset(pack3).payload)

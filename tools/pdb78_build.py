@@ -1,0 +1,288 @@
+"""Builder of the 7-8 pattern-database pack (build time only: numpy, numba when installed).
+
+Used by ``build_db.py --pack`` (``make pack``); the runtime reader is
+:mod:`fifteen.pdb78` (stdlib only), which documents the index and the asset.
+
+One table per tile group, indexed by the **mixed-radix rank** of the group's
+squares in tile order (:func:`fifteen.pdb78.rank`): digit_i = square_i - number
+of squares of earlier tiles below square_i, radices N, N-1, ..., digit 0 most
+significant; ``N!/(N-k)!`` entries (518,918,400 for 8 tiles on 4x4).
+
+Layered BFS over group placements with the blank tracked exactly: per
+placement a 16-bit mask of blank squares (whole regions of connected
+non-group squares, crossed at cost 0, set at once through ``reg[square,
+free-mask]``); moving a group tile into the blank's region costs 1.  An
+entry is the layer at which its placement is first reached (= minimum over
+blank squares).  Moving tile i from a to b changes the rank by
+``w_i*(b-a) + sign(b-a) * sum(-w_i if j < i else w_j)`` over the group
+tiles j on squares strictly between a and b (none for a horizontal move).
+
+The kernels are plain Python over numpy arrays; with numba installed they are
+compiled (the real 8-tile table needs it: ~3.6 GB of arrays), otherwise they
+run interpreted, which is fine for the small tables of the tests.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT / "py") not in sys.path:
+    sys.path.insert(0, str(ROOT / "py"))
+
+from fifteen import pdb78 as rt  # noqa: E402
+
+try:  # pragma: no cover - depends on the environment
+    from numba import njit
+
+    HAVE_NUMBA = True
+except ImportError:  # interpreted fallback (small tables only)
+    HAVE_NUMBA = False
+
+    def njit(*a, **k):
+        if a and callable(a[0]):
+            return a[0]
+        return lambda f: f
+
+
+@njit(cache=True)
+def _expand(front_idx, cur, nxt, k, n, radix_w, nbr, reg, full):
+    """One BFS layer: OR into ``nxt`` the blank regions reached by one group move."""
+    sq = np.zeros(k, np.int64)
+    dig = np.zeros(k, np.int64)
+    for f in range(front_idx.shape[0]):
+        idx = front_idx[f]
+        m = np.int64(cur[idx])
+        r = idx
+        for i in range(k - 1, -1, -1):
+            rad = n - i
+            dig[i] = r % rad
+            r //= rad
+        used = 0
+        for i in range(k):
+            d = dig[i]
+            s = 0
+            while True:
+                if (used >> s) & 1 == 0:
+                    if d == 0:
+                        break
+                    d -= 1
+                s += 1
+            sq[i] = s
+            used |= 1 << s
+        free = full & ~used
+        for i in range(k):
+            a = sq[i]
+            for dr in range(4):
+                b = nbr[a, dr]
+                if b < 0 or (m >> b) & 1 == 0:
+                    continue
+                delta = radix_w[i] * (b - a)
+                if b - a > 1 or a - b > 1:
+                    lo = min(a, b)
+                    hi = max(a, b)
+                    acc = 0
+                    for j in range(k):
+                        if j != i and lo < sq[j] < hi:
+                            if j < i:
+                                acc -= radix_w[i]
+                            else:
+                                acc += radix_w[j]
+                    delta += acc if b > a else -acc
+                nfree = free ^ (1 << b) ^ (1 << a)
+                nidx = idx + delta
+                nxt[nidx] = nxt[nidx] | reg[a, nfree]
+
+
+@njit(cache=True)
+def _finish(nxt, visited, depth, d):
+    """nxt &= ~visited; visited |= nxt; first reached placements get depth d; returns (states, new)."""
+    states = 0
+    new = 0
+    for x in range(nxt.shape[0]):
+        v = nxt[x]
+        if v:
+            v = v & ~visited[x]
+            nxt[x] = v
+            if v:
+                states += 1
+                visited[x] = visited[x] | v
+                if depth[x] == 255:
+                    depth[x] = d
+                    new += 1
+    return states, new
+
+
+@njit(cache=True)
+def _nibbles(depth, k, n, cols, goal_sq, out):
+    """out[x] = (depth[x] - group MD) // 2; returns -1 if some entry is odd/negative/unreached, else the max."""
+    dig = np.zeros(k, np.int64)
+    mx = 0
+    for x in range(depth.shape[0]):
+        r = x
+        for i in range(k - 1, -1, -1):
+            rad = n - i
+            dig[i] = r % rad
+            r //= rad
+        used = 0
+        md = 0
+        for i in range(k):
+            d = dig[i]
+            s = 0
+            while True:
+                if (used >> s) & 1 == 0:
+                    if d == 0:
+                        break
+                    d -= 1
+                s += 1
+            used |= 1 << s
+            g = goal_sq[i]
+            md += abs(s // cols - g // cols) + abs(s % cols - g % cols)
+        v = np.int64(depth[x]) - md
+        if depth[x] == 255 or v < 0 or v & 1:
+            return -1
+        v >>= 1
+        out[x] = v
+        if v > mx:
+            mx = v
+    return mx
+
+
+def region_table(rows: int, cols: int):
+    import build_db
+
+    return build_db.region_table(rows, cols)
+
+
+def build_depths(rows: int, cols: int, tiles, *, reg=None, log=None) -> np.ndarray:
+    """Entries (BFS depths) of one group, in mixed-radix rank order (uint8)."""
+    n = rows * cols
+    k = len(tiles)
+    size = rt.table_size(n, k)
+    w = np.array(rt.radix_weights(n, k), dtype=np.int64)
+    full = (1 << n) - 1
+    if reg is None:
+        reg = region_table(rows, cols)
+    nbr = np.array(
+        [[(p // cols + dr) * cols + p % cols + dc if 0 <= p // cols + dr < rows and 0 <= p % cols + dc < cols else -1
+          for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))] for p in range(n)],
+        dtype=np.int64,
+    )
+    goal = [t - 1 for t in tiles]
+    goal_idx = rt.rank(goal, n)
+    goal_occ = sum(1 << q for q in goal)
+    depth = np.full(size, 255, dtype=np.uint8)
+    visited = np.zeros(size, dtype=np.uint16)
+    cur = np.zeros(size, dtype=np.uint16)
+    nxt = np.zeros(size, dtype=np.uint16)
+    cur[goal_idx] = full & ~goal_occ
+    visited[goal_idx] = cur[goal_idx]
+    depth[goal_idx] = 0
+    reached = 1
+    d = 0
+    front = np.array([goal_idx], dtype=np.int64)
+    while front.size:
+        t0 = time.perf_counter()
+        _expand(front, cur, nxt, k, n, w, nbr, reg, full)
+        d += 1
+        states, new = _finish(nxt, visited, depth, d)
+        reached += int(new)
+        cur, nxt = nxt, cur
+        nxt[:] = 0
+        front = np.flatnonzero(cur)
+        if log:
+            log(f"    depth {d}: {int(states):,} placements in the front, {int(new):,} new ({time.perf_counter() - t0:.1f} s)")
+    del visited, cur, nxt
+    if reached != size:
+        raise RuntimeError(f"group {tiles}: reached {reached} placements of {size}")
+    return depth
+
+
+def build_nibbles(rows: int, cols: int, tiles, *, reg=None, log=None) -> tuple[np.ndarray, int, int]:
+    """(entries as (depth - MD)/2, one uint8 each; max depth; max nibble) of one group."""
+    depth = build_depths(rows, cols, tiles, reg=reg, log=log)
+    n = rows * cols
+    out = np.zeros(depth.size, dtype=np.uint8)
+    goal = np.array([t - 1 for t in tiles], dtype=np.int64)
+    mx = int(_nibbles(depth, len(tiles), n, cols, goal, out))
+    if mx < 0 or mx > 15:
+        raise RuntimeError(f"group {tiles}: an entry is not MD + 2*(0..15)")
+    return out, int(depth.max()), mx
+
+
+def _raw_key(rows: int, cols: int, tiles) -> str:
+    """Cache key of one group's raw entries: the BFS kernels' source and the group."""
+    import hashlib
+    import inspect
+
+    h = hashlib.sha256()
+    for f in (_expand, _finish, _nibbles, build_depths, build_nibbles):
+        h.update(inspect.getsource(getattr(f, "py_func", f)).encode())
+    h.update(repr((rows, cols, list(tiles))).encode())
+    return h.hexdigest()[:16]
+
+
+def cached_nibbles(rows: int, cols: int, tiles, *, reg=None, log=None, raw_cache: Path | None = None):
+    """:func:`build_nibbles`, kept in *raw_cache* (one byte per entry + JSON) so that
+    re-encoding the pack (or editing the runtime modules) does not redo the BFS."""
+    import json
+
+    if raw_cache is not None:
+        key = _raw_key(rows, cols, tiles)
+        base = Path(raw_cache) / f"pdb78-raw-{rows}x{cols}-{'_'.join(map(str, tiles))}-{key}"
+        binf, jsf = base.with_suffix(".u8"), base.with_suffix(".json")
+        if binf.exists() and jsf.exists():
+            info = json.loads(jsf.read_text())
+            nib = np.fromfile(binf, dtype=np.uint8)
+            if nib.size == rt.table_size(rows * cols, len(tiles)):
+                if log:
+                    log(f"  group {list(tiles)}: raw entries from {binf}")
+                return nib, info["max_value"], info["max"]
+    nib, maxd, maxn = build_nibbles(rows, cols, tiles, reg=reg, log=log)
+    if raw_cache is not None:
+        Path(raw_cache).mkdir(parents=True, exist_ok=True)
+        tmp = binf.with_suffix(".tmp")
+        nib.tofile(tmp)
+        tmp.replace(binf)
+        jsf.write_text(json.dumps({"max_value": maxd, "max": maxn}))
+    return nib, maxd, maxn
+
+
+def build_pack(rows: int, cols: int, partition: str, groups, *, encoding: str = rt.DEFAULT_ENCODING, log=None, raw_cache=None) -> bytes:
+    """Build every group's table and serialise the ``"pdb78"`` asset."""
+    reg = region_table(rows, cols)
+    parts = []
+    tables = []
+    offset = 0
+    for tiles in groups:
+        t0 = time.perf_counter()
+        nib, maxd, maxn = cached_nibbles(rows, cols, list(tiles), reg=reg, log=log, raw_cache=raw_cache)
+        hist = np.bincount(nib, minlength=16).tolist()
+        if log:
+            log(f"  group {list(tiles)}: {nib.size:,} entries, max depth {maxd}, max nibble {maxn}, {time.perf_counter() - t0:.1f} s")
+        tables.append({"tiles": list(tiles), "offset": offset, "size": int(nib.size), "max": maxn, "max_value": maxd, "histogram": hist})
+        offset += nib.size + (nib.size & 1)  # every table starts on a byte
+        if nib.size & 1:
+            nib = np.concatenate([nib, np.zeros(1, np.uint8)])
+        parts.append(nib)
+    entries = np.concatenate(parts) if len(parts) > 1 else parts[0]
+    packed = (entries[0::2] | (entries[1::2] << 4)).astype(np.uint8).tobytes()
+    del entries, parts
+    meta = {
+        "kind": "pdb78",
+        "pdb78_format": rt.PDB78_FORMAT,
+        "rows": rows,
+        "cols": cols,
+        "partition": partition,
+        "index": "mixed-radix",
+        "tables": tables,
+    }
+    t0 = time.perf_counter()
+    data = rt.encode_asset(meta, packed, encoding=encoding)
+    if log:
+        log(f"  encoded ({encoding}): {len(packed):,} B of nibbles -> {len(data):,} B in {time.perf_counter() - t0:.1f} s")
+    return data
