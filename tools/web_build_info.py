@@ -67,11 +67,25 @@ def wheel_manifest() -> None:
         print("wrote static/wheels/manifest.json")
 
 
+def native_only_assets() -> set[str]:
+    """Database files the manifest marks ``"browser": false`` (too big for a page):
+    the worker does not load them, so the site does not list (or precache) them."""
+    manifest = ROOT / "static" / "db" / "manifest.json"
+    try:
+        assets = json.loads(manifest.read_text()).get("assets", [])
+    except (OSError, ValueError):
+        return set()
+    return {f"static/db/{a['file']}" for a in assets if isinstance(a, dict) and a.get("browser") is False}
+
+
 def build_info() -> None:
     files: dict[str, dict[str, object]] = {}
+    skip = native_only_assets()
     for pattern in PATTERNS:
         for path in sorted(ROOT.glob(pattern)):
             if not path.is_file() or path.name.startswith("."):
+                continue
+            if path.relative_to(ROOT).as_posix() in skip:
                 continue
             data = path.read_bytes()
             rel = path.relative_to(ROOT).as_posix()

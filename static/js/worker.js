@@ -233,7 +233,12 @@ async function ensureShape(shape) {
   if (!shape || loadedShapes.has(shape)) return;
   const manifest = await loadDbManifest();
   const wanted = (manifest.assets || []).filter(
-    (a) => Array.isArray(a.shapes) && a.shapes.includes(shape) && !loadedAssets.has(a.file) && !skipped.has(a.file),
+    (a) =>
+      Array.isArray(a.shapes) &&
+      a.shapes.includes(shape) &&
+      a.browser !== false && // "browser": false marks a native-only (too big) database
+      !loadedAssets.has(a.file) &&
+      !skipped.has(a.file),
   );
   for (const asset of wanted) {
     const t0 = now();
