@@ -16,6 +16,7 @@ each move touches only the part it can change.
 from __future__ import annotations
 
 import sys
+from functools import lru_cache
 from typing import Callable
 
 from .board import Shape
@@ -231,30 +232,66 @@ def _id_wd_searcher(shape: Shape, board: list[int], tick: Tick, *, use_wd: bool,
       shape), which is the reason this loop is generated rather than written
       out once per shape.
     """
+    code, static, state, tables = _id_wd_program(shape, use_wd, use_id)
+    env = dict(static, board=board, tick=tick)
+    start: dict[str, int] = {}
+    h0 = 0
+    for axis, tshape, ttiles, inversions_of in (
+        ("v", shape, board, vertical_inversions),
+        ("h", shape.transposed(), transpose_tiles(shape, board), horizontal_inversions),
+    ):
+        parts = []
+        if use_wd:
+            table, width = tables[axis]
+            start["k" + axis] = table.key_of(ttiles) * width
+            parts.append(table.values[start["k" + axis] // width])
+        if use_id:
+            start["i" + axis] = inversions_of(shape, board)
+            parts.append(static["id_" + axis][start["i" + axis]])
+        start["h" + axis] = max(parts)
+        h0 += start["h" + axis]
+    exec(code, env)
+    dfs, counter = env["make"]()
+    goal = env["goal"]
+    b0 = board.index(0)
+    at_goal = list(board) == goal
+    path = env["path"] = []
+    args = [start[name] for name in state]
+
+    def run(budget: int):
+        counter(reset=tick(0))
+        path.clear()
+        _recursion_room(budget)
+        found = at_goal or dfs(b0, b0, budget, *args)
+        return (list(path) if found else None), counter()
+
+    return h0, run
+
+
+@lru_cache(maxsize=None)
+def _id_wd_program(shape: Shape, use_wd: bool, use_id: bool):
+    """The board-independent part of :func:`_id_wd_searcher`, built once per shape and bound:
+    ``(code, tables for the generated code, state argument names, {axis: (WD table, stride)})``."""
     mt = move_tables(shape)
     n = mt.n
     rows, cols = shape.rows, shape.cols
-    env: dict = {"board": board, "tick": tick}
+    env: dict = {"n": n, "goal": list(shape.goal())}
     state: list[str] = []
-    start: dict[str, int] = {}
-    axes = (("v", shape, list(board), mt.successors_vertical, cols - 1),
-            ("h", shape.transposed(), transpose_tiles(shape, board), mt.successors_horizontal, rows - 1))
+    wd_tables = {}
+    axes = (("v", shape, mt.successors_vertical, cols - 1), ("h", shape.transposed(), mt.successors_horizontal, rows - 1))
     less = _inversion_deltas(shape)
     ids = _id_tables(shape)
     # Per (move, tile): offset into the links row: direction * R + goal row (vertical)
     # or direction * C + goal column (horizontal, on the transposed table).
     # Direction 0 = blank moves up/left (the tile moves down/right).
-    link_off = mt.per_tile(
+    env["off"] = mt.per_tile(
         lambda mv, t: (
             (int(mv.forward) * rows + (t - 1) // cols) if mv.vertical else (int(mv.forward) * cols + (t - 1) % cols)
         )
         if t
         else 0
     )
-    env["off"] = link_off
-    env["n"] = n
-    h0 = 0
-    for (axis, tshape, ttiles, succ, jump), less_a, id_a in zip(axes, less, ids):
+    for (axis, tshape, succ, jump), less_a, id_a in zip(axes, less, ids):
         # rows_pos[t][u] = +1 if u < t else -1 (in this axis's labels); rows_neg negated
         rows_pos = [less_a[t * n : (t + 1) * n] for t in range(n)]
         rows_neg = [[-x for x in row] for row in rows_pos]
@@ -271,10 +308,10 @@ def _id_wd_searcher(shape: Shape, board: list[int], tick: Tick, *, use_wd: bool,
                 row.append(item)
             entries.append(tuple(row))
         env["succ_" + axis] = entries
-        parts = []
         if use_wd:
             table = table_for(tshape)
             width = 2 * tshape.rows
+            wd_tables[axis] = (table, width)
             spread = bytearray(len(table.values) * width)
             spread[::width] = table.values
             env["wd_" + axis] = bytes(spread)
@@ -283,38 +320,14 @@ def _id_wd_searcher(shape: Shape, board: list[int], tick: Tick, *, use_wd: bool,
                 by_value = [bytes(max(w, x) for x in id_a) for w in range(max(table.values) + 1)]
                 env["wdid_" + axis] = [by_value[w] for w in spread]
             env["link_" + axis] = [x * width for x in table.links]
-            start["k" + axis] = table.key_of(ttiles) * width
             state.append("k" + axis)
-            parts.append(table.values[start["k" + axis] // width])
         if use_id:
             env["id_" + axis] = id_a
-            inv = (vertical_inversions if axis == "v" else horizontal_inversions)(shape, board)
-            start["i" + axis] = inv
             state.append("i" + axis)
-            parts.append(id_a[inv])
-        start["h" + axis] = max(parts)
         state.append("h" + axis)
-        h0 += start["h" + axis]
-        env["jump_" + axis] = jump
-    src = _generate_id_wd(state, use_wd, use_id, (axes[0][4], axes[1][4]))
-    exec(compile(src, f"<fifteen.searchers {shape} {'wd' if use_wd else ''}{'id' if use_id else ''}>", "exec"), env)
-    make = env["make"]
-    dfs, counter = make()
-    goal = list(shape.goal())
-    env["goal"] = goal
-    b0 = board.index(0)
-    at_goal = list(board) == goal
-    path = env["path"] = []
-    args = [start[name] for name in state]
-
-    def run(budget: int):
-        counter(reset=tick(0))
-        path.clear()
-        _recursion_room(budget)
-        found = at_goal or dfs(b0, b0, budget, *args)
-        return (list(path) if found else None), counter()
-
-    return h0, run
+    src = _generate_id_wd(state, use_wd, use_id, (axes[0][3], axes[1][3]))
+    code = compile(src, f"<fifteen.searchers {shape} {'wd' if use_wd else ''}{'id' if use_id else ''}>", "exec")
+    return code, env, state, wd_tables
 
 
 def _generate_id_wd(state: list[str], use_wd: bool, use_id: bool, jumps: tuple[int, int]) -> str:
