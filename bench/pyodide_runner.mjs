@@ -67,6 +67,7 @@ async function main() {
   const loaded = [];
   for (const entry of manifest.assets) {
     if (!(entry.shapes || []).includes("4x4")) continue;
+    if (entry.browser === false) continue; // native-only databases (as the browser worker skips them)
     const bytes = readFileSync(join(dbDir, entry.file));
     const reply = JSON.parse(api.load_asset(entry.file, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
     if (!reply.ok) throw new Error(`${entry.file}: ${reply.error.message}`);

@@ -465,6 +465,16 @@ def report_iterations(instances, solvers, results) -> None:
             print(f"  {inst.id:>10} opt {inst.optimal} {s:16} h0={r.get('h0')}  {done}{tail}  ({r['seconds']:.1f} s)")
 
 
+def source_hash() -> str:
+    """Hash of py/fifteen/*.py: the code measured (others may edit the tree during a long run)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted((ROOT / "py" / "fifteen").glob("*.py")):
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def git_state() -> dict:
     def git(*a):
         try:
@@ -528,10 +538,15 @@ def main() -> int:
         "machine": {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()},
         "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
     }
+    meta["source"] = {}
     if bounds:
+        meta["source"]["native"] = source_hash()
         log(f"native (CPU seconds, limit {args.limit:g} s): {', '.join(bounds)}")
         results += run_native(instances, bounds, args.limit, args.warmup)
     if pbounds:
+        meta["source"]["pyodide"] = source_hash()
+        if bounds and meta["source"]["pyodide"] != meta["source"]["native"]:
+            log("  WARNING: py/fifteen changed since the native runs: native and Pyodide measure different code")
         clock = "Node process CPU" if args.pyodide_clock == "cpu" else "time.perf_counter"
         log(f"pyodide ({clock} seconds, limit {args.limit:g} s): {', '.join(pbounds)}")
         res, ready = run_pyodide(instances, pbounds, args.limit, args.db, args.pyodide_clock, args.warmup)
