@@ -423,12 +423,15 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
                     r, e, cr, jr = db.move_row(db.rgroups, t, a, b)
                 else:
                     r, e, cr, jr = 0, 0, None, ()
-                if jp and jr:
-                    raise ValueError("a move jumps squares in both lookups")
+                if (jr if mv.vertical else jp):
+                    raise ValueError("unexpected jumped squares (the board must be square or have no reflection)")
                 jumped = jp or jr
                 g1, a1 = divmod(t - 1, cols)
                 dm = (abs(b // cols - g1) + abs(b % cols - a1)) - (abs(a // cols - g1) + abs(a % cols - a1))
-                row[t] = (g, d, (cp + (0,)) if cp else zero, r, e, (cr + (0,)) if cr else zero, dm)
+                if mv.vertical:  # the plain index uses the jumped squares
+                    row[t] = (g, d, (cp + (0,)) if cp else zero, r, e, dm)
+                else:  # the reflected one does
+                    row[t] = (g, d, r, e, (cr + (0,)) if cr else zero, dm)
             if len(jumped) > 3:
                 raise ValueError("boards wider than 4 are not supported")
             jumped = tuple(jumped) + (n,) * (3 - len(jumped))
@@ -450,6 +453,11 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
         path: list[int] = []
         nodes = next_tick = 0
 
+        # Current entries (nibbles) of the plain and reflected groups, kept beside the
+        # indices so that only the new entry is looked up per child.
+        V = [db.nibble(x) for x in I]
+        W = [db.nibble(x) for x in R] if use_r else [0, 0]
+
         def dfs(b: int, state: int, budget: int, hp: int, hr: int) -> bool:
             nonlocal nodes, next_tick
             nodes += 1
@@ -458,53 +466,69 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
             budget -= 1
             for s, row, st, j1, j2, j3 in sv[state]:
                 t = bd[s]
-                g, d, cp, r, e, cr, dm = row[t]
-                x0 = I[g]
-                x1 = x0 + d + cp[bd[j1]] + cp[bd[j2]] + cp[bd[j3]]
-                h = hp + dm + ((((T[x1 >> 1] >> ((x1 & 1) << 2)) & 15) - ((T[x0 >> 1] >> ((x0 & 1) << 2)) & 15)) << 1)
+                g, d, cp, r, e, dm = row[t]
+                x1 = I[g] + d + cp[bd[j1]] + cp[bd[j2]] + cp[bd[j3]]
+                v1 = (T[x1 >> 1] >> ((x1 & 1) << 2)) & 15
+                v0 = V[g]
+                h = hp + dm + ((v1 - v0) << 1)
                 if h > budget:
                     continue
-                y0 = R[r]
-                y1 = y0 + e
-                h2 = hr + dm + ((((T[y1 >> 1] >> ((y1 & 1) << 2)) & 15) - ((T[y0 >> 1] >> ((y0 & 1) << 2)) & 15)) << 1)
+                y1 = R[r] + e
+                w1 = (T[y1 >> 1] >> ((y1 & 1) << 2)) & 15
+                w0 = W[r]
+                h2 = hr + dm + ((w1 - w0) << 1)
                 if h2 > budget:
                     continue
                 if h == 0:
                     path.append(s)
                     return True
                 bd[b] = t
+                x0 = I[g]
+                y0 = R[r]
                 I[g] = x1
                 R[r] = y1
+                V[g] = v1
+                W[r] = w1
                 if dfs(s, st, budget, h, h2):
                     path.append(s)
                     return True
                 I[g] = x0
                 R[r] = y0
+                V[g] = v0
+                W[r] = w0
                 bd[s] = t
             for s, row, st, j1, j2, j3 in sh[state]:
                 t = bd[s]
-                g, d, cp, r, e, cr, dm = row[t]
-                x0 = I[g]
-                x1 = x0 + d
-                h = hp + dm + ((((T[x1 >> 1] >> ((x1 & 1) << 2)) & 15) - ((T[x0 >> 1] >> ((x0 & 1) << 2)) & 15)) << 1)
+                g, d, r, e, cr, dm = row[t]
+                x1 = I[g] + d
+                v1 = (T[x1 >> 1] >> ((x1 & 1) << 2)) & 15
+                v0 = V[g]
+                h = hp + dm + ((v1 - v0) << 1)
                 if h > budget:
                     continue
-                y0 = R[r]
-                y1 = y0 + e + cr[bd[j1]] + cr[bd[j2]] + cr[bd[j3]]
-                h2 = hr + dm + ((((T[y1 >> 1] >> ((y1 & 1) << 2)) & 15) - ((T[y0 >> 1] >> ((y0 & 1) << 2)) & 15)) << 1)
+                y1 = R[r] + e + cr[bd[j1]] + cr[bd[j2]] + cr[bd[j3]]
+                w1 = (T[y1 >> 1] >> ((y1 & 1) << 2)) & 15
+                w0 = W[r]
+                h2 = hr + dm + ((w1 - w0) << 1)
                 if h2 > budget:
                     continue
                 if h == 0:
                     path.append(s)
                     return True
                 bd[b] = t
+                x0 = I[g]
+                y0 = R[r]
                 I[g] = x1
                 R[r] = y1
+                V[g] = v1
+                W[r] = w1
                 if dfs(s, st, budget, h, h2):
                     path.append(s)
                     return True
                 I[g] = x0
                 R[r] = y0
+                V[g] = v0
+                W[r] = w0
                 bd[s] = t
             return False
 
