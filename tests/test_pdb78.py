@@ -237,12 +237,6 @@ def test_nibble_decode(db3):
     assert db3.nibble(x) == byte >> 4 and db3.nibble(x - 1) == byte & 15
 
 
-def test_planes_pack_loads_identically(db3):
-    data = pdb78.encode_asset({k: v for k, v in db3.meta.items() if k != "encoding"}, db3.data, encoding="planes")
-    other = PDB78.from_bytes(data)
-    assert other.data == db3.data
-
-
 # ----------------------------------------------------------------- refusals
 def _rewrite(data: bytes, meta_update=None, drop=None) -> bytes:
     asset = dbfile.read_asset(data)

@@ -48,12 +48,14 @@ position is ``MD + 2 * (entry_A + entry_B)``.
 Metadata::
 
     {"kind": "pdb78", "pdb78_format": 1, "rows": 4, "cols": 4, "partition": "78",
-     "index": "mixed-radix", "encoding": "nibbles" | "planes",
+     "index": "mixed-radix", "encoding": "nibbles",
      "tables": [{"tiles": [1, ..., 7], "offset": 0, "size": 57657600,
                  "max": 7, "max_value": 32, "histogram": [...]}, ...]}
 
-``encoding`` says how the payload (the container's, after its own zlib when
-flagged) becomes the packed nibbles — see :func:`encode_asset`.
+``encoding`` says how the payload (the container's, after its own zlib)
+becomes the packed nibbles — see :func:`encode_asset`; ``"nibbles"``: it is
+them.  ``histogram`` counts the entries by value; ``max_value`` is the
+largest entry before the MD subtraction.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
     "78": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
 }
 BOUND_NAME = "pdb78"
-ENCODINGS = ("nibbles", "planes")
+ENCODINGS = ("nibbles",)
 DEFAULT_ENCODING = "nibbles"
 
 
@@ -153,41 +155,19 @@ def manhattan(tiles: Sequence[int], cols: int) -> int:
 
 # ----------------------------------------------------------------- encoding
 def encode_asset(meta: dict, packed: bytes, *, encoding: str = DEFAULT_ENCODING, level: int = 9) -> bytes:
-    """The container bytes for *packed* nibbles in *encoding*:
+    """The container bytes for *packed* nibbles in *encoding*.
 
-    ``"nibbles"``: the payload is the packed nibbles, zlib-compressed by the container.
-    ``"planes"``: the payload is the two nibble planes, ``lo = (b & 15)`` and
-    ``hi = (b >> 4)`` of every packed byte b, one byte each, low plane first,
-    each the packed pairs of *itself* (``plane[i] = p[2i] | p[2i+1] << 4``),
-    zlib-compressed by the container.  (Experimental layout for size.)
+    ``"nibbles"`` (the only one so far): the payload is the packed nibbles,
+    zlib-compressed by the container (decoded by ``zlib.decompress`` alone).
+    Layouts tried and dropped (7-tile table, zlib -9/-6): nibble planes
+    (even/odd entries apart) +11 %; one byte per entry +14 %; moving any
+    digit to the fastest-varying position -4 % to +19 %; a block delta mod 16
+    along digit 0 -7 % (decodable with big-int arithmetic, not worth it yet).
+    See bench/pdb78.md.
     """
-    meta = dict(meta, encoding=encoding)
-    if encoding == "nibbles":
-        return write_asset(meta, packed, compress=True, level=level)
-    if encoding == "planes":
-        lo = packed.translate(bytes(b & 15 for b in range(256)))
-        hi = packed.translate(bytes(b >> 4 for b in range(256)))
-        return write_asset(meta, _pair(lo) + _pair(hi), compress=True, level=level)
-    raise ValueError(f"unknown encoding {encoding!r}")
-
-
-_LO_SHIFT = bytes((b << 4) & 255 for b in range(256))
-
-
-def _pair(plane: bytes) -> bytes:
-    """Pack a plane of values < 16 two per byte (C-speed via int arithmetic)."""
-    if len(plane) & 1:
-        plane += b"\0"
-    a = plane[0::2]
-    b = plane[1::2].translate(_LO_SHIFT)
-    return (int.from_bytes(a, "little") | int.from_bytes(b, "little")).to_bytes(len(a), "little")
-
-
-def _unpair(packed: bytes, count: int) -> bytes:
-    out = bytearray(2 * len(packed))
-    out[0::2] = packed.translate(bytes(b & 15 for b in range(256)))
-    out[1::2] = packed.translate(bytes(b >> 4 for b in range(256)))
-    return bytes(out[:count])
+    if encoding not in ENCODINGS:
+        raise ValueError(f"unknown encoding {encoding!r}")
+    return write_asset(dict(meta, encoding=encoding), packed, compress=True, level=level)
 
 
 def _decode(meta: dict, payload: bytes, name: str, half: int) -> bytes:
@@ -195,13 +175,6 @@ def _decode(meta: dict, payload: bytes, name: str, half: int) -> bytes:
     enc = meta.get("encoding")
     if enc == "nibbles":
         return payload
-    if enc == "planes":
-        m = (half + 1) // 2
-        if len(payload) != 2 * m:
-            raise AssetError(f"{name}: planes payload is {len(payload)} bytes, expected {2 * m}")
-        lo = _unpair(payload[:m], half)
-        hi = _unpair(payload[m:], half).translate(_LO_SHIFT)
-        return (int.from_bytes(lo, "little") | int.from_bytes(hi, "little")).to_bytes(half, "little")
     raise AssetError(f"{name}: unknown 7-8 pack encoding {enc!r}")
 
 
