@@ -8,7 +8,10 @@ plus ``manifest.json``::
 
     {"format": 1, "assets": [{"file": "pdb-663.f15", "kind": "pdb",
                               "shapes": ["4x4"], "bytes": N, "crc32": "%08x",
-                              "sha256": "..."}, ...]}
+                              "sha256": "..."}, ...],
+     "packs": [...]}   # only when an optional pack (build_db.py --pack) is in --out:
+                       # same fields + "optional": true, "bound", "label",
+                       # "memory_bytes" (RAM once loaded), "encoding"
 
 ``crc32`` is the container's trailer checksum (CRC-32 of all bytes but the last
 4 — the CRC-32 of a whole container file is always 2144df1c); ``sha256`` is of
@@ -277,8 +280,8 @@ ASSETS: list[AssetSpec] = [
 
 # ===================================================================== optional packs
 # Not built by default (make db / CI): only with --pack or --only NAME (make pack).
-# Listed in the manifest with "optional": true when present in --out; the web
-# app must not fetch them unless the user asks.
+# When present in --out, listed in the manifest under "packs" (not "assets"), with
+# "optional": true, so that nothing that loads "assets" fetches them unasked.
 def _build_pdb78(params: dict, log) -> bytes:
     sys.path.insert(0, str(ROOT / "tools"))
     import pdb78_build
@@ -415,6 +418,7 @@ def _digests(path: Path) -> tuple[str, str]:
 
 def write_manifest(out: Path) -> None:
     entries = []
+    packs = []
     for spec in ASSETS + PACKS:
         p = out / spec.file
         if p.exists():
@@ -422,8 +426,13 @@ def write_manifest(out: Path) -> None:
             entry = {"file": spec.file, "kind": spec.kind, "shapes": list(spec.shapes), "bytes": p.stat().st_size, "crc32": crc, "sha256": sha}
             if spec in PACKS:
                 entry.update(_pack_info(p))
-            entries.append(entry)
-    text = json.dumps({"format": MANIFEST_FORMAT, "assets": entries}, indent=1) + "\n"
+                packs.append(entry)
+            else:
+                entries.append(entry)
+    doc = {"format": MANIFEST_FORMAT, "assets": entries}
+    if packs:  # optional downloads: listed apart so that nothing fetches them unasked
+        doc["packs"] = packs
+    text = json.dumps(doc, indent=1) + "\n"
     path = out / "manifest.json"
     if path.exists() and path.read_text() == text:
         os.utime(path)  # keep make's time stamp fresh

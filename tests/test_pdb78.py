@@ -358,7 +358,7 @@ def test_cli_accepts_pdb78(tmp_path, pack3, capsys):
 
     data = _rewrite(pack3, {"partition": "78"})
     (tmp_path / "pdb-78.f15").write_bytes(data)
-    (tmp_path / "manifest.json").write_text(json.dumps({"format": 1, "assets": [
+    (tmp_path / "manifest.json").write_text(json.dumps({"format": 1, "assets": [], "packs": [
         {"file": "pdb-78.f15", "kind": "pdb78", "shapes": ["3x3"], "bytes": len(data), "optional": True}]}))
     saved = dict(assets.pattern_databases)
     try:
@@ -379,6 +379,7 @@ def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):
     assert spec.kind == "pdb78" and spec.file == "pdb-78.f15"
     (tmp_path / spec.file).write_bytes(pack3)
     build_db.write_manifest(tmp_path)
-    entries = json.loads((tmp_path / "manifest.json").read_text())["assets"]
-    (entry,) = [e for e in entries if e["file"] == spec.file]
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert all(e["file"] != spec.file for e in manifest["assets"])  # the default page never fetches it
+    (entry,) = [e for e in manifest["packs"] if e["file"] == spec.file]
     assert entry["optional"] is True and entry["bytes"] == len(pack3) and entry["memory_bytes"] == len(dbfile.read_asset(pack3).payload)

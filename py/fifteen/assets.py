@@ -66,7 +66,7 @@ def ensure_for(shape: Shape, directory: "str | Path | None" = None) -> list[str]
         return []
     try:
         manifest = json.loads(manifest_path.read_text())
-        entries = manifest["assets"]
+        entries = manifest["assets"] + manifest.get("packs", [])  # natively, optional packs load when present
     except (ValueError, KeyError, TypeError) as exc:
         raise AssetError(f"{manifest_path}: unreadable manifest ({exc})") from None
     loaded = []
