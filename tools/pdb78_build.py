@@ -8,7 +8,8 @@ squares in tile order (:func:`fifteen.pdb78.rank`): digit_i = square_i - number
 of squares of earlier tiles below square_i, radices N, N-1, ..., digit 0 most
 significant; ``N!/(N-k)!`` entries (518,918,400 for 8 tiles on 4x4).
 
-Layered BFS over group placements with the blank tracked exactly: per
+Layered BFS from the goal (group home, blank in the region of its goal
+square n-1) over group placements with the blank tracked exactly: per
 placement a 16-bit mask of blank squares (whole regions of connected
 non-group squares, crossed at cost 0, set at once through ``reg[square,
 free-mask]``); moving a group tile into the blank's region costs 1.  An
@@ -179,7 +180,11 @@ def build_depths(rows: int, cols: int, tiles, *, reg=None, log=None) -> np.ndarr
     visited = np.zeros(size, dtype=np.uint16)
     cur = np.zeros(size, dtype=np.uint16)
     nxt = np.zeros(size, dtype=np.uint16)
-    cur[goal_idx] = full & ~goal_occ
+    # The goal: the group home and the blank on its own goal square (n-1), i.e.
+    # anywhere in that square's region (for tiles 8-15 the blank's goal square
+    # is cut off by tiles 12 and 15: starting from every free square instead
+    # would be admissible but weaker, max 37 instead of 38).
+    cur[goal_idx] = reg[n - 1, full & ~goal_occ]
     visited[goal_idx] = cur[goal_idx]
     depth[goal_idx] = 0
     reached = 1
