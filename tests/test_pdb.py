@@ -493,45 +493,41 @@ def test_registry_names():
 
 
 # ----------------------------------------------------------------- pdb_search
-def test_pdb_search_3x3_optimal(dist3, pdb3):
-    from fifteen.pdb_search import replay, solve
+def _pdb_solve(db, tiles, reflect=True):
+    from fifteen import Board, Shape
+    from fifteen.pdb_search import pdb_searcher
+    from fifteen.search import ida_star
 
+    shape = Shape(db.rows, db.cols)
+    res = ida_star(shape, tiles, pdb_searcher(db, reflect=reflect))
+    assert Board(shape, tuple(tiles)).solves(res.tiles)
+    return res
+
+
+def test_pdb_search_3x3_optimal(dist3, pdb3):
     _, db = pdb3
     rng = random.Random(8)
     positions = rng.sample(sorted(dist3), 60)
     for pos in positions:
         for refl in (True, False):
-            res = solve(db, pos, reflect=refl)
+            res = _pdb_solve(db, pos, reflect=refl)
             assert res.length == dist3[pos]
-            assert replay(pos, res.path, 3) == list(goal(3, 3))
             assert res.h0 <= dist3[pos]
-
-
-def _korf_rows():
-    p = ROOT.parent / "shared" / "benchmarks" / "korf100.tsv"
-    if not p.exists():
-        p = Path("/work/shared/benchmarks/korf100.tsv")
-    if not p.exists():
-        return []
-    rows = [l.rstrip("\n").split("\t") for l in p.read_text().splitlines() if l and not l.startswith("#")]
-    return [(r[0], [int(x) for x in r[1].split()], int(r[2])) for r in rows]
 
 
 def test_pdb_search_4x4_real(pdb_real):
     """Optimal lengths on easy Korf instances and random positions; every bound
     along the way is admissible (never above the optimal length found)."""
-    from fifteen.pdb_search import replay, solve
-
     db = pdb_real
-    cases = [(t, opt) for i, t, opt in _korf_rows() if i in ("2", "9")]
+    from benchdata import korf100
+
+    cases = [(list(k.tiles), k.optimal) for k in korf100() if k.id in ("2", "9")]
     rng = random.Random(9)
     for _ in range(6):
         s = random_position(rng, 4, 4, moves=rng.randrange(20, 40))
         cases.append((s, None))
     for tiles, opt in cases:
-        res = solve(db, tiles)
-        assert res.path is not None
-        assert replay(tiles, res.path, 4) == list(goal(4, 4))
+        res = _pdb_solve(db, tiles)
         if opt is not None:
             assert res.length == opt
         assert db.bound(tiles) == res.h0 <= res.length

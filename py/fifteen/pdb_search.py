@@ -8,72 +8,12 @@ group index) is updated by one precomputed delta, and the group's term of the
 sum is replaced by one table lookup.  Inner-loop choices follow
 ``reference/performance-notes.md`` and :mod:`fifteen.search`.
 
-:func:`solve` is a convenience returning the path of blank squares (excluding
-the start square), the start values and per-iteration statistics.
 """
 
 from __future__ import annotations
 
-import sys
-from dataclasses import dataclass, field
-from typing import Sequence
-
 from .pdb import PatternDatabase
-
-
-@dataclass
-class SearchResult:
-    path: list[int] | None  # blank squares visited after the start, None when not found
-    h0: int  # initial bound max(PDB, PDBr)
-    pdb: int  # plain value of the start
-    pdbr: int  # reflected value of the start
-    nodes: int = 0  # expanded nodes (dfs calls), all iterations
-    iterations: list[tuple[int, int]] = field(default_factory=list)  # (bound, expanded nodes)
-    seconds: float = 0.0
-
-    @property
-    def length(self) -> int | None:
-        return None if self.path is None else len(self.path)
-
-
-def solve(db: PatternDatabase, tiles: Sequence[int], *, reflect: bool = True, max_length: int = 200, log=None) -> SearchResult:
-    """Optimal solution of *tiles* by IDA* with ``max(PDB, PDBr)`` (or PDB alone).
-
-    A convenience over :func:`fifteen.search.ida_star` with :func:`pdb_searcher`.
-    """
-    from .board import Shape
-    from .search import ida_star
-
-    n = db.n
-    if sorted(tiles) != list(range(n)):
-        raise ValueError("not a permutation of the board's tiles")
-    use_r = reflect and bool(db.rgroups)
-    pdb = db.value(tiles)
-    pdbr = db.reflected_value(tiles) if use_r else -1
-    progress = None
-    if log is not None:
-
-        def progress(p):
-            if p.done:
-                it = p.iterations[-1]
-                log(f"bound {it.bound}: {it.nodes} nodes, {p.seconds:.1f} s")
-
-    r = ida_star(Shape(db.rows, db.cols), tiles, pdb_searcher(db, reflect=reflect), progress=progress, max_bound=max_length)
-    return SearchResult(
-        r.path, r.h0, pdb, pdbr, r.nodes, [(it.bound, it.nodes) for it in r.iterations], r.seconds
-    )
-
-
-def replay(tiles: Sequence[int], path: Sequence[int], cols: int) -> list[int]:
-    """Apply a path of blank squares (each adjacent to the previous) to *tiles*."""
-    board = list(tiles)
-    b = board.index(0)
-    for p in path:
-        if abs(p - b) not in (1, cols) or (abs(p - b) == 1 and p // cols != b // cols):
-            raise ValueError(f"blank cannot move from {b} to {p}")
-        board[b], board[p] = board[p], 0
-        b = p
-    return board
+from .search import ensure_recursion
 
 
 # ---------------------------------------------------------------------------
@@ -194,9 +134,7 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
             nonlocal nodes, next_tick
             nodes, next_tick = 0, tick(0)
             path.clear()
-            need = budget + 200
-            if sys.getrecursionlimit() < need:
-                sys.setrecursionlimit(need)
+            ensure_recursion(budget)
             found = hp0 == 0 or dfs(b0, b0, budget, hp0, hr0)
             return (list(path) if found else None), nodes
 

@@ -32,6 +32,13 @@ from .board import Shape, blank_steps
 TICK_NODES = 1 << 16
 
 
+def ensure_recursion(depth: int) -> None:
+    """Make room for a recursive search *depth* frames deep."""
+    need = depth + 200
+    if sys.getrecursionlimit() < need:
+        sys.setrecursionlimit(need)
+
+
 class Cancelled(Exception):
     """The search was stopped by its cancel callback."""
 

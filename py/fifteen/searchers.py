@@ -15,7 +15,6 @@ each move touches only the part it can change.
 
 from __future__ import annotations
 
-import sys
 from functools import lru_cache
 from typing import Callable
 
@@ -23,15 +22,10 @@ from .board import Shape
 from .inversion import column_labels, distance_table, horizontal_inversions, vertical_inversions
 from .manhattan import column_codes, line_table, manhattan, manhattan_table, row_codes
 from .moves import move_tables
+from .search import ensure_recursion
 from .walking import table_for, transpose_tiles
 
 Tick = Callable[[int], int]
-
-
-def _recursion_room(depth: int) -> None:
-    need = depth + 200
-    if sys.getrecursionlimit() < need:
-        sys.setrecursionlimit(need)
 
 
 def _md_deltas(shape: Shape) -> list[int]:
@@ -75,7 +69,7 @@ def manhattan_searcher(shape: Shape, board: list[int], tick: Tick):
         nonlocal nodes, next_tick
         nodes, next_tick = 0, tick(0)
         path.clear()
-        _recursion_room(budget)
+        ensure_recursion(budget)
         found = h0 == 0 or dfs(b0, b0, budget, h0)
         return (list(path) if found else None), nodes
 
@@ -172,7 +166,7 @@ def linear_conflict_searcher(shape: Shape, board: list[int], tick: Tick):
         nonlocal nodes, next_tick
         nodes, next_tick = 0, tick(0)
         path.clear()
-        _recursion_room(budget)
+        ensure_recursion(budget)
         found = h0 == 0 or dfs(b0, b0, budget, h0)
         return (list(path) if found else None), nodes
 
@@ -261,7 +255,7 @@ def _id_wd_searcher(shape: Shape, board: list[int], tick: Tick, *, use_wd: bool,
     def run(budget: int):
         counter(reset=tick(0))
         path.clear()
-        _recursion_room(budget)
+        ensure_recursion(budget)
         found = at_goal or dfs(b0, b0, budget, *args)
         return (list(path) if found else None), counter()
 
