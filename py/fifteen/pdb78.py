@@ -383,8 +383,10 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
         T = db.data
         zero = tuple([0] * (n + 1))
         bd = list(board) + [0]  # square n: sentinel holding "tile 0"
-        I = db.indices(board)
-        R = db.rindices(board) if use_r else [0, 0]
+        # Indices are kept times 4 (X = 4 * entry index): the entry is then
+        # (T[X >> 3] >> (X & 4)) & 15, one operation fewer than with the plain index.
+        I = [4 * x for x in db.indices(board)]
+        R = [4 * x for x in db.rindices(board)] if use_r else [0, 0]
         vrows = []  # per move: row[t] and the jumped squares used by the lookup that has them
         for mv in mt.moves:
             a, b = mv.blank_to, mv.blank_from  # the tile slides from a to b
@@ -401,10 +403,12 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
                 jumped = jp or jr
                 g1, a1 = divmod(t - 1, cols)
                 dm = (abs(b // cols - g1) + abs(b % cols - a1)) - (abs(a // cols - g1) + abs(a % cols - a1))
+                cp = tuple(4 * c for c in cp) + (0,) if cp else zero
+                cr = tuple(4 * c for c in cr) + (0,) if cr else zero
                 if mv.vertical:  # the plain index uses the jumped squares
-                    row[t] = (g, d, (cp + (0,)) if cp else zero, r, e, dm)
+                    row[t] = (g, 4 * d, cp, r, 4 * e, dm)
                 else:  # the reflected one does
-                    row[t] = (g, d, r, e, (cr + (0,)) if cr else zero, dm)
+                    row[t] = (g, 4 * d, r, 4 * e, cr, dm)
             if len(jumped) > 3:
                 raise ValueError("boards wider than 4 are not supported")
             jumped = tuple(jumped) + (n,) * (3 - len(jumped))
@@ -421,15 +425,15 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
             sv.append(tuple(v))
             sh.append(tuple(h))
         md0 = manhattan(board, cols)
-        hp0 = md0 + 2 * sum(db.nibble(x) for x in I)
-        hr0 = md0 + 2 * sum(db.nibble(x) for x in R) if use_r else 0
+        hp0 = md0 + 2 * sum(db.nibble(x >> 2) for x in I)
+        hr0 = md0 + 2 * sum(db.nibble(x >> 2) for x in R) if use_r else 0
         path: list[int] = []
         nodes = next_tick = 0
 
         # Current entries (nibbles) of the plain and reflected groups, kept beside the
         # indices so that only the new entry is looked up per child.
-        V = [db.nibble(x) for x in I]
-        W = [db.nibble(x) for x in R] if use_r else [0, 0]
+        V = [db.nibble(x >> 2) for x in I]
+        W = [db.nibble(x >> 2) for x in R] if use_r else [0, 0]
 
         def dfs(b: int, state: int, budget: int, hp: int, hr: int) -> bool:
             nonlocal nodes, next_tick
@@ -441,13 +445,13 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
                 t = bd[s]
                 g, d, cp, r, e, dm = row[t]
                 x1 = I[g] + d + cp[bd[j1]] + cp[bd[j2]] + cp[bd[j3]]
-                v1 = (T[x1 >> 1] >> ((x1 & 1) << 2)) & 15
+                v1 = (T[x1 >> 3] >> (x1 & 4)) & 15
                 v0 = V[g]
                 h = hp + dm + ((v1 - v0) << 1)
                 if h > budget:
                     continue
                 y1 = R[r] + e
-                w1 = (T[y1 >> 1] >> ((y1 & 1) << 2)) & 15
+                w1 = (T[y1 >> 3] >> (y1 & 4)) & 15
                 w0 = W[r]
                 h2 = hr + dm + ((w1 - w0) << 1)
                 if h2 > budget:
@@ -474,13 +478,13 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
                 t = bd[s]
                 g, d, r, e, cr, dm = row[t]
                 x1 = I[g] + d
-                v1 = (T[x1 >> 1] >> ((x1 & 1) << 2)) & 15
+                v1 = (T[x1 >> 3] >> (x1 & 4)) & 15
                 v0 = V[g]
                 h = hp + dm + ((v1 - v0) << 1)
                 if h > budget:
                     continue
                 y1 = R[r] + e + cr[bd[j1]] + cr[bd[j2]] + cr[bd[j3]]
-                w1 = (T[y1 >> 1] >> ((y1 & 1) << 2)) & 15
+                w1 = (T[y1 >> 3] >> (y1 & 4)) & 15
                 w0 = W[r]
                 h2 = hr + dm + ((w1 - w0) << 1)
                 if h2 > budget:
