@@ -442,7 +442,9 @@ def write_manifest(out: Path) -> None:
 
 def _pack_info(path: Path) -> dict:
     """Manifest fields of an optional pack: "optional", a label and the memory it needs once loaded."""
-    meta = dbfile.read_meta(path.read_bytes()[:65536], name=str(path))
+    with open(path, "rb") as f:
+        head = f.read(1 << 16)  # the header and metadata are at the start
+    meta = dbfile.read_meta(head, name=str(path))
     total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]
     return {
         "optional": True,
