@@ -35,30 +35,38 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
 
     use_r = reflect and bool(db.rgroups)
 
+    cache: dict = {}
+
+    def successors(shape):
+        """Successor lists carrying each move's row of (group, delta) pairs, built once per shape."""
+        if shape not in cache:
+            mt = move_tables(shape)
+            n = mt.n
+            rgroup_of = db.rgroup_of if use_r else [0] * n
+            rows = [
+                tuple(
+                    (
+                        db.group_of[t],
+                        db.delta[t][mv.blank_to * n + mv.blank_from],
+                        rgroup_of[t],
+                        db.rdelta[t][mv.blank_to * n + mv.blank_from] if use_r else 0,
+                    )
+                    if t
+                    else None
+                    for t in range(n)
+                )
+                for mv in mt.moves
+            ]
+            cache[shape] = [tuple((s, rows[m // n], st) for s, m, st in entry) for entry in mt.successors]
+        return cache[shape]
+
     def factory(shape, board, tick):
         if (shape.rows, shape.cols) != (db.rows, db.cols):
             raise ValueError(f"{db.name} is for {db.rows}x{db.cols}, not {shape}")
-        mt = move_tables(shape)
-        n = mt.n
+        succ = successors(shape)
         T = db.data  # every table, indexed by flat indices
         I = db.indices(board)
         R = db.rindices(board) if use_r else [0]
-        rgroup_of = db.rgroup_of if use_r else [0] * n
-        rows = [
-            tuple(
-                (
-                    db.group_of[t],
-                    db.delta[t][mv.blank_to * n + mv.blank_from],
-                    rgroup_of[t],
-                    db.rdelta[t][mv.blank_to * n + mv.blank_from] if use_r else 0,
-                )
-                if t
-                else None
-                for t in range(n)
-            )
-            for mv in mt.moves
-        ]
-        succ = [tuple((s, rows[m // n], st) for s, m, st in entry) for entry in mt.successors]
         hp0 = sum(T[i] for i in I)
         hr0 = sum(T[i] for i in R) if use_r else 0
         path: list[int] = []

@@ -57,14 +57,17 @@ _PDB_NAMES = ("pdb78", "pdb663", "pdb555")  # strongest first
 
 
 def _pdb_bound(name: str) -> BoundInfo:
+    made: list = [None, None]  # (database, its searcher factory): the factory caches per-shape tables
+
     def factory(shape, board, tick):
-        if name == "pdb78":
-            from .pdb78 import pdb78_searcher
-
-            return pdb78_searcher(assets.pattern_databases[name])(shape, board, tick)
-        from .pdb_search import pdb_searcher
-
-        return pdb_searcher(assets.pattern_databases[name])(shape, board, tick)
+        db = assets.pattern_databases[name]
+        if made[0] is not db:
+            if name == "pdb78":
+                from .pdb78 import pdb78_searcher as make
+            else:
+                from .pdb_search import pdb_searcher as make
+            made[:] = [db, make(db)]
+        return made[1](shape, board, tick)
 
     def available(shape: Shape) -> bool:
         db = assets.pattern_databases.get(name)
@@ -73,9 +76,12 @@ def _pdb_bound(name: str) -> BoundInfo:
     return BoundInfo(name, _PDB_LABELS.get(name, name), factory, available)
 
 
+_PDB_BOUNDS = [_pdb_bound(name) for name in _PDB_NAMES]
+
+
 def bound_infos() -> list[BoundInfo]:
     """Every bound, strongest first."""
-    return [_pdb_bound(name) for name in _PDB_NAMES] + list(reversed(_CLASSIC))
+    return _PDB_BOUNDS + list(reversed(_CLASSIC))
 
 
 def available_bounds(shape: Shape) -> list[str]:
