@@ -46,21 +46,10 @@ def goal(rows, cols):
 
 def full_bfs(rows, cols):
     """Exact distance to the goal of every solvable position (small boards only)."""
-    nb = neighbours(rows, cols)
-    start = goal(rows, cols)
-    dist = {start: 0}
-    q = deque([(start, rows * cols - 1)])
-    while q:
-        s, b = q.popleft()
-        d = dist[s] + 1
-        for p in nb[b]:
-            t = list(s)
-            t[b], t[p] = t[p], 0
-            t = tuple(t)
-            if t not in dist:
-                dist[t] = d
-                q.append((t, p))
-    return dist
+    from fifteen import Shape
+    from fifteen.bfs import distances
+
+    return {tuple(k): d for k, d in distances(Shape(rows, cols)).items()}
 
 
 def abstract_bfs(rows, cols, tiles):

@@ -45,21 +45,11 @@ def goal(rows, cols):
 
 
 def full_bfs(rows, cols):
-    nb = neighbours(rows, cols)
-    start = tuple(goal(rows, cols))
-    dist = {start: 0}
-    q = deque([(start, rows * cols - 1)])
-    while q:
-        s, b = q.popleft()
-        d = dist[s] + 1
-        for p in nb[b]:
-            t = list(s)
-            t[b], t[p] = t[p], 0
-            t = tuple(t)
-            if t not in dist:
-                dist[t] = d
-                q.append((t, p))
-    return dist
+    """Exact distance to the goal of every solvable position (small boards only)."""
+    from fifteen import Shape
+    from fifteen.bfs import distances
+
+    return {tuple(k): d for k, d in distances(Shape(rows, cols)).items()}
 
 
 def brute_entries(rows, cols, tiles):

@@ -64,6 +64,7 @@ import sys
 import zlib
 from typing import Sequence
 
+from .pdb import reflect_board, transpose_squares, transpose_tiles
 from .dbfile import AssetError, read_asset, write_asset
 
 PDB78_FORMAT = 1
@@ -126,22 +127,7 @@ def unrank(index: int, n: int, k: int) -> list[int]:
 
 
 # ----------------------------------------------------------------- geometry
-def transpose_squares(side: int) -> tuple[int, ...]:
-    return tuple((p % side) * side + p // side for p in range(side * side))
-
-
-def transpose_tiles(side: int) -> tuple[int, ...]:
-    tsq = transpose_squares(side)
-    return (0,) + tuple(tsq[t - 1] + 1 for t in range(1, side * side))
-
-
-def reflect_board(tiles: Sequence[int], side: int) -> list[int]:
-    tsq = transpose_squares(side)
-    tt = transpose_tiles(side)
-    out = [0] * len(tiles)
-    for p, t in enumerate(tiles):
-        out[tsq[p]] = tt[t]
-    return out
+# transpose_squares, transpose_tiles and reflect_board come from fifteen.pdb (same geometry).
 
 
 def manhattan(tiles: Sequence[int], cols: int) -> int:
