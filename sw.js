@@ -12,6 +12,10 @@
  * On install only the small app shell is cached; the page caches the rest of
  * the build (listed in build-info.json) once the solver has loaded.
  *
+ * Optional packs (static/db manifest "packs", e.g. the 7-8 database) are fetched
+ * only when the user asks, bypass this worker (`?pack`), and are kept by the
+ * solver worker in the unversioned cache "fifteen-packs", which survives updates.
+ *
  * Responses it serves carry COOP/COEP headers, so from the second visit on the
  * page is cross-origin isolated (no server configuration needed): the solver
  * worker can then use Pyodide's interrupt buffer, and Cancel stops a search
@@ -20,6 +24,9 @@
 
 const VERSION = new URL(self.location.href).searchParams.get("v") || "dev";
 const CACHE = `fifteen-${VERSION}`;
+// Optional packs the user chose to download (the solver worker fills it): kept
+// across builds, never cleaned up here, never filled by the fetch handler.
+const PACKS = "fifteen-packs";
 const SHELL = [
   "./",
   "index.html",
@@ -52,7 +59,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const key of await caches.keys()) {
-        if (key.startsWith("fifteen-") && key !== CACHE) await caches.delete(key);
+        if (key.startsWith("fifteen-") && key !== CACHE && key !== PACKS) await caches.delete(key);
       }
       await self.clients.claim();
     })(),
@@ -104,6 +111,9 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.headers.has("range")) return;
+  // An optional pack's download (worker.js asks with ?pack): straight to the network,
+  // so the ~100 MB file is not also stored in the versioned cache.
+  if (url.searchParams.has("pack")) return;
   const scope = new URL(self.registration.scope);
   if (request.mode === "navigate") {
     event.respondWith(networkFirst(request, [new URL("index.html", scope).href, scope.href]).then(isolate));

@@ -69,13 +69,19 @@ def wheel_manifest() -> None:
 
 def native_only_assets() -> set[str]:
     """Database files the manifest marks ``"browser": false`` (too big for a page):
-    the worker does not load them, so the site does not list (or precache) them."""
+    the worker does not load them, so the site does not list (or precache) them.
+    Optional packs (``"packs"``) are left out too: the page downloads one only
+    when the user asks, and keeps it in its own cache."""
     manifest = ROOT / "static" / "db" / "manifest.json"
     try:
-        assets = json.loads(manifest.read_text()).get("assets", [])
-    except (OSError, ValueError):
+        doc = json.loads(manifest.read_text())
+        assets = doc.get("assets", [])
+        packs = doc.get("packs", [])
+    except (OSError, ValueError, AttributeError):
         return set()
-    return {f"static/db/{a['file']}" for a in assets if isinstance(a, dict) and a.get("browser") is False}
+    out = {f"static/db/{a['file']}" for a in assets if isinstance(a, dict) and a.get("browser") is False}
+    out |= {f"static/db/{p['file']}" for p in packs if isinstance(p, dict) and p.get("file")}
+    return out
 
 
 def build_info() -> None:

@@ -14,6 +14,7 @@ const $ = (id) => document.getElementById(id);
 
 const BOUND_LABELS = {
   auto: "Strongest available",
+  pdb78: "PDB 7-8 + reflection (pack)",
   pdb663: "PDB 6-6-3 + reflection",
   pdb555: "PDB 5-5-5 + reflection",
   pdb: "Pattern database",
@@ -41,6 +42,8 @@ const state = {
   knownShapes: new Set(),
   warnings: [], // messages of the current load (missing or skipped databases)
   warmed: new Set(), // shapes the current worker has already searched once
+  packs: [], // the manifest's optional packs, each with `loaded` (from the worker)
+  pack: { busy: false, error: null }, // the download in progress / its last failure
 };
 
 const boardView = new BoardView($("board"));
@@ -66,6 +69,7 @@ const client = new SolverClient({
     state.ready = true;
     state.warmed.clear(); // a new worker
     state.info = msg.info;
+    state.packs = msg.packs || [];
     const seconds = (performance.now() - state.t0) / 1000;
     if (state.firstReady) {
       state.firstReady = false;
@@ -76,6 +80,7 @@ const client = new SolverClient({
     }
     if (!state.loadWarning) setTimeout(() => state.ready && ($("loading-card").hidden = true), 2500);
     fillBoundMenu();
+    renderPack();
     $("solve-button").disabled = false;
     hideError();
     if (state.cancelled) {
@@ -98,6 +103,7 @@ const client = new SolverClient({
   },
   restart() {
     state.ready = false;
+    state.pack.busy = false;
     state.loadWarning = false;
     state.warnings = [];
     $("solve-button").disabled = true;
@@ -138,6 +144,7 @@ function setBoard(board, { fromText = false, keepSolution = false } = {}) {
     state.textDirty = false;
   }
   if (!keepSolution) refreshBounds();
+  renderPack();
 }
 
 function clearSolution() {
@@ -377,6 +384,95 @@ function fillBoundMenu() {
 }
 $("bound-select").addEventListener("change", (e) => prefs.set("bound", e.target.value));
 
+// ------------------------------------------------------------------ optional pack
+const MB = 1024 * 1024;
+const packSize = (b) => (b >= MB ? `${Math.round(b / MB)} MB` : formatBytes(b));
+
+function packMemoryText(bytes) {
+  if (!bytes) return "needs about 300 MB of memory while loading";
+  const mb = bytes / MB;
+  const round = mb >= 100 ? Math.ceil(mb / 100) * 100 : Math.max(1, Math.ceil(mb));
+  return `needs about ${round} MB of memory while loading`;
+}
+
+/** Show the optional pack that serves the current board shape, if the site has one. */
+function renderPack() {
+  const panel = $("pack-panel");
+  const pack = state.packs.find((p) => Array.isArray(p.shapes) && p.shapes.includes(state.board.shape));
+  if (!pack) {
+    panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  panel.dataset.file = pack.file;
+  const button = $("pack-button");
+  const status = $("pack-status");
+  $("pack-memory").textContent = packMemoryText(pack.memory_bytes);
+  let st;
+  if (pack.loaded) st = "loaded";
+  else if (state.pack.busy) st = "downloading";
+  else if (state.pack.error) st = "error";
+  else st = "offered";
+  panel.dataset.state = st;
+  $("pack-progress-label").hidden = st !== "downloading";
+  button.hidden = st === "loaded" || st === "downloading";
+  button.disabled = !state.ready || state.solving;
+  const label = `hard-positions pack (${packSize(pack.bytes)})`;
+  button.setAttribute("aria-label", st === "error" ? `Retry downloading the ${label}` : `Download the ${label}`);
+  button.textContent = st === "error" ? `Retry the download (${packSize(pack.bytes)})` : `Download ${label}`;
+  if (st === "loaded") {
+    status.textContent = "Hard-positions pack loaded: the strongest bound now uses it.";
+  } else if (st === "error") {
+    const why = /[.!?]$/.test(state.pack.error) ? state.pack.error : `${state.pack.error}.`;
+    status.textContent = `The pack could not be loaded: ${why} The solver keeps working without it.`;
+  } else if (st === "offered") {
+    status.textContent = "";
+  }
+}
+
+async function downloadPack() {
+  const file = $("pack-panel").dataset.file;
+  const pack = state.packs.find((p) => p.file === file);
+  if (!pack || state.pack.busy || !state.ready) return;
+  state.pack = { busy: true, error: null };
+  const bar = $("pack-progress");
+  bar.max = pack.bytes || 1;
+  bar.value = 0;
+  $("pack-status").textContent = `Downloading the hard-positions pack (${packSize(pack.bytes)})…`;
+  $("solve-button").disabled = true; // the worker serves one request at a time
+  renderPack();
+  let lastPct = -1;
+  try {
+    const result = await client.loadPack(file, (p) => {
+      const total = p.bytes || pack.bytes || 0;
+      if (total) bar.max = total;
+      bar.value = Math.min(p.loaded, bar.max);
+      const pct = total ? Math.floor((100 * p.loaded) / total) : 0;
+      if (p.loaded >= total && total) {
+        $("pack-status").textContent = "Downloaded; loading the pack into the solver…";
+      } else if (pct >= lastPct + 10 || lastPct < 0) {
+        lastPct = pct; // the live region speaks every 10 %, not on every chunk
+        $("pack-status").textContent = `Downloading the hard-positions pack: ${pct} % of ${packSize(total)}…`;
+      }
+    });
+    pack.loaded = true;
+    state.pack = { busy: false, error: null };
+    if (result.info) state.info = result.info;
+    fillBoundMenu();
+    renderPack();
+    if (!result.cached) $("pack-status").textContent += " (It could not be kept for offline use: it will be downloaded again next time.)";
+    refreshBounds();
+    toast("Hard-positions pack loaded.");
+  } catch (err) {
+    state.pack = { busy: false, error: err.message || String(err) };
+    if (err.type === "cancelled") state.pack.error = "the download was interrupted.";
+    renderPack();
+  } finally {
+    $("solve-button").disabled = !state.ready;
+  }
+}
+$("pack-button").addEventListener("click", downloadPack);
+
 // ------------------------------------------------------------------ solve / cancel
 function beginSolving() {
   state.solving = true;
@@ -384,7 +480,7 @@ function beginSolving() {
   $("solve-button").hidden = true;
   $("cancel-button").hidden = false;
   $("cancel-button").focus();
-  for (const id of ["shape-select", "shuffle-button", "reset-button", "examples", "bound-select", "tiles-input"]) $(id).disabled = true;
+  for (const id of ["shape-select", "shuffle-button", "reset-button", "examples", "bound-select", "tiles-input", "pack-button"]) $(id).disabled = true;
   boardView.render(state.board, { busy: true });
 }
 
@@ -394,6 +490,7 @@ function endSolving() {
   $("cancel-button").hidden = true;
   for (const id of ["shape-select", "shuffle-button", "reset-button", "examples", "bound-select", "tiles-input"]) $(id).disabled = false;
   $("bound-select").disabled = !state.ready;
+  $("pack-button").disabled = !state.ready;
   boardView.render(state.board, { busy: false });
 }
 

@@ -65,6 +65,7 @@ export class SolverClient {
         case "ready":
           this.ready = true;
           this.info = msg.info;
+          this.packs = msg.packs || [];
           this.interrupt = msg.interrupt ? new Int32Array(msg.interrupt) : null;
           this.handlers.ready?.(msg);
           resolveReady(msg);
@@ -149,6 +150,13 @@ export class SolverClient {
 
   solve(params, onProgress) {
     return this.send("solve", { params }, onProgress);
+  }
+
+  /** Download and load an optional pack; onProgress({file, loaded, bytes}). */
+  async loadPack(file, onProgress) {
+    const result = await this.send("loadPack", { file }, onProgress);
+    if (result && result.info) this.info = result.info;
+    return result;
   }
 
   /**

@@ -23,6 +23,14 @@
  *                                          of params.shape first when that is new
  *   {type: "solve", id, params}           fifteen.api.call("solve", params, progress);
  *                                          params = {text, shape, bound}
+ *   {type: "loadPack", id, file}          download the optional pack `file` (listed under
+ *                                          "packs" in ../db/manifest.json; never fetched unasked),
+ *                                          reporting {type: "progress", id, progress: {loaded,
+ *                                          bytes}}; hand it to Python and, once accepted, keep it
+ *                                          in Cache Storage ("fifteen-packs", which the service
+ *                                          worker's cleanup leaves alone) for offline use; result
+ *                                          {file, bytes, cached, memory_bytes, info}; a damaged
+ *                                          or unreachable pack is an ordinary (non-fatal) error
  *   {type: "cancel"}                      only useful when the page is cross-origin isolated
  *                                          (interrupt buffer); otherwise the page terminates
  *                                          this worker and starts a new one (the baseline)
@@ -32,8 +40,10 @@
  *        stage = "runtime" | "solver" | "databases"; state = "start" | "progress" | "done";
  *        label is human-readable ("wd-4x4.f15"), bytes the size when known
  *   {type: "warning", message}             non-fatal (e.g. a missing WD table: rebuilt in-process)
- *   {type: "ready", info, interrupt, seconds}
- *        info = result of api "info"; interrupt = SharedArrayBuffer or null
+ *   {type: "ready", info, interrupt, seconds, packs}
+ *        info = result of api "info"; interrupt = SharedArrayBuffer or null;
+ *        packs = the manifest's optional packs, each with `loaded` (true when a copy kept in
+ *        Cache Storage was loaded at init; a damaged cached copy is dropped with a warning)
  *   {type: "progress", id, progress}       during a solve, ~4 times a second and per iteration:
  *        {bound, nodes, iteration_nodes, seconds, done, iterations: [{bound, nodes, seconds}]}
  *        (seconds: elapsed in total, per iteration in `iterations`; with done = true the
@@ -59,6 +69,8 @@ const loadedAssets = new Set(); // file names handed to Python
 const loadedShapes = new Set();
 let skipped = new Set(); // asset files the page asked us not to load
 let queue = Promise.resolve(); // calls run one at a time, in order
+const PACK_CACHE = "fifteen-packs"; // not versioned: sw.js never deletes it
+const loadedPacks = new Set(); // optional pack files handed to Python
 
 const post = (msg, transfer) => self.postMessage(msg, transfer || []);
 const now = () => performance.now() / 1000;
@@ -70,10 +82,10 @@ class LoadError extends Error {
   }
 }
 
-async function fetchOk(rel, what) {
+async function fetchOk(rel, what, init) {
   let resp;
   try {
-    resp = await fetch(url(rel));
+    resp = await fetch(url(rel), init);
   } catch (e) {
     throw new LoadError("load", `${what}: could not be downloaded (${e.message || e}). Are you offline?`);
   }
@@ -82,9 +94,10 @@ async function fetchOk(rel, what) {
 }
 
 /** Fetch a binary asset, reporting progress; returns a Uint8Array. */
-async function fetchBytes(rel, label, stage, expected) {
-  const resp = await fetchOk(rel, label);
+async function fetchBytes(rel, label, stage, expected, report, init) {
+  const resp = await fetchOk(rel, label, init);
   const total = Number(resp.headers.get("content-length")) || expected || 0;
+  report = report || ((loaded) => post({ type: "loading", stage, state: "progress", label, bytes: total, loaded }));
   if (!resp.body || !resp.body.getReader) return new Uint8Array(await resp.arrayBuffer());
   const reader = resp.body.getReader();
   const chunks = [];
@@ -98,9 +111,10 @@ async function fetchBytes(rel, label, stage, expected) {
     const t = performance.now();
     if (t - last > 100) {
       last = t;
-      post({ type: "loading", stage, state: "progress", label, bytes: total, loaded });
+      report(loaded, total);
     }
   }
+  report(loaded, total);
   const out = new Uint8Array(loaded);
   let off = 0;
   for (const c of chunks) {
@@ -268,6 +282,114 @@ async function ensureShape(shape) {
   loadedShapes.add(shape);
 }
 
+// ------------------------------------------------------------ optional packs
+function packEntries() {
+  return (dbManifest && Array.isArray(dbManifest.packs) ? dbManifest.packs : []).filter((p) => p && p.file);
+}
+
+const packUrl = (file) => url(`../db/${file}`); // the Cache Storage key
+
+/** Hand a pack's bytes to Python; throws a LoadError (type "asset" for a damaged file). */
+function registerPack(file, bytes) {
+  let reply;
+  try {
+    reply = parseReply(api.load_asset(file, bytes));
+  } catch (e) {
+    const msg = firstLine(e);
+    if (/memory/i.test(msg)) {
+      throw new LoadError("load", `${file}: not enough memory to load the pack (${msg}). The solver keeps working without it.`);
+    }
+    throw new LoadError("internal", `${file}: could not be loaded (${msg})`);
+  }
+  if (!reply.ok) {
+    const err = reply.error || {};
+    throw new LoadError(err.type || "asset", err.message || `${file}: could not be read`);
+  }
+  loadedPacks.add(file);
+  return reply.result || {};
+}
+
+/** At init: load every pack the user downloaded before (kept in Cache Storage). */
+async function loadCachedPacks() {
+  if (!self.caches) return;
+  let cache;
+  try {
+    if (!(await caches.has(PACK_CACHE))) return;
+    cache = await caches.open(PACK_CACHE);
+  } catch {
+    return; // storage unavailable (private mode, ...)
+  }
+  for (const pack of packEntries()) {
+    if (loadedPacks.has(pack.file)) continue;
+    const hit = await cache.match(packUrl(pack.file));
+    if (!hit) continue;
+    const t0 = now();
+    const label = pack.label || pack.file;
+    post({ type: "loading", stage: "databases", state: "start", label, bytes: pack.bytes });
+    try {
+      const bytes = new Uint8Array(await hit.arrayBuffer());
+      if (pack.bytes && bytes.length !== pack.bytes) {
+        throw new LoadError("asset", `${pack.file}: the kept copy has ${bytes.length} bytes, this build's pack ${pack.bytes}`);
+      }
+      registerPack(pack.file, bytes);
+      post({ type: "loading", stage: "databases", state: "done", label, bytes: bytes.length, seconds: now() - t0 });
+    } catch (e) {
+      if (e.type === "asset") await cache.delete(packUrl(pack.file)).catch(() => {});
+      post({ type: "warning", message: `${e.message || e} — the kept copy was dropped; download the pack again to use it.` });
+      post({ type: "loading", stage: "databases", state: "done", label, seconds: now() - t0, missing: true });
+    }
+  }
+}
+
+function packList() {
+  return packEntries().map((p) => ({ ...p, loaded: loadedPacks.has(p.file) }));
+}
+
+async function loadPack(msg) {
+  const { id, file } = msg;
+  try {
+    if (!api) throw new LoadError("internal", "The solver is not loaded yet.");
+    await loadDbManifest();
+    const pack = packEntries().find((p) => p.file === file);
+    if (!pack) throw new LoadError("load", `${file}: not an optional pack of this site`);
+    if (!loadedPacks.has(file)) {
+      // `?pack` keeps the service worker out of the way (it would cache a second
+      // copy under its versioned cache); no-store keeps the HTTP cache out too.
+      const bytes = await fetchBytes(
+        `../db/${file}?pack=1`,
+        file,
+        "pack",
+        pack.bytes,
+        (loaded, total) => post({ type: "progress", id, progress: { file, loaded, bytes: total || pack.bytes || 0 } }),
+        { cache: "no-store" },
+      );
+      if (pack.bytes && bytes.length !== pack.bytes) {
+        throw new LoadError("asset", `${file}: downloaded ${bytes.length} bytes, expected ${pack.bytes} (incomplete download?)`);
+      }
+      registerPack(file, bytes);
+      let cached = false;
+      if (self.caches) {
+        try {
+          const cache = await caches.open(PACK_CACHE);
+          await cache.put(
+            packUrl(file),
+            new Response(bytes, { headers: { "Content-Type": "application/octet-stream", "Content-Length": String(bytes.length) } }),
+          );
+          cached = true;
+        } catch (e) {
+          post({ type: "warning", message: `${file}: loaded, but could not be kept for offline use (${e.message || e}).` });
+        }
+      }
+      post({ type: "result", id, result: { file, bytes: bytes.length, cached, memory_bytes: pack.memory_bytes || null, info: info() } });
+      return;
+    }
+    post({ type: "result", id, result: { file, bytes: pack.bytes || 0, cached: true, memory_bytes: pack.memory_bytes || null, info: info() } });
+  } catch (e) {
+    console.error(e);
+    post({ type: "error", id, error: { type: e.type || "load", message: e.message || String(e), file } });
+  }
+}
+
 function apiCall(method, params, progress) {
   let json;
   try {
@@ -301,7 +423,8 @@ async function init(shape, skip, opts = {}) {
     await loadRuntime(opts);
     await loadSolver();
     await ensureShape(shape || "4x4");
-    post({ type: "ready", info: info(), interrupt: interrupt ? interrupt.buffer : null, seconds: now() - t0 });
+    await loadCachedPacks();
+    post({ type: "ready", info: info(), interrupt: interrupt ? interrupt.buffer : null, seconds: now() - t0, packs: packList() });
   } catch (e) {
     console.error(e);
     post({
@@ -347,6 +470,9 @@ self.onmessage = (event) => {
     case "call":
     case "solve":
       queue = queue.then(() => handle(msg));
+      break;
+    case "loadPack":
+      queue = queue.then(() => loadPack(msg));
       break;
     case "cancel":
       // Normally the page writes the buffer itself (this message waits behind a

@@ -1,0 +1,154 @@
+"""End-to-end test of the optional pattern-database pack (issue 5, the web side).
+
+The real 7-8 pack is ~100 MB and takes a quarter of an hour to build, so the
+test serves a copy of the site whose manifest lists a *small but valid* pack:
+the same builder (``tools/pdb78_build.py``) on the 3x3 board with groups
+{1..4}, {5..8}, registered under the ``pdb78`` bound exactly like the real one
+(as in ``tests/test_pdb78.py``).  The page must offer it for 3x3 only, never
+fetch it unasked, report a damaged download clearly (and keep working), load
+it on request with a progress bar, use it for ``auto``, and — with the server
+stopped — load it again from Cache Storage after a reload.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import READY_TIMEOUT_MS, ROOT, App, SiteServer, save_screenshot
+
+PACK_FILE = "pdb-78.f15"
+POSITION_3x3 = [8, 6, 7, 2, 5, 4, 3, 0, 1]  # 31 moves, the 3x3 maximum
+OPTIMAL_3x3 = 31
+
+
+def _small_pack() -> bytes:
+    pytest.importorskip("numpy")
+    sys.path.insert(0, str(ROOT / "tools"))
+    sys.path.insert(0, str(ROOT / "py"))
+    import pdb78_build
+
+    from fifteen import dbfile
+
+    data = pdb78_build.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]])
+    asset = dbfile.read_asset(data)
+    meta = dict(asset.meta, partition="78")  # registered as the "pdb78" bound
+    return dbfile.write_asset(meta, asset.payload)
+
+
+def _site_with_pack(tmp: Path, pack: bytes) -> Path:
+    """A copy of the site (symlinks) whose manifest lists a 3x3 pack; returns the pack's path."""
+    for name in ("index.html", "sw.js"):
+        os.symlink(ROOT / name, tmp / name)
+    static = tmp / "static"
+    static.mkdir()
+    for entry in (ROOT / "static").iterdir():
+        if entry.name != "db":
+            os.symlink(entry, static / entry.name)
+    db = static / "db"
+    db.mkdir()
+    manifest_path = ROOT / "static/db/manifest.json"
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"format": 1, "assets": []}
+    for a in manifest["assets"]:
+        src = ROOT / "static/db" / a["file"]
+        if src.exists():
+            os.symlink(src, db / a["file"])
+    manifest["packs"] = [
+        {
+            "file": PACK_FILE,
+            "kind": "pdb78",
+            "shapes": ["3x3"],
+            "bytes": len(pack),
+            "optional": True,
+            "bound": "pdb78",
+            "label": "Hard-positions pack (test, 3x3)",
+            "memory_bytes": 4096,
+            "encoding": "nibbles",
+        }
+    ]
+    (db / "manifest.json").write_text(json.dumps(manifest))
+    return db / PACK_FILE
+
+
+def _bound_options(page) -> list[str]:
+    return page.eval_on_selector_all("#bound-select option", "os => os.map(o => o.value)")
+
+
+def test_optional_pack_download_use_and_offline(browser, tmp_path):
+    pack = _small_pack()
+    pack_path = _site_with_pack(tmp_path, pack)
+    damaged = bytearray(pack)
+    damaged[len(damaged) // 2] ^= 0xFF  # same size: only the checksum can tell
+    pack_path.write_bytes(bytes(damaged))
+
+    server = SiteServer(tmp_path).start()
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    requests: list[str] = []
+    ctx.on("request", lambda r: requests.append(r.url))
+    try:
+        page = ctx.new_page()
+        app = App(page, server)
+        app.open("#tiles=" + ",".join(map(str, POSITION_3x3)) + "&shape=3x3")
+
+        # Offered (with its size and the memory warning), not fetched, not yet a bound.
+        page.wait_for_selector("#pack-panel:not([hidden])", timeout=10_000)
+        assert page.get_attribute("#pack-panel", "data-state") == "offered"
+        button = page.inner_text("#pack-button")
+        assert "Download hard-positions pack" in button and "KB" in button, button
+        assert "300 MB" not in page.inner_text("#pack-note")  # the manifest's figure is used
+        assert "of memory while loading" in page.inner_text("#pack-note")
+        assert "pdb78" not in _bound_options(page)
+        assert not any(PACK_FILE in u for u in requests), "the pack was fetched without being asked for"
+
+        # A damaged download: a clear error, a retry button, and the app keeps working.
+        page.click("#pack-button")
+        page.wait_for_selector("#pack-panel[data-state=error]", timeout=60_000, state="attached")
+        assert any(PACK_FILE in u for u in requests)
+        status = page.inner_text("#pack-status")
+        assert "checksum" in status.lower() or "corrupt" in status.lower(), status
+        assert "Traceback" not in status
+        assert page.is_visible("#pack-button") and "Retry" in page.inner_text("#pack-button")
+        assert "pdb78" not in _bound_options(page)
+        save_screenshot(page, "pack-error")
+        assert app.solve("auto")["length"] == OPTIMAL_3x3
+
+        # Retry with the good file: progress bar filled, "loaded", bound offered and used by auto.
+        pack_path.write_bytes(pack)
+        page.click("#pack-button")
+        page.wait_for_selector("#pack-panel[data-state=loaded]", timeout=60_000, state="attached")
+        assert "Hard-positions pack loaded" in page.inner_text("#pack-status")
+        assert not page.is_visible("#pack-button")
+        bar = page.eval_on_selector("#pack-progress", "p => [p.value, p.max]")
+        assert bar == [len(pack), len(pack)], bar
+        assert "pdb78" in _bound_options(page)
+        sol = app.solve("auto")
+        assert sol["length"] == OPTIMAL_3x3
+        assert "7-8" in page.inner_text("#solution-meta"), page.inner_text("#solution-meta")
+        assert app.solve("pdb78")["length"] == OPTIMAL_3x3
+        save_screenshot(page, "pack-loaded")
+
+        # Other shapes are not offered the pack.
+        app.set_position(list(range(1, 16)) + [0], "4x4")
+        page.wait_for_selector("#pack-panel[hidden]", timeout=10_000, state="attached")
+
+        # Offline: the service worker has the site, Cache Storage has the pack.
+        page.wait_for_selector("html[data-offline=ready]", timeout=120_000, state="attached")
+        assert page.evaluate("async () => (await caches.keys()).includes('fifteen-packs')")
+        app.set_position(POSITION_3x3, "3x3")
+        server.stop()
+        page.reload()
+        app.wait_ready()
+        assert page.evaluate("() => !!navigator.serviceWorker.controller")
+        page.wait_for_selector("#pack-panel[data-state=loaded]", timeout=READY_TIMEOUT_MS, state="attached")
+        assert "pdb78" in _bound_options(page)
+        assert app.solve("auto")["length"] == OPTIMAL_3x3
+        assert "7-8" in page.inner_text("#solution-meta")
+    finally:
+        ctx.close()
+        server.stop()
+        shutil.rmtree(tmp_path, ignore_errors=True)
