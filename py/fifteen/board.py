@@ -125,6 +125,19 @@ def inversions(seq: Iterable[int]) -> int:
     return sum(1 for i, a in enumerate(items) for b in items[i + 1 :] if a > b)
 
 
+def transpose_tiles(shape: Shape, tiles: Sequence[int]) -> list[int]:
+    """The position seen on the transposed board, tiles relabelled (for the horizontal reading)."""
+    rows, cols = shape.rows, shape.cols
+    out = [0] * len(tiles)
+    for sq, t in enumerate(tiles):
+        r, c = divmod(sq, cols)
+        if t:
+            gr, gc = divmod(t - 1, cols)
+            t = gc * rows + gr + 1
+        out[c * rows + r] = t
+    return out
+
+
 def solvability_problem(shape: Shape, tiles: Sequence[int]) -> str | None:
     """``None`` if *tiles* can reach the goal, else the reason it cannot."""
     inv = inversions(tiles)
@@ -324,16 +337,6 @@ class Board:
         Tile ``t`` whose goal is (r, c) becomes the tile whose goal is (c, r),
         placed on the mirrored square; the goal maps to itself.
         """
-        rows, cols = self.shape.rows, self.shape.cols
-        if rows != cols:
+        if self.shape.rows != self.shape.cols:
             raise InputError("only square boards can be reflected about the diagonal")
-        n = self.shape.size
-        relabel = [0] * n
-        for t in range(1, n):
-            r, c = divmod(t - 1, cols)
-            relabel[t] = c * cols + r + 1
-        out = [0] * n
-        for sq, t in enumerate(self.tiles):
-            r, c = divmod(sq, cols)
-            out[c * cols + r] = relabel[t]
-        return Board(self.shape, tuple(out))
+        return Board(self.shape, tuple(transpose_tiles(self.shape, self.tiles)))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Sequence
 
-from .board import Shape
+from .board import Shape, transpose_tiles
 
 
 def manhattan(shape: Shape, tiles: Sequence[int]) -> int:
@@ -97,17 +97,8 @@ def row_codes(shape: Shape, tiles: Sequence[int]) -> list[int]:
 
 
 def column_codes(shape: Shape, tiles: Sequence[int]) -> list[int]:
-    """Line codes (see :func:`line_table`) of each column."""
-    rows, cols = shape.rows, shape.cols
-    base = rows + 1
-    codes = [0] * cols
-    for sq, t in enumerate(tiles):
-        if t:
-            r, c = divmod(sq, cols)
-            gr, gc = divmod(t - 1, cols)
-            if gc == c:
-                codes[c] += (gr + 1) * base**r
-    return codes
+    """Line codes of each column: the row codes of the transposed board."""
+    return row_codes(shape.transposed(), transpose_tiles(shape, tiles))
 
 
 def linear_conflict(shape: Shape, tiles: Sequence[int]) -> int:

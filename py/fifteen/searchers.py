@@ -18,12 +18,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable
 
-from .board import Shape
+from .board import Shape, transpose_tiles
 from .inversion import column_labels, distance_table, horizontal_inversions, vertical_inversions
 from .manhattan import column_codes, line_table, manhattan, manhattan_table, row_codes
 from .moves import move_tables
 from .search import ensure_recursion
-from .walking import table_for, transpose_tiles
+from .walking import table_for
 
 Tick = Callable[[int], int]
 

@@ -37,7 +37,7 @@ from array import array
 from functools import lru_cache
 from typing import Sequence
 
-from .board import Shape
+from .board import Shape, transpose_tiles
 from .dbfile import AssetError, read_asset, write_asset
 
 NO_LINK = -1
@@ -225,19 +225,6 @@ def table_for(shape: Shape) -> WalkingTable:
     if table is None:
         table = _loaded[shape] = _built(shape)
     return table
-
-
-def transpose_tiles(shape: Shape, tiles: Sequence[int]) -> list[int]:
-    """The position seen on the transposed board, tiles relabelled (for the horizontal reading)."""
-    rows, cols = shape.rows, shape.cols
-    out = [0] * len(tiles)
-    for sq, t in enumerate(tiles):
-        r, c = divmod(sq, cols)
-        if t:
-            gr, gc = divmod(t - 1, cols)
-            t = gc * rows + gr + 1
-        out[c * rows + r] = t
-    return out
 
 
 def walking_distance(shape: Shape, tiles: Sequence[int]) -> tuple[int, int]:
