@@ -82,7 +82,6 @@ def test_bounds_admissible_on_2x4_and_3x2():
 
 def test_wd_dominates_md_on_random_4x4():
     rng = random.Random(5)
-    shape = Shape(4, 4)
     from fifteen.api import _method_random
 
     for seed in range(200):

@@ -10,7 +10,6 @@ import json
 import random
 import struct
 import sys
-import zlib
 from collections import deque
 from pathlib import Path
 
@@ -25,7 +24,8 @@ import pdb78_build  # noqa: E402
 from fifteen import assets, dbfile, pdb78  # noqa: E402
 from fifteen.board import Board, Shape  # noqa: E402
 from fifteen.dbfile import AssetError  # noqa: E402
-from fifteen.pdb78 import PDB78, rank, reflect_board, table_size, unrank  # noqa: E402
+from fifteen.pdb import reflect_board  # noqa: E402
+from fifteen.pdb78 import PDB78, rank, table_size, unrank  # noqa: E402
 from fifteen.search import ida_star  # noqa: E402
 
 GROUPS_3x3 = [[1, 2, 3, 4], [5, 6, 7, 8]]

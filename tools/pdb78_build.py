@@ -51,6 +51,29 @@ except ImportError:  # interpreted fallback (small tables only)
 
 
 @njit(cache=True)
+def _unrank(x, k, n, dig, sq):
+    """Squares of the group's tiles (into *sq*) for mixed-radix rank *x*; returns their bit mask."""
+    r = x
+    for i in range(k - 1, -1, -1):
+        rad = n - i
+        dig[i] = r % rad
+        r //= rad
+    used = 0
+    for i in range(k):
+        d = dig[i]
+        s = 0
+        while True:
+            if (used >> s) & 1 == 0:
+                if d == 0:
+                    break
+                d -= 1
+            s += 1
+        sq[i] = s
+        used |= 1 << s
+    return used
+
+
+@njit(cache=True)
 def _expand(front_idx, cur, nxt, k, n, radix_w, nbr, reg, full):
     """One BFS layer: OR into ``nxt`` the blank regions reached by one group move."""
     sq = np.zeros(k, np.int64)
@@ -58,23 +81,7 @@ def _expand(front_idx, cur, nxt, k, n, radix_w, nbr, reg, full):
     for f in range(front_idx.shape[0]):
         idx = front_idx[f]
         m = np.int64(cur[idx])
-        r = idx
-        for i in range(k - 1, -1, -1):
-            rad = n - i
-            dig[i] = r % rad
-            r //= rad
-        used = 0
-        for i in range(k):
-            d = dig[i]
-            s = 0
-            while True:
-                if (used >> s) & 1 == 0:
-                    if d == 0:
-                        break
-                    d -= 1
-                s += 1
-            sq[i] = s
-            used |= 1 << s
+        used = _unrank(idx, k, n, dig, sq)
         free = full & ~used
         for i in range(k):
             a = sq[i]
@@ -122,25 +129,13 @@ def _finish(nxt, visited, depth, d):
 def _nibbles(depth, k, n, cols, goal_sq, out):
     """out[x] = (depth[x] - group MD) // 2; returns -1 if some entry is odd/negative/unreached, else the max."""
     dig = np.zeros(k, np.int64)
+    sq = np.zeros(k, np.int64)
     mx = 0
     for x in range(depth.shape[0]):
-        r = x
-        for i in range(k - 1, -1, -1):
-            rad = n - i
-            dig[i] = r % rad
-            r //= rad
-        used = 0
+        _unrank(x, k, n, dig, sq)
         md = 0
         for i in range(k):
-            d = dig[i]
-            s = 0
-            while True:
-                if (used >> s) & 1 == 0:
-                    if d == 0:
-                        break
-                    d -= 1
-                s += 1
-            used |= 1 << s
+            s = sq[i]
             g = goal_sq[i]
             md += abs(s // cols - g // cols) + abs(s % cols - g % cols)
         v = np.int64(depth[x]) - md

@@ -11,7 +11,7 @@ import sys
 from typing import Optional, Sequence
 
 from . import assets
-from .board import Board, FifteenError, Shape
+from .board import Board, FifteenError
 from .dbfile import AssetError
 from .search import Progress
 from .solver import available_bounds, bound_values, solve, summary

@@ -61,10 +61,9 @@ largest entry before the MD subtraction.
 from __future__ import annotations
 
 import sys
-import zlib
 from typing import Sequence
 
-from .pdb import reflect_board, transpose_squares, transpose_tiles
+from .pdb import transpose_squares, transpose_tiles
 from .dbfile import AssetError, read_asset, write_asset
 
 PDB78_FORMAT = 1

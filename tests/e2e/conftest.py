@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import socket
@@ -106,6 +107,28 @@ class SiteServer:
             self.httpd.shutdown()
             self.httpd.server_close()
             self.httpd = None
+
+
+def copy_site(tmp: Path, skip_assets=()) -> tuple[Path, dict]:
+    """A copy of the site in *tmp* (symlinks, except ``static/db``) for tests that serve a changed
+    database directory.  Links every built asset but those named in *skip_assets*; returns the new
+    ``static/db`` directory and the manifest (not yet written: the caller edits and writes it)."""
+    for name in ("index.html", "sw.js"):
+        os.symlink(ROOT / name, tmp / name)
+    static = tmp / "static"
+    static.mkdir()
+    for entry in (ROOT / "static").iterdir():
+        if entry.name != "db":
+            os.symlink(entry, static / entry.name)
+    db = static / "db"
+    db.mkdir()
+    manifest_path = ROOT / "static/db/manifest.json"
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"format": 1, "assets": []}
+    for a in manifest["assets"]:
+        src = ROOT / "static/db" / a["file"]
+        if src.exists() and a["file"] not in skip_assets:
+            os.symlink(src, db / a["file"])
+    return db, manifest
 
 
 def _free_port() -> int:

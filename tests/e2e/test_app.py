@@ -9,13 +9,12 @@ database) and therefore loads Pyodide a second time.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, App, SiteServer, save_screenshot
+from .conftest import ROOT, App, SiteServer, copy_site, save_screenshot
 
 EXAMPLES = {e["id"]: e for e in json.loads((ROOT / "static/data/examples.json").read_text())["examples"]}
 HARD_80 = EXAMPLES["h01"]["tiles"]
@@ -345,22 +344,10 @@ def test_cancel_uses_the_interrupt_buffer_once_isolated(ready_app: App):
 # ------------------------------------------------------------------ corrupt database
 def _corrupt_site(tmp: Path) -> str:
     """A copy of the site (symlinks) whose 4x4 database is damaged; returns the damaged file's name."""
-    for name in ("index.html", "sw.js"):
-        os.symlink(ROOT / name, tmp / name)
-    static = tmp / "static"
-    static.mkdir()
-    for entry in (ROOT / "static").iterdir():
-        if entry.name != "db":
-            os.symlink(entry, static / entry.name)
-    db = static / "db"
-    db.mkdir()
     manifest_path = ROOT / "static/db/manifest.json"
-    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"format": 1, "assets": []}
-    victim = next((a for a in manifest["assets"] if "4x4" in a.get("shapes", [])), None)
-    for a in manifest["assets"]:
-        src = ROOT / "static/db" / a["file"]
-        if src.exists() and a is not victim:
-            os.symlink(src, db / a["file"])
+    assets = json.loads(manifest_path.read_text())["assets"] if manifest_path.exists() else []
+    victim = next((a for a in assets if "4x4" in a.get("shapes", [])), None)
+    db, manifest = copy_site(tmp, skip_assets={victim["file"]} if victim else ())
     if victim is None or not (ROOT / "static/db" / victim["file"]).exists():
         # No real database yet: a well-formed container, then damaged the same way.
         from fifteen.dbfile import write_asset

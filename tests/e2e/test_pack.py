@@ -13,14 +13,13 @@ stopped — load it again from Cache Storage after a reload.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import READY_TIMEOUT_MS, ROOT, App, SiteServer, save_screenshot
+from .conftest import READY_TIMEOUT_MS, ROOT, App, SiteServer, copy_site, save_screenshot
 
 PACK_FILE = "pdb-78.f15"
 POSITION_3x3 = [8, 6, 7, 2, 5, 4, 3, 0, 1]  # 31 moves, the 3x3 maximum
@@ -43,21 +42,7 @@ def _small_pack() -> bytes:
 
 def _site_with_pack(tmp: Path, pack: bytes) -> Path:
     """A copy of the site (symlinks) whose manifest lists a 3x3 pack; returns the pack's path."""
-    for name in ("index.html", "sw.js"):
-        os.symlink(ROOT / name, tmp / name)
-    static = tmp / "static"
-    static.mkdir()
-    for entry in (ROOT / "static").iterdir():
-        if entry.name != "db":
-            os.symlink(entry, static / entry.name)
-    db = static / "db"
-    db.mkdir()
-    manifest_path = ROOT / "static/db/manifest.json"
-    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"format": 1, "assets": []}
-    for a in manifest["assets"]:
-        src = ROOT / "static/db" / a["file"]
-        if src.exists():
-            os.symlink(src, db / a["file"])
+    db, manifest = copy_site(tmp)
     manifest["packs"] = [
         {
             "file": PACK_FILE,
