@@ -254,6 +254,25 @@ def _positions(tiles: Sequence[int]) -> list[int]:
     return pos
 
 
+def check_layout_meta(meta: dict, name: str, format_key: str, version: int, what: str, partition, rows, cols):
+    """Checks shared by the PDB assets: layout version, shape and partition against what the
+    caller expects (``None`` = anything); returns ``(rows, cols, partition)`` or raises AssetError."""
+    if meta.get(format_key) != version:
+        raise AssetError(
+            f"{name}: {what} layout version {meta.get(format_key)!r} is not supported (expected {version}); rebuild it with build_db.py"
+        )
+    try:
+        r, c = int(meta["rows"]), int(meta["cols"])
+        part = meta["partition"]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise AssetError(f"{name}: incomplete {what} metadata ({exc!r})") from None
+    if (rows is not None and rows != r) or (cols is not None and cols != c):
+        raise AssetError(f"{name}: is a {r}x{c} database, expected {rows}x{cols}")
+    if partition is not None and part != partition:
+        raise AssetError(f"{name}: holds partition {part!r}, expected {partition!r}")
+    return r, c, part
+
+
 class PatternDatabase:
     """A loaded additive PDB (plain and reflected lookups).  See the module docstring."""
 
@@ -347,19 +366,12 @@ class PatternDatabase:
         def bad(msg):
             raise AssetError(f"{name}: {msg}")
 
-        if meta.get("pdb_format") != PDB_FORMAT:
-            bad(f"PDB layout version {meta.get('pdb_format')!r} is not supported (expected {PDB_FORMAT}); rebuild it with build_db.py")
+        r, c, part = check_layout_meta(meta, name, "pdb_format", PDB_FORMAT, "PDB", partition, rows, cols)
         try:
-            r, c = int(meta["rows"]), int(meta["cols"])
-            part = meta["partition"]
             tables = meta["tables"]
             groups = meta["groups"]
-        except (KeyError, TypeError, ValueError) as exc:
+        except KeyError as exc:
             bad(f"incomplete PDB metadata ({exc!r})")
-        if (rows is not None and rows != r) or (cols is not None and cols != c):
-            bad(f"is a {r}x{c} database, expected {rows}x{cols}")
-        if partition is not None and part != partition:
-            bad(f"holds partition {part!r}, expected {partition!r}")
         n = r * c
         if not 2 <= n <= 16 or r < 1 or c < 1:
             bad(f"unsupported board {r}x{c}")

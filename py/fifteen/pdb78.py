@@ -63,7 +63,7 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from .pdb import transpose_squares, transpose_tiles
+from .pdb import check_layout_meta, transpose_squares, transpose_tiles
 from .dbfile import AssetError, read_asset, write_asset
 
 PDB78_FORMAT = 1
@@ -230,18 +230,11 @@ class PDB78:
         def bad(msg):
             raise AssetError(f"{name}: {msg}")
 
-        if meta.get("pdb78_format") != PDB78_FORMAT:
-            bad(f"7-8 pack layout version {meta.get('pdb78_format')!r} is not supported (expected {PDB78_FORMAT}); rebuild it with build_db.py --pack")
+        r, c, part = check_layout_meta(meta, name, "pdb78_format", PDB78_FORMAT, "7-8 pack", partition, rows, cols)
         try:
-            r, c = int(meta["rows"]), int(meta["cols"])
-            part = meta["partition"]
             tables = meta["tables"]
-        except (KeyError, TypeError, ValueError) as exc:
+        except KeyError as exc:
             bad(f"incomplete 7-8 pack metadata ({exc!r})")
-        if (rows is not None and rows != r) or (cols is not None and cols != c):
-            bad(f"is a {r}x{c} database, expected {rows}x{cols}")
-        if partition is not None and part != partition:
-            bad(f"holds partition {part!r}, expected {partition!r}")
         n = r * c
         if not (2 <= r <= 4 and 2 <= c <= 4):
             bad(f"unsupported board {r}x{c}")
