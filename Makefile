@@ -62,7 +62,19 @@ static/wheels/.fifteen.stamp: $(FIFTEEN_SRC) | $(VENV)/.stamp
 	rm -rf py/*.egg-info build/lib build/bdist.*
 	touch $@
 
-static/build-info.json: $(PYODIDE_DIR)/.stamp $(addprefix static/wheels/,$(WEB_WHEELS)) \
+# The xz decoder for the optional 7-8 pack (npm xz-decompress, MIT: xz-embedded compiled to
+# WebAssembly, inlined): its UMD bundle, unchanged, wrapped as an ES module for the module worker.
+XZ_JS := static/vendor/xz/xz-decompress.mjs
+$(XZ_JS): node_modules/.stamp
+	mkdir -p $(dir $@)
+	{ echo "// npm xz-decompress $$(node -p 'require("./node_modules/xz-decompress/package.json").version') (MIT), dist/package/xz-decompress.min.js"; \
+	  echo "// wrapped as an ES module by the Makefile (target web); the bundle below is unchanged."; \
+	  echo "const module = { exports: {} }; const exports = module.exports; const require = () => ({});"; \
+	  cat node_modules/xz-decompress/dist/package/xz-decompress.min.js; echo; \
+	  echo "export const { XzReadableStream } = module.exports;"; } >$@.tmp
+	mv $@.tmp $@
+
+static/build-info.json: $(PYODIDE_DIR)/.stamp $(XZ_JS) $(addprefix static/wheels/,$(WEB_WHEELS)) \
 		static/wheels/.fifteen.stamp tools/web_build_info.py FORCE
 	$(PY) tools/web_build_info.py
 
@@ -111,7 +123,7 @@ bench-peers: .venv-bench/.stamp node_modules/.stamp db
 	PYTHONPATH=py $(PY) bench/side_by_side.py $(ARGS)
 
 # ---------------------------------------------------------------- optional 7-8 pack
-# The hard-positions pack (static/db/pdb-78.f15, fifteen.pdb78): not part of make db / CI.
+# The hard-positions pack (static/db/pdb-78.f15.xz, fifteen.pdb78): not part of make db / CI.
 # Its builder needs numba (own venv .venv-pack); ~4 GB RAM, 10-30 min on 2 cores.
 # The BFS result is cached (~/.cache/fifteen-db/raw), so re-encoding is quick.
 .PHONY: pack

@@ -11,11 +11,14 @@ plus ``manifest.json``::
                               "sha256": "..."}, ...],
      "packs": [...]}   # only when an optional pack (build_db.py --pack) is in --out:
                        # same fields + "optional": true, "bound", "label",
-                       # "memory_bytes" (RAM once loaded), "encoding"
+                       # "memory_bytes" (RAM once loaded), "encoding",
+                       # "compression": "xz", "raw_bytes" (the container's size
+                       # once decompressed: the browser worker allocates it)
 
 ``crc32`` is the container's trailer checksum (CRC-32 of all bytes but the last
 4 — the CRC-32 of a whole container file is always 2144df1c); ``sha256`` is of
-the whole file.
+the whole file.  ``bytes`` is the file's size (a pack's download size); an xz
+pack has no ``crc32`` (the container inside carries its own).
 
 Caching: every built file is kept in a cache directory (``--cache``, else
 ``$FIFTEEN_DB_CACHE``, else ``~/.cache/fifteen-db``) under a key that hashes
@@ -227,7 +230,7 @@ class AssetSpec:
 
     @property
     def name(self) -> str:
-        return self.file.rsplit(".", 1)[0]
+        return self.file.split(".", 1)[0]
 
     def matches(self, sel: str) -> bool:
         """--only accepts the file name, its stem (pdb-663) or the stem without dashes (pdb663)."""
@@ -403,7 +406,7 @@ def ensure_asset(spec: AssetSpec, out: Path, cache: Path, force: bool, log) -> s
     return how + ("" if changed else ", unchanged in output")
 
 
-def _digests(path: Path) -> tuple[str, str]:
+def _digests(path: Path) -> tuple[str | None, str]:
     """(crc32, sha256) of an asset file for the manifest.
 
     ``crc32`` is the CRC-32 of every byte but the last 4, i.e. the checksum the
@@ -413,6 +416,8 @@ def _digests(path: Path) -> tuple[str, str]:
     ``int.from_bytes(data[-4:], "little")`` reads.)  ``sha256`` is of the whole file.
     """
     data = path.read_bytes()
+    if dbfile.is_xz(data):
+        return None, hashlib.sha256(data).hexdigest()
     return f"{zlib.crc32(data[:-4]):08x}", hashlib.sha256(data).hexdigest()
 
 
@@ -424,6 +429,8 @@ def write_manifest(out: Path) -> None:
         if p.exists():
             crc, sha = _digests(p)
             entry = {"file": spec.file, "kind": spec.kind, "shapes": list(spec.shapes), "bytes": p.stat().st_size, "crc32": crc, "sha256": sha}
+            if crc is None:
+                del entry["crc32"]
             if spec in PACKS:
                 entry.update(_pack_info(p))
                 packs.append(entry)
@@ -441,18 +448,26 @@ def write_manifest(out: Path) -> None:
 
 
 def _pack_info(path: Path) -> dict:
-    """Manifest fields of an optional pack: "optional", a label and the memory it needs once loaded."""
+    """Manifest fields of an optional pack: "optional", a label, the memory it needs once
+    loaded and, for an xz pack, "compression" and "raw_bytes" (the container's size)."""
     with open(path, "rb") as f:
         head = f.read(1 << 16)  # the header and metadata are at the start
+    xz = dbfile.is_xz(head)
+    if xz:
+        head = dbfile.unxz_head(head, name=str(path))
     meta = dbfile.read_meta(head, name=str(path))
     total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]
-    return {
+    info = {
         "optional": True,
         "bound": meta["kind"],
         "label": "Hard-positions pack (7-8 pattern database)",
         "memory_bytes": (total + 1) // 2,
         "encoding": meta.get("encoding"),
     }
+    if xz:
+        info["compression"] = "xz"
+        info["raw_bytes"] = dbfile.container_size(head, name=str(path))
+    return info
 
 
 def main(argv=None) -> int:

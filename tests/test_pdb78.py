@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import lzma
 import random
 import struct
 import sys
@@ -236,6 +237,7 @@ def _rewrite(data: bytes, meta_update=None, drop=None) -> bytes:
 
 
 def test_refusals(pack3):
+    pack3 = _rewrite(pack3)  # the container itself (the shipped file is an xz of it: see below)
     with pytest.raises(AssetError, match="truncated"):
         PDB78.from_bytes(pack3[: len(pack3) // 2])
     bad = bytearray(pack3)
@@ -277,6 +279,69 @@ def test_refusals(pack3):
                        {"tiles": list(range(9, 16)), "offset": table_size(16, 8), "size": table_size(16, 7), "max": 7}]}
     with pytest.raises(AssetError, match="do not match partition"):
         PDB78._check(fake, "x", None, None, None)
+
+
+# ----------------------------------------------------------------- the shipped .xz form
+def test_pack_is_xz_of_a_plain_container(pack3):
+    assert pdb78.asset_file() == "pdb-78.f15.xz"
+    assert pack3[:6] == dbfile.XZ_MAGIC and dbfile.is_xz(pack3)
+    container = lzma.decompress(pack3)
+    assert container[:8] == dbfile.MAGIC
+    flags = struct.unpack_from("<H", container, 10)[0]
+    assert flags & dbfile.FLAG_ZLIB == 0  # xz does the compressing
+    assert dbfile.read_meta(pack3) == dbfile.read_meta(container)
+    assert dbfile.container_size(container) == len(container)
+    asset = dbfile.read_asset(pack3, kind="pdb78")
+    assert isinstance(asset.payload, bytearray) and bytes(asset.payload) == dbfile.read_asset(container).payload
+    assert dbfile.unxz(pack3, chunk=333) == container  # any input/output chunking
+
+
+def test_take_uses_the_bytearray_in_place(pack3):
+    buf = bytearray(lzma.decompress(pack3))
+    db = PDB78.from_bytes(buf, take=True)
+    assert db.data is buf and len(buf) == db.memory_bytes
+    # without take the caller's bytearray is left alone
+    buf2 = bytearray(lzma.decompress(pack3))
+    db2 = PDB78.from_bytes(buf2)
+    assert db2.data is not buf2 and len(buf2) > db2.memory_bytes and buf2[:8] == dbfile.MAGIC
+    assert bytes(db.data) == bytes(db2.data)
+
+
+def test_xz_refusals(pack3):
+    with pytest.raises(AssetError, match="truncated"):
+        PDB78.from_bytes(pack3[: len(pack3) // 2])
+    with pytest.raises(AssetError, match="truncated"):
+        PDB78.from_bytes(pack3[:-1])  # only the xz footer is missing
+    with pytest.raises(AssetError, match="truncated"):
+        PDB78.from_bytes(pack3[:40])
+    with pytest.raises(AssetError, match="unexpected bytes"):
+        PDB78.from_bytes(pack3 + b"\0\0\0\0")
+    bad = bytearray(pack3)
+    bad[len(bad) // 2] ^= 0x40
+    with pytest.raises(AssetError, match="corrupt|checksum"):
+        PDB78.from_bytes(bytes(bad))
+    with pytest.raises(AssetError, match="not a valid xz|corrupt"):
+        dbfile.read_meta(bytes(pack3[:6]) + b"garbage" * 10)
+    # a damaged container inside an intact xz stream: the container's CRC-32 catches it
+    inner = bytearray(lzma.decompress(pack3))
+    inner[len(inner) // 2] ^= 0x01
+    with pytest.raises(AssetError, match="checksum"):
+        PDB78.from_bytes(dbfile.write_xz(bytes(inner)))
+    # more data than the container's header announces
+    with pytest.raises(AssetError, match="more than"):
+        PDB78.from_bytes(dbfile.write_xz(bytes(lzma.decompress(pack3)) + b"extra"))
+    with pytest.raises(AssetError, match="xz.*Fifteen|bad magic"):
+        PDB78.from_bytes(dbfile.write_xz(b"not a container at all, but long enough"))
+
+
+def test_load_reads_the_xz_file(tmp_path, pack3):
+    path = tmp_path / "pdb-78.f15.xz"
+    path.write_bytes(pack3)
+    db = PDB78.load(path)
+    assert db.name == str(path) and db.nibble(0) == PDB78.from_bytes(pack3).nibble(0)
+    path.write_bytes(pack3[:-100])
+    with pytest.raises(AssetError, match=r"pdb-78\.f15\.xz: truncated"):
+        PDB78.load(path)
 
 
 # ----------------------------------------------------------------- search
@@ -343,10 +408,10 @@ def test_without_the_pack_nothing_changes():
 def test_cli_accepts_pdb78(tmp_path, pack3, capsys):
     from fifteen import cli
 
-    data = _rewrite(pack3, {"partition": "78"})
-    (tmp_path / "pdb-78.f15").write_bytes(data)
+    data = dbfile.write_xz(_rewrite(pack3, {"partition": "78"}))  # the shipped .xz form
+    (tmp_path / "pdb-78.f15.xz").write_bytes(data)
     (tmp_path / "manifest.json").write_text(json.dumps({"format": 1, "assets": [], "packs": [
-        {"file": "pdb-78.f15", "kind": "pdb78", "shapes": ["3x3"], "bytes": len(data), "optional": True}]}))
+        {"file": "pdb-78.f15.xz", "kind": "pdb78", "shapes": ["3x3"], "bytes": len(data), "optional": True}]}))
     saved = dict(assets.pattern_databases)
     try:
         rc = cli.main(["solve", "1 2 3 4 5 6 0 7 8", "--db", str(tmp_path), "--bound", "pdb78", "--json"])
@@ -355,7 +420,7 @@ def test_cli_accepts_pdb78(tmp_path, pack3, capsys):
     finally:
         assets.pattern_databases.clear()
         assets.pattern_databases.update(saved)
-        assets._loaded_files.discard(str((tmp_path / "pdb-78.f15").resolve()))
+        assets._loaded_files.discard(str((tmp_path / "pdb-78.f15.xz").resolve()))
 
 
 def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):
@@ -363,10 +428,12 @@ def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):
 
     assert all(s.kind != "pdb78" for s in build_db.ASSETS)
     spec = build_db.PACKS[0]
-    assert spec.kind == "pdb78" and spec.file == "pdb-78.f15"
+    assert spec.kind == "pdb78" and spec.file == "pdb-78.f15.xz" and spec.name == "pdb-78" and spec.matches("pdb78")
     (tmp_path / spec.file).write_bytes(pack3)
     build_db.write_manifest(tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert all(e["file"] != spec.file for e in manifest["assets"])  # the default page never fetches it
     (entry,) = [e for e in manifest["packs"] if e["file"] == spec.file]
     assert entry["optional"] is True and entry["bytes"] == len(pack3) and entry["memory_bytes"] == len(dbfile.read_asset(pack3).payload)
+    assert entry["compression"] == "xz" and entry["raw_bytes"] == len(lzma.decompress(pack3))
+    assert "crc32" not in entry and len(entry["sha256"]) == 64

@@ -35,6 +35,7 @@ PATTERNS = [
     "static/vendor/pyodide/*.wasm",
     "static/vendor/pyodide/*.zip",
     "static/vendor/pyodide/pyodide-lock.json",
+    "static/vendor/xz/*.mjs",
     "static/wheels/*.whl",
     "static/wheels/manifest.json",
     "static/db/*.f15",

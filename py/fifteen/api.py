@@ -7,7 +7,9 @@ one of ``input`` (bad position, shape or bound), ``asset`` (missing or corrupt
 database), ``cancelled`` or ``internal`` — never a traceback.
 
 * :func:`load_asset` ``(name, data)``: register a fetched database (``data`` is
-  bytes, or a JS ``Uint8Array`` proxy: converted once with ``to_bytes``).
+  bytes, or a JS ``Uint8Array`` proxy: converted once with ``to_bytes``, or a
+  bytearray from :func:`new_buffer` ``(size)`` that the worker filled with a
+  decompressed pack: taken over without a copy).
 * :func:`call` ``(method, params_json, progress=None, cancel=None)`` with
   methods ``info``, ``parse``, ``bounds``, ``solve``, ``random``; see the
   ``_method_*`` functions for their parameters and results.  ``progress`` is
@@ -41,12 +43,23 @@ def _error(kind: str, message: str) -> str:
     return json.dumps({"ok": False, "error": {"type": kind, "message": message}})
 
 
+def new_buffer(size: int) -> bytearray:
+    """A zeroed bytearray of *size* bytes for the worker to fill (through
+    ``PyProxy.getBuffer``) with a decompressed pack, then pass to :func:`load_asset`."""
+    return bytearray(int(size))
+
+
 def load_asset(name: str, data: Any) -> str:
-    """Register a database asset from its bytes."""
+    """Register a database asset from its bytes.
+
+    *data*: bytes, a JS ``Uint8Array`` proxy (copied once by ``to_bytes``), or a
+    bytearray from :func:`new_buffer`, which is handed over (used in place:
+    the caller must drop it).
+    """
     try:
         if hasattr(data, "to_bytes"):  # a JsProxy of a Uint8Array (Pyodide)
             data = data.to_bytes()
-        meta = assets.load_asset(data, name)
+        meta = assets.load_asset(data, name, take=isinstance(data, bytearray))
         return _ok(meta)
     except AssetError as exc:
         return _error("asset", str(exc))

@@ -20,7 +20,18 @@ Layout (all integers little-endian)::
     24+M+P  4     CRC-32           zlib.crc32 of every byte before it
 
 The payload layout of each kind is documented next to the code that reads it:
-:mod:`fifteen.walking` for ``"wd"``, :mod:`fifteen.pdb` for ``"pdb"``.
+:mod:`fifteen.walking` for ``"wd"``, :mod:`fifteen.pdb` for ``"pdb"``,
+:mod:`fifteen.pdb78` for ``"pdb78"``.
+
+An xz-compressed container (``*.f15.xz``: the optional 7-8 pack) is read the
+same way: :func:`read_meta` and :func:`read_asset` recognise the xz magic
+(``FD 37 7A 58 5A 00``) and decompress with the standard library's
+:mod:`lzma` into one ``bytearray`` of the container's size (taken from its
+header), which is then checked as above.  Such a container stores its payload
+uncompressed (flags bit 0 clear; xz does the compressing, far better than
+zlib).  Pyodide has no :mod:`lzma`: the web worker decompresses the xz itself
+and hands the plain container to :func:`read_asset` as a ``bytearray``
+(``take=True``: checked and trimmed in place, never copied).
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 MAGIC = b"FIFTEEN\x1a"
+XZ_MAGIC = b"\xfd7zXZ\x00"
 FORMAT_VERSION = 1
 FLAG_ZLIB = 1
 _HEADER = struct.Struct("<8sHHIII")
@@ -69,6 +81,93 @@ def write_asset(meta: dict[str, Any], payload: bytes, *, compress: bool = True, 
     return body + _CRC.pack(zlib.crc32(body))
 
 
+def container_size(data: bytes | bytearray | memoryview, *, name: str = "asset") -> int:
+    """The size of a whole container, from its first 24 bytes (header)."""
+    _flags, meta_len, stored_len, _raw = _header(memoryview(data), name)
+    return _HEADER.size + meta_len + stored_len + _CRC.size
+
+
+def is_xz(data: bytes | bytearray | memoryview) -> bool:
+    return bytes(data[: len(XZ_MAGIC)]) == XZ_MAGIC
+
+
+def write_xz(container: bytes, *, preset: int = 9) -> bytes:
+    """An xz stream (CRC-32 check, which every xz decoder supports) of a container."""
+    import lzma
+
+    return lzma.compress(container, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, preset=preset)
+
+
+def _lzma(name: str):
+    try:
+        import lzma
+    except ImportError:  # Pyodide: the worker decompresses xz itself
+        raise AssetError(f"{name}: is xz-compressed and this Python has no lzma module") from None
+    return lzma
+
+
+def unxz_head(data: bytes | bytearray | memoryview, *, name: str = "asset", size: int = 1 << 16) -> bytes:
+    """Up to *size* bytes from the start of an xz-compressed container (a prefix of the file is enough)."""
+    lzma = _lzma(name)
+    try:
+        return lzma.LZMADecompressor(lzma.FORMAT_XZ).decompress(bytes(data[: 1 << 20]), max_length=size)
+    except lzma.LZMAError as exc:
+        raise AssetError(f"{name}: not a valid xz file ({exc})") from None
+
+
+def unxz(data: bytes | bytearray | memoryview, *, name: str = "asset", chunk: int = 1 << 22) -> bytearray:
+    """Decompress an xz-compressed container into one bytearray of its exact size.
+
+    The size comes from the container's header (the first decompressed bytes),
+    so the output is allocated once: no growing buffer, no final copy; the
+    input is fed in *chunk*-sized pieces (the decompressor keeps a copy of what
+    it was given but has not used).
+    """
+    lzma = _lzma(name)
+    dec = lzma.LZMADecompressor(lzma.FORMAT_XZ)
+    src = memoryview(data)
+    fed = 0
+    out = None
+    view = None
+    pos = total = 0
+    head = b""
+    try:
+        while not dec.eof:
+            if dec.needs_input:
+                if fed >= len(src):
+                    what = f"after {pos} of {total} bytes" if out is not None else "within the header"
+                    raise AssetError(f"{name}: truncated (the xz stream stops short, {what})")
+                piece = dec.decompress(src[fed : fed + chunk], max_length=chunk)
+                fed += chunk
+            else:
+                piece = dec.decompress(b"", max_length=chunk)
+            if out is None:
+                head += piece
+                if len(head) < _HEADER.size:
+                    continue
+                total = container_size(head, name=name)
+                out = bytearray(total)
+                view = memoryview(out)
+                piece, head = head, b""
+            if pos + len(piece) > total:
+                raise AssetError(f"{name}: the xz stream holds more than the {total} bytes its header announces")
+            view[pos : pos + len(piece)] = piece
+            pos += len(piece)
+    except lzma.LZMAError as exc:
+        raise AssetError(f"{name}: the xz data is corrupt ({exc})") from None
+    finally:
+        if view is not None:
+            view.release()
+    if out is None:
+        raise AssetError(f"{name}: truncated (the xz stream holds less than a header)")
+    extra = len(dec.unused_data) + max(0, len(src) - fed)
+    if extra:
+        raise AssetError(f"{name}: {extra} unexpected bytes after the xz stream")
+    if pos != total:
+        raise AssetError(f"{name}: truncated ({pos} of {total} bytes after decompression)")
+    return out
+
+
 def _header(data: memoryview, name: str) -> tuple[int, int, int, int]:
     """Check magic and version; return (flags, meta length, stored length, raw length)."""
     if len(data) < _HEADER.size:
@@ -98,17 +197,26 @@ def read_meta(data: bytes | bytearray | memoryview, *, name: str = "asset") -> d
 
     For dispatching on ``kind``; :func:`read_asset` then checks everything.
     """
+    if is_xz(data):
+        data = unxz_head(data, name=name)
     data = memoryview(data)
     _flags, meta_len, _stored, _raw = _header(data, name)
     return _meta(data, meta_len, name)
 
 
-def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kind: str | None = None) -> Asset:
+def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kind: str | None = None, take: bool = False) -> Asset:
     """Check and unpack an asset; raise :class:`AssetError` saying what is wrong.
 
     *name* is used in messages (a file name or URL); *kind*, when given, is the
-    kind the caller expects.
+    kind the caller expects.  An xz-compressed container is decompressed first.
+    With *take* and a ``bytearray`` holding an uncompressed payload, the
+    bytearray itself becomes the payload (header and checksum cut off in place:
+    no copy of a large table); the caller must not use it afterwards.
     """
+    if is_xz(data):
+        data = unxz(data, name=name)
+        take = True
+    buf = data if take and isinstance(data, bytearray) else None
     data = memoryview(data)
     flags, meta_len, stored_len, raw_len = _header(data, name)
     expected = _HEADER.size + meta_len + stored_len + _CRC.size
@@ -132,6 +240,13 @@ def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kin
             payload = zlib.decompress(payload, bufsize=max(raw_len, 1))
         except zlib.error as exc:
             raise AssetError(f"{name}: payload does not decompress ({exc})") from None
+    elif buf is not None:
+        start = meta_start + meta_len
+        payload.release()
+        data.release()
+        del buf[body_end:]  # the checksum
+        del buf[:start]  # header and metadata (cheap: bytearray moves its start)
+        payload = buf
     else:
         payload = bytes(payload)
     if len(payload) != raw_len:

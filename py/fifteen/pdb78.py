@@ -3,8 +3,8 @@
 Pure Python, standard library only (natively and in Pyodide).  The pack is
 built by ``build_db.py --pack`` (``make pack``; numpy + numba, native only,
 see ``tools/pdb78_build.py``) and travels as a ``"pdb78"`` asset in the
-container of :mod:`fifteen.dbfile` (``static/db/pdb-78.f15``).  It is *not*
-part of the default databases.
+container of :mod:`fifteen.dbfile`, xz-compressed (``static/db/pdb-78.f15.xz``,
+see "File" below).  It is *not* part of the default databases.
 
 Groups (4x4): A = tiles 1..7, B = tiles 8..15.  An entry is the exact number
 of moves of the group's tiles needed to bring them home, other tiles
@@ -56,6 +56,20 @@ Metadata::
 becomes the packed nibbles — see :func:`encode_asset`; ``"nibbles"``: it is
 them.  ``histogram`` counts the entries by value; ``max_value`` is the
 largest entry before the MD subtraction.
+
+File
+----
+``pdb-78.f15.xz`` is an xz stream (``lzma.FORMAT_XZ``, CRC-32 check, preset
+:data:`XZ_PRESET`) of one container whose payload is stored *uncompressed*
+(flags bit 0 clear; its CRC-32 still covers every byte): 288,288,506 bytes
+decompressed, about 52 MB as shipped, against 99.6 MB for the container's own
+zlib -9 (bench/pdb78.md).  Natively :func:`fifteen.dbfile.read_asset`
+decompresses it with :mod:`lzma` straight into one bytearray that becomes
+:attr:`PDB78.data`.  In the browser (Pyodide has no ``lzma``) the worker
+decodes the xz with a small vendored decoder (xz-embedded in WebAssembly,
+``static/vendor/xz/``) into a bytearray that Python allocated with the size
+the manifest gives as ``raw_bytes``, and hands that over (no copy).  Any
+container form (zlib or plain, with or without xz) is accepted.
 """
 
 from __future__ import annotations
@@ -64,7 +78,7 @@ import sys
 from typing import Sequence
 
 from .pdb import check_layout_meta, transpose_squares, transpose_tiles
-from .dbfile import AssetError, read_asset, write_asset
+from .dbfile import AssetError, read_asset, write_asset, write_xz
 
 PDB78_FORMAT = 1
 KIND = "pdb78"
@@ -74,10 +88,12 @@ PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
 BOUND_NAME = "pdb78"
 ENCODINGS = ("nibbles",)
 DEFAULT_ENCODING = "nibbles"
+#: xz preset of the shipped pack (see :func:`encode_asset`).
+XZ_PRESET = 9
 
 
 def asset_file(partition: str = "78") -> str:
-    return f"pdb-{partition}.f15"
+    return f"pdb-{partition}.f15.xz"
 
 
 # ----------------------------------------------------------------- ranking
@@ -139,11 +155,14 @@ def manhattan(tiles: Sequence[int], cols: int) -> int:
 
 
 # ----------------------------------------------------------------- encoding
-def encode_asset(meta: dict, packed: bytes, *, encoding: str = DEFAULT_ENCODING, level: int = 9) -> bytes:
-    """The container bytes for *packed* nibbles in *encoding*.
+def encode_asset(meta: dict, packed: bytes, *, encoding: str = DEFAULT_ENCODING, level: int = 9, xz: bool = True, preset: int | None = None) -> bytes:
+    """The file bytes for *packed* nibbles in *encoding*.
 
-    ``"nibbles"`` (the only one so far): the payload is the packed nibbles,
-    zlib-compressed by the container (decoded by ``zlib.decompress`` alone).
+    With *xz* (the shipped form, ``pdb-78.f15.xz``): an xz stream (*preset*,
+    default :data:`XZ_PRESET`) of a container with the payload uncompressed.
+    Without: the container alone, its payload zlib-compressed (*level*).
+
+    ``"nibbles"`` (the only encoding so far): the payload is the packed nibbles.
     Layouts tried and dropped (7-tile table, zlib -9/-6): nibble planes
     (even/odd entries apart) +11 %; one byte per entry +14 %; moving any
     digit to the fastest-varying position -4 % to +19 %; a block delta mod 16
@@ -152,7 +171,10 @@ def encode_asset(meta: dict, packed: bytes, *, encoding: str = DEFAULT_ENCODING,
     """
     if encoding not in ENCODINGS:
         raise ValueError(f"unknown encoding {encoding!r}")
-    return write_asset(dict(meta, encoding=encoding), packed, compress=True, level=level)
+    if not xz:
+        return write_asset(dict(meta, encoding=encoding), packed, compress=True, level=level)
+    container = write_asset(dict(meta, encoding=encoding), packed, compress=False)
+    return write_xz(container, preset=XZ_PRESET if preset is None else preset)
 
 
 def _decode(meta: dict, payload: bytes, name: str, half: int) -> bytes:
@@ -203,8 +225,13 @@ class PDB78:
 
     # ------------------------------------------------------------ loading
     @classmethod
-    def from_bytes(cls, data, *, name: str = "pdb78", partition: str | None = None, rows: int | None = None, cols: int | None = None) -> "PDB78":
-        asset = read_asset(data, name=name, kind=KIND)
+    def from_bytes(cls, data, *, name: str = "pdb78", partition: str | None = None, rows: int | None = None, cols: int | None = None, take: bool = False) -> "PDB78":
+        """Check and load a pack: a container or an xz of one (see "File" above).
+
+        With *take*, a ``bytearray`` container is taken over: trimmed in place
+        to become :attr:`data` (no 288 MB copy); the caller must not reuse it.
+        """
+        asset = read_asset(data, name=name, kind=KIND, take=take)
         meta = asset.meta
         cls._check(meta, name, partition, rows, cols)
         total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]

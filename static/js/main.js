@@ -443,7 +443,17 @@ async function downloadPack() {
   renderPack();
   let lastPct = -1;
   try {
+    let lastDecodePct = -1;
     const result = await client.loadPack(file, (p) => {
+      if (p.phase === "decode") {
+        // the downloaded xz being decompressed into the solver (the bar stays full)
+        const pct = p.bytes ? Math.floor((100 * p.loaded) / p.bytes) : 0;
+        if (pct >= lastDecodePct + 10 || lastDecodePct < 0) {
+          lastDecodePct = pct;
+          $("pack-status").textContent = `Downloaded; unpacking the pack into the solver: ${pct} %…`;
+        }
+        return;
+      }
       const total = p.bytes || pack.bytes || 0;
       if (total) bar.max = total;
       bar.value = Math.min(p.loaded, bar.max);

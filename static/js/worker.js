@@ -5,7 +5,8 @@
  * the UI never freezes.  Everything is fetched from the site's own origin with
  * URLs relative to this file: ../vendor/pyodide/ (Pyodide core, vendored from
  * npm), ../wheels/ (micropip, packaging and fifteen wheels, listed in
- * ../wheels/manifest.json), ../db/ (database assets, listed in ../db/manifest.json).
+ * ../wheels/manifest.json), ../db/ (database assets, listed in ../db/manifest.json),
+ * ../vendor/xz/ (an xz decoder, npm xz-decompress: only for the optional pack).
  *
  * Message protocol — every message is a plain object with a `type`.
  *
@@ -25,8 +26,13 @@
  *                                          params = {text, shape, bound}
  *   {type: "loadPack", id, file}          download the optional pack `file` (listed under
  *                                          "packs" in ../db/manifest.json; never fetched unasked),
- *                                          reporting {type: "progress", id, progress: {loaded,
- *                                          bytes}}; hand it to Python and, once accepted, keep it
+ *                                          reporting {type: "progress", id, progress: {file, phase:
+ *                                          "download", loaded, bytes}}; an xz pack ("compression":
+ *                                          "xz", e.g. pdb-78.f15.xz) is then decompressed here
+ *                                          straight into a Python bytearray of the manifest's
+ *                                          `raw_bytes` (progress {file, phase: "decode", loaded,
+ *                                          bytes} in decompressed bytes); hand it to Python and,
+ *                                          once accepted, keep the file as downloaded (compressed)
  *                                          in Cache Storage ("fifteen-packs", which the service
  *                                          worker's cleanup leaves alone) for offline use; result
  *                                          {file, bytes, cached, memory_bytes, info}; a damaged
@@ -55,7 +61,8 @@
  *        a damaged database also names its `file`, so the page can offer to go on without it
  *
  * Python never sees JS objects except the asset bytes (a Uint8Array, copied once by
- * `to_bytes()`) and the progress callback; all other data crosses as JSON strings.
+ * `to_bytes()`; for an xz pack, a bytearray Python allocated and this worker filled)
+ * and the progress callback; all other data crosses as JSON strings.
  */
 
 const here = new URL(".", import.meta.url);
@@ -289,17 +296,132 @@ function packEntries() {
 
 const packUrl = (file) => url(`../db/${file}`); // the Cache Storage key
 
-/** Hand a pack's bytes to Python; throws a LoadError (type "asset" for a damaged file). */
-function registerPack(file, bytes) {
+const isXz = (bytes) =>
+  bytes.length >= 6 && bytes[0] === 0xfd && bytes[1] === 0x37 && bytes[2] === 0x7a && bytes[3] === 0x58 && bytes[4] === 0x5a && bytes[5] === 0;
+
+function memoryError(file, e) {
+  const msg = firstLine(e);
+  if (/memory|allocat|RangeError/i.test(msg)) {
+    return new LoadError("load", `${file}: not enough memory to load the pack (${msg}). The solver keeps working without it.`);
+  }
+  return null;
+}
+
+/**
+ * Decompress an xz pack (the Uint8Array `bytes`) into a bytearray allocated in
+ * Python, writing each decoded chunk through `getBuffer()` (no 288 MB copy on
+ * either side); returns the PyProxy of that bytearray.  The size comes from the
+ * container's header (first 24 decoded bytes) and must equal the manifest's
+ * `raw_bytes` when given.  A damaged stream is a LoadError of type "asset".
+ */
+async function unxzIntoPython(file, bytes, rawBytes, report) {
+  let XzReadableStream;
+  try {
+    ({ XzReadableStream } = await import("../vendor/xz/xz-decompress.mjs"));
+  } catch (e) {
+    throw new LoadError("load", `${file}: the xz decoder could not be loaded (${e.message || e}). Was \`make web\` run?`);
+  }
+  const damaged = (why) => new LoadError("asset", `${file}: the file is corrupt (${why}); download it again`);
+  // xz-embedded's return codes (xz.h), as the decoder reports them
+  const XZ_ERRORS = { 3: "out of memory", 4: "out of memory", 5: "not an xz file", 6: "unsupported xz options", 7: "damaged xz data", 8: "the xz data stops short" };
+  const xzWhy = (e) => {
+    const m = /error code (\d+)/.exec(String(e && e.message ? e.message : e));
+    return m && XZ_ERRORS[m[1]] ? XZ_ERRORS[m[1]] : `xz: ${e.message || e}`;
+  };
+  const CHUNK = 1 << 20;
+  let off = 0;
+  const input = new ReadableStream({
+    pull(c) {
+      if (off >= bytes.length) c.close();
+      else c.enqueue(bytes.subarray(off, (off += CHUNK)));
+    },
+  });
+  const reader = new XzReadableStream(input).getReader();
+  let buf = null; // PyProxy of the bytearray
+  let view = null; // its PyBuffer (view.data: a Uint8Array on Pyodide's memory)
+  let total = 0;
+  let pos = 0;
+  const head = new Uint8Array(24);
+  let last = 0;
+  try {
+    for (;;) {
+      let chunk;
+      try {
+        const r = await reader.read();
+        if (r.done) break;
+        chunk = r.value;
+      } catch (e) {
+        const why = xzWhy(e);
+        if (why === "out of memory") throw memoryError(file, new Error("out of memory while decompressing"));
+        throw damaged(why);
+      }
+      if (!buf) {
+        // The container's header says its size: 24 + metadata + payload + 4.
+        const n = Math.min(24 - pos, chunk.length);
+        head.set(chunk.subarray(0, n), pos);
+        if (pos + n < 24) {
+          pos += n;
+          continue;
+        }
+        const dv = new DataView(head.buffer);
+        total = 24 + dv.getUint32(12, true) + dv.getUint32(16, true) + 4;
+        if (rawBytes && total !== rawBytes) throw damaged(`it holds ${total} bytes, the manifest says ${rawBytes}`);
+        try {
+          buf = api.new_buffer(total);
+        } catch (e) {
+          throw memoryError(file, e) || new LoadError("internal", `${file}: ${firstLine(e)}`);
+        }
+        view = buf.getBuffer("u8");
+        view.data.set(head);
+        chunk = chunk.subarray(n);
+        pos = 24;
+      }
+      if (pos + chunk.length > total) throw damaged(`it decompresses to more than ${total} bytes`);
+      if (!view.data.byteLength) {
+        view.release(); // Pyodide's memory grew: take a fresh view
+        view = buf.getBuffer("u8");
+      }
+      view.data.set(chunk, pos);
+      pos += chunk.length;
+      const t = performance.now();
+      if (t - last > 100) {
+        last = t;
+        report(pos, total);
+      }
+    }
+    if (!buf || pos !== total) throw damaged(`it decompresses to ${pos} of ${total || "?"} bytes`);
+    report(pos, total);
+  } catch (e) {
+    if (buf) buf.destroy();
+    reader.cancel().catch(() => {});
+    throw e;
+  } finally {
+    if (view) view.release();
+    // The decoder keeps its WebAssembly instance (and its 64 MiB dictionary) in a static
+    // field for the next stream; drop it so that the memory can be collected.
+    XzReadableStream._moduleInstance = null;
+    XzReadableStream._moduleInstancePromise = null;
+  }
+  return buf;
+}
+
+/**
+ * Hand a pack's bytes (as downloaded or kept) to Python, decompressing an xz pack
+ * first; throws a LoadError (type "asset" for a damaged file).
+ */
+async function registerPack(pack, bytes, report) {
+  const file = pack.file;
+  let data = bytes;
+  if (isXz(bytes)) {
+    data = await unxzIntoPython(file, bytes, pack.raw_bytes, report || (() => {}));
+  }
   let reply;
   try {
-    reply = parseReply(api.load_asset(file, bytes));
+    reply = parseReply(api.load_asset(file, data));
   } catch (e) {
-    const msg = firstLine(e);
-    if (/memory/i.test(msg)) {
-      throw new LoadError("load", `${file}: not enough memory to load the pack (${msg}). The solver keeps working without it.`);
-    }
-    throw new LoadError("internal", `${file}: could not be loaded (${msg})`);
+    throw memoryError(file, e) || new LoadError("internal", `${file}: could not be loaded (${firstLine(e)})`);
+  } finally {
+    if (data !== bytes) data.destroy(); // Python keeps the bytearray (as the table) or drops it
   }
   if (!reply.ok) {
     const err = reply.error || {};
@@ -331,7 +453,7 @@ async function loadCachedPacks() {
       if (pack.bytes && bytes.length !== pack.bytes) {
         throw new LoadError("asset", `${pack.file}: the kept copy has ${bytes.length} bytes, this build's pack ${pack.bytes}`);
       }
-      registerPack(pack.file, bytes);
+      await registerPack(pack, bytes);
       post({ type: "loading", stage: "databases", state: "done", label, bytes: bytes.length, seconds: now() - t0 });
     } catch (e) {
       if (e.type === "asset") await cache.delete(packUrl(pack.file)).catch(() => {});
@@ -360,13 +482,15 @@ async function loadPack(msg) {
         file,
         "pack",
         pack.bytes,
-        (loaded, total) => post({ type: "progress", id, progress: { file, loaded, bytes: total || pack.bytes || 0 } }),
+        (loaded, total) => post({ type: "progress", id, progress: { file, phase: "download", loaded, bytes: total || pack.bytes || 0 } }),
         { cache: "no-store" },
       );
       if (pack.bytes && bytes.length !== pack.bytes) {
         throw new LoadError("asset", `${file}: downloaded ${bytes.length} bytes, expected ${pack.bytes} (incomplete download?)`);
       }
-      registerPack(file, bytes);
+      await registerPack(pack, bytes, (loaded, total) =>
+        post({ type: "progress", id, progress: { file, phase: "decode", loaded, bytes: total } }),
+      );
       let cached = false;
       if (self.caches) {
         try {

@@ -13,6 +13,7 @@ stopped — load it again from Cache Storage after a reload.
 from __future__ import annotations
 
 import json
+import lzma
 import shutil
 import sys
 from pathlib import Path
@@ -21,7 +22,7 @@ import pytest
 
 from .conftest import READY_TIMEOUT_MS, ROOT, App, SiteServer, copy_site, save_screenshot
 
-PACK_FILE = "pdb-78.f15"
+PACK_FILE = "pdb-78.f15.xz"
 POSITION_3x3 = [8, 6, 7, 2, 5, 4, 3, 0, 1]  # 31 moves, the 3x3 maximum
 OPTIMAL_3x3 = 31
 
@@ -37,10 +38,16 @@ def _small_pack() -> bytes:
     data = pdb78_build.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]])
     asset = dbfile.read_asset(data)
     meta = dict(asset.meta, partition="78")  # registered as the "pdb78" bound
-    return dbfile.write_asset(meta, asset.payload)
+    return dbfile.write_xz(_container(meta, asset.payload))  # the shipped form: xz of a plain container
 
 
-def _site_with_pack(tmp: Path, pack: bytes) -> Path:
+def _container(meta, payload) -> bytes:
+    from fifteen import dbfile
+
+    return dbfile.write_asset(meta, payload, compress=False)
+
+
+def _site_with_pack(tmp: Path, pack: bytes, raw_bytes: int) -> Path:
     """A copy of the site (symlinks) whose manifest lists a 3x3 pack; returns the pack's path."""
     db, manifest = copy_site(tmp)
     manifest["packs"] = [
@@ -54,6 +61,8 @@ def _site_with_pack(tmp: Path, pack: bytes) -> Path:
             "label": "Hard-positions pack (test, 3x3)",
             "memory_bytes": 4096,
             "encoding": "nibbles",
+            "compression": "xz",
+            "raw_bytes": raw_bytes,
         }
     ]
     (db / "manifest.json").write_text(json.dumps(manifest))
@@ -66,9 +75,12 @@ def _bound_options(page) -> list[str]:
 
 def test_optional_pack_download_use_and_offline(browser, tmp_path):
     pack = _small_pack()
-    pack_path = _site_with_pack(tmp_path, pack)
+    from fifteen import dbfile
+
+    container = lzma.decompress(pack)
+    pack_path = _site_with_pack(tmp_path, pack, len(container))
     damaged = bytearray(pack)
-    damaged[len(damaged) // 2] ^= 0xFF  # same size: only the checksum can tell
+    damaged[len(damaged) // 2] ^= 0xFF  # same size: the xz decoder finds it
     pack_path.write_bytes(bytes(damaged))
 
     server = SiteServer(tmp_path).start()
@@ -95,12 +107,22 @@ def test_optional_pack_download_use_and_offline(browser, tmp_path):
         page.wait_for_selector("#pack-panel[data-state=error]", timeout=60_000, state="attached")
         assert any(PACK_FILE in u for u in requests)
         status = page.inner_text("#pack-status")
-        assert "checksum" in status.lower() or "corrupt" in status.lower(), status
-        assert "Traceback" not in status
+        assert "corrupt" in status.lower(), status
+        assert "Traceback" not in status and "error code" not in status
         assert page.is_visible("#pack-button") and "Retry" in page.inner_text("#pack-button")
         assert "pdb78" not in _bound_options(page)
         save_screenshot(page, "pack-error")
         assert app.solve("auto")["length"] == OPTIMAL_3x3
+
+        # An intact xz of a damaged container: Python's CRC-32 check refuses it, just as cleanly.
+        inner = bytearray(container)
+        inner[len(inner) // 2] ^= 0x01
+        pack_path.write_bytes(dbfile.write_xz(bytes(inner)))
+        page.click("#pack-button")
+        page.wait_for_selector("#pack-panel[data-state=error]", timeout=60_000, state="attached")
+        status = page.inner_text("#pack-status")
+        assert "checksum" in status.lower(), status
+        assert "Traceback" not in status and "pdb78" not in _bound_options(page)
 
         # Retry with the good file: progress bar filled, "loaded", bound offered and used by auto.
         pack_path.write_bytes(pack)
