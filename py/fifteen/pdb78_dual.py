@@ -160,15 +160,6 @@ class DualLookups:
         return v
 
 
-def _rank_fn(n: int, k: int):
-    """A fast mixed-radix rank of k distinct squares given as a sequence (see fifteen.pdb78.rank)."""
-    w = radix_weights(n, k)
-    below = [(1 << q) - 1 for q in range(n)]
-    pop = bytes(bin(m).count("1") for m in range(1 << n)) if n <= 16 else None
-    bit = [1 << q for q in range(n)]
-    return w, below, pop, bit
-
-
 def pdb78_dual_searcher(
     db: PDB78,
     *,
