@@ -440,12 +440,15 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
         V = [db.nibble(x >> 2) for x in I]
         W = [db.nibble(x >> 2) for x in R] if use_r else [0, 0]
 
-        def dfs(b: int, state: int, budget: int, hp: int, hr: int) -> bool:
+        # Hot loop: tables and lists as default arguments (fast locals, not closure
+        # cells), ``rec`` is dfs itself (set below); the tick is checked only in
+        # nodes with slack (f <= bound - 2), which come often enough.
+        def dfs(b, state, budget, hp, hr, I=I, R=R, V=V, W=W, T=T, bd=bd, sv=sv, sh=sh, path=path, rec=None):
             nonlocal nodes, next_tick
             nodes += 1
-            if nodes >= next_tick:
-                next_tick = tick(nodes)
             budget -= 1
+            if hp < budget and nodes >= next_tick:
+                next_tick = tick(nodes)
             for s, row, st, j1, j2, j3 in sv[state]:
                 t = bd[s]
                 g, d, cp, r, e, dm = row[t]
@@ -471,7 +474,7 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
                 R[r] = y1
                 V[g] = v1
                 W[r] = w1
-                if dfs(s, st, budget, h, h2):
+                if rec(s, st, budget, h, h2):
                     path.append(s)
                     return True
                 I[g] = x0
@@ -504,7 +507,7 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
                 R[r] = y1
                 V[g] = v1
                 W[r] = w1
-                if dfs(s, st, budget, h, h2):
+                if rec(s, st, budget, h, h2):
                     path.append(s)
                     return True
                 I[g] = x0
@@ -514,6 +517,7 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
                 bd[s] = t
             return False
 
+        dfs.__defaults__ = dfs.__defaults__[:-1] + (dfs,)
         h0 = max(hp0, hr0)
         b0 = board.index(0)
 
