@@ -388,8 +388,10 @@ $("bound-select").addEventListener("change", (e) => prefs.set("bound", e.target.
 const MB = 1024 * 1024;
 const packSize = (b) => (b >= MB ? `${Math.round(b / MB)} MB` : formatBytes(b));
 
-function packMemoryText(bytes) {
-  if (!bytes) return "needs about 300 MB of memory while loading";
+/** The pack's table, plus while loading the downloaded file and, for xz, the decoder's 64 MiB dictionary. */
+function packMemoryText(pack) {
+  if (!pack.memory_bytes) return "needs about 400 MB of memory while loading";
+  const bytes = pack.memory_bytes + (pack.bytes || 0) + (pack.compression === "xz" ? 64 * MB : 0);
   const mb = bytes / MB;
   const round = mb >= 100 ? Math.ceil(mb / 100) * 100 : Math.max(1, Math.ceil(mb));
   return `needs about ${round} MB of memory while loading`;
@@ -407,7 +409,7 @@ function renderPack() {
   panel.dataset.file = pack.file;
   const button = $("pack-button");
   const status = $("pack-status");
-  $("pack-memory").textContent = packMemoryText(pack.memory_bytes);
+  $("pack-memory").textContent = packMemoryText(pack);
   let st;
   if (pack.loaded) st = "loaded";
   else if (state.pack.busy) st = "downloading";

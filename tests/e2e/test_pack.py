@@ -97,7 +97,7 @@ def test_optional_pack_download_use_and_offline(browser, tmp_path):
         assert page.get_attribute("#pack-panel", "data-state") == "offered"
         button = page.inner_text("#pack-button")
         assert "Download hard-positions pack" in button and "KB" in button, button
-        assert "300 MB" not in page.inner_text("#pack-note")  # the manifest's figure is used
+        assert "400 MB" not in page.inner_text("#pack-note")  # the manifest's figures are used
         assert "of memory while loading" in page.inner_text("#pack-note")
         assert "pdb78" not in _bound_options(page)
         assert not any(PACK_FILE in u for u in requests), "the pack was fetched without being asked for"
