@@ -107,13 +107,23 @@ async function fetchBytes(rel, label, stage, expected, report, init) {
   report = report || ((loaded) => post({ type: "loading", stage, state: "progress", label, bytes: total, loaded }));
   if (!resp.body || !resp.body.getReader) return new Uint8Array(await resp.arrayBuffer());
   const reader = resp.body.getReader();
+  // With a Content-Length, chunks go straight into one buffer (no second copy of a
+  // 50 MB pack); otherwise (or if the body turns out longer) they are collected.
+  const length = Number(resp.headers.get("content-length")) || 0;
+  let whole = length ? new Uint8Array(length) : null;
   const chunks = [];
   let loaded = 0;
   let last = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
+    if (whole && loaded + value.length <= whole.length) {
+      whole.set(value, loaded);
+    } else {
+      if (whole) chunks.push(whole.subarray(0, loaded));
+      whole = null;
+      chunks.push(value);
+    }
     loaded += value.length;
     const t = performance.now();
     if (t - last > 100) {
@@ -122,6 +132,7 @@ async function fetchBytes(rel, label, stage, expected, report, init) {
     }
   }
   report(loaded, total);
+  if (whole) return loaded === whole.length ? whole : whole.slice(0, loaded);
   const out = new Uint8Array(loaded);
   let off = 0;
   for (const c of chunks) {
