@@ -4,7 +4,7 @@
     PYTHONPATH=py python bench/pdb78_dual_bench.py --pack FILE [--set hard|korf] [--ids ...]
         [--variants base both gen shift both-nobpmx ...] [--max-bound B] [--rounds R] [--json OUT]
 
-Variants (``base`` is fifteen.pdb78.pdb78_searcher; the others are
+Variants (``base`` is fifteen.pdb78_search.pdb78_searcher; the others are
 fifteen.pdb78_dual.pdb78_dual_searcher): ``both`` (general + shifted dual,
 eager BPMX), ``gen``, ``shift``, ``both-nobpmx``, ``both-lazy``, ``gen-gap0``
 (general dual only when the regular value equals the child's budget),
@@ -28,7 +28,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "py"))
 
 from fifteen.board import Shape  # noqa: E402
-from fifteen.pdb78 import PDB78, pdb78_searcher  # noqa: E402
+from fifteen.pdb78 import PDB78  # noqa: E402
+from fifteen.pdb78_search import pdb78_searcher  # noqa: E402
 from fifteen.pdb78_dual import pdb78_dual_searcher  # noqa: E402
 from fifteen.search import ida_star  # noqa: E402
 

@@ -18,7 +18,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import pdb78_build  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
-from fifteen.pdb78 import PDB78, pdb78_searcher  # noqa: E402
+from fifteen.pdb78 import PDB78  # noqa: E402
+from fifteen.pdb78_search import pdb78_searcher  # noqa: E402
 from fifteen.pdb78_dual import DualLookups, dual_board, dual_positions, pdb78_dual_searcher  # noqa: E402
 from fifteen.search import ida_star  # noqa: E402
 

@@ -125,6 +125,14 @@ def inversions(seq: Iterable[int]) -> int:
     return sum(1 for i, a in enumerate(items) for b in items[i + 1 :] if a > b)
 
 
+def tile_squares(tiles: Sequence[int]) -> list[int]:
+    """``squares[t]``: the square of tile t (the blank's at index 0) — the inverse of *tiles*."""
+    squares = [0] * len(tiles)
+    for p, t in enumerate(tiles):
+        squares[t] = p
+    return squares
+
+
 def transpose_tiles(shape: Shape, tiles: Sequence[int]) -> list[int]:
     """The position seen on the transposed board, tiles relabelled (for the horizontal reading)."""
     rows, cols = shape.rows, shape.cols

@@ -21,9 +21,25 @@ generates a move that completes a forbidden sequence.  On 4x4 this removes
 about 40 % of the nodes of IDA* with pattern databases.
 
 ``successors[state]`` lists ``(s, m * N, next_state)`` for the moves allowed
-in *state*; the start state of a search is the blank's square.  Vertical and
+in *state*; a search starts in ``start_states[blank square]``.  Vertical and
 horizontal moves are also listed apart (``successors_vertical`` /
 ``successors_horizontal``) for bounds with one component per axis.
+
+**Positions that are their own mirror image** (square boards; the goal is
+symmetric about the main diagonal, so a position equal to its reflection —
+the transposed goal is the famous one — has the blank on the diagonal and
+its two mirror-image moves lead to mirror-image subtrees).  Searching one
+move of each mirror pair at the root is enough *if the pruning is symmetric
+too*: a shortest solution starting with the dropped move mirrors into one
+starting with the kept move, and that one must not be pruned.  So
+``move_tables(shape, mirror_closed=True)`` (what :func:`tables_for` returns
+for such a position) enumerates equally long rival paths in an order that
+commutes with the mirror (by ``min(path, mirror(path))``), keeps only the
+forbidden sequences whose mirror image is forbidden too (934 of 962 on
+4x4: a path and its own mirror image cannot both be dropped), and adds start
+states for the diagonal squares that list half the moves.  About half the
+nodes on such positions; the ordinary tables stay as they are (the
+mirror-closed ones prune ~2 % fewer nodes elsewhere).
 """
 
 from __future__ import annotations
@@ -32,7 +48,7 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .board import Shape, neighbours
+from .board import Shape, neighbours, transpose_tiles
 
 #: Length of the longest forbidden sequence looked for (3,716 automaton states on 4x4).
 PRUNE_DEPTH = 10
@@ -47,8 +63,14 @@ class Move:
     jumped: tuple[int, ...]  # squares the sliding tile passes in the reading order of its axis
 
 
-def _forbidden_sequences(shape: Shape, moves: list[Move], from_square: list[list[int]], depth: int) -> set[tuple[int, ...]]:
-    """Blank paths (as move ids) that reach a position an earlier path from the same square reached."""
+def _forbidden_sequences(shape: Shape, moves: list[Move], from_square: list[list[int]], depth: int, mirror=None) -> set[tuple[int, ...]]:
+    """Blank paths (as move ids) that reach a position an earlier path from the same square reached.
+
+    Paths are taken layer by layer (shorter first); within a layer in generation
+    order, or — given *mirror* (move id -> mirrored move id) — ordered by
+    ``(min(path, mirror(path)), path > mirror(path))``, an order the mirror
+    preserves except between a path and its own mirror image.
+    """
     n = shape.size
     forbidden: set[tuple[int, ...]] = set()
     seen: set[tuple[int, bytes]] = set()
@@ -59,7 +81,7 @@ def _forbidden_sequences(shape: Shape, moves: list[Move], from_square: list[list
         seen.add((x, bytes(start)))
         layer.append(((), x, bytes(start), x))
     for k in range(1, depth + 1):
-        nxt = []
+        cands = []
         for path, x, pos, b in layer:
             for m in from_square[b]:
                 longer = path + (m,)
@@ -68,14 +90,35 @@ def _forbidden_sequences(shape: Shape, moves: list[Move], from_square: list[list
                 s = moves[m].blank_to
                 after = bytearray(pos)
                 after[b], after[s] = after[s], 255
-                key = (x, bytes(after))
-                if key in seen:
-                    forbidden.add(longer)
-                else:
-                    seen.add(key)
-                    nxt.append((longer, x, key[1], s))
+                cands.append((longer, x, bytes(after), s))
+        if mirror is not None:
+
+            def key(c):
+                p = c[0]
+                q = tuple(mirror[m] for m in p)
+                return (min(p, q), p > q)
+
+            cands.sort(key=key)
+        nxt = []
+        for longer, x, after, s in cands:
+            key2 = (x, after)
+            if key2 in seen:
+                forbidden.add(longer)
+            else:
+                seen.add(key2)
+                nxt.append((longer, x, after, s))
         layer = nxt
     return forbidden
+
+
+def _mirror_moves(shape: Shape, moves: list[Move]) -> list[int]:
+    """``mirror[m]``: the move id of move m reflected about the main diagonal (square boards)."""
+    if shape.rows != shape.cols:
+        raise ValueError("mirror images need a square board")
+    side = shape.cols
+    tsq = [(p % side) * side + p // side for p in range(side * side)]
+    ids = {(mv.blank_from, mv.blank_to): m for m, mv in enumerate(moves)}
+    return [ids[(tsq[mv.blank_from], tsq[mv.blank_to])] for mv in moves]
 
 
 def _pruning_automaton(moves: list[Move], from_square: list[list[int]], n: int, forbidden: set[tuple[int, ...]]):
@@ -131,8 +174,18 @@ def _pruning_automaton(moves: list[Move], from_square: list[list[int]], n: int, 
 
 
 class MoveTables:
-    def __init__(self, shape: Shape, prune_depth: int = PRUNE_DEPTH):
+    """Moves, successor lists and start states of one shape (see the module docstring).
+
+    With *mirror_closed* (square boards) the forbidden sequences are chosen so
+    that the mirror image of a forbidden sequence is forbidden too, and the
+    blank's squares on the main diagonal get extra start states that keep only
+    one move of each mirror pair: the tables for a position that is its own
+    mirror image (:func:`tables_for`).
+    """
+
+    def __init__(self, shape: Shape, prune_depth: int = PRUNE_DEPTH, mirror_closed: bool = False):
         self.shape = shape
+        self.mirror_closed = mirror_closed
         n = self.n = shape.size
         cols = shape.cols
         self.moves: list[Move] = []
@@ -151,9 +204,23 @@ class MoveTables:
                     )
                 from_square[b].append(len(self.moves))
                 self.moves.append(Move(b, s, vertical, s > b, jumped))
-        forbidden = _forbidden_sequences(shape, self.moves, from_square, prune_depth)
+        mirror = _mirror_moves(shape, self.moves) if mirror_closed else None
+        forbidden = _forbidden_sequences(shape, self.moves, from_square, prune_depth, mirror)
+        if mirror is not None:
+            forbidden = {f for f in forbidden if tuple(mirror[m] for m in f) in forbidden}
         table = _pruning_automaton(self.moves, from_square, n, forbidden)
+        self.forbidden_sequences = frozenset(forbidden)
         self.forbidden = len(forbidden)
+        #: ``start_states[b]``: the automaton state a search starts in with the blank on b
+        self.start_states = list(range(n))
+        if mirror is not None:
+            for b in range(0, n, shape.cols + 1):  # the main diagonal
+                kept: list = []
+                for entry in table[b]:
+                    if mirror[entry[1]] not in [k[1] for k in kept]:
+                        kept.append(entry)
+                self.start_states[b] = len(table)
+                table.append(kept)
         #: entries are (square the blank moves to, move id * N, next state)
         self.successors = [tuple((s, m * n, st) for s, m, st in row) for row in table]
         self.successors_vertical = [tuple((s, m * n, st) for s, m, st in row if self.moves[m].vertical) for row in table]
@@ -170,6 +237,22 @@ class MoveTables:
         return [fn(mv, t) for mv in self.moves for t in range(self.n)]
 
 
+def move_tables(shape: Shape, mirror_closed: bool = False) -> MoveTables:
+    """The (cached) move tables of *shape*; see :class:`MoveTables`."""
+    return _move_tables(shape, bool(mirror_closed))
+
+
 @lru_cache(maxsize=None)
-def move_tables(shape: Shape) -> MoveTables:
-    return MoveTables(shape, PRUNE_DEPTH if shape.size <= 16 else 8)
+def _move_tables(shape: Shape, mirror_closed: bool) -> MoveTables:
+    return MoveTables(shape, PRUNE_DEPTH if shape.size <= 16 else 8, mirror_closed)
+
+
+def is_own_mirror(shape: Shape, tiles) -> bool:
+    """True when the position equals its reflection about the main diagonal (square boards)."""
+    return shape.rows == shape.cols and list(transpose_tiles(shape, tiles)) == list(tiles)
+
+
+def tables_for(shape: Shape, tiles) -> MoveTables:
+    """The move tables to search *tiles* with: the mirror-closed ones (half the root's
+    moves) when the position is its own mirror image, else the ordinary ones."""
+    return move_tables(shape, is_own_mirror(shape, tiles))

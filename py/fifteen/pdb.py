@@ -107,6 +107,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from .board import tile_squares
 from .dbfile import AssetError, read_asset
 
 PDB_FORMAT = 1
@@ -245,13 +246,6 @@ class LookupGroup:
 def _adjacent(p: int, rows: int, cols: int) -> list[int]:
     r, c = divmod(p, cols)
     return [q for q, ok in ((p - cols, r > 0), (p + cols, r < rows - 1), (p - 1, c > 0), (p + 1, c < cols - 1)) if ok]
-
-
-def _positions(tiles: Sequence[int]) -> list[int]:
-    pos = [0] * len(tiles)
-    for p, t in enumerate(tiles):
-        pos[t] = p
-    return pos
 
 
 def check_layout_meta(meta: dict, name: str, format_key: str, version: int, what: str, partition, rows, cols):
@@ -426,7 +420,7 @@ class PatternDatabase:
     # ------------------------------------------------------------ evaluators
     def value(self, tiles: Sequence[int]) -> int:
         """Sum over the groups for a position (tiles row-major, 0 = blank)."""
-        pos = _positions(tiles)
+        pos = tile_squares(tiles)
         data = self.data
         return sum(data[g.index(pos)] for g in self.groups)
 
@@ -440,7 +434,7 @@ class PatternDatabase:
         """``value(reflect(tiles))`` (computed with the reflected lookup groups)."""
         if not self.rgroups:
             raise ValueError("reflection needs a square board")
-        pos = _positions(tiles)
+        pos = tile_squares(tiles)
         data = self.data
         return sum(data[g.index(pos)] for g in self.rgroups)
 
@@ -454,12 +448,12 @@ class PatternDatabase:
     # ------------------------------------------------------------ incremental
     def indices(self, tiles: Sequence[int]) -> list[int]:
         """Initial flat plain indices (one per group in ``groups`` order)."""
-        pos = _positions(tiles)
+        pos = tile_squares(tiles)
         return [g.index(pos) for g in self.groups]
 
     def rindices(self, tiles: Sequence[int]) -> list[int]:
         """Initial flat reflected indices (one per group in ``rgroups`` order)."""
-        pos = _positions(tiles)
+        pos = tile_squares(tiles)
         return [g.index(pos) for g in self.rgroups]
 
     def memory_bytes(self) -> int:

@@ -48,7 +48,7 @@ cuts anything the rule does not (see bench/pdb78.md).
 
 The dual values are computed from scratch (ranks of the dual placements) and
 only for children that the regular and reflected values (incremental, as in
-:func:`fifteen.pdb78.pdb78_searcher`) did not cut.
+:func:`fifteen.pdb78_search.pdb78_searcher`) did not cut.
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def pdb78_dual_searcher(
     stats: dict | None = None,
 ):
     """Searcher factory (protocol of :func:`fifteen.search.ida_star`): the bound of
-    :func:`fifteen.pdb78.pdb78_searcher` (MD + 2*max(entries, reflected entries),
+    :func:`fifteen.pdb78_search.pdb78_searcher` (MD + 2*max(entries, reflected entries),
     incremental) plus, for children it does not cut, the admissible dual values
     (*general* and/or *shifted*, see the module docstring).
 
@@ -292,7 +292,7 @@ def pdb78_dual_searcher(
         evals = cuts = bcuts = 0
         gap_limit = (1 << 30) if max_gap is None else max_gap
 
-        # ---- regular + reflected part: the tables of fifteen.pdb78.pdb78_searcher
+        # ---- regular + reflected part: the tables of fifteen.pdb78_search.pdb78_searcher
         bd = list(board) + [0]  # square n: sentinel holding "tile 0"; the blank's square holds 0 too
         I = [4 * x for x in db.indices(board)]
         R = [4 * x for x in db.rindices(board)] if use_r else [0, 0]

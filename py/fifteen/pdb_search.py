@@ -31,16 +31,17 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
     ``hp``/``hr`` are the two sums, updated from the one group that changes.
     The reflected lookup is made only for children the plain one did not cut.
     """
-    from .moves import move_tables
+    from .moves import move_tables, tables_for
 
     use_r = reflect and bool(db.rgroups)
 
     cache: dict = {}
 
-    def successors(shape):
-        """Successor lists carrying each move's row of (group, delta) pairs, built once per shape."""
-        if shape not in cache:
-            mt = move_tables(shape)
+    def successors(shape, mirror_closed):
+        """Successor lists carrying each move's row of (group, delta) pairs, built once per move tables."""
+        key = (shape, mirror_closed)
+        if key not in cache:
+            mt = move_tables(shape, mirror_closed)
             n = mt.n
             rgroup_of = db.rgroup_of if use_r else [0] * n
             rows = [
@@ -57,13 +58,14 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
                 )
                 for mv in mt.moves
             ]
-            cache[shape] = [tuple((s, rows[m // n], st) for s, m, st in entry) for entry in mt.successors]
-        return cache[shape]
+            cache[key] = [tuple((s, rows[m // n], st) for s, m, st in entry) for entry in mt.successors]
+        return cache[key]
 
     def factory(shape, board, tick):
         if (shape.rows, shape.cols) != (db.rows, db.cols):
             raise ValueError(f"{db.name} is for {db.rows}x{db.cols}, not {shape}")
-        succ = successors(shape)
+        mt = tables_for(shape, board)
+        succ = successors(shape, mt.mirror_closed)
         T = db.data  # every table, indexed by flat indices
         I = db.indices(board)
         R = db.rindices(board) if use_r else [0]
@@ -204,7 +206,7 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
             nodes, next_tick = 0, tick(0)
             path.clear()
             ensure_recursion(budget)
-            found = hp0 == 0 or dfs(b0, b0, budget, hp0, hr0)
+            found = hp0 == 0 or dfs(b0, mt.start_states[b0], budget, hp0, hr0)
             return (list(path) if found else None), nodes
 
         return h0, run

@@ -21,7 +21,7 @@ from typing import Callable
 from .board import Shape, transpose_tiles
 from .inversion import column_labels, distance_table, horizontal_inversions, vertical_inversions
 from .manhattan import column_codes, line_table, manhattan, manhattan_table, row_codes
-from .moves import move_tables
+from .moves import move_tables, tables_for
 from .search import ensure_recursion
 from .walking import table_for
 
@@ -36,7 +36,7 @@ def _md_deltas(shape: Shape) -> list[int]:
 
 
 def manhattan_searcher(shape: Shape, board: list[int], tick: Tick):
-    mt = move_tables(shape)
+    mt = tables_for(shape, board)
     succ = mt.successors
     mdd = _md_deltas(shape)
     path: list[int] = []
@@ -70,7 +70,7 @@ def manhattan_searcher(shape: Shape, board: list[int], tick: Tick):
         nodes, next_tick = 0, tick(0)
         path.clear()
         ensure_recursion(budget)
-        found = h0 == 0 or dfs(b0, b0, budget, h0)
+        found = h0 == 0 or dfs(b0, mt.start_states[b0], budget, h0)
         return (list(path) if found else None), nodes
 
     return h0, run
@@ -85,7 +85,7 @@ def linear_conflict_searcher(shape: Shape, board: list[int], tick: Tick):
     other) and only re-codes its column (the order there is unchanged); a
     horizontal move likewise with columns and its row.
     """
-    mt = move_tables(shape)
+    mt = tables_for(shape, board)
     n = mt.n
     rows, cols = shape.rows, shape.cols
     succ_v, succ_h = mt.successors_vertical, mt.successors_horizontal
@@ -167,7 +167,7 @@ def linear_conflict_searcher(shape: Shape, board: list[int], tick: Tick):
         nodes, next_tick = 0, tick(0)
         path.clear()
         ensure_recursion(budget)
-        found = h0 == 0 or dfs(b0, b0, budget, h0)
+        found = h0 == 0 or dfs(b0, mt.start_states[b0], budget, h0)
         return (list(path) if found else None), nodes
 
     return h0, run
@@ -226,7 +226,8 @@ def _id_wd_searcher(shape: Shape, board: list[int], tick: Tick, *, use_wd: bool,
       shape), which is the reason this loop is generated rather than written
       out once per shape.
     """
-    code, static, state, tables = _id_wd_program(shape, use_wd, use_id)
+    mt = tables_for(shape, board)
+    code, static, state, tables = _id_wd_program(shape, use_wd, use_id, mt.mirror_closed)
     env = dict(static, board=board, tick=tick)
     start: dict[str, int] = {}
     h0 = 0
@@ -256,17 +257,17 @@ def _id_wd_searcher(shape: Shape, board: list[int], tick: Tick, *, use_wd: bool,
         counter(reset=tick(0))
         path.clear()
         ensure_recursion(budget)
-        found = at_goal or dfs(b0, b0, budget, *args)
+        found = at_goal or dfs(b0, mt.start_states[b0], budget, *args)
         return (list(path) if found else None), counter()
 
     return h0, run
 
 
 @lru_cache(maxsize=None)
-def _id_wd_program(shape: Shape, use_wd: bool, use_id: bool):
-    """The board-independent part of :func:`_id_wd_searcher`, built once per shape and bound:
-    ``(code, tables for the generated code, state argument names, {axis: (WD table, stride)})``."""
-    mt = move_tables(shape)
+def _id_wd_program(shape: Shape, use_wd: bool, use_id: bool, mirror_closed: bool = False):
+    """The board-independent part of :func:`_id_wd_searcher`, built once per shape, bound and
+    move tables: ``(code, tables for the generated code, state argument names, {axis: (WD table, stride)})``."""
+    mt = move_tables(shape, mirror_closed)
     n = mt.n
     rows, cols = shape.rows, shape.cols
     env: dict = {"n": n, "goal": list(shape.goal())}

@@ -63,7 +63,7 @@ def _pdb_bound(name: str) -> BoundInfo:
         db = assets.pattern_databases[name]
         if made[0] is not db:
             if name == "pdb78":
-                from .pdb78 import pdb78_searcher as make
+                from .pdb78_search import pdb78_searcher as make
             else:
                 from .pdb_search import pdb_searcher as make
             made[:] = [db, make(db)]
