@@ -22,19 +22,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "py"))
 
+import benchdata  # noqa: E402
 from fifteen import assets  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
 from measure import solve_timed  # noqa: E402
-
-
-def read_tsv(path: Path):
-    out = []
-    for line in path.read_text().splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = line.split("\t")
-        out.append((cols[0], [int(x) for x in cols[1].split()]))
-    return out
 
 
 def main(argv=None) -> int:
@@ -55,9 +46,9 @@ def main(argv=None) -> int:
           f"traced memory {cur / 2**20:.0f} MiB, peak {peak / 2**20:.0f} MiB", flush=True)
     sets = []
     if args.set in ("hard", "all"):
-        sets.append(("hard", read_tsv(HERE / "data" / "hard.tsv")))
+        sets.append(("hard", [(i.id, list(i.tiles)) for i in benchdata.hard()]))
     if args.set in ("korf", "all"):
-        sets.append(("korf100", read_tsv(HERE / "data" / "korf100.tsv")))
+        sets.append(("korf100", [(i.id, list(i.tiles)) for i in benchdata.korf100()]))
     for name, instances in sets:
         if args.ids:
             instances = [i for i in instances if i[0] in args.ids]

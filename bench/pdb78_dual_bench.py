@@ -25,8 +25,10 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "py"))
 
+import benchdata  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
 from fifteen.pdb78 import PDB78  # noqa: E402
 from fifteen.pdb78_search import pdb78_searcher  # noqa: E402
@@ -45,16 +47,6 @@ VARIANTS = {
     "both-gap0": dict(max_gap=0),
     "gen-nobpmx": dict(shifted=False, bpmx=None),
 }
-
-
-def read_tsv(path: Path):
-    out = []
-    for line in path.read_text().splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = line.split("\t")
-        out.append((cols[0], [int(x) for x in cols[1].split()]))
-    return out
 
 
 def run_one(db, tiles, variant, max_bound):
@@ -97,7 +89,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     db = PDB78.load(args.pack)
     print(f"loaded {args.pack} in {time.perf_counter() - t0:.1f} s", flush=True)
-    inst = read_tsv(HERE / "data" / ("hard.tsv" if args.set == "hard" else "korf100.tsv"))
+    inst = [(i.id, list(i.tiles)) for i in (benchdata.hard() if args.set == "hard" else benchdata.korf100())]
     if args.ids:
         inst = [i for i in inst if i[0] in args.ids]
     if args.first:

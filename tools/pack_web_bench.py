@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM_ARGS, App, SiteServer, _chromium_path, copy_site  # noqa: E402
+from tests.e2e.conftest import App, SiteServer, launch_chromium, copy_site  # noqa: E402
 
 HARD = {  # ../shared/benchmarks/hard.tsv (also bench/data)
     "H01": ("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 80),
@@ -111,10 +111,7 @@ def main() -> None:
     server = SiteServer(site).start()
     try:
         with sync_playwright() as p:
-            kw = {"args": CHROMIUM_ARGS}
-            if _chromium_path():
-                kw["executable_path"] = _chromium_path()
-            browser = p.chromium.launch(**kw)
+            browser = launch_chromium(p)
             ctx = browser.new_context(viewport={"width": 1280, "height": 900})
             page = ctx.new_page()
             app = App(page, server)

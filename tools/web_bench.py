@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM_ARGS, App, SiteServer, _chromium_path  # noqa: E402
+from tests.e2e.conftest import App, SiteServer, launch_chromium  # noqa: E402
 
 
 def main(ids: list[str]) -> None:
@@ -28,10 +28,7 @@ def main(ids: list[str]) -> None:
     server = SiteServer(ROOT).start()
     try:
         with sync_playwright() as p:
-            kw = {"args": CHROMIUM_ARGS}
-            if _chromium_path():
-                kw["executable_path"] = _chromium_path()
-            browser = p.chromium.launch(**kw)
+            browser = launch_chromium(p)
             ctx = browser.new_context(viewport={"width": 1280, "height": 900})
             page = ctx.new_page()
 

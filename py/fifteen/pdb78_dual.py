@@ -58,6 +58,7 @@ from typing import Sequence
 
 from .board import neighbours
 from .pdb78 import PDB78, manhattan, radix_weights
+from .pdb78_search import move_rows
 
 __all__ = ["DualLookups", "dual_board", "dual_positions", "pdb78_dual_searcher"]
 
@@ -198,7 +199,6 @@ def pdb78_dual_searcher(
         n = mt.n
         cols = db.cols
         T = db.data
-        zero = tuple([0] * (n + 1))
         dl = DualLookups(db)
         looks = dl.lookups if use_r else dl.lookups[:1]
         usable = dl.usable if use_r else dl.usable[:1]
@@ -296,32 +296,7 @@ def pdb78_dual_searcher(
         bd = list(board) + [0]  # square n: sentinel holding "tile 0"; the blank's square holds 0 too
         I = [4 * x for x in db.indices(board)]
         R = [4 * x for x in db.rindices(board)] if use_r else [0, 0]
-        vrows = []
-        for mv in mt.moves:
-            a, b = mv.blank_to, mv.blank_from  # the tile slides from a to b
-            row = [None] * n
-            jumped = ()
-            for t in range(1, n):
-                g, d, cp, jp = db.move_row(db.groups, t, a, b)
-                if use_r:
-                    r, e, cr, jr = db.move_row(db.rgroups, t, a, b)
-                else:
-                    r, e, cr, jr = 0, 0, None, ()
-                if (jr if mv.vertical else jp):
-                    raise ValueError("unexpected jumped squares (the board must be square or have no reflection)")
-                jumped = jp or jr
-                g1, a1 = divmod(t - 1, cols)
-                dm = (abs(b // cols - g1) + abs(b % cols - a1)) - (abs(a // cols - g1) + abs(a % cols - a1))
-                cp = tuple(4 * c for c in cp) + (0,) if cp else zero
-                cr = tuple(4 * c for c in cr) + (0,) if cr else zero
-                if mv.vertical:
-                    row[t] = (g, 4 * d, cp, r, 4 * e, dm)
-                else:
-                    row[t] = (g, 4 * d, r, 4 * e, cr, dm)
-            if len(jumped) > 3:
-                raise ValueError("boards wider than 4 are not supported")
-            jumped = tuple(jumped) + (n,) * (3 - len(jumped))
-            vrows.append((tuple(row), jumped))
+        vrows = move_rows(db, mt, use_r)
         succ = []
         for entry in mt.successors:
             lst = []

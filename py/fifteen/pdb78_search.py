@@ -14,6 +14,43 @@ from .pdb78 import PDB78, manhattan
 from .search import ensure_recursion
 
 
+def move_rows(db: PDB78, mt, use_r: bool) -> list:
+    """Per move id of *mt*: ``(row, jumped)`` where ``row[t]`` says how tile t's move changes
+    the lookups — ``(g, 4*d, contrib, r, 4*e, dm)`` for a move vertical on the board (the
+    plain index adds the contributions of the tiles on the jumped squares), ``(g, 4*d, r,
+    4*e, contrib, dm)`` otherwise (the reflected one does); ``dm`` is the change of MD and
+    ``jumped`` the (up to 3) jumped squares, padded with the sentinel square n."""
+    n = mt.n
+    cols = db.cols
+    zero = tuple([0] * (n + 1))
+    vrows = []
+    for mv in mt.moves:
+        a, b = mv.blank_to, mv.blank_from  # the tile slides from a to b
+        row = [None] * n
+        jumped = ()
+        for t in range(1, n):
+            g, d, cp, jp = db.move_row(db.groups, t, a, b)
+            if use_r:
+                r, e, cr, jr = db.move_row(db.rgroups, t, a, b)
+            else:
+                r, e, cr, jr = 0, 0, None, ()
+            if (jr if mv.vertical else jp):
+                raise ValueError("unexpected jumped squares (the board must be square or have no reflection)")
+            jumped = jp or jr
+            g1, a1 = divmod(t - 1, cols)
+            dm = (abs(b // cols - g1) + abs(b % cols - a1)) - (abs(a // cols - g1) + abs(a % cols - a1))
+            cp = tuple(4 * c for c in cp) + (0,) if cp else zero
+            cr = tuple(4 * c for c in cr) + (0,) if cr else zero
+            if mv.vertical:  # the plain index uses the jumped squares
+                row[t] = (g, 4 * d, cp, r, 4 * e, dm)
+            else:  # the reflected one does
+                row[t] = (g, 4 * d, r, 4 * e, cr, dm)
+        if len(jumped) > 3:
+            raise ValueError("boards wider than 4 are not supported")
+        vrows.append((tuple(row), tuple(jumped) + (n,) * (3 - len(jumped))))
+    return vrows
+
+
 def pdb78_searcher(db: PDB78, *, reflect: bool = True):
     """Searcher factory (protocol of :func:`fifteen.search.ida_star`) bounded by
     ``MD + 2*max(entries, reflected entries)``.
@@ -29,57 +66,40 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
     from .moves import tables_for
 
     use_r = reflect and bool(db.rgroups)
+    cache: dict = {}
+
+    def successors(mt):
+        """Per automaton state, the moves vertical on the board (whose plain index uses the
+        jumped squares) and the others, each ``(s, row, next state, j1, j2, j3)``; once per
+        move tables."""
+        if mt not in cache:
+            n = mt.n
+            vrows = move_rows(db, mt, use_r)
+            sv = []
+            sh = []
+            for entry in mt.successors:
+                v, h = [], []
+                for s, mn, st in entry:
+                    m = mn // n
+                    row, (j1, j2, j3) = vrows[m]
+                    (v if mt.moves[m].vertical else h).append((s, row, st, j1, j2, j3))
+                sv.append(tuple(v))
+                sh.append(tuple(h))
+            cache[mt] = sv, sh
+        return cache[mt]
 
     def factory(shape, board, tick):
         if (shape.rows, shape.cols) != (db.rows, db.cols):
             raise ValueError(f"{db.name} is for {db.rows}x{db.cols}, not {shape}")
         mt = tables_for(shape, board)
-        n = mt.n
         cols = db.cols
         T = db.data
-        zero = tuple([0] * (n + 1))
         bd = list(board) + [0]  # square n: sentinel holding "tile 0"
         # Indices are kept times 4 (X = 4 * entry index): the entry is then
         # (T[X >> 3] >> (X & 4)) & 15, one operation fewer than with the plain index.
         I = [4 * x for x in db.indices(board)]
         R = [4 * x for x in db.rindices(board)] if use_r else [0, 0]
-        vrows = []  # per move: row[t] and the jumped squares used by the lookup that has them
-        for mv in mt.moves:
-            a, b = mv.blank_to, mv.blank_from  # the tile slides from a to b
-            row = [None] * n
-            jumped = ()
-            for t in range(1, n):
-                g, d, cp, jp = db.move_row(db.groups, t, a, b)
-                if use_r:
-                    r, e, cr, jr = db.move_row(db.rgroups, t, a, b)
-                else:
-                    r, e, cr, jr = 0, 0, None, ()
-                if (jr if mv.vertical else jp):
-                    raise ValueError("unexpected jumped squares (the board must be square or have no reflection)")
-                jumped = jp or jr
-                g1, a1 = divmod(t - 1, cols)
-                dm = (abs(b // cols - g1) + abs(b % cols - a1)) - (abs(a // cols - g1) + abs(a % cols - a1))
-                cp = tuple(4 * c for c in cp) + (0,) if cp else zero
-                cr = tuple(4 * c for c in cr) + (0,) if cr else zero
-                if mv.vertical:  # the plain index uses the jumped squares
-                    row[t] = (g, 4 * d, cp, r, 4 * e, dm)
-                else:  # the reflected one does
-                    row[t] = (g, 4 * d, r, 4 * e, cr, dm)
-            if len(jumped) > 3:
-                raise ValueError("boards wider than 4 are not supported")
-            jumped = tuple(jumped) + (n,) * (3 - len(jumped))
-            vrows.append((tuple(row), jumped))
-        # plain-vertical moves: the plain index uses the jumped squares
-        sv = []
-        sh = []
-        for entry in mt.successors:
-            v, h = [], []
-            for s, mn, st in entry:
-                m = mn // n
-                row, (j1, j2, j3) = vrows[m]
-                (v if mt.moves[m].vertical else h).append((s, row, st, j1, j2, j3))
-            sv.append(tuple(v))
-            sh.append(tuple(h))
+        sv, sh = successors(mt)
         md0 = manhattan(board, cols)
         hp0 = md0 + 2 * sum(db.nibble(x >> 2) for x in I)
         hr0 = md0 + 2 * sum(db.nibble(x >> 2) for x in R) if use_r else 0
@@ -185,4 +205,4 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
     return factory
 
 
-__all__ = ["pdb78_searcher"]
+__all__ = ["move_rows", "pdb78_searcher"]

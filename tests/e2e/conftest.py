@@ -195,6 +195,15 @@ def _chromium_path() -> str | None:
     return None
 
 
+def launch_chromium(playwright):
+    """Chromium with the test flags (the system's binary when there is one); also used by tools/."""
+    kwargs = {"args": CHROMIUM_ARGS, "headless": True}
+    exe = _chromium_path()
+    if exe:
+        kwargs["executable_path"] = exe
+    return playwright.chromium.launch(**kwargs)
+
+
 @pytest.fixture(scope="session")
 def playwright_session():
     sync_api = pytest.importorskip("playwright.sync_api")
@@ -204,12 +213,8 @@ def playwright_session():
 
 @pytest.fixture(scope="session")
 def browser(playwright_session):
-    kwargs = {"args": CHROMIUM_ARGS, "headless": True}
-    exe = _chromium_path()
-    if exe:
-        kwargs["executable_path"] = exe
     try:
-        b = playwright_session.chromium.launch(**kwargs)
+        b = launch_chromium(playwright_session)
     except Exception as exc:  # noqa: BLE001 - any launch failure means "no browser here"
         pytest.skip(f"Chromium cannot be launched here ({str(exc).splitlines()[0]})")
     yield b
