@@ -11,18 +11,11 @@ from fifteen.moves import is_own_mirror, move_tables, tables_for
 TRANSPOSED_GOAL = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0]
 
 
-def _mirror(shape, mt):
-    side = shape.cols
-    tsq = [(p % side) * side + p // side for p in range(side * side)]
-    ids = {(mv.blank_from, mv.blank_to): m for m, mv in enumerate(mt.moves)}
-    return [ids[(tsq[mv.blank_from], tsq[mv.blank_to])] for mv in mt.moves]
-
-
 @pytest.mark.parametrize("side", [3, 4])
 def test_mirror_closed_tables(side):
     shape = Shape(side, side)
     plain, closed = move_tables(shape), move_tables(shape, True)
-    mirror = _mirror(shape, closed)
+    mirror = moves._mirror_moves(shape, closed.moves)
     seqs = closed.forbidden_sequences
     assert seqs and all(tuple(mirror[m] for m in f) in seqs for f in seqs)
     # Only the sequences whose mirror image is the other path of their pair are lost.

@@ -125,6 +125,11 @@ def inversions(seq: Iterable[int]) -> int:
     return sum(1 for i, a in enumerate(items) for b in items[i + 1 :] if a > b)
 
 
+def transpose_squares(n_side: int) -> tuple[int, ...]:
+    """Tsq: square (r, c) -> (c, r) on a square board of side n_side."""
+    return tuple((p % n_side) * n_side + p // n_side for p in range(n_side * n_side))
+
+
 def tile_squares(tiles: Sequence[int]) -> list[int]:
     """``squares[t]``: the square of tile t (the blank's at index 0) — the inverse of *tiles*."""
     squares = [0] * len(tiles)

@@ -48,7 +48,7 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .board import Shape, neighbours, transpose_tiles
+from .board import Shape, neighbours, transpose_squares, transpose_tiles
 
 #: Length of the longest forbidden sequence looked for (3,716 automaton states on 4x4).
 PRUNE_DEPTH = 10
@@ -115,8 +115,7 @@ def _mirror_moves(shape: Shape, moves: list[Move]) -> list[int]:
     """``mirror[m]``: the move id of move m reflected about the main diagonal (square boards)."""
     if shape.rows != shape.cols:
         raise ValueError("mirror images need a square board")
-    side = shape.cols
-    tsq = [(p % side) * side + p // side for p in range(side * side)]
+    tsq = transpose_squares(shape.cols)
     ids = {(mv.blank_from, mv.blank_to): m for m, mv in enumerate(moves)}
     return [ids[(tsq[mv.blank_from], tsq[mv.blank_to])] for mv in moves]
 
@@ -209,8 +208,8 @@ class MoveTables:
         if mirror is not None:
             forbidden = {f for f in forbidden if tuple(mirror[m] for m in f) in forbidden}
         table = _pruning_automaton(self.moves, from_square, n, forbidden)
+        #: the forbidden move sequences the automaton was built from
         self.forbidden_sequences = frozenset(forbidden)
-        self.forbidden = len(forbidden)
         #: ``start_states[b]``: the automaton state a search starts in with the blank on b
         self.start_states = list(range(n))
         if mirror is not None:
@@ -227,6 +226,10 @@ class MoveTables:
         self.successors_horizontal = [
             tuple((s, m * n, st) for s, m, st in row if not self.moves[m].vertical) for row in table
         ]
+
+    @property
+    def forbidden(self) -> int:
+        return len(self.forbidden_sequences)
 
     @property
     def states(self) -> int:

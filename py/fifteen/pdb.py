@@ -107,7 +107,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .board import tile_squares
+from .board import tile_squares, transpose_squares
 from .dbfile import AssetError, read_asset
 
 PDB_FORMAT = 1
@@ -156,11 +156,6 @@ def board_symmetries(rows: int, cols: int) -> list[tuple[int, ...]]:
                 if t not in maps:
                     maps.append(t)
     return maps
-
-
-def transpose_squares(n_side: int) -> tuple[int, ...]:
-    """Tsq: square (r, c) -> (c, r) on a square board of side n_side."""
-    return tuple((p % n_side) * n_side + p // n_side for p in range(n_side * n_side))
 
 
 def transpose_tiles(n_side: int) -> tuple[int, ...]:

@@ -76,8 +76,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .board import tile_squares
-from .pdb import check_layout_meta, transpose_squares, transpose_tiles
+from .board import tile_squares, transpose_squares
+from .pdb import check_layout_meta, transpose_tiles
 from .dbfile import AssetError, read_asset, write_asset, write_xz
 
 PDB78_FORMAT = 1
@@ -142,7 +142,7 @@ def unrank(index: int, n: int, k: int) -> list[int]:
 
 
 # ----------------------------------------------------------------- geometry
-# transpose_squares, transpose_tiles and reflect_board come from fifteen.pdb (same geometry).
+# transpose_squares comes from fifteen.board, transpose_tiles and reflect_board from fifteen.pdb (same geometry).
 
 
 def manhattan(tiles: Sequence[int], cols: int) -> int:
