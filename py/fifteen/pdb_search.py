@@ -31,17 +31,15 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
     ``hp``/``hr`` are the two sums, updated from the one group that changes.
     The reflected lookup is made only for children the plain one did not cut.
     """
-    from .moves import move_tables, tables_for
+    from .moves import tables_for
 
     use_r = reflect and bool(db.rgroups)
 
     cache: dict = {}
 
-    def successors(shape, mirror_closed):
+    def successors(mt):
         """Successor lists carrying each move's row of (group, delta) pairs, built once per move tables."""
-        key = (shape, mirror_closed)
-        if key not in cache:
-            mt = move_tables(shape, mirror_closed)
+        if mt not in cache:
             n = mt.n
             rgroup_of = db.rgroup_of if use_r else [0] * n
             rows = [
@@ -58,14 +56,14 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
                 )
                 for mv in mt.moves
             ]
-            cache[key] = [tuple((s, rows[m // n], st) for s, m, st in entry) for entry in mt.successors]
-        return cache[key]
+            cache[mt] = [tuple((s, rows[m // n], st) for s, m, st in entry) for entry in mt.successors]
+        return cache[mt]
 
     def factory(shape, board, tick):
         if (shape.rows, shape.cols) != (db.rows, db.cols):
             raise ValueError(f"{db.name} is for {db.rows}x{db.cols}, not {shape}")
         mt = tables_for(shape, board)
-        succ = successors(shape, mt.mirror_closed)
+        succ = successors(mt)
         T = db.data  # every table, indexed by flat indices
         I = db.indices(board)
         R = db.rindices(board) if use_r else [0]
