@@ -5,7 +5,7 @@
         [--variants base both gen shift both-nobpmx ...] [--max-bound B] [--rounds R] [--json OUT]
 
 Variants (``base`` is fifteen.pdb78_search.pdb78_searcher; the others are
-fifteen.pdb78_dual.pdb78_dual_searcher): ``both`` (general + shifted dual,
+pdb78_dual.pdb78_dual_searcher): ``both`` (general + shifted dual,
 eager BPMX), ``gen``, ``shift``, ``both-nobpmx``, ``both-lazy``, ``gen-gap0``
 (general dual only when the regular value equals the child's budget),
 ``both-gap0``, ``none`` (the dual searcher's loop without dual lookups: its
@@ -32,7 +32,7 @@ import benchdata  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
 from fifteen.pdb78 import PDB78  # noqa: E402
 from fifteen.pdb78_search import pdb78_searcher  # noqa: E402
-from fifteen.pdb78_dual import pdb78_dual_searcher  # noqa: E402
+from pdb78_dual import pdb78_dual_searcher  # noqa: E402
 from fifteen.search import ida_star  # noqa: E402
 
 VARIANTS = {

@@ -1,4 +1,4 @@
-"""Dual lookups in the 7-8 pack layout (fifteen.pdb78_dual), checked exactly on 3x3 with a
+"""Dual lookups in the 7-8 pack layout (bench/pdb78_dual.py), checked exactly on 3x3 with a
 small pack built by the real builder: the dual is the inverse permutation, has the same
 distance when the blank is home, the naive dual lookup is not admissible, the general and
 shifted dual values are, and the dual searcher finds optimal solutions with fewer nodes."""
@@ -20,7 +20,7 @@ import pdb78_build  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
 from fifteen.pdb78 import PDB78  # noqa: E402
 from fifteen.pdb78_search import pdb78_searcher  # noqa: E402
-from fifteen.pdb78_dual import DualLookups, dual_board, dual_positions, pdb78_dual_searcher  # noqa: E402
+from pdb78_dual import DualLookups, dual_board, dual_positions, pdb78_dual_searcher  # noqa: E402
 from fifteen.search import ida_star  # noqa: E402
 
 GOAL3 = (1, 2, 3, 4, 5, 6, 7, 8, 0)

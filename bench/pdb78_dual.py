@@ -56,9 +56,9 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from .board import neighbours
-from .pdb78 import PDB78, manhattan, radix_weights
-from .pdb78_search import move_rows
+from fifteen.board import neighbours
+from fifteen.pdb78 import PDB78, manhattan, radix_weights
+from fifteen.pdb78_search import move_rows
 
 __all__ = ["DualLookups", "dual_board", "dual_positions", "pdb78_dual_searcher"]
 
@@ -95,7 +95,7 @@ class DualLookups:
     """Admissible dual values of a :class:`~fifteen.pdb78.PDB78` (any board it covers)."""
 
     def __init__(self, db: PDB78, *, path_order: str = "rd") -> None:
-        from .board import Shape
+        from fifteen.board import Shape
 
         self.db = db
         n = self.n = db.n
@@ -185,7 +185,7 @@ def pdb78_dual_searcher(
     *stats* (a dict) receives counters: ``dual_evals``, ``dual_cuts``,
     ``bpmx_cuts``.
     """
-    from .moves import move_tables
+    from fifteen.moves import move_tables
 
     use_r = reflect and bool(db.rgroups)
     if bpmx not in ("eager", "lazy", None):
