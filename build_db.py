@@ -45,9 +45,10 @@ import sys
 import tempfile
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "py"))
@@ -143,7 +144,7 @@ def build_table(rows: int, cols: int, tiles, *, reg=None, log=None):
         sq = [((f_idx >> (4 * i)) & 15) for i in range(k)]
         occ = np.zeros(f_idx.size, dtype=np.uint16)
         for s in sq:
-            occ |= (np.uint16(1) << s.astype(np.uint16))
+            occ |= np.uint16(1) << s.astype(np.uint16)
         free = np.uint16(full) & ~occ
         for i in range(k):
             s = sq[i]
@@ -292,7 +293,12 @@ def _build_pdb78(params: dict, log) -> bytes:
     if not pdb78_build.HAVE_NUMBA:
         log("  warning: numba is not installed; the interpreted builder is far too slow for 4x4 (make pack installs it)")
     return pdb78_build.build_pack(
-        params["rows"], params["cols"], params["partition"], params["groups"], encoding=params["encoding"], log=log,
+        params["rows"],
+        params["cols"],
+        params["partition"],
+        params["groups"],
+        encoding=params["encoding"],
+        log=log,
         raw_cache=default_cache_dir() / "raw",
     )
 
@@ -305,7 +311,13 @@ def _pdb78_spec() -> AssetSpec:
         kind="pdb78",
         shapes=("4x4",),
         build=_build_pdb78,
-        params={"rows": 4, "cols": 4, "partition": "78", "groups": [list(g) for g in pdb78.PARTITIONS["78"]], "encoding": pdb78.DEFAULT_ENCODING},
+        params={
+            "rows": 4,
+            "cols": 4,
+            "partition": "78",
+            "groups": [list(g) for g in pdb78.PARTITIONS["78"]],
+            "encoding": pdb78.DEFAULT_ENCODING,
+        },
         modules=("fifteen.dbfile", "fifteen.pdb78", "pdb78_build"),
     )
 
@@ -428,7 +440,14 @@ def write_manifest(out: Path) -> None:
         p = out / spec.file
         if p.exists():
             crc, sha = _digests(p)
-            entry = {"file": spec.file, "kind": spec.kind, "shapes": list(spec.shapes), "bytes": p.stat().st_size, "crc32": crc, "sha256": sha}
+            entry = {
+                "file": spec.file,
+                "kind": spec.kind,
+                "shapes": list(spec.shapes),
+                "bytes": p.stat().st_size,
+                "crc32": crc,
+                "sha256": sha,
+            }
             if crc is None:
                 del entry["crc32"]
             if spec in PACKS:
@@ -477,7 +496,9 @@ def main(argv=None) -> int:
     ap.add_argument("--force", action="store_true", help="rebuild even when cached")
     ap.add_argument("--cache", help="cache directory (default $FIFTEEN_DB_CACHE or ~/.cache/fifteen-db)")
     ap.add_argument("--list", action="store_true", help="list the assets and exit")
-    ap.add_argument("--pack", action="store_true", help="build the optional packs (the 7-8 PDB: numba, ~4 GB RAM) instead of the default assets")
+    ap.add_argument(
+        "--pack", action="store_true", help="build the optional packs (the 7-8 PDB: numba, ~4 GB RAM) instead of the default assets"
+    )
     ap.add_argument("-q", "--quiet", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true", help="log every BFS layer")
     args = ap.parse_args(argv)

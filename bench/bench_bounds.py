@@ -37,9 +37,7 @@ def run(bound: str, instances, limit: float, verbose: bool) -> dict:
 
         start = time.process_time()
         try:
-            sol = solve(
-                board, bound, progress=progress, cancel=lambda: time.process_time() - start > limit, tick_nodes=1 << 16
-            )
+            sol = solve(board, bound, progress=progress, cancel=lambda: time.process_time() - start > limit, tick_nodes=1 << 16)
             el = time.process_time() - start
             nodes = sol.result.nodes
             ok = sol.length == inst.optimal and board.solves(sol.tiles)

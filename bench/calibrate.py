@@ -95,8 +95,10 @@ def main() -> int:
     h0, _ = search(list(START), count=False)
     seconds = time.process_time() - t0
     _, nodes = search(list(START), count=True)
-    print(f"minimal MD IDA* (h0 {h0}, bounds {h0}..{LAST_BOUND}): {nodes:,} expanded nodes in {seconds:.2f} s CPU = "
-          f"{nodes / seconds / 1e6:.2f} M nodes/s (performance-notes.md: 6.3 M/s)")
+    print(
+        f"minimal MD IDA* (h0 {h0}, bounds {h0}..{LAST_BOUND}): {nodes:,} expanded nodes in {seconds:.2f} s CPU = "
+        f"{nodes / seconds / 1e6:.2f} M nodes/s (performance-notes.md: 6.3 M/s)"
+    )
     return 0
 
 

@@ -9,7 +9,7 @@ Stdlib only (it runs under Pyodide).
 from __future__ import annotations
 
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from fifteen import Board, Cancelled, solve
 

@@ -42,8 +42,11 @@ def main(argv=None) -> int:
     loaded = assets.ensure_for(Shape(4, 4), args.db)
     cur, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    print(f"loaded {loaded} in {time.perf_counter() - t0:.1f} s wall, {time.process_time() - c0:.1f} s CPU; "
-          f"traced memory {cur / 2**20:.0f} MiB, peak {peak / 2**20:.0f} MiB", flush=True)
+    print(
+        f"loaded {loaded} in {time.perf_counter() - t0:.1f} s wall, {time.process_time() - c0:.1f} s CPU; "
+        f"traced memory {cur / 2**20:.0f} MiB, peak {peak / 2**20:.0f} MiB",
+        flush=True,
+    )
     sets = []
     if args.set in ("hard", "all"):
         sets.append(("hard", [(i.id, list(i.tiles)) for i in benchdata.hard()]))
@@ -60,9 +63,15 @@ def main(argv=None) -> int:
                 tot_n += r["nodes"]
                 tot_s += r["seconds"]
                 fails += bool(r.get("timeout")) or r.get("valid") is False
-                print(f"{name}\t{iid}\t{bound}\tlen={r['length']}\th0={r.get('h0')}\tnodes={r['nodes']:,}\t{r['seconds']:.2f} s"
-                      f"{'  TIMEOUT' if r.get('timeout') else ''}", flush=True)
-            print(f"TOTAL {name} {bound}: {len(instances)} instances, {tot_n:,} nodes, {tot_s:.1f} s CPU, {fails} timeouts/invalid", flush=True)
+                print(
+                    f"{name}\t{iid}\t{bound}\tlen={r['length']}\th0={r.get('h0')}\tnodes={r['nodes']:,}\t{r['seconds']:.2f} s"
+                    f"{'  TIMEOUT' if r.get('timeout') else ''}",
+                    flush=True,
+                )
+            print(
+                f"TOTAL {name} {bound}: {len(instances)} instances, {tot_n:,} nodes, {tot_s:.1f} s CPU, {fails} timeouts/invalid",
+                flush=True,
+            )
     return 0
 
 

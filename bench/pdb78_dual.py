@@ -54,7 +54,7 @@ only for children that the regular and reflected values (incremental, as in
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from fifteen.board import neighbours
 from fifteen.pdb78 import PDB78, manhattan, radix_weights

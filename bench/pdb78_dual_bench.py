@@ -32,8 +32,8 @@ import benchdata  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
 from fifteen.pdb78 import PDB78  # noqa: E402
 from fifteen.pdb78_search import pdb78_searcher  # noqa: E402
-from pdb78_dual import pdb78_dual_searcher  # noqa: E402
 from fifteen.search import ida_star  # noqa: E402
+from pdb78_dual import pdb78_dual_searcher  # noqa: E402
 
 VARIANTS = {
     "base": None,
@@ -71,8 +71,15 @@ def run_one(db, tiles, variant, max_bound):
         valid = b == list(range(1, 16)) + [0]
     except RuntimeError:  # max_bound reached
         length, nodes, valid = None, sum(n for _, n in iters), None
-    return {"variant": variant, "length": length, "nodes": nodes, "seconds": time.process_time() - c0,
-            "iterations": iters, "valid": valid, **stats}
+    return {
+        "variant": variant,
+        "length": length,
+        "nodes": nodes,
+        "seconds": time.process_time() - c0,
+        "iterations": iters,
+        "valid": valid,
+        **stats,
+    }
 
 
 def main(argv=None) -> int:
@@ -106,9 +113,16 @@ def main(argv=None) -> int:
                 t = totals.setdefault((rnd, v), [0, 0.0])
                 t[0] += r["nodes"]
                 t[1] += r["seconds"]
-                extra = "" if v == "base" else f" evals={r.get('dual_evals', 0):,} cuts={r.get('dual_cuts', 0):,} bpmx={r.get('bpmx_cuts', 0):,}"
-                print(f"{iid}\t{v}\tlen={r['length']}\tnodes={r['nodes']:,}\t{r['seconds']:.2f} s{extra}"
-                      f"\titers={' '.join(f'{b}:{n}' for b, n in r['iterations'])}", flush=True)
+                extra = (
+                    ""
+                    if v == "base"
+                    else f" evals={r.get('dual_evals', 0):,} cuts={r.get('dual_cuts', 0):,} bpmx={r.get('bpmx_cuts', 0):,}"
+                )
+                print(
+                    f"{iid}\t{v}\tlen={r['length']}\tnodes={r['nodes']:,}\t{r['seconds']:.2f} s{extra}"
+                    f"\titers={' '.join(f'{b}:{n}' for b, n in r['iterations'])}",
+                    flush=True,
+                )
     for (rnd, v), (nn, ss) in totals.items():
         print(f"TOTAL round {rnd} {v}: {nn:,} nodes, {ss:.1f} s CPU", flush=True)
     if args.json:

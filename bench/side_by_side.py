@@ -389,7 +389,9 @@ def report(instances, solvers, results) -> dict:
     # 3. totals per solver
     summary: dict = {"solvers": {}, "ratios": []}
     print()
-    print(f"{'solver':20} {'ok':>4} {'subopt':>6} {'invalid':>7} {'timeout':>7} {'error':>5} {'seconds(finished)':>18} {'nodes(finished)':>16}")
+    print(
+        f"{'solver':20} {'ok':>4} {'subopt':>6} {'invalid':>7} {'timeout':>7} {'error':>5} {'seconds(finished)':>18} {'nodes(finished)':>16}"
+    )
     for s in solvers:
         rs = [by[(i.id, s)] for i in instances if (i.id, s) in by]
         counts = {k: 0 for k in ("ok", "SUBOPT", "INVALID", "timeout", "error", "memory")}
@@ -427,8 +429,16 @@ def report(instances, solvers, results) -> dict:
             f"  (per instance min {min(per):.2f} median {statistics.median(per):.2f} max {max(per):.2f}){extra}"
         )
         summary["ratios"].append(
-            {"a": a, "b": b, "instances": len(common), "seconds_a": ta, "seconds_b": tb, "ratio": ta / tb if tb else None,
-             "per_instance": {"min": min(per), "median": statistics.median(per), "max": max(per)}, "wall_ratio": wall}
+            {
+                "a": a,
+                "b": b,
+                "instances": len(common),
+                "seconds_a": ta,
+                "seconds_b": tb,
+                "ratio": ta / tb if tb else None,
+                "per_instance": {"min": min(per), "median": statistics.median(per), "max": max(per)},
+                "wall_ratio": wall,
+            }
         )
 
     print()

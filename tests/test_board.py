@@ -47,7 +47,11 @@ def test_shape_inferred_for_square_counts():
         ("1 2 3 4 5 6 7 7 0", "3x3", "duplicate: tile 7 given more than once (missing: 8)"),
         ("1 2 3 4 5 6 7 0 0", "3x3", "duplicate: the blank given more than once (missing: 8)"),
         ("2 1 3 4 5 6 7 8 0", "3x3", "unsolvable: the tiles read row by row have 1 inversions, an odd number"),
-        ("2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0", "4x4", "unsolvable: the tiles read row by row have 1 inversions and the blank is 0 rows above the bottom"),
+        (
+            "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
+            "4x4",
+            "unsolvable: the tiles read row by row have 1 inversions and the blank is 0 rows above the bottom",
+        ),
         ("1 2 3 4 5 6 7 8 0", "3x", "shape '3x' is not of the form RxC"),
         ("1 0", "1x2", "shape 1x2 is not supported"),
         (" ".join(map(str, range(36))), None, "36 tiles is more than the largest supported board"),

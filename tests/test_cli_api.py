@@ -85,9 +85,7 @@ def test_api_parse_and_errors():
 
 def test_api_solve_with_progress():
     messages = []
-    res = json.loads(
-        api.call("solve", json.dumps({"text": "1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15", "bound": "wdid"}), messages.append)
-    )
+    res = json.loads(api.call("solve", json.dumps({"text": "1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15", "bound": "wdid"}), messages.append))
     assert res["ok"], res
     r = res["result"]
     assert r["length"] == 4 and r["directions"] == "DRRR" and r["bound"] == "wdid"
@@ -95,9 +93,7 @@ def test_api_solve_with_progress():
 
 
 def test_api_cancel():
-    res = json.loads(
-        api.call("solve", json.dumps({"text": TRANSPOSED, "bound": "md", "tick_nodes": 1000}), None, lambda: True)
-    )
+    res = json.loads(api.call("solve", json.dumps({"text": TRANSPOSED, "bound": "md", "tick_nodes": 1000}), None, lambda: True))
     assert res == {"ok": False, "error": {"type": "cancelled", "message": "cancelled"}}
 
 

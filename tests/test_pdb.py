@@ -132,14 +132,27 @@ def real_assets():
     return out
 
 
-@pytest.fixture(scope="module", params=real_assets() or [pytest.param(None, marks=pytest.mark.skip("static/db has no PDB assets (make db)"))])
+@pytest.fixture(
+    scope="module", params=real_assets() or [pytest.param(None, marks=pytest.mark.skip("static/db has no PDB assets (make db)"))]
+)
 def pdb_real(request):
     part = request.param
     return PatternDatabase.load(STATIC_DB / asset_file(part), partition=part)
 
 
 # ----------------------------------------------------------------- construction
-@pytest.mark.parametrize("rows,cols,tiles", [(3, 3, (1, 2, 3, 4)), (3, 3, (5, 6, 7, 8)), (3, 3, (8, 2, 6)), (4, 4, (13, 14, 15)), (4, 4, (1, 2, 5)), (2, 3, (1, 2, 5)), (3, 4, (7, 11, 4))])
+@pytest.mark.parametrize(
+    "rows,cols,tiles",
+    [
+        (3, 3, (1, 2, 3, 4)),
+        (3, 3, (5, 6, 7, 8)),
+        (3, 3, (8, 2, 6)),
+        (4, 4, (13, 14, 15)),
+        (4, 4, (1, 2, 5)),
+        (2, 3, (1, 2, 5)),
+        (3, 4, (7, 11, 4)),
+    ],
+)
 def test_table_exact_on_abstraction(rows, cols, tiles):
     table = build_db.build_table(rows, cols, tiles)
     best = abstract_bfs(rows, cols, tiles)
@@ -440,7 +453,9 @@ def test_build_db_cache(tmp_path, monkeypatch):
         calls.append(dict(params))
         return build_db.build_pdb_asset(3, 3, "44", params["groups"])
 
-    spec = build_db.AssetSpec("pdb-44.f15", "pdb", ("3x3",), build, {"groups": [[1, 2, 3, 4], [5, 6, 7, 8]]}, ("fifteen.dbfile", "fifteen.pdb"))
+    spec = build_db.AssetSpec(
+        "pdb-44.f15", "pdb", ("3x3",), build, {"groups": [[1, 2, 3, 4], [5, 6, 7, 8]]}, ("fifteen.dbfile", "fifteen.pdb")
+    )
     monkeypatch.setattr(build_db, "ASSETS", [spec])
     out, cache = tmp_path / "out", tmp_path / "cache"
     args = ["--out", str(out), "--cache", str(cache), "-q"]

@@ -138,7 +138,19 @@ def test_rank_4x4_sizes_and_round_trip():
 
 
 # ----------------------------------------------------------------- builder
-@pytest.mark.parametrize("rows,cols,tiles", [(3, 3, [1, 2, 3, 4]), (3, 3, [5, 6, 7, 8]), (3, 3, [2, 4, 8]), (4, 4, [13, 14, 15]), (2, 4, [1, 5, 6]), (3, 3, [5, 7, 8]), (2, 3, [4, 5]), (3, 3, [6, 8])])
+@pytest.mark.parametrize(
+    "rows,cols,tiles",
+    [
+        (3, 3, [1, 2, 3, 4]),
+        (3, 3, [5, 6, 7, 8]),
+        (3, 3, [2, 4, 8]),
+        (4, 4, [13, 14, 15]),
+        (2, 4, [1, 5, 6]),
+        (3, 3, [5, 7, 8]),
+        (2, 3, [4, 5]),
+        (3, 3, [6, 8]),
+    ],
+)
 def test_builder_matches_brute_force(rows, cols, tiles):
     n = rows * cols
     depth = pdb78_build.build_depths(rows, cols, tiles)
@@ -274,9 +286,19 @@ def test_refusals(pack3):
     with pytest.raises(AssetError, match="need"):
         PDB78.from_bytes(dbfile.write_asset(asset.meta, asset.payload[:-1]))
     # the 4x4 partition must be the 7-8 one
-    fake = {"kind": "pdb78", "pdb78_format": 1, "rows": 4, "cols": 4, "partition": "78", "index": "mixed-radix", "encoding": "nibbles",
-            "tables": [{"tiles": list(range(1, 9)), "offset": 0, "size": table_size(16, 8), "max": 9},
-                       {"tiles": list(range(9, 16)), "offset": table_size(16, 8), "size": table_size(16, 7), "max": 7}]}
+    fake = {
+        "kind": "pdb78",
+        "pdb78_format": 1,
+        "rows": 4,
+        "cols": 4,
+        "partition": "78",
+        "index": "mixed-radix",
+        "encoding": "nibbles",
+        "tables": [
+            {"tiles": list(range(1, 9)), "offset": 0, "size": table_size(16, 8), "max": 9},
+            {"tiles": list(range(9, 16)), "offset": table_size(16, 8), "size": table_size(16, 7), "max": 7},
+        ],
+    }
     with pytest.raises(AssetError, match="do not match partition"):
         PDB78._check(fake, "x", None, None, None)
 
@@ -410,8 +432,15 @@ def test_cli_accepts_pdb78(tmp_path, pack3, capsys):
 
     data = dbfile.write_xz(_rewrite(pack3, {"partition": "78"}))  # the shipped .xz form
     (tmp_path / "pdb-78.f15.xz").write_bytes(data)
-    (tmp_path / "manifest.json").write_text(json.dumps({"format": 1, "assets": [], "packs": [
-        {"file": "pdb-78.f15.xz", "kind": "pdb78", "shapes": ["3x3"], "bytes": len(data), "optional": True}]}))
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(
+            {
+                "format": 1,
+                "assets": [],
+                "packs": [{"file": "pdb-78.f15.xz", "kind": "pdb78", "shapes": ["3x3"], "bytes": len(data), "optional": True}],
+            }
+        )
+    )
     saved = dict(assets.pattern_databases)
     try:
         rc = cli.main(["solve", "1 2 3 4 5 6 0 7 8", "--db", str(tmp_path), "--bound", "pdb78", "--json"])

@@ -20,8 +20,8 @@ import pdb78_build  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
 from fifteen.pdb78 import PDB78  # noqa: E402
 from fifteen.pdb78_search import pdb78_searcher  # noqa: E402
-from pdb78_dual import DualLookups, dual_board, dual_positions, pdb78_dual_searcher  # noqa: E402
 from fifteen.search import ida_star  # noqa: E402
+from pdb78_dual import DualLookups, dual_board, dual_positions, pdb78_dual_searcher  # noqa: E402
 
 GOAL3 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
 

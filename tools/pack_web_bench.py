@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.e2e.conftest import App, SiteServer, launch_chromium, copy_site  # noqa: E402
+from tests.e2e.conftest import App, SiteServer, copy_site, launch_chromium  # noqa: E402
 
 HARD = {  # ../shared/benchmarks/hard.tsv (also bench/data)
     "H01": ("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 80),
@@ -131,8 +131,10 @@ def main() -> None:
             page.wait_for_selector("#pack-panel:not([data-state=downloading])", state="attached", timeout=600_000)
             t2 = time.monotonic()
             st = page.get_attribute("#pack-panel", "data-state")
-            print(f"pack {st}: download {t1 - t0:.1f} s, decode + load {t2 - t1:.1f} s, total {t2 - t0:.1f} s; "
-                  f"status {page.inner_text('#pack-status')!r}; memory {memory()}")
+            print(
+                f"pack {st}: download {t1 - t0:.1f} s, decode + load {t2 - t1:.1f} s, total {t2 - t0:.1f} s; "
+                f"status {page.inner_text('#pack-status')!r}; memory {memory()}"
+            )
             if st != "loaded":
                 sys.exit("the pack did not load")
             if not args.no_reload:
@@ -148,8 +150,10 @@ def main() -> None:
                 t0 = time.monotonic()
                 sol = app.solve("auto", timeout=3_600_000)
                 wall = time.monotonic() - t0
-                print(f"{args.solve}: {sol['length']} moves (optimal {optimal}) in {wall:.1f} s wall; "
-                      f"{page.inner_text('#solution-meta')}; memory {memory()}")
+                print(
+                    f"{args.solve}: {sol['length']} moves (optimal {optimal}) in {wall:.1f} s wall; "
+                    f"{page.inner_text('#solution-meta')}; memory {memory()}"
+                )
             browser.close()
     finally:
         server.stop()

@@ -164,8 +164,13 @@ def build_depths(rows: int, cols: int, tiles, *, reg=None, log=None) -> np.ndarr
     if reg is None:
         reg = region_table(rows, cols)
     nbr = np.array(
-        [[(p // cols + dr) * cols + p % cols + dc if 0 <= p // cols + dr < rows and 0 <= p % cols + dc < cols else -1
-          for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))] for p in range(n)],
+        [
+            [
+                (p // cols + dr) * cols + p % cols + dc if 0 <= p // cols + dr < rows and 0 <= p % cols + dc < cols else -1
+                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            ]
+            for p in range(n)
+        ],
         dtype=np.int64,
     )
     goal = [t - 1 for t in tiles]

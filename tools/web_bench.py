@@ -39,8 +39,10 @@ def main(ids: list[str]) -> None:
             before = server.bytes_sent
             warm = app.open()  # reload: HTTP cache + service worker
             warm_bytes = server.bytes_sent - before
-            print(f"page ready: cold {cold:.1f} s, warm {warm:.1f} s; first visit downloaded {first_visit / 1e6:.1f} MB, "
-                  f"reload {warm_bytes / 1e3:.0f} kB")
+            print(
+                f"page ready: cold {cold:.1f} s, warm {warm:.1f} s; first visit downloaded {first_visit / 1e6:.1f} MB, "
+                f"reload {warm_bytes / 1e3:.0f} kB"
+            )
             for ex_id in ids:
                 ex = examples[ex_id]
                 app.set_position(ex["tiles"], ex["shape"])

@@ -23,7 +23,8 @@ import json
 import random as _random
 import time
 import traceback
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 from . import __version__, assets
 from .board import Board, FifteenError, Shape, check_tiles, parse_tiles, solvability_problem
@@ -116,7 +117,7 @@ def _method_random(params: dict, **_: Any) -> dict:
     return {"rows": shape.rows, "cols": shape.cols, "tiles": tiles}
 
 
-def _method_solve(params: dict, progress: Optional[Callable[[str], Any]] = None, cancel=None) -> dict:
+def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
     board = _board(params)
     bound = params.get("bound") or "auto"
     last = [0.0]
@@ -134,9 +135,7 @@ def _method_solve(params: dict, progress: Optional[Callable[[str], Any]] = None,
                     "iteration_nodes": p.iteration_nodes,
                     "seconds": round(p.seconds, 3),
                     "done": p.done,
-                    "iterations": [
-                        {"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in p.iterations
-                    ],
+                    "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in p.iterations],
                 }
             )
         )
@@ -174,7 +173,7 @@ _METHODS = {
 }
 
 
-def call(method: str, params_json: str = "{}", progress: Optional[Callable[[str], Any]] = None, cancel=None) -> str:
+def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
     """Run one API method; see the module docstring."""
     fn = _METHODS.get(method)
     if fn is None:

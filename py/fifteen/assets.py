@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from . import walking
 from .board import Shape
@@ -51,7 +51,7 @@ def load_asset(data: bytes | bytearray | memoryview, name: str = "asset", *, tak
     return meta
 
 
-def default_directory() -> Optional[Path]:
+def default_directory() -> Path | None:
     env = os.environ.get("FIFTEEN_DB")
     if env:
         return Path(env)
@@ -59,7 +59,7 @@ def default_directory() -> Optional[Path]:
     return here if here.is_dir() else None
 
 
-def ensure_for(shape: Shape, directory: "str | Path | None" = None) -> list[str]:
+def ensure_for(shape: Shape, directory: str | Path | None = None) -> list[str]:
     """Load (once) every asset of *directory*'s manifest that serves *shape*; return the files loaded now."""
     root = Path(directory) if directory is not None else default_directory()
     if root is None:

@@ -16,9 +16,9 @@ Conventions (the seed's):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterable, Sequence
+from functools import cache
 
 MIN_SIDE = 2
 MAX_SIDE = 6
@@ -49,8 +49,7 @@ class Shape:
         r, c = self.rows, self.cols
         if not (MIN_SIDE <= r <= MAX_SIDE and MIN_SIDE <= c <= MAX_SIDE) or r * c > MAX_SQUARES:
             raise InputError(
-                f"shape {r}x{c} is not supported: rows and columns go from {MIN_SIDE} to {MAX_SIDE}"
-                f" with at most {MAX_SQUARES} squares"
+                f"shape {r}x{c} is not supported: rows and columns go from {MIN_SIDE} to {MAX_SIDE} with at most {MAX_SQUARES} squares"
             )
 
     @property
@@ -60,14 +59,14 @@ class Shape:
     def __str__(self) -> str:
         return f"{self.rows}x{self.cols}"
 
-    def transposed(self) -> "Shape":
+    def transposed(self) -> Shape:
         return Shape(self.cols, self.rows)
 
     def goal(self) -> tuple[int, ...]:
         return tuple(range(1, self.size)) + (0,)
 
     @classmethod
-    def parse(cls, text: "str | Shape") -> "Shape":
+    def parse(cls, text: str | Shape) -> Shape:
         """Parse ``"4x4"`` (also ``4X4``, ``4*4``, ``4,4``)."""
         if isinstance(text, Shape):
             return text
@@ -77,7 +76,7 @@ class Shape:
         return cls(int(m.group(1)), int(m.group(2)))
 
     @classmethod
-    def infer(cls, count: int) -> "Shape":
+    def infer(cls, count: int) -> Shape:
         """The shape for *count* tiles: square counts only (4, 9, 16, 25)."""
         side = round(count**0.5)
         if side * side == count and MIN_SIDE <= side:
@@ -91,25 +90,17 @@ class Shape:
         ]
         if options:
             raise InputError(f"{count} tiles could be {' or '.join(options)}: give the shape")
-        raise InputError(
-            f"{count} tiles do not make a supported board (4, 9, 16 or 25 for a square one; give the shape for others)"
-        )
+        raise InputError(f"{count} tiles do not make a supported board (4, 9, 16 or 25 for a square one; give the shape for others)")
 
 
-@lru_cache(maxsize=None)
+@cache
 def neighbours(shape: Shape) -> tuple[tuple[int, ...], ...]:
     """For each square, the squares next to it (up, down, left, right order)."""
     rows, cols = shape.rows, shape.cols
     out = []
     for sq in range(shape.size):
         r, c = divmod(sq, cols)
-        out.append(
-            tuple(
-                (r + dr) * cols + (c + dc)
-                for dr, dc in _DELTAS.values()
-                if 0 <= r + dr < rows and 0 <= c + dc < cols
-            )
-        )
+        out.append(tuple((r + dr) * cols + (c + dc) for dr, dc in _DELTAS.values() if 0 <= r + dr < rows and 0 <= c + dc < cols))
     return tuple(out)
 
 
@@ -198,7 +189,7 @@ def tokenize(text: str) -> list[str]:
     return [tok for tok in _SEPARATORS.split(text.strip()) if tok]
 
 
-def parse_tiles(text: str, shape: "Shape | str | None" = None, *, solvable: bool = True) -> tuple[Shape, tuple[int, ...]]:
+def parse_tiles(text: str, shape: Shape | str | None = None, *, solvable: bool = True) -> tuple[Shape, tuple[int, ...]]:
     """Parse a position a person typed or pasted.
 
     Numbers are separated by spaces, commas, semicolons or newlines; the blank
@@ -244,17 +235,17 @@ class Board:
     tiles: tuple[int, ...]
 
     @classmethod
-    def parse(cls, text: str, shape: "Shape | str | None" = None) -> "Board":
+    def parse(cls, text: str, shape: Shape | str | None = None) -> Board:
         shp, tiles = parse_tiles(text, shape)
         return cls(shp, tiles)
 
     @classmethod
-    def from_tiles(cls, tiles: Sequence[int], shape: "Shape | str | None" = None) -> "Board":
+    def from_tiles(cls, tiles: Sequence[int], shape: Shape | str | None = None) -> Board:
         shp = Shape.parse(shape) if shape is not None else Shape.infer(len(tiles))
         return cls(shp, check_tiles(shp, list(tiles)))
 
     @classmethod
-    def goal(cls, shape: "Shape | str") -> "Board":
+    def goal(cls, shape: Shape | str) -> Board:
         shp = Shape.parse(shape)
         return cls(shp, shp.goal())
 
@@ -278,7 +269,7 @@ class Board:
     def movable_tiles(self) -> list[int]:
         return [self.tiles[s] for s in neighbours(self.shape)[self.blank]]
 
-    def slide(self, tile: int) -> "Board":
+    def slide(self, tile: int) -> Board:
         """The board after *tile* slides into the blank."""
         b = self.blank
         try:
@@ -291,7 +282,7 @@ class Board:
         t[b], t[s] = tile, 0
         return Board(self.shape, tuple(t))
 
-    def move_blank(self, direction: str) -> "Board":
+    def move_blank(self, direction: str) -> Board:
         """The board after the blank moves one square in *direction* (U/D/L/R)."""
         d = direction.upper()
         if d not in _DELTAS:
@@ -303,7 +294,7 @@ class Board:
             raise InputError(f"the blank cannot move {d} from row {r + 1}, column {c + 1}")
         return self.slide(self.tiles[r2 * self.shape.cols + c2])
 
-    def apply(self, moves: "Iterable[int] | str") -> "Board":
+    def apply(self, moves: Iterable[int] | str) -> Board:
         """Apply tile numbers (ints) or a direction string; return the end board."""
         board = self
         if isinstance(moves, str):
@@ -337,14 +328,14 @@ class Board:
             board = nxt
         return out
 
-    def solves(self, moves: "Iterable[int] | str") -> bool:
+    def solves(self, moves: Iterable[int] | str) -> bool:
         """True when *moves* (either notation) take this board to the goal."""
         try:
             return self.apply(moves).is_goal()
         except InputError:
             return False
 
-    def transposed(self) -> "Board":
+    def transposed(self) -> Board:
         """The position reflected about the main diagonal (square boards).
 
         Tile ``t`` whose goal is (r, c) becomes the tile whose goal is (c, r),

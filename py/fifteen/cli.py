@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from . import assets
 from .board import Board, FifteenError
@@ -38,7 +38,7 @@ def _fmt_nodes(n: int) -> str:
     return f"{n:,}"
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         board = Board.parse(args.tiles, args.shape)

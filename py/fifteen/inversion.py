@@ -13,8 +13,8 @@ For 4x4 (jump 3) this is the seed's ``inv // 3 + inv % 3``.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Sequence
+from collections.abc import Sequence
+from functools import cache
 
 from .board import Shape, inversions
 
@@ -27,13 +27,13 @@ def moves_for_inversions(inv: int, jump: int) -> int:
     return m
 
 
-@lru_cache(maxsize=None)
+@cache
 def distance_table(jump: int, max_inversions: int) -> bytes:
     """``table[inv]`` = :func:`moves_for_inversions` for every possible count."""
     return bytes(moves_for_inversions(i, jump) for i in range(max_inversions + 1))
 
 
-@lru_cache(maxsize=None)
+@cache
 def column_labels(shape: Shape) -> tuple[int, ...]:
     """``labels[t]``: tile *t* renumbered by its goal square's column-major rank (blank stays 0)."""
     rows, cols = shape.rows, shape.cols

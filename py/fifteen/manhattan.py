@@ -9,8 +9,8 @@ step aside and back (Hansson, Mayer and Yung's admissible form).
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Sequence
+from collections.abc import Sequence
+from functools import cache
 
 from .board import Shape, transpose_tiles
 
@@ -26,7 +26,7 @@ def manhattan(shape: Shape, tiles: Sequence[int]) -> int:
     return total
 
 
-@lru_cache(maxsize=None)
+@cache
 def manhattan_table(shape: Shape) -> tuple[int, ...]:
     """``table[t * N + square]`` = distance of tile *t* on *square* from home (0 for the blank)."""
     n, cols = shape.size, shape.cols
@@ -61,7 +61,7 @@ def line_extra(goal_positions: Sequence[int]) -> int:
     return 2 * (len(goal_positions) - _longest_increasing(goal_positions))
 
 
-@lru_cache(maxsize=None)
+@cache
 def line_table(length: int) -> bytes:
     """Extra moves of a line by its code.
 

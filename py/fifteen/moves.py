@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from .board import Shape, neighbours, transpose_squares, transpose_tiles
 
@@ -198,9 +198,7 @@ class MoveTables:
                 else:
                     # column-major order between the two squares
                     r, c = divmod(lo, cols)
-                    jumped = tuple(rr * cols + c for rr in range(r + 1, shape.rows)) + tuple(
-                        rr * cols + c + 1 for rr in range(0, r)
-                    )
+                    jumped = tuple(rr * cols + c for rr in range(r + 1, shape.rows)) + tuple(rr * cols + c + 1 for rr in range(0, r))
                 from_square[b].append(len(self.moves))
                 self.moves.append(Move(b, s, vertical, s > b, jumped))
         mirror = _mirror_moves(shape, self.moves) if mirror_closed else None
@@ -223,9 +221,7 @@ class MoveTables:
         #: entries are (square the blank moves to, move id * N, next state)
         self.successors = [tuple((s, m * n, st) for s, m, st in row) for row in table]
         self.successors_vertical = [tuple((s, m * n, st) for s, m, st in row if self.moves[m].vertical) for row in table]
-        self.successors_horizontal = [
-            tuple((s, m * n, st) for s, m, st in row if not self.moves[m].vertical) for row in table
-        ]
+        self.successors_horizontal = [tuple((s, m * n, st) for s, m, st in row if not self.moves[m].vertical) for row in table]
 
     @property
     def forbidden(self) -> int:
@@ -245,7 +241,7 @@ def move_tables(shape: Shape, mirror_closed: bool = False) -> MoveTables:
     return _move_tables(shape, bool(mirror_closed))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _move_tables(shape: Shape, mirror_closed: bool) -> MoveTables:
     return MoveTables(shape, PRUNE_DEPTH if shape.size <= 16 else 8, mirror_closed)
 

@@ -104,8 +104,8 @@ against this interface.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from .board import tile_squares, transpose_squares
 from .dbfile import AssetError, read_asset
@@ -275,22 +275,16 @@ class PatternDatabase:
         self.data: bytes = payload if isinstance(payload, bytes) else bytes(payload)
         tabs = meta["tables"]
         #: zero-copy views of the distinct tables
-        self.tables: tuple[memoryview, ...] = tuple(
-            memoryview(self.data)[t["offset"] : t["offset"] + t["size"]] for t in tabs
-        )
+        self.tables: tuple[memoryview, ...] = tuple(memoryview(self.data)[t["offset"] : t["offset"] + t["size"]] for t in tabs)
         self.groups: tuple[LookupGroup, ...] = tuple(
-            LookupGroup(
-                self.data, g["table"], tabs[g["table"]]["offset"], tabs[g["table"]]["size"], tuple(g["tiles"]), tuple(g["smap"])
-            )
+            LookupGroup(self.data, g["table"], tabs[g["table"]]["offset"], tabs[g["table"]]["size"], tuple(g["tiles"]), tuple(g["smap"]))
             for g in meta["groups"]
         )
         if self.rows == self.cols:
             tt = transpose_tiles(self.rows)
             tsq = transpose_squares(self.rows)
             self.rgroups: tuple[LookupGroup, ...] = tuple(
-                LookupGroup(
-                    self.data, g.table_id, g.offset, g.size, tuple(tt[t] for t in g.tiles), tuple(g.smap[tsq[p]] for p in range(n))
-                )
+                LookupGroup(self.data, g.table_id, g.offset, g.size, tuple(tt[t] for t in g.tiles), tuple(g.smap[tsq[p]] for p in range(n)))
                 for g in self.groups
             )
         else:
@@ -332,7 +326,7 @@ class PatternDatabase:
         partition: str | None = None,
         rows: int | None = None,
         cols: int | None = None,
-    ) -> "PatternDatabase":
+    ) -> PatternDatabase:
         """Check and load an asset; raise :class:`AssetError` saying what is wrong.
 
         *partition*, *rows*, *cols*, when given, are what the caller expects.
@@ -343,7 +337,7 @@ class PatternDatabase:
         return cls(meta, payload, name=name)
 
     @classmethod
-    def load(cls, path, **kw) -> "PatternDatabase":
+    def load(cls, path, **kw) -> PatternDatabase:
         """Read an asset file (native convenience)."""
         with open(path, "rb") as f:
             data = f.read()

@@ -74,11 +74,11 @@ container form (zlib or plain, with or without xz) is accepted.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .board import tile_squares, transpose_squares
-from .pdb import check_layout_meta, transpose_tiles
 from .dbfile import AssetError, read_asset, write_asset, write_xz
+from .pdb import check_layout_meta, transpose_tiles
 
 PDB78_FORMAT = 1
 KIND = "pdb78"
@@ -155,7 +155,9 @@ def manhattan(tiles: Sequence[int], cols: int) -> int:
 
 
 # ----------------------------------------------------------------- encoding
-def encode_asset(meta: dict, packed: bytes, *, encoding: str = DEFAULT_ENCODING, level: int = 9, xz: bool = True, preset: int | None = None) -> bytes:
+def encode_asset(
+    meta: dict, packed: bytes, *, encoding: str = DEFAULT_ENCODING, level: int = 9, xz: bool = True, preset: int | None = None
+) -> bytes:
     """The file bytes for *packed* nibbles in *encoding*.
 
     With *xz* (the shipped form, ``pdb-78.f15.xz``): an xz stream (*preset*,
@@ -225,7 +227,16 @@ class PDB78:
 
     # ------------------------------------------------------------ loading
     @classmethod
-    def from_bytes(cls, data, *, name: str = "pdb78", partition: str | None = None, rows: int | None = None, cols: int | None = None, take: bool = False) -> "PDB78":
+    def from_bytes(
+        cls,
+        data,
+        *,
+        name: str = "pdb78",
+        partition: str | None = None,
+        rows: int | None = None,
+        cols: int | None = None,
+        take: bool = False,
+    ) -> PDB78:
         """Check and load a pack: a container or an xz of one (see "File" above).
 
         With *take*, a ``bytearray`` container is taken over: trimmed in place
@@ -246,7 +257,7 @@ class PDB78:
         return db
 
     @classmethod
-    def load(cls, path, **kw) -> "PDB78":
+    def load(cls, path, **kw) -> PDB78:
         with open(path, "rb") as f:
             data = f.read()
         kw.setdefault("name", str(path))

@@ -34,7 +34,7 @@ def move_rows(db: PDB78, mt, use_r: bool) -> list:
                 r, e, cr, jr = db.move_row(db.rgroups, t, a, b)
             else:
                 r, e, cr, jr = 0, 0, None, ()
-            if (jr if mv.vertical else jp):
+            if jr if mv.vertical else jp:
                 raise ValueError("unexpected jumped squares (the board must be square or have no reflection)")
             jumped = jp or jr
             g1, a1 = divmod(t - 1, cols)

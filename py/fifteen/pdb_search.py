@@ -73,7 +73,6 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
         nodes = next_tick = 0
 
         if use_r:
-
             # Hot loop.  The tables and lists are default arguments (fast locals,
             # not closure cells: -3 % instructions); ``rec`` is dfs itself, set
             # below.  The tick (progress/cancel) is checked only in nodes with

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
 
 from .board import Shape, blank_steps
 
@@ -79,7 +79,7 @@ class Progress:
 
 
 #: ``factory(shape, board, tick) -> (h0, run)``; see :mod:`fifteen.searchers`.
-Searcher = Callable[[Shape, list, Callable[[int], int]], "tuple[int, Callable[[int], tuple[Optional[list[int]], int]]]"]
+Searcher = Callable[[Shape, list, Callable[[int], int]], "tuple[int, Callable[[int], tuple[list[int] | None, int]]]"]
 
 
 def ida_star(
@@ -87,8 +87,8 @@ def ida_star(
     tiles: Sequence[int],
     searcher: Searcher,
     *,
-    progress: Optional[Callable[[Progress], None]] = None,
-    cancel: Optional[Callable[[], bool]] = None,
+    progress: Callable[[Progress], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
     tick_nodes: int = TICK_NODES,
     max_bound: int | None = None,
 ) -> SearchResult:

@@ -15,8 +15,8 @@ each move touches only the part it can change.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Callable
+from collections.abc import Callable
+from functools import cache
 
 from .board import Shape, transpose_tiles
 from .inversion import column_labels, distance_table, horizontal_inversions, vertical_inversions
@@ -117,9 +117,11 @@ def linear_conflict_searcher(shape: Shape, board: list[int], tick: Tick):
     d1 = mt.per_tile(lambda mv, t: -(row_digit if mv.vertical else col_digit)(mv.blank_to, t))
     d2 = mt.per_tile(lambda mv, t: (row_digit if mv.vertical else col_digit)(mv.blank_from, t))
     d3 = mt.per_tile(
-        lambda mv, t: (col_digit if mv.vertical else row_digit)(mv.blank_from, t)
-        - (col_digit if mv.vertical else row_digit)(mv.blank_to, t)
+        lambda mv, t: (
+            (col_digit if mv.vertical else row_digit)(mv.blank_from, t) - (col_digit if mv.vertical else row_digit)(mv.blank_to, t)
+        )
     )
+
     # successors carry (s, m*N, l1, l2, l3)
     def expand(table):
         return [tuple((s, m, st, line1[m // n], line2[m // n], line3[m // n]) for s, m, st in entry) for entry in table]
@@ -263,7 +265,7 @@ def _id_wd_searcher(shape: Shape, board: list[int], tick: Tick, *, use_wd: bool,
     return h0, run
 
 
-@lru_cache(maxsize=None)
+@cache
 def _id_wd_program(shape: Shape, use_wd: bool, use_id: bool, mirror_closed: bool = False):
     """The board-independent part of :func:`_id_wd_searcher`, built once per shape, bound and
     move tables: ``(code, tables for the generated code, state argument names, {axis: (WD table, stride)})``."""
@@ -280,11 +282,7 @@ def _id_wd_program(shape: Shape, use_wd: bool, use_id: bool, mirror_closed: bool
     # or direction * C + goal column (horizontal, on the transposed table).
     # Direction 0 = blank moves up/left (the tile moves down/right).
     env["off"] = mt.per_tile(
-        lambda mv, t: (
-            (int(mv.forward) * rows + (t - 1) // cols) if mv.vertical else (int(mv.forward) * cols + (t - 1) % cols)
-        )
-        if t
-        else 0
+        lambda mv, t: ((int(mv.forward) * rows + (t - 1) // cols) if mv.vertical else (int(mv.forward) * cols + (t - 1) % cols)) if t else 0
     )
     for (axis, tshape, succ, jump), less_a, id_a in zip(axes, less, ids):
         # rows_pos[t][u] = +1 if u < t else -1 (in this axis's labels); rows_neg negated

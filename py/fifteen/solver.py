@@ -17,8 +17,8 @@ auto      the strongest available for the board
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from . import assets, searchers
 from .board import Board, InputError, Shape
@@ -26,6 +26,7 @@ from .inversion import inversion_distance
 from .manhattan import linear_conflict, manhattan
 from .search import Progress, SearchResult, ida_star
 from .walking import walking_available, walking_distance
+
 
 @dataclass(frozen=True)
 class BoundInfo:
@@ -163,8 +164,8 @@ def solve(
     board: Board,
     bound: str = "auto",
     *,
-    progress: Optional[Callable[[Progress], None]] = None,
-    cancel: Optional[Callable[[], bool]] = None,
+    progress: Callable[[Progress], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
     tick_nodes: int = 1 << 16,
 ) -> Solution:
     """A shortest solution of *board* by IDA* with the named bound."""

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import sys
 from array import array
-from functools import lru_cache
-from typing import Sequence
+from collections.abc import Sequence
+from functools import cache
 
 from .board import Shape, transpose_tiles
 from .dbfile import AssetError, read_asset, write_asset
@@ -62,7 +62,7 @@ class WalkingTable:
 
     # ------------------------------------------------------------ building
     @classmethod
-    def build(cls, shape: Shape) -> "WalkingTable":
+    def build(cls, shape: Shape) -> WalkingTable:
         """Breadth-first search over the tables of *shape*, from the goal."""
         rows, cols = shape.rows, shape.cols
         goal = [0] * (rows * rows)
@@ -130,7 +130,7 @@ class WalkingTable:
         return write_asset(meta, payload)
 
     @classmethod
-    def from_bytes(cls, data: bytes, name: str = "WD asset", shape: Shape | None = None) -> "WalkingTable":
+    def from_bytes(cls, data: bytes, name: str = "WD asset", shape: Shape | None = None) -> WalkingTable:
         asset = read_asset(data, name=name, kind="wd")
         meta = asset.meta
         try:
@@ -178,12 +178,7 @@ def supported_shapes() -> list[Shape]:
     """Every board shape the package accepts, in order."""
     from .board import MAX_SIDE, MAX_SQUARES, MIN_SIDE
 
-    return [
-        Shape(r, c)
-        for r in range(MIN_SIDE, MAX_SIDE + 1)
-        for c in range(MIN_SIDE, MAX_SIDE + 1)
-        if r * c <= MAX_SQUARES
-    ]
+    return [Shape(r, c) for r in range(MIN_SIDE, MAX_SIDE + 1) for c in range(MIN_SIDE, MAX_SIDE + 1) if r * c <= MAX_SQUARES]
 
 
 def table_users() -> dict[Shape, list[Shape]]:
@@ -214,7 +209,7 @@ def load_asset(data: bytes, name: str = "WD asset") -> WalkingTable:
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def _built(shape: Shape) -> WalkingTable:
     return WalkingTable.build(shape)
 

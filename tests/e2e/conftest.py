@@ -258,9 +258,7 @@ class App:
         frag = "tiles=" + ",".join(map(str, tiles)) + (f"&shape={shape}" if shape else "")
         self.page.evaluate("f => { location.hash = f; }", frag)
         want = ",".join(map(str, tiles))
-        self.page.wait_for_function(
-            "want => document.querySelector('#board').dataset.tiles === want", arg=want, timeout=10_000
-        )
+        self.page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=want, timeout=10_000)
 
     def solve(self, bound: str | None = None, timeout: float = 600_000) -> dict:
         if bound:

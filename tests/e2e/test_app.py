@@ -128,9 +128,7 @@ def test_solve_known_position_and_play_back(ready_app: App):
     page.click("#play-start")
     page.fill("#play-speed", "5")
     page.click("#play-toggle")
-    page.wait_for_function(
-        "n => document.querySelector('#play-counter').textContent === `${n} / ${n}`", arg=ex["optimal"], timeout=20_000
-    )
+    page.wait_for_function("n => document.querySelector('#play-counter').textContent === `${n} / ${n}`", arg=ex["optimal"], timeout=20_000)
     assert app.board_tiles() == goal(4, 4)
 
 
@@ -257,17 +255,13 @@ def test_share_link_restores_its_position(app: App, app_context):
         # 12 tiles are ambiguous: the link names the shape.
         t34 = scramble(3, 4, "ULLU")
         page.goto(app.site.url + "index.html#tiles=" + ",".join(map(str, t34)) + "&shape=3x4")
-        page.wait_for_function(
-            "want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, t34))
-        )
+        page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, t34)))
         assert page.input_value("#shape-select") == "3x4"
         assert page.get_attribute("#board", "data-shape") == "3x4"
         # A shape the size menu does not list still opens (and joins the menu).
         t32 = scramble(3, 2, "ULUR")
         page.goto(app.site.url + "index.html#tiles=" + ",".join(map(str, t32)) + "&shape=3x2")
-        page.wait_for_function(
-            "want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, t32))
-        )
+        page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, t32)))
         assert page.input_value("#shape-select") == "3x2"
     finally:
         page.close()
@@ -333,9 +327,7 @@ def test_cancel_uses_the_interrupt_buffer_once_isolated(ready_app: App):
     page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=60_000)
     page.click("#cancel-button")
     app.wait_state("cancelled", timeout=5_000)
-    page.wait_for_function(
-        "() => document.querySelector('#status-text').textContent.includes('no restart')", timeout=5_000
-    )
+    page.wait_for_function("() => document.querySelector('#status-text').textContent.includes('no restart')", timeout=5_000)
     tiles = scramble(3, 3, "ULULDRDR")
     app.set_position(tiles, "3x3")
     assert app.solve()["length"] == optimal_length(tiles, 3, 3)

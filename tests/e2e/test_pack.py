@@ -32,7 +32,6 @@ def _small_pack() -> bytes:
     sys.path.insert(0, str(ROOT / "tools"))
     sys.path.insert(0, str(ROOT / "py"))
     import pdb78_build
-
     from fifteen import dbfile
 
     data = pdb78_build.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]])
