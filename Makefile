@@ -20,8 +20,9 @@ $(VENV)/.stamp: requirements-dev.txt pyproject.toml
 venv: $(VENV)/.stamp
 
 # ---------------------------------------------------------------- databases
-# build_db.py keeps its own cache (see its --help) and rewrites only what changed.
-DB_INPUTS := build_db.py $(wildcard py/fifteen/*.py)
+# build_db.py (the package py/dbbuild) keeps its own cache, keyed by each asset's build
+# version and parameters (py/dbbuild/cache.py), and rewrites only what changed.
+DB_INPUTS := build_db.py $(wildcard py/dbbuild/*.py) $(wildcard py/fifteen/*.py)
 
 static/db/manifest.json: $(DB_INPUTS) $(VENV)/.stamp
 	PYTHONPATH=py $(PY) build_db.py --out static/db
@@ -36,7 +37,7 @@ db: static/db/manifest.json
 PYODIDE_DIR   := static/vendor/pyodide
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
 WEB_WHEELS    := micropip-0.11.1-py3-none-any.whl packaging-26.1-py3-none-any.whl
-FIFTEEN_SRC   := pyproject.toml $(wildcard py/fifteen/*.py)
+FIFTEEN_SRC   := pyproject.toml $(wildcard py/fifteen/*.py)  # the wheel holds py/fifteen only (pyproject)
 
 node_modules/.stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -60,6 +61,9 @@ static/wheels/.fifteen.stamp: $(FIFTEEN_SRC) | $(VENV)/.stamp
 	mkdir -p .cache && $(PY) -m pip wheel -q --no-deps -w static/wheels . >.cache/wheel.log 2>&1 \
 	  || { cat .cache/wheel.log; exit 1; }
 	rm -rf py/*.egg-info build/lib build/bdist.*
+	$(PY) -c "import glob, sys, zipfile; names = zipfile.ZipFile(glob.glob('static/wheels/fifteen-*.whl')[0]).namelist(); \
+	  extra = [n for n in names if n.split('/')[0] != 'fifteen' and '.dist-info/' not in n]; \
+	  sys.exit(f'the fifteen wheel holds more than the runtime package: {extra}' if extra else None)"
 	touch $@
 
 # The xz decoder for the optional 7-8 pack (npm xz-decompress, MIT: xz-embedded compiled to

@@ -18,11 +18,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tests")]  # the package; the instance readers (tests/support)
 
-import benchdata  # noqa: E402
 from fifteen import Board, Cancelled, assets, solve  # noqa: E402
+from support.instances import read as read_instances  # noqa: E402
 
 
 def run(bound: str, instances, limit: float, verbose: bool) -> dict:
@@ -73,7 +73,7 @@ def main() -> int:
     ap.add_argument("--db", help="database directory (default: the checkout's static/db)")
     ap.add_argument("-q", "--quiet", action="store_true", help="totals only")
     args = ap.parse_args()
-    instances = benchdata.read(f"{args.set}.tsv")
+    instances = read_instances(f"{args.set}.tsv")
     if args.ids:
         wanted = set(args.ids.split(","))
         instances = [i for i in instances if i.id in wanted]

@@ -19,13 +19,12 @@ import tracemalloc
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "py"))
+sys.path[:0] = [str(HERE), str(HERE.parent / "py"), str(HERE.parent / "tests")]  # bench, the package, tests/support
 
-import benchdata  # noqa: E402
 from fifteen import assets  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
 from measure import solve_timed  # noqa: E402
+from support.instances import hard, korf100  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -49,9 +48,9 @@ def main(argv=None) -> int:
     )
     sets = []
     if args.set in ("hard", "all"):
-        sets.append(("hard", [(i.id, list(i.tiles)) for i in benchdata.hard()]))
+        sets.append(("hard", [(i.id, list(i.tiles)) for i in hard()]))
     if args.set in ("korf", "all"):
-        sets.append(("korf100", [(i.id, list(i.tiles)) for i in benchdata.korf100()]))
+        sets.append(("korf100", [(i.id, list(i.tiles)) for i in korf100()]))
     for name, instances in sets:
         if args.ids:
             instances = [i for i in instances if i[0] in args.ids]

@@ -25,15 +25,14 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "py"))
+sys.path[:0] = [str(HERE), str(HERE.parent / "py"), str(HERE.parent / "tests")]  # bench, the package, tests/support
 
-import benchdata  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
 from fifteen.pdb78 import PDB78  # noqa: E402
 from fifteen.pdb78_search import pdb78_searcher  # noqa: E402
 from fifteen.search import ida_star  # noqa: E402
 from pdb78_dual import pdb78_dual_searcher  # noqa: E402
+from support.instances import hard, korf100  # noqa: E402
 
 VARIANTS = {
     "base": None,
@@ -96,7 +95,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     db = PDB78.load(args.pack)
     print(f"loaded {args.pack} in {time.perf_counter() - t0:.1f} s", flush=True)
-    inst = [(i.id, list(i.tiles)) for i in (benchdata.hard() if args.set == "hard" else benchdata.korf100())]
+    inst = [(i.id, list(i.tiles)) for i in (hard() if args.set == "hard" else korf100())]
     if args.ids:
         inst = [i for i in inst if i[0] in args.ids]
     if args.first:

@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "py"), str(ROOT), str(ROOT / "bench")]
+sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tests")]  # the packages; tests/support (instance readers)
 
-import benchdata  # noqa: E402
-import build_db  # noqa: E402
+from dbbuild.pattern import build_pdb_asset  # noqa: E402
 from fifteen import Shape  # noqa: E402
 from fifteen.pdb import PatternDatabase  # noqa: E402
 from fifteen.pdb_search import pdb_searcher  # noqa: E402
 from fifteen.search import ida_star  # noqa: E402
+from support.instances import korf100  # noqa: E402
 
 CANDIDATES = {
     "P1": [(1, 2, 5, 6, 9), (3, 4, 7, 8, 12), (10, 11, 13, 14, 15)],  # chosen ("555")
@@ -30,9 +30,9 @@ CANDIDATES = {
 
 def main() -> None:
     name, ids = sys.argv[1], sys.argv[2].split(",")
-    db = PatternDatabase.from_bytes(build_db.build_pdb_asset(4, 4, name, CANDIDATES[name]))
+    db = PatternDatabase.from_bytes(build_pdb_asset(4, 4, name, CANDIDATES[name]))
     total = 0
-    for inst in benchdata.korf100():
+    for inst in korf100():
         if inst.id not in ids:
             continue
         res = ida_star(Shape(4, 4), inst.tiles, pdb_searcher(db))

@@ -42,8 +42,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT / "py"))
+sys.path[:0] = [str(HERE), str(ROOT / "py"), str(ROOT / "tests")]  # bench, the package, tests/support (instance readers)
 
 PEERS = {
     # name: (package, algorithm argument of slidingpuzzle.search)
@@ -107,9 +106,9 @@ def peer_worker() -> int:
 
 
 def select(args) -> list:
-    import benchdata
+    from support.instances import read as read_instances
 
-    instances = benchdata.read(f"{args.set}.tsv")
+    instances = read_instances(f"{args.set}.tsv")
     if args.ids:
         wanted = args.ids.split(",")
         by_id = {i.id: i for i in instances}
@@ -136,8 +135,8 @@ def tails(instances, depths: list[int]) -> list:
     path is a shortest path, so the optimum of the tail position is known
     independently of our solver.  Gives the peers instances they can finish.
     """
-    import benchdata
     from fifteen import Board, solve
+    from support.instances import Instance
 
     out = []
     for inst in instances:
@@ -149,7 +148,7 @@ def tails(instances, depths: list[int]) -> list:
             if d > inst.optimal:
                 continue
             tail = board.apply(sol.tiles[: inst.optimal - d])
-            out.append(benchdata.Instance(f"{inst.id}@{d}", tuple(tail.tiles), d, ()))
+            out.append(Instance(f"{inst.id}@{d}", tuple(tail.tiles), d, ()))
     log(f"tails at depths {depths} of {len(instances)} instances (optimum = depth, from their published optima)")
     return out
 

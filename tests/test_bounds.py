@@ -4,13 +4,13 @@ import random
 
 import pytest
 
-from benchdata import korf100
 from fifteen import Board, Shape
 from fifteen.bfs import distances
 from fifteen.inversion import inversion_distance, moves_for_inversions
 from fifteen.manhattan import linear_conflict, manhattan
 from fifteen.solver import bound_values, summary
 from fifteen.walking import WalkingTable, walking_distance
+from support.instances import korf100
 
 TRANSPOSED = "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0"
 TURNED = "0 15 14 13 12 11 10 9 8 7 6 5 4 3 2 1"

@@ -1,5 +1,5 @@
 """Pattern databases: construction (exact on small boards), lookups, reflection,
-incremental indices, asset checks, and build_db.py's cache."""
+incremental indices, asset checks (the build cache: tests/test_dbbuild.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-import build_db  # noqa: E402
+from dbbuild import pattern  # noqa: E402
 from fifteen import dbfile  # noqa: E402
 from fifteen.dbfile import AssetError  # noqa: E402
 from fifteen.pdb import (  # noqa: E402
@@ -110,7 +110,7 @@ def dist3():
 
 @pytest.fixture(scope="module")
 def pdb3():
-    data = build_db.build_pdb_asset(3, 3, "44", [(1, 2, 3, 4), (5, 6, 7, 8)])
+    data = pattern.build_pdb_asset(3, 3, "44", [(1, 2, 3, 4), (5, 6, 7, 8)])
     return data, PatternDatabase.from_bytes(data, name="pdb-44-3x3")
 
 
@@ -119,7 +119,7 @@ SMALL_4x4_GROUPS = [(1, 2, 5), (3, 4, 8), (6, 9, 10), (7, 11, 12), (13, 14, 15)]
 
 @pytest.fixture(scope="module")
 def pdb4small():
-    data = build_db.build_pdb_asset(4, 4, "33333", SMALL_4x4_GROUPS)
+    data = pattern.build_pdb_asset(4, 4, "33333", SMALL_4x4_GROUPS)
     return PatternDatabase.from_bytes(data, name="pdb-33333")
 
 
@@ -154,7 +154,7 @@ def pdb_real(request):
     ],
 )
 def test_table_exact_on_abstraction(rows, cols, tiles):
-    table = build_db.build_table(rows, cols, tiles)
+    table = pattern.build_table(rows, cols, tiles)
     best = abstract_bfs(rows, cols, tiles)
     k = len(tiles)
     assert table.size == 16**k
@@ -200,8 +200,8 @@ def test_mirror_groups_share_tables():
     # and give exactly the directly built table's values.
     tables, groups = plan_groups(4, 4, [(1, 2, 5), (3, 4, 8)])
     assert len(tables) == 1 and groups[1]["table"] == 0
-    direct = build_db.build_table(4, 4, groups[1]["tiles"])
-    shared = build_db.build_table(4, 4, tables[0]["tiles"])
+    direct = pattern.build_table(4, 4, groups[1]["tiles"])
+    shared = pattern.build_table(4, 4, tables[0]["tiles"])
     smap = groups[1]["smap"]
     n = 16
     for a in range(n):
@@ -445,57 +445,6 @@ def test_real_asset_memory(pdb_real):
         assert (STATIC_DB / "pdb-663.f15").stat().st_size <= 4 * 10**6
 
 
-# ----------------------------------------------------------------- build_db.py
-def test_build_db_cache(tmp_path, monkeypatch):
-    calls = []
-
-    def build(params, log):
-        calls.append(dict(params))
-        return build_db.build_pdb_asset(3, 3, "44", params["groups"])
-
-    spec = build_db.AssetSpec(
-        "pdb-44.f15", "pdb", ("3x3",), build, {"groups": [[1, 2, 3, 4], [5, 6, 7, 8]]}, ("fifteen.dbfile", "fifteen.pdb")
-    )
-    monkeypatch.setattr(build_db, "ASSETS", [spec])
-    out, cache = tmp_path / "out", tmp_path / "cache"
-    args = ["--out", str(out), "--cache", str(cache), "-q"]
-    assert build_db.main(args) == 0
-    assert len(calls) == 1
-    man = json.loads((out / "manifest.json").read_text())
-    data = (out / "pdb-44.f15").read_bytes()
-    (entry,) = man["assets"]
-    assert entry["file"] == "pdb-44.f15" and entry["kind"] == "pdb" and entry["shapes"] == ["3x3"]
-    assert entry["bytes"] == len(data)
-    assert entry["crc32"] == f"{int.from_bytes(data[-4:], 'little'):08x}"
-    # second run: nothing rebuilt, nothing rewritten
-    mtime = (out / "pdb-44.f15").stat().st_mtime_ns
-    assert build_db.main(args) == 0
-    assert len(calls) == 1
-    assert (out / "pdb-44.f15").stat().st_mtime_ns == mtime
-    # a fresh output directory is filled from the cache
-    out2 = tmp_path / "out2"
-    assert build_db.main(["--out", str(out2), "--cache", str(cache), "-q"]) == 0
-    assert len(calls) == 1 and (out2 / "pdb-44.f15").read_bytes() == data
-    # --force rebuilds; changed parameters rebuild
-    assert build_db.main(args + ["--force"]) == 0
-    assert len(calls) == 2
-    spec2 = build_db.AssetSpec("pdb-44.f15", "pdb", ("3x3",), build, {"groups": [[1, 2, 4, 5], [3, 6, 7, 8]]}, spec.modules)
-    monkeypatch.setattr(build_db, "ASSETS", [spec2])
-    assert build_db.main(args) == 0
-    assert len(calls) == 3
-    assert (out / "pdb-44.f15").read_bytes() != data
-    # --only with an unknown name is an error
-    with pytest.raises(SystemExit):
-        build_db.main(args + ["--only", "nope"])
-
-
-def test_registry_names():
-    files = [s.file for s in build_db.ASSETS]
-    assert "pdb-663.f15" in files and "pdb-555.f15" in files
-    assert len(set(files)) == len(files)
-    assert any(s.matches("pdb663") for s in build_db.ASSETS)
-
-
 # ----------------------------------------------------------------- pdb_search
 def _pdb_solve(db, tiles, reflect=True):
     from fifteen import Board, Shape
@@ -523,7 +472,7 @@ def test_pdb_search_4x4_real(pdb_real):
     """Optimal lengths on easy Korf instances and random positions; every bound
     along the way is admissible (never above the optimal length found)."""
     db = pdb_real
-    from benchdata import korf100
+    from support.instances import korf100
 
     cases = [(list(k.tiles), k.optimal) for k in korf100() if k.id in ("2", "9")]
     rng = random.Random(9)

@@ -10,18 +10,13 @@ import json
 import lzma
 import random
 import struct
-import sys
 from collections import deque
-from pathlib import Path
 
 import pytest
 
 np = pytest.importorskip("numpy")
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-
-import pdb78_build  # noqa: E402
+from dbbuild import pack78, pattern  # noqa: E402
 from fifteen import assets, dbfile, pdb78, pdb78_search  # noqa: E402
 from fifteen.board import Board, Shape  # noqa: E402
 from fifteen.dbfile import AssetError  # noqa: E402
@@ -89,7 +84,7 @@ def brute_entries(rows, cols, tiles):
 @pytest.fixture(scope="module")
 def pack3():
     """A 3x3 pack (groups {1..4}, {5..8}) built by the real builder."""
-    return pdb78_build.build_pack(3, 3, "44", GROUPS_3x3)
+    return pack78.build_pack(3, 3, "44", GROUPS_3x3)
 
 
 @pytest.fixture(scope="module")
@@ -153,25 +148,23 @@ def test_rank_4x4_sizes_and_round_trip():
 )
 def test_builder_matches_brute_force(rows, cols, tiles):
     n = rows * cols
-    depth = pdb78_build.build_depths(rows, cols, tiles)
+    depth = pack78.build_depths(rows, cols, tiles)
     best = brute_entries(rows, cols, tiles)
     for pl, d in best.items():
         assert depth[rank(pl, n)] == d, pl
 
 
 def test_builder_matches_dense_builder():
-    import build_db
-
     tiles = [1, 2, 5]
-    dense = build_db.build_table(4, 4, tiles)
-    mine = pdb78_build.build_depths(4, 4, tiles)
+    dense = pattern.build_table(4, 4, tiles)
+    mine = pack78.build_depths(4, 4, tiles)
     for pl in itertools.permutations(range(16), 3):
         assert mine[rank(pl, 16)] == dense[sum(q << (4 * i) for i, q in enumerate(pl))]
 
 
 def test_entries_are_md_plus_twice_nibble(db3):
     for gi, tiles in enumerate(GROUPS_3x3):
-        depth = pdb78_build.build_depths(3, 3, tiles)
+        depth = pack78.build_depths(3, 3, tiles)
         off = db3.groups[gi].offset
         for x in range(depth.size):
             pl = unrank(x, 9, 4)
@@ -453,13 +446,14 @@ def test_cli_accepts_pdb78(tmp_path, pack3, capsys):
 
 
 def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):
-    import build_db
+    from dbbuild import manifest as dbmanifest
+    from dbbuild import specs
 
-    assert all(s.kind != "pdb78" for s in build_db.ASSETS)
-    spec = build_db.PACKS[0]
+    assert all(s.kind != "pdb78" for s in specs.ASSETS)
+    spec = specs.PACKS[0]
     assert spec.kind == "pdb78" and spec.file == "pdb-78.f15.xz" and spec.name == "pdb-78" and spec.matches("pdb78")
     (tmp_path / spec.file).write_bytes(pack3)
-    build_db.write_manifest(tmp_path)
+    dbmanifest.write_manifest(tmp_path, specs.ASSETS, specs.PACKS)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert all(e["file"] != spec.file for e in manifest["assets"])  # the default page never fetches it
     (entry,) = [e for e in manifest["packs"] if e["file"] == spec.file]

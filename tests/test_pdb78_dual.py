@@ -14,9 +14,9 @@ import pytest
 pytest.importorskip("numpy")
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "bench"))
 
-import pdb78_build  # noqa: E402
+from dbbuild import pack78 as pdb78_build  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
 from fifteen.pdb78 import PDB78  # noqa: E402
 from fifteen.pdb78_search import pdb78_searcher  # noqa: E402

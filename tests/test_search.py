@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from benchdata import korf100
 from fifteen import Board, Cancelled, Shape, solve
 from fifteen.bfs import distances
 from fifteen.solver import available_bounds
+from support.instances import korf100
 
 CLASSIC = ["md", "lc", "id", "wd", "wdid"]
 

@@ -26,13 +26,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "py")]
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.e2e.conftest import App, SiteServer, copy_site, launch_chromium  # noqa: E402
 
-HARD = {  # ../shared/benchmarks/hard.tsv (also bench/data)
+HARD = {  # bench/data/hard.tsv
     "H01": ("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 80),
     "H15": ("0 12 9 13 15 11 10 14 3 7 5 6 4 8 2 1", 80),
     "transposed": ("1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0", 72),
@@ -90,14 +90,14 @@ def main() -> None:
     site = ROOT
     tmp = None
     if args.pack:
-        import build_db
+        from dbbuild.manifest import pack_info
 
         tmp = Path(tempfile.mkdtemp(prefix="pack-bench-"))
         db, manifest = copy_site(tmp)
         dst = db / "pdb-78.f15.xz"
         os.symlink(Path(args.pack).resolve(), dst)
         entry = {"file": dst.name, "kind": "pdb78", "shapes": ["4x4"], "bytes": dst.stat().st_size}
-        entry.update(build_db._pack_info(dst))
+        entry.update(pack_info(dst))
         manifest["packs"] = [entry]
         (db / "manifest.json").write_text(json.dumps(manifest))
         site = tmp

@@ -1,8 +1,9 @@
-"""The optional 7-8 pattern-database pack: reader, lookups and IDA* inner loop.
+"""The optional 7-8 pattern-database pack: reader, lookups and incremental index updates.
 
-Pure Python, standard library only (natively and in Pyodide).  The pack is
+Pure Python, standard library only (natively and in Pyodide); its IDA* inner
+loop is :mod:`fifteen.pdb78_search`.  The pack is
 built by ``build_db.py --pack`` (``make pack``; numpy + numba, native only,
-see ``tools/pdb78_build.py``) and travels as a ``"pdb78"`` asset in the
+see :mod:`dbbuild.pack78`) and travels as a ``"pdb78"`` asset in the
 container of :mod:`fifteen.dbfile`, xz-compressed (``static/db/pdb-78.f15.xz``,
 see "File" below).  It is *not* part of the default databases.
 

@@ -2,7 +2,7 @@
 
 The real 7-8 pack is ~100 MB and takes a quarter of an hour to build, so the
 test serves a copy of the site whose manifest lists a *small but valid* pack:
-the same builder (``tools/pdb78_build.py``) on the 3x3 board with groups
+the same builder (``py/dbbuild/pack78.py``) on the 3x3 board with groups
 {1..4}, {5..8}, registered under the ``pdb78`` bound exactly like the real one
 (as in ``tests/test_pdb78.py``).  The page must offer it for 3x3 only, never
 fetch it unasked, report a damaged download clearly (and keep working), load
@@ -29,12 +29,11 @@ OPTIMAL_3x3 = 31
 
 def _small_pack() -> bytes:
     pytest.importorskip("numpy")
-    sys.path.insert(0, str(ROOT / "tools"))
     sys.path.insert(0, str(ROOT / "py"))
-    import pdb78_build
+    from dbbuild import pack78
     from fifteen import dbfile
 
-    data = pdb78_build.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]])
+    data = pack78.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]])
     asset = dbfile.read_asset(data)
     meta = dict(asset.meta, partition="78")  # registered as the "pdb78" bound
     return dbfile.write_xz(_container(meta, asset.payload))  # the shipped form: xz of a plain container

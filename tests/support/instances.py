@@ -1,11 +1,15 @@
-"""Readers for the benchmark tables in bench/data (shared by tests and bench scripts)."""
+"""Readers for the instance tables in bench/data (Korf's 100, the hard positions; see its README).
+
+Shared by the tests (``from support.instances import korf100``) and the bench scripts
+(which put ``tests/`` on ``sys.path``).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import NamedTuple
 
-DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
+DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 
 
 class Instance(NamedTuple):
@@ -16,6 +20,7 @@ class Instance(NamedTuple):
 
 
 def read(name: str) -> list[Instance]:
+    """The instances of ``bench/data/<name>`` (tab-separated: id, tiles, optimal, more numbers)."""
     out = []
     for line in (DATA / name).read_text().splitlines():
         if not line.strip() or line.startswith("#"):

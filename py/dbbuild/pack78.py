@@ -25,17 +25,29 @@ run interpreted, which is fine for the small tables of the tests.
 
 from __future__ import annotations
 
-import sys
+import json
+import os
+import shutil
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT / "py") not in sys.path:
-    sys.path.insert(0, str(ROOT / "py"))
+from fifteen import pdb78 as runtime
 
-from fifteen import pdb78 as rt  # noqa: E402
+from .regions import DIRECTIONS, region_table
+
+#: Build version of the ``"pdb78"`` pack: part of its cache key (:mod:`dbbuild.cache`).
+#: Bump it whenever a change here or in :mod:`fifteen.pdb78` changes the bytes written.
+BUILD_VERSION = 1
+#: Version of the raw BFS entries kept in the raw cache (:func:`cached_nibbles`): bump it
+#: when the kernels below (:func:`build_depths`, :func:`build_nibbles`) change what they compute.
+RAW_VERSION = 1
+
+Log = Callable[[str], None]
 
 try:  # pragma: no cover - depends on the environment
     from numba import njit
@@ -44,9 +56,9 @@ try:  # pragma: no cover - depends on the environment
 except ImportError:  # interpreted fallback (small tables only)
     HAVE_NUMBA = False
 
-    def njit(*a, **k):
-        if a and callable(a[0]):
-            return a[0]
+    def njit(*args: Any, **kwargs: Any) -> Any:
+        if args and callable(args[0]):
+            return args[0]
         return lambda f: f
 
 
@@ -148,18 +160,14 @@ def _nibbles(depth, k, n, cols, goal_sq, out):
     return mx
 
 
-def region_table(rows: int, cols: int):
-    import build_db
-
-    return build_db.region_table(rows, cols)
-
-
-def build_depths(rows: int, cols: int, tiles, *, reg=None, log=None) -> np.ndarray:
+def build_depths(
+    rows: int, cols: int, tiles: Sequence[int], *, reg: npt.NDArray[np.uint16] | None = None, log: Log | None = None
+) -> npt.NDArray[np.uint8]:
     """Entries (BFS depths) of one group, in mixed-radix rank order (uint8)."""
     n = rows * cols
     k = len(tiles)
-    size = rt.table_size(n, k)
-    w = np.array(rt.radix_weights(n, k), dtype=np.int64)
+    size = runtime.table_size(n, k)
+    w = np.array(runtime.radix_weights(n, k), dtype=np.int64)
     full = (1 << n) - 1
     if reg is None:
         reg = region_table(rows, cols)
@@ -167,14 +175,14 @@ def build_depths(rows: int, cols: int, tiles, *, reg=None, log=None) -> np.ndarr
         [
             [
                 (p // cols + dr) * cols + p % cols + dc if 0 <= p // cols + dr < rows and 0 <= p % cols + dc < cols else -1
-                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                for dr, dc in DIRECTIONS
             ]
             for p in range(n)
         ],
         dtype=np.int64,
     )
     goal = [t - 1 for t in tiles]
-    goal_idx = rt.rank(goal, n)
+    goal_idx = runtime.rank(goal, n)
     goal_occ = sum(1 << q for q in goal)
     depth = np.full(size, 255, dtype=np.uint8)
     visited = np.zeros(size, dtype=np.uint16)
@@ -207,7 +215,9 @@ def build_depths(rows: int, cols: int, tiles, *, reg=None, log=None) -> np.ndarr
     return depth
 
 
-def build_nibbles(rows: int, cols: int, tiles, *, reg=None, log=None) -> tuple[np.ndarray, int, int]:
+def build_nibbles(
+    rows: int, cols: int, tiles: Sequence[int], *, reg: npt.NDArray[np.uint16] | None = None, log: Log | None = None
+) -> tuple[npt.NDArray[np.uint8], int, int]:
     """(entries as (depth - MD)/2, one uint8 each; max depth; max nibble) of one group."""
     depth = build_depths(rows, cols, tiles, reg=reg, log=log)
     n = rows * cols
@@ -219,45 +229,83 @@ def build_nibbles(rows: int, cols: int, tiles, *, reg=None, log=None) -> tuple[n
     return out, int(depth.max()), mx
 
 
-def _raw_key(rows: int, cols: int, tiles) -> str:
-    """Cache key of one group's raw entries: the BFS kernels' source and the group."""
-    import hashlib
-    import inspect
-
-    h = hashlib.sha256()
-    for f in (_expand, _finish, _nibbles, build_depths, build_nibbles):
-        h.update(inspect.getsource(getattr(f, "py_func", f)).encode())
-    h.update(repr((rows, cols, list(tiles))).encode())
-    return h.hexdigest()[:16]
+# The raw cache before RAW_VERSION existed named its files after a hash of the kernels'
+# source text (so reformatting the file invalidated 25 minutes of BFS).  Those entries hold
+# exactly what RAW_VERSION 1 computes; they are adopted (hard-linked under the new name)
+# instead of being recomputed.  Keys of the two real groups, before and after `ruff format`.
+_LEGACY_RAW_KEYS: dict[tuple[int, int, tuple[int, ...]], tuple[str, ...]] = {
+    (4, 4, (1, 2, 3, 4, 5, 6, 7)): ("6c0f980e523dca19", "a199ba172e2b1140"),
+    (4, 4, (8, 9, 10, 11, 12, 13, 14, 15)): ("d018f920498328f6", "af5abb6607900062"),
+}
 
 
-def cached_nibbles(rows: int, cols: int, tiles, *, reg=None, log=None, raw_cache: Path | None = None):
+def raw_cache_base(raw_cache: Path, rows: int, cols: int, tiles: Sequence[int]) -> Path:
+    """Where :func:`cached_nibbles` keeps one group's entries (``.u8``) and maxima (``.json``):
+    named after the board, the group and :data:`RAW_VERSION`, nothing else."""
+    return Path(raw_cache) / f"pdb78-raw-v{RAW_VERSION}-{rows}x{cols}-{'_'.join(map(str, tiles))}"
+
+
+def _adopt_legacy_raw(base: Path, rows: int, cols: int, tiles: Sequence[int], log: Log | None) -> None:
+    if RAW_VERSION != 1:  # the legacy entries hold version 1: drop _LEGACY_RAW_KEYS with the bump
+        return
+    for key in _LEGACY_RAW_KEYS.get((rows, cols, tuple(tiles)), ()):
+        old = base.parent / f"pdb78-raw-{rows}x{cols}-{'_'.join(map(str, tiles))}-{key}"
+        if old.with_suffix(".u8").exists() and old.with_suffix(".json").exists():
+            for suffix in (".json", ".u8"):  # the .u8 last: it is what marks the entry complete
+                try:
+                    os.link(old.with_suffix(suffix), base.with_suffix(suffix))
+                except FileExistsError:
+                    pass
+                except OSError:  # no hard links here: copy
+                    shutil.copyfile(old.with_suffix(suffix), base.with_suffix(suffix))
+            if log:
+                log(f"  group {list(tiles)}: adopted the raw entries of {old.name}")
+            return
+
+
+def cached_nibbles(
+    rows: int,
+    cols: int,
+    tiles: Sequence[int],
+    *,
+    reg: npt.NDArray[np.uint16] | None = None,
+    log: Log | None = None,
+    raw_cache: Path | None = None,
+) -> tuple[npt.NDArray[np.uint8], int, int]:
     """:func:`build_nibbles`, kept in *raw_cache* (one byte per entry + JSON) so that
     re-encoding the pack (or editing the runtime modules) does not redo the BFS."""
-    import json
-
-    if raw_cache is not None:
-        key = _raw_key(rows, cols, tiles)
-        base = Path(raw_cache) / f"pdb78-raw-{rows}x{cols}-{'_'.join(map(str, tiles))}-{key}"
-        binf, jsf = base.with_suffix(".u8"), base.with_suffix(".json")
-        if binf.exists() and jsf.exists():
-            info = json.loads(jsf.read_text())
-            nib = np.fromfile(binf, dtype=np.uint8)
-            if nib.size == rt.table_size(rows * cols, len(tiles)):
-                if log:
-                    log(f"  group {list(tiles)}: raw entries from {binf}")
-                return nib, info["max_value"], info["max"]
+    if raw_cache is None:
+        return build_nibbles(rows, cols, tiles, reg=reg, log=log)
+    base = raw_cache_base(raw_cache, rows, cols, tiles)
+    binf, jsf = base.with_suffix(".u8"), base.with_suffix(".json")
+    base.parent.mkdir(parents=True, exist_ok=True)
+    if not binf.exists():
+        _adopt_legacy_raw(base, rows, cols, tiles, log)
+    if binf.exists() and jsf.exists():
+        info = json.loads(jsf.read_text())
+        nib = np.fromfile(binf, dtype=np.uint8)
+        if nib.size == runtime.table_size(rows * cols, len(tiles)):
+            if log:
+                log(f"  group {list(tiles)}: raw entries from {binf}")
+            return nib, info["max_value"], info["max"]
     nib, maxd, maxn = build_nibbles(rows, cols, tiles, reg=reg, log=log)
-    if raw_cache is not None:
-        Path(raw_cache).mkdir(parents=True, exist_ok=True)
-        tmp = binf.with_suffix(".tmp")
-        nib.tofile(tmp)
-        tmp.replace(binf)
-        jsf.write_text(json.dumps({"max_value": maxd, "max": maxn}))
+    tmp = binf.with_suffix(".tmp")
+    nib.tofile(tmp)
+    jsf.write_text(json.dumps({"max_value": maxd, "max": maxn}))
+    tmp.replace(binf)
     return nib, maxd, maxn
 
 
-def build_pack(rows: int, cols: int, partition: str, groups, *, encoding: str = rt.DEFAULT_ENCODING, log=None, raw_cache=None) -> bytes:
+def build_pack(
+    rows: int,
+    cols: int,
+    partition: str,
+    groups: Sequence[Sequence[int]],
+    *,
+    encoding: str = runtime.DEFAULT_ENCODING,
+    log: Log | None = None,
+    raw_cache: Path | None = None,
+) -> bytes:
     """Build every group's table and serialise the ``"pdb78"`` asset."""
     reg = region_table(rows, cols)
     parts = []
@@ -279,7 +327,7 @@ def build_pack(rows: int, cols: int, partition: str, groups, *, encoding: str = 
     del entries, parts
     meta = {
         "kind": "pdb78",
-        "pdb78_format": rt.PDB78_FORMAT,
+        "pdb78_format": runtime.PDB78_FORMAT,
         "rows": rows,
         "cols": cols,
         "partition": partition,
@@ -287,7 +335,7 @@ def build_pack(rows: int, cols: int, partition: str, groups, *, encoding: str = 
         "tables": tables,
     }
     t0 = time.perf_counter()
-    data = rt.encode_asset(meta, packed, encoding=encoding)
+    data = runtime.encode_asset(meta, packed, encoding=encoding)
     if log:
         log(f"  encoded ({encoding}): {len(packed):,} B of nibbles -> {len(data):,} B in {time.perf_counter() - t0:.1f} s")
     return data
