@@ -385,17 +385,12 @@ def test_reflection_prunes(db3, dist3):
 
 # ----------------------------------------------------------------- wiring (assets, solver, CLI)
 @pytest.fixture
-def registered_3x3_pack(pack3):
+def registered_3x3_pack(pack3, fresh_assets):
     """The 3x3 pack registered under the name pdb78 (partition renamed), removed afterwards."""
     data = _rewrite(pack3, {"partition": "78"})
-    saved = dict(assets.pattern_databases)
     meta = assets.load_asset(data, "pdb-78-3x3.f15")
     assert meta["kind"] == "pdb78"
-    try:
-        yield data
-    finally:
-        assets.pattern_databases.clear()
-        assets.pattern_databases.update(saved)
+    return data
 
 
 def test_solver_uses_the_pack(registered_3x3_pack, dist3):
@@ -410,17 +405,16 @@ def test_solver_uses_the_pack(registered_3x3_pack, dist3):
     assert sol.length == dist3[tuple(board.tiles)] == 31
 
 
-def test_without_the_pack_nothing_changes():
+def test_without_the_pack_nothing_changes(fresh_assets, databases_without_pack):
     from fifteen import solver
 
-    if "pdb78" in assets.pattern_databases:
-        pytest.skip("a pdb78 pack is loaded in this process")
+    assets.use_directory(databases_without_pack)
     shape = Shape(4, 4)
-    assert "pdb78" not in solver.available_bounds(shape)
-    assert solver.resolve_bound(shape, "auto").name != "pdb78"
+    assert solver.available_bounds(shape) == ["auto", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
+    assert solver.resolve_bound(shape, "auto").name == "pdb663"
 
 
-def test_cli_accepts_pdb78(tmp_path, pack3, capsys):
+def test_cli_accepts_pdb78(tmp_path, pack3, capsys, fresh_assets):
     from fifteen import cli
 
     data = dbfile.write_xz(_rewrite(pack3, {"partition": "78"}))  # the shipped .xz form
@@ -434,15 +428,10 @@ def test_cli_accepts_pdb78(tmp_path, pack3, capsys):
             }
         )
     )
-    saved = dict(assets.pattern_databases)
-    try:
-        rc = cli.main(["solve", "1 2 3 4 5 6 0 7 8", "--db", str(tmp_path), "--bound", "pdb78", "--json"])
-        out = json.loads(capsys.readouterr().out)
-        assert rc == 0 and out["bound"] == "pdb78" and out["length"] == 2 and "pdb78" in out["bounds"]
-    finally:
-        assets.pattern_databases.clear()
-        assets.pattern_databases.update(saved)
-        assets._loaded_files.discard(str((tmp_path / "pdb-78.f15.xz").resolve()))
+    rc = cli.main(["solve", "1 2 3 4 5 6 0 7 8", "--db", str(tmp_path), "--bound", "pdb78", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0 and out["bound"] == "pdb78" and out["length"] == 2 and "pdb78" in out["bounds"]
+    assert assets.pattern_databases["pdb78"].rows == 3  # read lazily from --db
 
 
 def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):

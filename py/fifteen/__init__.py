@@ -14,8 +14,8 @@ the browser worker (:mod:`fifteen.api`) and the CLI (``python -m fifteen``).
 
 __version__ = "0.1.0"
 
-from .board import Board, FifteenError, InputError, Shape  # noqa: E402
-from .dbfile import AssetError  # noqa: E402
+from .board import Board, Shape  # noqa: E402
+from .errors import AssetError, FifteenError, InputError  # noqa: E402
 from .search import Cancelled  # noqa: E402
 from .solver import available_bounds, bound_values, solve  # noqa: E402
 

@@ -27,8 +27,8 @@ from collections.abc import Callable
 from typing import Any
 
 from . import __version__, assets
-from .board import Board, FifteenError, Shape, check_tiles, parse_tiles, solvability_problem
-from .dbfile import AssetError
+from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
+from .errors import AssetError, FifteenError, InputError
 from .search import Cancelled, Progress
 from .solver import available_bounds, bound_values, solve, summary
 from .walking import supported_shapes
@@ -73,7 +73,7 @@ def _board(params: dict) -> Board:
     tiles = params.get("tiles")
     if tiles is not None and not isinstance(tiles, str):
         if not isinstance(tiles, list):
-            raise FifteenError("tiles must be a list of numbers or text")
+            raise InputError("tiles must be a list of numbers or text")
         shp = Shape.parse(shape) if shape else Shape.infer(len(tiles))
         return Board(shp, check_tiles(shp, tiles))
     text = params.get("text", tiles if isinstance(tiles, str) else "")
@@ -186,7 +186,7 @@ def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | 
         return _error("input", f"bad parameters: {exc}")
     try:
         return _ok(fn(params, progress=progress, cancel=cancel))
-    except AssetError as exc:
+    except AssetError as exc:  # before FifteenError, its base class
         return _error("asset", str(exc))
     except FifteenError as exc:
         return _error("input", str(exc))

@@ -1,30 +1,72 @@
-"""The databases the solver has loaded, and where it finds them.
+"""The database assets the solver uses: one registry, filled on demand.
 
-In the browser the worker fetches each asset and hands its bytes to
-:func:`load_asset`.  Natively, :func:`ensure_for` loads what a board shape
-needs from a directory (``--db DIR``, else ``$FIFTEEN_DB``, else the
-checkout's ``static/db`` next to the ``py/`` package), guided by the
-``manifest.json`` that ``build_db.py`` writes there.  Without a WD asset the
-tables are built in-process (fast for every shape that offers WD); without a
-PDB asset the PDB bounds are simply not offered.
+Every loaded asset lives here: the pattern databases by bound name
+(:data:`pattern_databases`) and the walking-distance tables by table shape.
+:func:`reset` forgets them all (for tests).
+
+**Where they come from.**
+
+* *Natively*, from a database directory holding the ``manifest.json`` that
+  ``build_db.py`` writes: the one given to :func:`use_directory` (the CLI's
+  ``--db DIR``), else ``$FIFTEEN_DB``, else the checkout's ``static/db`` (next
+  to the ``py/`` directory this package sits in; ``make db`` builds it).  An
+  installed package ships no databases: point ``FIFTEEN_DB`` at a directory
+  (or pass ``--db``), or do without (see below).  Assets are read *lazily*,
+  the first time a bound needs them (:func:`pattern_database`,
+  :func:`walking_table`), and once: a plain ``fifteen.solve(board)`` uses the
+  strongest bound the directory offers.
+* *In the browser* (Pyodide) there is no directory: the worker fetches each
+  asset and hands its bytes to :func:`load_asset` (through
+  :func:`fifteen.api.load_asset`); nothing is ever read from the file system.
+
+Lazy loading only fills what is missing: an asset already registered (by
+:func:`load_asset` or an earlier read) is never read again.  Without a WD
+asset the tables are built in-process (fast for every shape that offers WD);
+without a PDB asset the PDB bounds are simply not offered.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import walking
+from . import pdb, pdb78
 from .board import Shape
-from .dbfile import AssetError, read_meta
+from .dbfile import read_meta
+from .errors import AssetError
 
-#: Loaded pattern databases by bound name ("pdb663", ...).
-pattern_databases: dict[str, Any] = {}
-_loaded_files: set[str] = set()
+if TYPE_CHECKING:
+    from .walking import WalkingTable
+
+#: A loaded pattern database: additive (6-6-3, 5-5-5) or the 7-8 pack.
+PatternDatabase = pdb.PatternDatabase | pdb78.PDB78
+
+#: Loaded pattern databases by bound name ("pdb663", "pdb78", ...).
+pattern_databases: dict[str, PatternDatabase] = {}
+#: Loaded walking-distance tables by table shape.
+walking_tables: dict[Shape, WalkingTable] = {}
+#: File names (``pdb-663.f15``, ``wd-4x4.f15``...) of what is registered: never read again.
+_registered_files: set[str] = set()
+#: The database directory given to :func:`use_directory` (None: :func:`default_directory`).
+_chosen_directory: Path | None = None
+#: The manifest's entries by file name, once read (None: not read yet).
+_entries: dict[str, dict[str, Any]] | None = None
 
 
+def reset() -> None:
+    """Forget every loaded asset and the database directory (back to the automatic one)."""
+    global _chosen_directory, _entries
+    pattern_databases.clear()
+    walking_tables.clear()
+    _registered_files.clear()
+    _chosen_directory = None
+    _entries = None
+
+
+# ----------------------------------------------------------------- registering bytes
 def load_asset(data: bytes | bytearray | memoryview, name: str = "asset", *, take: bool = False) -> dict[str, Any]:
     """Check and register one asset; return its metadata (raises :class:`AssetError`).
 
@@ -35,58 +77,152 @@ def load_asset(data: bytes | bytearray | memoryview, name: str = "asset", *, tak
     meta = read_meta(data, name=name)
     kind = meta.get("kind")
     if kind == "wd":
-        walking.load_asset(data, name)
+        from .walking import WalkingTable, asset_file
+
+        table = WalkingTable.from_bytes(data, name)
+        walking_tables[table.shape] = table
+        _registered_files.add(asset_file(table.shape))
     elif kind == "pdb":
-        from .pdb import PatternDatabase
-
-        db = PatternDatabase.from_bytes(data, name=name)
+        db = pdb.PatternDatabase.from_bytes(data, name=name)
         pattern_databases["pdb" + db.partition] = db
-    elif kind == "pdb78":  # the optional 7-8 pack (fifteen.pdb78)
-        from .pdb78 import PDB78
-
-        db78 = PDB78.from_bytes(data, name=name, take=take)
+        _registered_files.add(pdb.asset_file(db.partition))
+    elif kind == pdb78.KIND:  # the optional 7-8 pack
+        db78 = pdb78.PDB78.from_bytes(data, name=name, take=take)
         pattern_databases["pdb" + db78.partition] = db78
+        _registered_files.add(pdb78.asset_file(db78.partition))
     else:
         raise AssetError(f"{name}: unknown database kind {kind!r}")
     return meta
 
 
+# ----------------------------------------------------------------- the database directory
 def default_directory() -> Path | None:
+    """``$FIFTEEN_DB``, else the checkout's ``static/db`` when it exists; None in the browser."""
     env = os.environ.get("FIFTEEN_DB")
     if env:
         return Path(env)
+    if sys.platform == "emscripten":  # Pyodide: the worker hands the assets over
+        return None
     here = Path(__file__).resolve().parent.parent.parent / "static" / "db"
     return here if here.is_dir() else None
 
 
-def ensure_for(shape: Shape, directory: str | Path | None = None) -> list[str]:
-    """Load (once) every asset of *directory*'s manifest that serves *shape*; return the files loaded now."""
-    root = Path(directory) if directory is not None else default_directory()
-    if root is None:
-        return []
-    manifest_path = root / "manifest.json"
-    if not manifest_path.is_file():
-        if directory is not None:
-            raise AssetError(f"{manifest_path}: no manifest (build the databases with build_db.py --out {root})")
-        return []
+def use_directory(directory: str | Path | None) -> None:
+    """Read assets from *directory* from now on (None: the automatic :func:`default_directory`).
+
+    A directory given explicitly must hold a readable manifest (:class:`AssetError` otherwise).
+    """
+    global _chosen_directory, _entries
+    _chosen_directory = None if directory is None else Path(directory)
+    _entries = None
+    if directory is not None:
+        _manifest_entries()
+
+
+def directory() -> Path | None:
+    """The database directory in use, or None."""
+    return _chosen_directory if _chosen_directory is not None else default_directory()
+
+
+def _manifest_entries() -> dict[str, dict[str, Any]]:
+    """The manifest's entries (assets and optional packs) by file name; {} without a directory."""
+    global _entries
+    if _entries is not None:
+        return _entries
+    root = directory()
+    entries: dict[str, dict[str, Any]] = {}
+    if root is not None:
+        path = root / "manifest.json"
+        if path.is_file():
+            try:
+                manifest = json.loads(path.read_text())
+                listed = manifest["assets"] + manifest.get("packs", [])  # natively, optional packs load when present
+                entries = {str(e["file"]): e for e in listed}
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                raise AssetError(f"{path}: unreadable manifest ({exc})") from None
+        elif _chosen_directory is not None or os.environ.get("FIFTEEN_DB"):  # asked for, not guessed
+            raise AssetError(f"{path}: no manifest (build the databases with build_db.py --out {root})")
+    _entries = entries
+    return entries
+
+
+def _listed(file: str, shape: Shape | None = None) -> bool:
+    """Whether the manifest lists *file* (for *shape*, when given) and it is not registered yet."""
+    entry = _manifest_entries().get(file)
+    return entry is not None and file not in _registered_files and (shape is None or str(shape) in entry.get("shapes", ()))
+
+
+def _read(file: str) -> None:
+    root = directory()
+    assert root is not None  # only called for files the manifest lists
+    path = root / file
     try:
-        manifest = json.loads(manifest_path.read_text())
-        entries = manifest["assets"] + manifest.get("packs", [])  # natively, optional packs load when present
-    except (ValueError, KeyError, TypeError) as exc:
-        raise AssetError(f"{manifest_path}: unreadable manifest ({exc})") from None
+        data = path.read_bytes()
+    except OSError as exc:
+        raise AssetError(f"{path}: cannot read ({exc.strerror})") from None
+    load_asset(data, str(path))
+    _registered_files.add(file)
+
+
+# ----------------------------------------------------------------- what the solver asks for
+def _pattern_file(name: str) -> str | None:
+    """The asset file of the pattern-database bound *name* (``pdb663`` -> ``pdb-663.f15``)."""
+    if name == pdb78.BOUND_NAME:
+        return pdb78.asset_file("78")
+    if name.startswith("pdb") and name[3:] in pdb.PARTITIONS:
+        return pdb.asset_file(name[3:])
+    return None
+
+
+def _serves(db: PatternDatabase | None, shape: Shape) -> bool:
+    return db is not None and (db.rows, db.cols) == (shape.rows, shape.cols)
+
+
+def offers_pattern_database(name: str, shape: Shape) -> bool:
+    """Whether the pattern-database bound *name* is available on *shape*: loaded, or listed
+    in the database directory's manifest (then read at first use; nothing is read here)."""
+    if _serves(pattern_databases.get(name), shape):
+        return True
+    file = _pattern_file(name)
+    return file is not None and _listed(file, shape)
+
+
+def pattern_database(name: str, shape: Shape) -> PatternDatabase | None:
+    """The pattern database of bound *name* for *shape*, read from the directory at first use; None if not offered."""
+    db = pattern_databases.get(name)
+    if _serves(db, shape):
+        return db
+    file = _pattern_file(name)
+    if file is None or not _listed(file, shape):
+        return None
+    _read(file)
+    db = pattern_databases.get(name)
+    if not _serves(db, shape):
+        raise AssetError(f"{file}: the manifest lists it for {shape} boards, but it holds no {name} database for them")
+    return db
+
+
+def walking_table(shape: Shape) -> WalkingTable | None:
+    """The loaded WD table of *shape* (the table's own shape), read from the directory at first use; None if none."""
+    table = walking_tables.get(shape)
+    if table is None:
+        from .walking import asset_file
+
+        file = asset_file(shape)
+        if _listed(file):
+            _read(file)
+            table = walking_tables.get(shape)
+    return table
+
+
+def ensure_for(shape: Shape, directory: str | Path | None = None) -> list[str]:
+    """Load now every asset of the database directory that serves *shape* (not yet loaded);
+    return the files read.  With *directory*, use it from now on (:func:`use_directory`)."""
+    if directory is not None:
+        use_directory(directory)
     loaded = []
-    for entry in entries:
-        if str(shape) not in entry.get("shapes", ()):
-            continue
-        path = root / entry["file"]
-        key = str(path.resolve())
-        if key in _loaded_files:
-            continue
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise AssetError(f"{path}: cannot read ({exc.strerror})") from None
-        load_asset(data, str(path))
-        _loaded_files.add(key)
-        loaded.append(entry["file"])
+    for file, entry in _manifest_entries().items():
+        if str(shape) in entry.get("shapes", ()) and file not in _registered_files:
+            _read(file)
+            loaded.append(file)
     return loaded

@@ -20,6 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from .errors import FifteenError as FifteenError  # re-exported: the base of InputError
+from .errors import InputError
+
 MIN_SIDE = 2
 MAX_SIDE = 6
 MAX_SQUARES = 25
@@ -28,14 +31,6 @@ DIRECTIONS = "UDLR"
 _DELTAS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 _BLANK_TOKENS = {"0", "_", "."}
 _SEPARATORS = re.compile(r"[\s,;]+")
-
-
-class FifteenError(ValueError):
-    """Base class of the errors this package raises for bad input or data."""
-
-
-class InputError(FifteenError):
-    """A position, shape or move list that cannot be used, with the reason."""
 
 
 @dataclass(frozen=True)

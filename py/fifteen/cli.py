@@ -11,8 +11,8 @@ import sys
 from collections.abc import Sequence
 
 from . import assets
-from .board import Board, FifteenError
-from .dbfile import AssetError
+from .board import Board
+from .errors import FifteenError
 from .search import Progress
 from .solver import available_bounds, bound_values, solve, summary
 
@@ -41,8 +41,9 @@ def _fmt_nodes(n: int) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        if args.db:
+            assets.use_directory(args.db)  # else $FIFTEEN_DB or the checkout's static/db
         board = Board.parse(args.tiles, args.shape)
-        assets.ensure_for(board.shape, args.db)
         values = bound_values(board)
         if args.command == "bounds":
             if args.json:
@@ -52,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(summary(values))
             return 0
         return _solve(board, args, values)
-    except (FifteenError, AssetError) as exc:
+    except FifteenError as exc:  # InputError, AssetError: a message for a person
         print(f"fifteen: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -42,16 +42,14 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import AssetError
+
 MAGIC = b"FIFTEEN\x1a"
 XZ_MAGIC = b"\xfd7zXZ\x00"
 FORMAT_VERSION = 1
 FLAG_ZLIB = 1
 _HEADER = struct.Struct("<8sHHIII")
 _CRC = struct.Struct("<I")
-
-
-class AssetError(ValueError):
-    """A database asset is missing, corrupt, truncated or of the wrong kind."""
 
 
 @dataclass(frozen=True)

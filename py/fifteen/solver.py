@@ -61,7 +61,7 @@ def _pdb_bound(name: str) -> BoundInfo:
     made: list = [None, None]  # (database, its searcher factory): the factory caches per-shape tables
 
     def factory(shape, board, tick):
-        db = assets.pattern_databases[name]
+        db = assets.pattern_database(name, shape)  # read from the database directory at first use
         if made[0] is not db:
             if name == "pdb78":
                 from .pdb78_search import pdb78_searcher as make
@@ -71,8 +71,7 @@ def _pdb_bound(name: str) -> BoundInfo:
         return made[1](shape, board, tick)
 
     def available(shape: Shape) -> bool:
-        db = assets.pattern_databases.get(name)
-        return db is not None and (db.rows, db.cols) == (shape.rows, shape.cols)
+        return assets.offers_pattern_database(name, shape)
 
     return BoundInfo(name, _PDB_LABELS.get(name, name), factory, available)
 
@@ -116,8 +115,8 @@ def bound_values(board: Board) -> dict[str, int]:
         wd_v, wd_h = walking_distance(shape, tiles)
         out.update(wd_v=wd_v, wd_h=wd_h, wd=wd_v + wd_h, wdid=max(wd_v, id_v) + max(wd_h, id_h))
     for name in _PDB_NAMES:
-        db = assets.pattern_databases.get(name)
-        if db is not None and (db.rows, db.cols) == (shape.rows, shape.cols):
+        db = assets.pattern_database(name, shape)  # read from the database directory at first use
+        if db is not None:
             plain = db.value(tiles)
             reflected = db.reflected_value(tiles) if db.rgroups else plain
             out[name] = max(plain, reflected)

@@ -37,8 +37,10 @@ from array import array
 from collections.abc import Sequence
 from functools import cache
 
+from . import assets
 from .board import Shape, transpose_tiles
-from .dbfile import AssetError, read_asset, write_asset
+from .dbfile import read_asset, write_asset
+from .errors import AssetError
 
 NO_LINK = -1
 
@@ -195,31 +197,16 @@ def asset_file(shape: Shape) -> str:
     return f"wd-{shape}.f15"
 
 
-_loaded: dict[Shape, WalkingTable] = {}
-
-
-def register(table: WalkingTable) -> None:
-    """Make *table* the one :func:`tables_for` returns for its shape."""
-    _loaded[table.shape] = table
-
-
-def load_asset(data: bytes, name: str = "WD asset") -> WalkingTable:
-    table = WalkingTable.from_bytes(data, name)
-    register(table)
-    return table
-
-
 @cache
 def _built(shape: Shape) -> WalkingTable:
     return WalkingTable.build(shape)
 
 
 def table_for(shape: Shape) -> WalkingTable:
-    """The WD table of *shape*: a loaded asset if any, else built in-process."""
-    table = _loaded.get(shape)
-    if table is None:
-        table = _loaded[shape] = _built(shape)
-    return table
+    """The WD table of *shape*: the asset :mod:`fifteen.assets` holds or reads (from the
+    database directory) if any, else built in-process (once per shape)."""
+    table = assets.walking_table(shape)
+    return table if table is not None else _built(shape)
 
 
 def walking_distance(shape: Shape, tiles: Sequence[int]) -> tuple[int, int]:
