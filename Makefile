@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: all assets db web serve test unit e2e bench clean browser FORCE
+.PHONY: all assets db web serve test unit e2e bench clean browser lint lint-python FORCE
 
 all: assets
 
@@ -86,6 +86,19 @@ web: static/build-info.json
 
 FORCE:
 
+# ---------------------------------------------------------------- lint and types
+# `make lint` (run first by `make test`): every checker, each configured in its own file.
+# Python: ruff (lint, then format check) and mypy, configured in pyproject.toml.
+PY_LINT_PATHS := py build_db.py tools bench tests
+
+lint-python: $(VENV)/.stamp
+	$(VENV)/bin/ruff check $(PY_LINT_PATHS)
+	$(VENV)/bin/ruff format --check $(PY_LINT_PATHS)
+	$(VENV)/bin/mypy
+
+# JavaScript (eslint over static/js/ and sw.js) joins here as lint-js.
+lint: lint-python
+
 # ---------------------------------------------------------------- everything served
 assets: db web
 
@@ -106,7 +119,7 @@ browser:
 e2e: assets browser
 	$(PY) -m pytest -q tests/e2e
 
-test: assets browser
+test: lint assets browser
 	$(PY) -m pytest -q tests
 
 bench: $(VENV)/.stamp db

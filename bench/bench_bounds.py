@@ -31,13 +31,16 @@ def run(bound: str, instances, limit: float, verbose: bool) -> dict:
     for inst in instances:
         board = Board.from_tiles(inst.tiles)
         last = {"nodes": 0}
+        start = time.process_time()
 
-        def progress(p):
+        def progress(p, last=last):
             last["nodes"] = p.nodes
 
-        start = time.process_time()
+        def over_limit(start=start) -> bool:
+            return time.process_time() - start > limit
+
         try:
-            sol = solve(board, bound, progress=progress, cancel=lambda: time.process_time() - start > limit, tick_nodes=1 << 16)
+            sol = solve(board, bound, progress=progress, cancel=over_limit, tick_nodes=1 << 16)
             el = time.process_time() - start
             nodes = sol.result.nodes
             ok = sol.length == inst.optimal and board.solves(sol.tiles)

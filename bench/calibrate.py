@@ -3,7 +3,7 @@
 
     python3 bench/calibrate.py            # ~5 s; prints expanded nodes per CPU second
 
-``reference/performance-notes.md`` (the figures the speed targets of issue 3
+``docs/reference/performance-notes.md`` (the figures the speed targets of issue 3
 were set from) measured a plain MD search at 6.3 M expanded nodes/s "on this
 machine".  The loop below is written the way those notes recommend
 (recursion, the child tested in the parent's loop, neighbour lists per square
@@ -97,7 +97,7 @@ def main() -> int:
     _, nodes = search(list(START), count=True)
     print(
         f"minimal MD IDA* (h0 {h0}, bounds {h0}..{LAST_BOUND}): {nodes:,} expanded nodes in {seconds:.2f} s CPU = "
-        f"{nodes / seconds / 1e6:.2f} M nodes/s (performance-notes.md: 6.3 M/s)"
+        f"{nodes / seconds / 1e6:.2f} M nodes/s (docs/reference/performance-notes.md: 6.3 M/s)"
     )
     return 0
 

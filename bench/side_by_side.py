@@ -191,6 +191,7 @@ def run_pyodide(instances, bounds, limit, db, clock: str, warmup: float) -> tupl
         text=True,
         cwd=ROOT,
     )
+    assert proc.stdin is not None and proc.stdout is not None  # both are pipes
     proc.stdin.write(json.dumps(job))
     proc.stdin.close()
     results, ready = [], {}
@@ -353,12 +354,12 @@ def report(instances, solvers, results) -> dict:
             r = by.get((inst.id, s))
             if r is None:
                 continue
-            secs = _fmt_s(r["seconds"]) if r.get("seconds") is not None else "-"
+            secs_text = _fmt_s(r["seconds"]) if r.get("seconds") is not None else "-"
             if r.get("timeout"):
-                secs = ">" + secs
-            nodes = f"{r['nodes']:,}" if r.get("nodes") is not None else "-"
+                secs_text = ">" + secs_text
+            nodes_text = f"{r['nodes']:,}" if r.get("nodes") is not None else "-"
             length = str(r["length"]) if r.get("length") is not None else "-"
-            print(f"{inst.id:>10} {inst.optimal:3d}  {s:20} {secs:>9} {nodes:>14} {length:>4}  {_status_text(r, inst.optimal)}")
+            print(f"{inst.id:>10} {inst.optimal:3d}  {s:20} {secs_text:>9} {nodes_text:>14} {length:>4}  {_status_text(r, inst.optimal)}")
 
     # 2. compact matrix: seconds (and a mark) per instance x solver
     print()
@@ -389,7 +390,8 @@ def report(instances, solvers, results) -> dict:
     summary: dict = {"solvers": {}, "ratios": []}
     print()
     print(
-        f"{'solver':20} {'ok':>4} {'subopt':>6} {'invalid':>7} {'timeout':>7} {'error':>5} {'seconds(finished)':>18} {'nodes(finished)':>16}"
+        f"{'solver':20} {'ok':>4} {'subopt':>6} {'invalid':>7} {'timeout':>7} {'error':>5} "
+        f"{'seconds(finished)':>18} {'nodes(finished)':>16}"
     )
     for s in solvers:
         rs = [by[(i.id, s)] for i in instances if (i.id, s) in by]

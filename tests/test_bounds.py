@@ -84,7 +84,7 @@ def test_wd_dominates_md_on_random_4x4():
     rng = random.Random(5)
     from fifteen.api import _method_random
 
-    for seed in range(200):
+    for _ in range(200):
         tiles = _method_random({"shape": "4x4", "seed": rng.random()})["tiles"]
         v = bound_values(Board.from_tiles(tiles))
         assert v["wd"] >= v["md"]

@@ -168,7 +168,7 @@ def test_entries_are_md_plus_twice_nibble(db3):
         off = db3.groups[gi].offset
         for x in range(depth.size):
             pl = unrank(x, 9, 4)
-            md = sum(abs(q // 3 - (t - 1) // 3) + abs(q % 3 - (t - 1) % 3) for t, q in zip(tiles, pl))
+            md = sum(abs(q // 3 - (t - 1) // 3) + abs(q % 3 - (t - 1) % 3) for t, q in zip(tiles, pl, strict=True))
             assert depth[x] == md + 2 * db3.nibble(off + x)
 
 
@@ -196,19 +196,19 @@ def test_incremental_indices_equal_from_scratch(rows, db3):
     rng = random.Random(11 + rows)
     tiles = goal(rows, rows)
     b = n - 1
-    I, R = db.indices(tiles), db.rindices(tiles)
+    plain, reflected = db.indices(tiles), db.rindices(tiles)
     for _ in range(3000):
         s = rng.choice(nb[b])
         t = tiles[s]
-        for lookup, idx in ((db.groups, I), (db.rgroups, R)):
+        for lookup, idx in ((db.groups, plain), (db.rgroups, reflected)):
             g, d, contrib, jumped = db.move_row(lookup, t, s, b)
             if contrib is not None:
                 d += sum(contrib[tiles[p]] for p in jumped)
             idx[g] += d
         tiles[b], tiles[s] = t, 0
         b = s
-        assert I == db.indices(tiles)
-        assert R == db.rindices(tiles)
+        assert plain == db.indices(tiles)
+        assert reflected == db.rindices(tiles)
 
 
 # ----------------------------------------------------------------- 4-bit form and encodings

@@ -61,8 +61,8 @@ def _descendants(pid: int) -> list[int]:
 
 def memory() -> dict:
     """{'renderer': (rss MiB, peak MiB) of the biggest renderer, 'all': (sum rss, sum peak)} over our Chromium processes."""
-    best = (0, 0)
-    tot_rss = tot_hwm = 0
+    best = (0.0, 0.0)
+    tot_rss = tot_hwm = 0.0
     for p in _descendants(os.getpid()):
         try:
             cmd = Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ")

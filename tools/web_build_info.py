@@ -19,6 +19,7 @@ import hashlib
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -86,7 +87,7 @@ def native_only_assets() -> set[str]:
 
 
 def build_info() -> None:
-    files: dict[str, dict[str, object]] = {}
+    files: dict[str, dict[str, Any]] = {}
     skip = native_only_assets()
     for pattern in PATTERNS:
         for path in sorted(ROOT.glob(pattern)):

@@ -142,7 +142,7 @@ def _nibbles(depth, k, n, cols, goal_sq, out):
     """out[x] = (depth[x] - group MD) // 2; returns -1 if some entry is odd/negative/unreached, else the max."""
     dig = np.zeros(k, np.int64)
     sq = np.zeros(k, np.int64)
-    mx = 0
+    mx = np.int64(0)
     for x in range(depth.shape[0]):
         _unrank(x, k, n, dig, sq)
         md = 0

@@ -39,7 +39,7 @@ def region_table(rows: int, cols: int) -> npt.NDArray[np.uint16]:
     free = np.arange(1 << n, dtype=np.uint32)
     reg = np.empty((n, 1 << n), dtype=np.uint16)
     for s in range(n):
-        r = free & np.uint32(1 << s)
+        r: npt.NDArray[np.integer] = free & np.uint32(1 << s)
         while True:
             grow = ((r << 1) & not_first_col) | ((r >> 1) & not_last_col) | (r << cols) | (r >> cols)
             nr = (r | grow) & free & full

@@ -123,6 +123,7 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
     last = [0.0]
 
     def report(p: Progress) -> None:
+        assert progress is not None  # report is passed only with a progress callback
         now = time.perf_counter()
         if not p.done and now - last[0] < PROGRESS_SECONDS:
             return
@@ -164,7 +165,7 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
     }
 
 
-_METHODS = {
+_METHODS: dict[str, Callable[..., dict]] = {
     "info": _method_info,
     "parse": _method_parse,
     "bounds": _method_bounds,

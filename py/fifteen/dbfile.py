@@ -57,7 +57,7 @@ class Asset:
     """A checked asset: its metadata and its (decompressed) payload."""
 
     meta: dict[str, Any]
-    payload: bytes
+    payload: bytes | bytearray  # a bytearray when taken over in place (``take``)
 
     @property
     def kind(self) -> str:
@@ -125,8 +125,8 @@ def unxz(data: bytes | bytearray | memoryview, *, name: str = "asset", chunk: in
     dec = lzma.LZMADecompressor(lzma.FORMAT_XZ)
     src = memoryview(data)
     fed = 0
-    out = None
-    view = None
+    out: bytearray | None = None
+    view: memoryview | None = None
     pos = total = 0
     head = b""
     try:
@@ -147,6 +147,7 @@ def unxz(data: bytes | bytearray | memoryview, *, name: str = "asset", chunk: in
                 out = bytearray(total)
                 view = memoryview(out)
                 piece, head = head, b""
+            assert view is not None
             if pos + len(piece) > total:
                 raise AssetError(f"{name}: the xz stream holds more than the {total} bytes its header announces")
             view[pos : pos + len(piece)] = piece
@@ -230,23 +231,24 @@ def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kin
     if kind is not None and meta["kind"] != kind:
         raise AssetError(f"{name}: holds a {meta['kind']!r} database, expected {kind!r}")
     meta_start = _HEADER.size
-    payload = data[meta_start + meta_len : body_end]
+    stored = data[meta_start + meta_len : body_end]
+    payload: bytes | bytearray
     if flags & FLAG_ZLIB:
         try:
             # bufsize = the expected size: one allocation instead of repeated growth
             # (a 16 MiB table otherwise peaks near 45 MiB while decompressing).
-            payload = zlib.decompress(payload, bufsize=max(raw_len, 1))
+            payload = zlib.decompress(stored, bufsize=max(raw_len, 1))
         except zlib.error as exc:
             raise AssetError(f"{name}: payload does not decompress ({exc})") from None
     elif buf is not None:
         start = meta_start + meta_len
-        payload.release()
+        stored.release()
         data.release()
         del buf[body_end:]  # the checksum
         del buf[:start]  # header and metadata (cheap: bytearray moves its start)
         payload = buf
     else:
-        payload = bytes(payload)
+        payload = bytes(stored)
     if len(payload) != raw_len:
         raise AssetError(f"{name}: payload is {len(payload)} bytes, header says {raw_len}")
     return Asset(meta, payload)

@@ -18,7 +18,8 @@ sequences (of move ids, which carry the squares) feed an Aho-Corasick
 automaton; its states (each tied to the blank's square) index the successor
 lists, so the search follows the automaton at no cost per node and never
 generates a move that completes a forbidden sequence.  On 4x4 this removes
-about 40 % of the nodes of IDA* with pattern databases.
+about a third of the nodes of IDA* with pattern databases (Korf's 100 with
+6-6-3: 37.2 M nodes, against 56.4 M with only the undo-move pruning).
 
 ``successors[state]`` lists ``(s, m * N, next_state)`` for the moves allowed
 in *state*; a search starts in ``start_states[blank square]``.  Vertical and
@@ -74,7 +75,7 @@ def _forbidden_sequences(shape: Shape, moves: list[Move], from_square: list[list
     n = shape.size
     forbidden: set[tuple[int, ...]] = set()
     seen: set[tuple[int, bytes]] = set()
-    layer = []
+    layer: list[tuple[tuple[int, ...], int, bytes, int]] = []
     for x in range(n):
         start = bytearray(range(n))
         start[x] = 255
@@ -88,9 +89,9 @@ def _forbidden_sequences(shape: Shape, moves: list[Move], from_square: list[list
                 if any(longer[i:] in forbidden for i in range(1, k - 1)):
                     continue
                 s = moves[m].blank_to
-                after = bytearray(pos)
-                after[b], after[s] = after[s], 255
-                cands.append((longer, x, bytes(after), s))
+                moved = bytearray(pos)
+                moved[b], moved[s] = moved[s], 255
+                cands.append((longer, x, bytes(moved), s))
         if mirror is not None:
 
             def key(c):

@@ -106,6 +106,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from .board import tile_squares, transpose_squares
 from .dbfile import AssetError, read_asset
@@ -265,7 +266,7 @@ def check_layout_meta(meta: dict, name: str, format_key: str, version: int, what
 class PatternDatabase:
     """A loaded additive PDB (plain and reflected lookups).  See the module docstring."""
 
-    def __init__(self, meta: dict, payload: bytes, *, name: str = "pdb") -> None:
+    def __init__(self, meta: dict, payload: bytes | bytearray, *, name: str = "pdb") -> None:
         self.name = name
         self.meta = meta
         self.rows = int(meta["rows"])
@@ -346,7 +347,7 @@ class PatternDatabase:
 
     @staticmethod
     def _check(meta, payload, name, partition, rows, cols) -> None:
-        def bad(msg):
+        def bad(msg: str) -> NoReturn:
             raise AssetError(f"{name}: {msg}")
 
         r, c, part = check_layout_meta(meta, name, "pdb_format", PDB_FORMAT, "PDB", partition, rows, cols)
@@ -398,7 +399,7 @@ class PatternDatabase:
                 inv[q] = p
             if tuple(inv) not in syms:
                 bad(f"group {gi}: square map is not a board symmetry")
-            if any(smap[u - 1] != t - 1 for u, t in zip(g["tiles"], tt)):
+            if any(smap[u - 1] != t - 1 for u, t in zip(g["tiles"], tt, strict=True)):
                 bad(f"group {gi}: square map does not take its goals onto table {ti}'s")
         # Cheap sanity: each table's goal entry is 0.
         for j, t in enumerate(tables):

@@ -76,6 +76,7 @@ container form (zlib or plain, with or without xz) is accepted.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .board import tile_squares, transpose_squares
 from .dbfile import AssetError, read_asset, write_asset, write_xz
@@ -180,7 +181,7 @@ def encode_asset(
     return write_xz(container, preset=XZ_PRESET if preset is None else preset)
 
 
-def _decode(meta: dict, payload: bytes, name: str, half: int) -> bytes:
+def _decode(meta: dict, payload: bytes | bytearray, name: str, half: int) -> bytes | bytearray:
     """The packed nibbles (*half* bytes) from the payload of *meta*'s encoding."""
     enc = meta.get("encoding")
     if enc == "nibbles":
@@ -210,7 +211,7 @@ class LookupGroup:
 class PDB78:
     """A loaded 7-8 pack (or the same layout on a smaller board, for tests)."""
 
-    def __init__(self, meta: dict, data: bytes, *, name: str = "pdb78") -> None:
+    def __init__(self, meta: dict, data: bytes | bytearray, *, name: str = "pdb78") -> None:
         self.name = name
         self.meta = meta
         self.rows = int(meta["rows"])
@@ -266,7 +267,7 @@ class PDB78:
 
     @staticmethod
     def _check(meta, name, partition, rows, cols) -> None:
-        def bad(msg):
+        def bad(msg: str) -> NoReturn:
             raise AssetError(f"{name}: {msg}")
 
         r, c, part = check_layout_meta(meta, name, "pdb78_format", PDB78_FORMAT, "7-8 pack", partition, rows, cols)
@@ -340,11 +341,10 @@ class PDB78:
         The index changes by ``base + sum(contrib[board[p]] for p in jumped)``.
         """
         n = self.n
-        for gi, g in enumerate(groups):
-            if tile in g.tiles:
-                break
-        else:
+        gi = next((j for j, group in enumerate(groups) if tile in group.tiles), -1)
+        if gi < 0:
             raise ValueError(f"tile {tile} is in no group")
+        g = groups[gi]
         i = g.tiles.index(tile)
         w = g.weights
         sm = g.smap

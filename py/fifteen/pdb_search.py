@@ -6,7 +6,7 @@ incremental interface of :mod:`fifteen.pdb`: per move, the moving tile's
 plain group index (and, only when the plain bound did not cut, its reflected
 group index) is updated by one precomputed delta, and the group's term of the
 sum is replaced by one table lookup.  Inner-loop choices follow
-``reference/performance-notes.md`` and :mod:`fifteen.search`.
+``docs/reference/performance-notes.md`` and :mod:`fifteen.search`.
 
 """
 

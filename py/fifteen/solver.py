@@ -24,6 +24,8 @@ from . import assets, searchers
 from .board import Board, InputError, Shape
 from .inversion import inversion_distance
 from .manhattan import linear_conflict, manhattan
+from .pdb import PatternDatabase
+from .pdb78 import PDB78
 from .search import Progress, SearchResult, ida_star
 from .walking import walking_available, walking_distance
 
@@ -63,11 +65,16 @@ def _pdb_bound(name: str) -> BoundInfo:
     def factory(shape, board, tick):
         db = assets.pattern_database(name, shape)  # read from the database directory at first use
         if made[0] is not db:
-            if name == "pdb78":
-                from .pdb78_search import pdb78_searcher as make
-            else:
-                from .pdb_search import pdb_searcher as make
-            made[:] = [db, make(db)]
+            if isinstance(db, PDB78):
+                from .pdb78_search import pdb78_searcher
+
+                made[:] = [db, pdb78_searcher(db)]
+            elif isinstance(db, PatternDatabase):
+                from .pdb_search import pdb_searcher
+
+                made[:] = [db, pdb_searcher(db)]
+            else:  # resolve_bound checked availability
+                raise InputError(f"bound {name!r} is not available for a {shape} board")
         return made[1](shape, board, tick)
 
     def available(shape: Shape) -> bool:

@@ -132,7 +132,7 @@ class WalkingTable:
         return write_asset(meta, payload)
 
     @classmethod
-    def from_bytes(cls, data: bytes, name: str = "WD asset", shape: Shape | None = None) -> WalkingTable:
+    def from_bytes(cls, data: bytes | bytearray | memoryview, name: str = "WD asset", shape: Shape | None = None) -> WalkingTable:
         asset = read_asset(data, name=name, kind="wd")
         meta = asset.meta
         try:
@@ -147,7 +147,7 @@ class WalkingTable:
         rows = shp.rows
         kb = rows * rows
         expected = n * kb + n + n * 2 * rows * link_bytes
-        payload = asset.payload
+        payload = bytes(asset.payload) if isinstance(asset.payload, bytearray) else asset.payload  # a zlib payload is bytes
         if len(payload) != expected:
             raise AssetError(f"{name}: payload is {len(payload)} bytes, {n} tables need {expected}")
         keys = [payload[i * kb : (i + 1) * kb] for i in range(n)]

@@ -1,0 +1,214 @@
+"""The documentation cannot go stale: every README example runs as shown, the package's
+docstring examples run, their cross-references resolve, and nothing points outside the repository.
+
+README blocks: ```python blocks are doctests; ```console blocks are ``$ command`` lines, each
+followed by its exact output (stdout and stderr, as a terminal shows them); ```sh blocks are
+set-up and benchmark commands, too long to run here: their make targets and scripts must exist
+(and the scripts answer ``--help``).  Outputs are compared exactly, except for times and rates
+(a number before `` s`` or ``nodes/s``, and the ``"seconds"`` / ``"nodes_per_second"`` fields)
+and an explicit ``...``.  The examples describe a checkout after ``make assets``: they run
+against its databases without any optional pack (``FIFTEEN_DB``).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import inspect
+import os
+import pkgutil
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import fifteen
+from fifteen import assets
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
+
+# Numbers that are times or rates: compared loosely (any number in their place).
+_NUMBER = r"[0-9][0-9,]*(?:\.[0-9]+)?"
+_TIMING = re.compile(rf"{_NUMBER}(?= s\b)|{_NUMBER}(?= nodes/s)|(?<=\"seconds\": ){_NUMBER}|(?<=\"nodes_per_second\": ){_NUMBER}")
+
+
+def blocks(lang: str) -> list[str]:
+    return [body for kind, body in FENCE.findall(README) if kind == lang]
+
+
+def matches(want: str, got: str) -> bool:
+    """*got* is *want*, but for times/rates (any number) and ``...`` (anything)."""
+    pattern = []
+    pos = 0
+    for m in re.finditer(rf"\.\.\.|{_TIMING.pattern}", want):
+        pattern.append(re.escape(want[pos : m.start()]))
+        pattern.append(".*?" if m.group() == "..." else _NUMBER)
+        pos = m.end()
+    pattern.append(re.escape(want[pos:]))
+    return re.fullmatch("".join(pattern), got, re.S) is not None
+
+
+def test_matching_is_tolerant_only_for_times_and_rates():
+    assert matches("time: 0.36 s  (1,355,160 nodes/s)", "time: 2.030 s  (82,907 nodes/s)")
+    assert matches('"seconds": 0.539, "nodes": 1', '"seconds": 12, "nodes": 1')
+    assert not matches("total nodes: 481,479  time: 0.36 s", "total nodes: 168,325  time: 0.36 s")
+    assert not matches("LB=48", "LB=40")
+    assert matches("a ... z", "a b c z") and not matches("a z", "a b z")
+
+
+@pytest.fixture
+def readme_databases(fresh_assets, databases_without_pack, monkeypatch):
+    monkeypatch.setenv("FIFTEEN_DB", str(databases_without_pack))
+    return databases_without_pack
+
+
+# ----------------------------------------------------------------- ```python: doctests
+class _TolerantChecker(doctest.OutputChecker):
+    def check_output(self, want: str, got: str, optionflags: int) -> bool:
+        return super().check_output(want, got, optionflags) or matches(want, got)
+
+
+def run_doctests(text: str, name: str, globs: dict | None = None) -> doctest.TestResults:
+    test = doctest.DocTestParser().get_doctest(text, globs or {}, name, str(ROOT / "README.md"), 0)
+    runner = doctest.DocTestRunner(checker=_TolerantChecker(), optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    return runner.summarize(verbose=False)
+
+
+def test_readme_python_examples(readme_databases):
+    python = blocks("python")
+    assert python, "the README has no ```python example"
+    for i, body in enumerate(python):
+        assert ">>> " in body, f"```python block {i} is not a doctest"
+        result = run_doctests(body, f"README python block {i}")
+        assert result.failed == 0 and result.attempted > 0
+
+
+def test_package_docstring_examples(readme_databases):
+    runner = doctest.DocTestRunner(checker=_TolerantChecker(), optionflags=doctest.ELLIPSIS)
+    for module in package_modules("fifteen"):
+        for test in doctest.DocTestFinder().find(module):
+            runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0 and result.attempted > 0
+
+
+# ----------------------------------------------------------------- ```console: commands and outputs
+def console_examples() -> list[tuple[str, str]]:
+    out = []
+    for body in blocks("console"):
+        for chunk in re.split(r"^\$ ", body, flags=re.M)[1:]:
+            command, _, output = chunk.partition("\n")
+            out.append((command, output.rstrip("\n")))
+    return out
+
+
+@pytest.mark.parametrize("command, output", console_examples(), ids=[c[:60] for c, _ in console_examples()])
+def test_readme_console_examples(command, output, readme_databases):
+    # python3 is this interpreter (the venv's); merged output in the order a terminal shows it
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    run = subprocess.run(["bash", "-c", command], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert run.returncode == 0, run.stdout
+    assert matches(output, run.stdout.rstrip("\n")), f"$ {command}\n--- README\n{output}\n--- got\n{run.stdout}"
+
+
+def test_readme_has_console_examples():
+    assert len(console_examples()) >= 3
+
+
+# ----------------------------------------------------------------- ```sh: targets and scripts exist
+def test_readme_sh_commands_exist():
+    targets = set(re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text(), re.M))
+    checked = 0
+    for body in blocks("sh"):
+        for line in body.splitlines():
+            command = line.split("#")[0].strip()
+            for target in re.findall(r"^make ([\w-]+)", command):
+                assert target in targets, line
+                checked += 1
+            for script in re.findall(r"python3? (\S+\.py)", command):
+                assert (ROOT / script).is_file(), line
+                env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+                run = subprocess.run([sys.executable, script, "--help"], cwd=ROOT, env=env, capture_output=True, text=True)
+                assert run.returncode == 0, (line, run.stderr)
+                checked += 1
+    assert checked >= 5
+
+
+def test_readme_links_and_paths_exist():
+    """Relative links and the repository paths the README names in backquotes exist."""
+    for link in re.findall(r"\]\(((?!https?:)[^)#]+)\)", README):
+        assert (ROOT / link).exists(), link
+    for path in re.findall(r"`((?:py|bench|tests|tools|docs|static/js|static/css|static/data)/[\w./-]*)`", README):
+        assert (ROOT / path).exists(), path
+
+
+# ----------------------------------------------------------------- docstrings
+def package_modules(package: str) -> list:
+    pkg = importlib.import_module(package)
+    names = [package] + [f"{package}.{m.name}" for m in pkgutil.iter_modules(pkg.__path__) if m.name != "__main__"]
+    return [importlib.import_module(n) for n in names]
+
+
+_ROLE = re.compile(r":(?:func|class|mod|data|meth|attr|exc):`~?([\w.]+)`")
+
+
+def _resolves(target: str, module) -> bool:
+    for candidate in (f"{module.__name__}.{target}", target, f"fifteen.{target}", f"dbbuild.{target}"):
+        parts = candidate.split(".")
+        for i in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:i]))
+            except ImportError:
+                continue
+            for attr in parts[i:]:
+                obj = getattr(obj, attr, None)
+                if obj is None:
+                    break
+            else:
+                return True
+            break
+    # a method or attribute of a class of the module (``:meth:`value``` in PatternDatabase's
+    # docstring), or an instance attribute (``PDB78.data``)
+    owner, _, attr = target.rpartition(".")
+    classes = [getattr(module, owner, None)] if owner else list(vars(module).values())
+    return any(
+        inspect.isclass(c) and c.__module__ == module.__name__ and (hasattr(c, attr) or f"self.{attr} =" in inspect.getsource(c))
+        for c in classes
+    )
+
+
+@pytest.mark.parametrize("package", ["fifteen", "dbbuild"])
+def test_docstring_references_resolve(package):
+    """Every :func:/:class:/:mod:... reference in the source names something that exists."""
+    seen = 0
+    for module in package_modules(package):
+        for target in _ROLE.findall(inspect.getsource(module)):
+            assert _resolves(target, module), f"{module.__name__}: {target} does not exist"
+            seen += 1
+    assert seen > 10
+
+
+def test_nothing_points_outside_the_repository():
+    """The project stands alone: what it cites is in the repository (docs/reference/, bench/data/)."""
+    outside = re.compile(r"\.\./shared|(?<![\w/])reference/[\w-]+\.md|(?<![\w/])(?:performance-notes|strong-bounds|seed-summary)\.md")
+    files = [ROOT / "README.md", ROOT / "Makefile", ROOT / "build_db.py"]
+    for folder in ("py", "bench", "tools", "tests", "docs", "static/js"):
+        files += [f for f in (ROOT / folder).rglob("*") if f.suffix in (".py", ".md", ".js", ".mjs")]
+    for f in files:
+        for n, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
+            for m in outside.finditer(line):
+                start = m.start()
+                if line[max(0, start - 15) : start].endswith("docs/reference/") or f.parent.name == "reference":
+                    continue
+                pytest.fail(f"{f.relative_to(ROOT)}:{n}: points outside the repository: {line.strip()}")
+
+
+def test_the_seed_is_defined_once():
+    assert README.count("**The seed.**") == 1
+    assert "http://www.ic-net.or.jp/home/takaken/nt/slide/solve15.html" in README
+    assert fifteen.__doc__ and assets.__doc__
