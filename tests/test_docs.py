@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 
 import fifteen
-from fifteen import assets
+from fifteen import Board, assets, solve
+from support.instances import korf100
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -212,3 +213,13 @@ def test_the_seed_is_defined_once():
     assert README.count("**The seed.**") == 1
     assert "http://www.ic-net.or.jp/home/takaken/nt/slide/solve15.html" in README
     assert fifteen.__doc__ and assets.__doc__
+
+
+def test_readme_node_counts_of_the_browser_table(readme_databases):
+    """The solve-time table's node counts (6-6-3 PDB + reflection) are today's."""
+    rows = re.findall(r"^\| Korf #(\d+) \((\d+)\) \| ([\d,]+) \|", README, re.M)
+    assert len(rows) >= 5
+    korf = {k.id: k for k in korf100()}
+    for ident, optimal, nodes in rows:
+        sol = solve(Board.from_tiles(korf[ident].tiles), "pdb663")
+        assert (sol.length, sol.result.nodes) == (int(optimal), int(nodes.replace(",", ""))), f"Korf #{ident}"
