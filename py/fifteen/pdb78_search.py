@@ -3,9 +3,8 @@
 
 Built on the incremental interface of :class:`fifteen.pdb78.PDB78` (``move_row``:
 the change of a group's mixed-radix rank when a tile moves), as
-:mod:`fifteen.pdb_search` is on :mod:`fifteen.pdb`.  Kept apart from the
-reader so that the pack (whose build keys on :mod:`fifteen.pdb78`) does not
-change when the loop does.
+:mod:`fifteen.pdb_search` is on :mod:`fifteen.pdb`; the reader stays apart
+in :mod:`fifteen.pdb78`.
 """
 
 from __future__ import annotations
