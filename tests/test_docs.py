@@ -140,12 +140,17 @@ def test_readme_sh_commands_exist():
     assert checked >= 5
 
 
-def test_readme_links_and_paths_exist():
-    """Relative links and the repository paths the README names in backquotes exist."""
+def test_readme_links_paths_and_names_exist():
+    """Relative links, the repository paths and the Python names (``fifteen.x.y``) the README
+    names in backquotes exist."""
     for link in re.findall(r"\]\(((?!https?:)[^)#]+)\)", README):
         assert (ROOT / link).exists(), link
     for path in re.findall(r"`((?:py|bench|tests|tools|docs|static/js|static/css|static/data)/[\w./-]*)`", README):
         assert (ROOT / path).exists(), path
+    names = re.findall(r"`(fifteen(?:\.\w+)+)", README)
+    assert len(names) >= 5
+    for name in names:
+        assert _resolves(name, fifteen), name
 
 
 # ----------------------------------------------------------------- docstrings
