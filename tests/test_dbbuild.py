@@ -222,3 +222,26 @@ def test_pack_raw_cache(tmp_path, monkeypatch):
             (raw / f"pdb78-raw-v{pack78.RAW_VERSION}-3x3-{group}{ext}").rename(raw / f"pdb78-raw-3x3-{group}-{key}{ext}")
     assert pack78.build_pack(3, 3, "44", GROUPS_3x3, raw_cache=raw) == first
     assert (raw / f"pdb78-raw-v{pack78.RAW_VERSION}-3x3-1_2_3_4.u8").exists()
+
+
+def test_a_legacy_cache_entry_is_adopted(tmp_path, monkeypatch):
+    """A file the previous key scheme cached (spec.legacy_keys) is checked and adopted, not rebuilt."""
+    calls = []
+
+    def build(params, log, cache):
+        calls.append(1)
+        return pattern.build_pdb_asset(3, 3, "44", GROUPS_3x3)
+
+    spec = specs.AssetSpec("pdb-44.f15", "pdb", ("3x3",), build, {"build": 1}, {}, legacy_keys=("0123456789abcdef0123",))
+    monkeypatch.setattr(specs, "ASSETS", [spec])
+    cache, out = tmp_path / "cache", tmp_path / "out"
+    cache.mkdir()
+    data = pattern.build_pdb_asset(3, 3, "44", GROUPS_3x3)
+    (cache / "pdb-44-0123456789abcdef0123.f15").write_bytes(data)
+    assert cli.main(["--out", str(out), "--cache", str(cache), "-q"]) == 0
+    assert calls == [] and (out / "pdb-44.f15").read_bytes() == data == dbcache.cached_path(spec, cache).read_bytes()
+    # a damaged legacy file is not adopted: the asset is built
+    dbcache.cached_path(spec, cache).unlink()
+    (cache / "pdb-44-0123456789abcdef0123.f15").write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    assert cli.main(["--out", str(out), "--cache", str(cache), "-q"]) == 0
+    assert calls == [1] and dbcache.cached_path(spec, cache).read_bytes() == data

@@ -104,11 +104,30 @@ def cached_path(spec: AssetSpec, cache: Path) -> Path:
     return cache / f"{spec.name}-{cache_key(spec)}{Path(spec.file).suffix}"
 
 
+def _adopt_legacy(spec: AssetSpec, cache: Path, cached: Path, log: Log) -> bool:
+    """Hard-link (or copy) a file the previous key scheme cached for *spec* (``spec.legacy_keys``)
+    under its key, after the same check as a fresh build; True if one was adopted."""
+    for key in spec.legacy_keys:
+        legacy = cache / f"{spec.name}-{key}{Path(spec.file).suffix}"
+        if legacy.exists():
+            try:
+                dbfile.read_asset(legacy.read_bytes(), name=str(legacy), kind=spec.kind)
+            except dbfile.AssetError as exc:
+                log(f"not adopting {legacy.name}: {exc}")
+                continue
+            _install(legacy, cached)
+            log(f"adopted {legacy.name} (built by the previous cache scheme) as {cached.name}")
+            return True
+    return False
+
+
 def ensure_asset(spec: AssetSpec, out: Path, cache: Path, force: bool, log: Log) -> str:
     """Build (or take from the cache) one asset and install it in *out*; return what happened."""
     cached = cached_path(spec, cache)
     how = "cached"
-    if force or not cached.exists():
+    if not force and not cached.exists() and _adopt_legacy(spec, cache, cached, log):
+        how = "adopted"
+    elif force or not cached.exists():
         t0 = time.perf_counter()
         log(f"building {spec.file} ...")
         data = spec.build(spec.params, log, cache)
