@@ -4,7 +4,7 @@
     python bench/pdb_partitions.py P1 1,2,4,5,6,7,8,9,10
 
 Builds the partition's tables in memory (numpy, ~2 s) and solves the given
-Korf instances with :mod:`fifteen.pdb_search`.  Results: bench/pdb_build.md.
+Korf instances with :mod:`fifteen.loops_pdb`.  Results: bench/pdb_build.md.
 """
 
 import sys
@@ -16,9 +16,9 @@ sys.path[:0] = [str(ROOT / "py"), str(ROOT), str(ROOT / "bench")]
 import benchdata  # noqa: E402
 import build_db  # noqa: E402
 from fifteen import Shape  # noqa: E402
+from fifteen.ida import ida_star  # noqa: E402
+from fifteen.loops_pdb import pdb_searcher  # noqa: E402
 from fifteen.pdb import PatternDatabase  # noqa: E402
-from fifteen.pdb_search import pdb_searcher  # noqa: E402
-from fifteen.search import ida_star  # noqa: E402
 
 CANDIDATES = {
     "P1": [(1, 2, 5, 6, 9), (3, 4, 7, 8, 12), (10, 11, 13, 14, 15)],  # chosen ("555")

@@ -17,58 +17,13 @@ tests/test_pdb78.py do.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from positions import KORF, OWN_MIRROR_3X3, OWN_MIRROR_4X4, SET_2X4, SET_3X3
 
-from fifteen import Board, Shape, assets, solve
+from fifteen import Board, Shape, solve
 from fifteen.moves import move_tables
 
-ROOT = Path(__file__).resolve().parents[1]
-
-KORF = {
-    "1": (13, 6, 8, 12, 15, 14, 0, 10, 11, 7, 4, 5, 9, 1, 3, 2),
-    "9": (0, 1, 15, 6, 9, 10, 4, 3, 14, 8, 12, 11, 5, 7, 2, 13),
-}
 KORF_OPTIMAL = {"1": 57, "9": 46}
-
-# 4x4 positions equal to their mirror image (tests/test_moves.py): the mirror-closed tables.
-OWN_MIRROR_4X4 = [
-    (1, 3, 13, 7, 9, 11, 8, 12, 4, 14, 6, 2, 10, 15, 5, 0),
-    (1, 3, 2, 4, 9, 0, 12, 8, 5, 15, 11, 10, 13, 14, 7, 6),
-    (0, 9, 15, 4, 3, 6, 14, 5, 12, 8, 1, 7, 13, 2, 10, 11),
-]
-
-# Fixed small-board positions (random walks, then kept; the last 3x3 one is 31 moves away).
-SET_3X3 = [
-    (3, 7, 6, 2, 0, 5, 1, 4, 8),
-    (4, 1, 3, 8, 6, 7, 2, 0, 5),
-    (7, 4, 0, 1, 5, 2, 8, 6, 3),
-    (2, 3, 0, 7, 4, 1, 6, 5, 8),
-    (3, 7, 0, 2, 5, 4, 1, 8, 6),
-    (1, 4, 8, 5, 3, 0, 7, 2, 6),
-    (2, 0, 7, 5, 6, 8, 1, 4, 3),
-    (8, 6, 7, 2, 5, 4, 3, 0, 1),
-]
-SET_2X4 = [
-    (1, 3, 6, 7, 5, 0, 4, 2),
-    (2, 5, 3, 6, 1, 7, 4, 0),
-    (4, 5, 2, 7, 1, 3, 6, 0),
-    (6, 3, 0, 4, 5, 1, 2, 7),
-    (4, 1, 7, 3, 0, 2, 5, 6),
-    (4, 3, 7, 1, 2, 6, 5, 0),
-]
-# 3x3 positions equal to their mirror image.
-OWN_MIRROR_3X3 = [
-    (0, 2, 3, 4, 1, 6, 7, 8, 5),
-    (0, 4, 6, 2, 1, 7, 8, 3, 5),
-    (1, 7, 6, 3, 0, 2, 8, 4, 5),
-    (0, 3, 8, 7, 5, 2, 6, 4, 1),
-    (1, 3, 2, 7, 0, 8, 4, 6, 5),
-    (5, 4, 6, 2, 1, 3, 8, 7, 0),
-    (5, 6, 4, 8, 1, 3, 2, 7, 0),
-]
 SETS = {"3x3": SET_3X3, "2x4": SET_2X4, "3x3 own mirror": OWN_MIRROR_3X3}
 
 
@@ -86,53 +41,17 @@ def set_counts(shape: Shape, positions, run) -> tuple[str, ...]:
     return tuple(out)
 
 
-# ----------------------------------------------------------------- fixtures
-@pytest.fixture(scope="module")
-def real_pdbs():
-    assets.ensure_for(Shape(4, 4))
-    missing = [name for name in ("pdb663", "pdb555") if name not in assets.pattern_databases]
-    assert not missing, f"{missing} not built: run `make db`"
-    return assets.pattern_databases
-
-
-@pytest.fixture(scope="module")
-def small_pdbs():
-    """PDBs of the 3x3 (reflected lookup) and 2x4 (plain lookup) boards, by build_db.py."""
-    pytest.importorskip("numpy")
-    import build_db
-    from fifteen.pdb import PatternDatabase
-
-    return {
-        "3x3": PatternDatabase.from_bytes(build_db.build_pdb_asset(3, 3, "44", [(1, 2, 3, 4), (5, 6, 7, 8)]), name="pdb-44-3x3"),
-        "2x4": PatternDatabase.from_bytes(build_db.build_pdb_asset(2, 4, "43", [(1, 2, 3, 4), (5, 6, 7)]), name="pdb-43-2x4"),
-    }
-
-
-@pytest.fixture(scope="module")
-def small_packs():
-    """7-8-pack-layout databases of the 3x3 (reflected) and 2x4 (plain) boards, by tools/pdb78_build.py."""
-    pytest.importorskip("numpy")
-    sys.path.insert(0, str(ROOT / "tools"))
-    import pdb78_build
-    from fifteen.pdb78 import PDB78
-
-    return {
-        "3x3": PDB78.from_bytes(pdb78_build.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]]), name="pack-44-3x3"),
-        "2x4": PDB78.from_bytes(pdb78_build.build_pack(2, 4, "43", [[1, 2, 3, 4], [5, 6, 7]]), name="pack-43-2x4"),
-    }
-
-
 def pdb_runner(db, reflect: bool):
-    from fifteen.pdb_search import pdb_searcher
-    from fifteen.search import ida_star
+    from fifteen.ida import ida_star
+    from fifteen.loops_pdb import pdb_searcher
 
     factory = pdb_searcher(db, reflect=reflect)
     return lambda shape, tiles: ida_star(shape, tiles, factory)
 
 
 def pdb78_runner(db, reflect: bool):
-    from fifteen.pdb78_search import pdb78_searcher
-    from fifteen.search import ida_star
+    from fifteen.ida import ida_star
+    from fifteen.loops_pdb78 import pdb78_searcher
 
     factory = pdb78_searcher(db, reflect=reflect)
     return lambda shape, tiles: ida_star(shape, tiles, factory)

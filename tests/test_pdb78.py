@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import pdb78_build  # noqa: E402
-from fifteen import assets, dbfile, pdb78, pdb78_search  # noqa: E402
+from fifteen import assets, dbfile, loops_pdb78, pdb78  # noqa: E402
 from fifteen.board import Board, Shape  # noqa: E402
 from fifteen.dbfile import AssetError  # noqa: E402
+from fifteen.ida import ida_star  # noqa: E402
 from fifteen.pdb import reflect_board  # noqa: E402
 from fifteen.pdb78 import PDB78, rank, table_size, unrank  # noqa: E402
-from fifteen.search import ida_star  # noqa: E402
 
 GROUPS_3x3 = [[1, 2, 3, 4], [5, 6, 7, 8]]
 
@@ -175,7 +175,7 @@ def test_entries_are_md_plus_twice_nibble(db3):
         off = db3.groups[gi].offset
         for x in range(depth.size):
             pl = unrank(x, 9, 4)
-            md = sum(abs(q // 3 - (t - 1) // 3) + abs(q % 3 - (t - 1) % 3) for t, q in zip(tiles, pl))
+            md = sum(abs(q // 3 - (t - 1) // 3) + abs(q % 3 - (t - 1) % 3) for t, q in zip(tiles, pl, strict=True))
             assert depth[x] == md + 2 * db3.nibble(off + x)
 
 
@@ -203,19 +203,19 @@ def test_incremental_indices_equal_from_scratch(rows, db3):
     rng = random.Random(11 + rows)
     tiles = goal(rows, rows)
     b = n - 1
-    I, R = db.indices(tiles), db.rindices(tiles)
+    plain, reflected = db.indices(tiles), db.rindices(tiles)
     for _ in range(3000):
         s = rng.choice(nb[b])
         t = tiles[s]
-        for lookup, idx in ((db.groups, I), (db.rgroups, R)):
+        for lookup, idx in ((db.groups, plain), (db.rgroups, reflected)):
             g, d, contrib, jumped = db.move_row(lookup, t, s, b)
             if contrib is not None:
                 d += sum(contrib[tiles[p]] for p in jumped)
             idx[g] += d
         tiles[b], tiles[s] = t, 0
         b = s
-        assert I == db.indices(tiles)
-        assert R == db.rindices(tiles)
+        assert plain == db.indices(tiles)
+        assert reflected == db.rindices(tiles)
 
 
 # ----------------------------------------------------------------- 4-bit form and encodings
@@ -372,7 +372,7 @@ def test_searcher_is_optimal_on_3x3(db3, dist3):
     states = rng.sample(sorted(dist3), 40) + [tuple(reflect_board(goal(3, 3), 3))]
     for s in states:
         for reflect in (True, False):
-            r = ida_star(Shape(3, 3), list(s), pdb78_search.pdb78_searcher(db3, reflect=reflect))
+            r = ida_star(Shape(3, 3), list(s), loops_pdb78.pdb78_searcher(db3, reflect=reflect))
             assert r.length == dist3[s], (s, reflect)
             b = list(s)
             blank = b.index(0)
@@ -385,8 +385,8 @@ def test_searcher_is_optimal_on_3x3(db3, dist3):
 def test_reflection_prunes(db3, dist3):
     rng = random.Random(4)
     states = rng.sample(sorted(dist3), 30)
-    with_r = sum(ida_star(Shape(3, 3), list(s), pdb78_search.pdb78_searcher(db3)).nodes for s in states)
-    without = sum(ida_star(Shape(3, 3), list(s), pdb78_search.pdb78_searcher(db3, reflect=False)).nodes for s in states)
+    with_r = sum(ida_star(Shape(3, 3), list(s), loops_pdb78.pdb78_searcher(db3)).nodes for s in states)
+    without = sum(ida_star(Shape(3, 3), list(s), loops_pdb78.pdb78_searcher(db3, reflect=False)).nodes for s in states)
     assert with_r < without
 
 

@@ -1,4 +1,5 @@
-"""The optional 7-8 pattern-database pack: reader, lookups and IDA* inner loop.
+"""The optional 7-8 pattern-database pack: reader, lookups and incremental interface
+(its IDA* loop: :mod:`fifteen.loops_pdb78`).
 
 Pure Python, standard library only (natively and in Pyodide).  The pack is
 built by ``build_db.py --pack`` (``make pack``; numpy + numba, native only,
@@ -75,10 +76,12 @@ container form (zlib or plain, with or without xz) is accepted.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NoReturn
 
-from .board import tile_squares, transpose_squares
+from .board import Shape, tile_mirrors, tile_squares, transpose_squares
 from .dbfile import AssetError, read_asset, write_asset, write_xz
-from .pdb import check_layout_meta, transpose_tiles
+from .manhattan import manhattan
+from .pdb import check_layout_meta
 
 PDB78_FORMAT = 1
 KIND = "pdb78"
@@ -139,19 +142,6 @@ def unrank(index: int, n: int, k: int) -> list[int]:
         out.append(free[d])
         used.append(free[d])
     return out
-
-
-# ----------------------------------------------------------------- geometry
-# transpose_squares comes from fifteen.board, transpose_tiles and reflect_board from fifteen.pdb (same geometry).
-
-
-def manhattan(tiles: Sequence[int], cols: int) -> int:
-    md = 0
-    for p, t in enumerate(tiles):
-        if t:
-            g = t - 1
-            md += abs(p // cols - g // cols) + abs(p % cols - g % cols)
-    return md
 
 
 # ----------------------------------------------------------------- encoding
@@ -215,11 +205,12 @@ class PDB78:
         self.rows = int(meta["rows"])
         self.cols = int(meta["cols"])
         self.n = n = self.rows * self.cols
+        self.shape = Shape(self.rows, self.cols)
         self.partition = meta["partition"]
         self.data = data
         self.groups = tuple(LookupGroup(t["tiles"], range(n), t["offset"], t["size"], n) for t in meta["tables"])
         if self.rows == self.cols:
-            tt = transpose_tiles(self.rows)
+            tt = tile_mirrors(self.rows)
             tsq = transpose_squares(self.rows)
             self.rgroups = tuple(LookupGroup([tt[t] for t in g.tiles], tsq, g.offset, g.size, n) for g in self.groups)
         else:
@@ -265,7 +256,7 @@ class PDB78:
 
     @staticmethod
     def _check(meta, name, partition, rows, cols) -> None:
-        def bad(msg):
+        def bad(msg: str) -> NoReturn:
             raise AssetError(f"{name}: {msg}")
 
         r, c, part = check_layout_meta(meta, name, "pdb78_format", PDB78_FORMAT, "7-8 pack", partition, rows, cols)
@@ -307,13 +298,13 @@ class PDB78:
     def value(self, tiles: Sequence[int]) -> int:
         """MD + 2 * sum of the plain groups' entries."""
         pos = tile_squares(tiles)
-        return manhattan(tiles, self.cols) + 2 * sum(self.nibble(g.index(pos)) for g in self.groups)
+        return manhattan(self.shape, tiles) + 2 * sum(self.nibble(g.index(pos)) for g in self.groups)
 
     def reflected_value(self, tiles: Sequence[int]) -> int:
         if not self.rgroups:
             raise ValueError("reflection needs a square board")
         pos = tile_squares(tiles)
-        return manhattan(tiles, self.cols) + 2 * sum(self.nibble(g.index(pos)) for g in self.rgroups)
+        return manhattan(self.shape, tiles) + 2 * sum(self.nibble(g.index(pos)) for g in self.rgroups)
 
     def bound(self, tiles: Sequence[int]) -> int:
         v = self.value(tiles)
@@ -339,11 +330,10 @@ class PDB78:
         The index changes by ``base + sum(contrib[board[p]] for p in jumped)``.
         """
         n = self.n
-        for gi, g in enumerate(groups):
-            if tile in g.tiles:
-                break
-        else:
+        gi = next((k for k, group in enumerate(groups) if tile in group.tiles), None)
+        if gi is None:
             raise ValueError(f"tile {tile} is in no group")
+        g = groups[gi]
         i = g.tiles.index(tile)
         w = g.weights
         sm = g.smap
