@@ -1,4 +1,6 @@
-"""Fixtures shared by the unit tests."""
+"""Fixtures shared by the unit tests: a fresh asset registry, the databases of static/db, and
+small-board pattern databases built here by the real builders (as tests/test_pdb.py and
+tests/test_pdb78.py do)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import assets
+from fifteen import Shape, assets
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -23,7 +27,7 @@ def fresh_assets():
 def databases_without_pack(tmp_path_factory):
     """The databases of static/db (``make db``) without any optional pack: what a checkout has
     after ``make assets``, whether or not ``make pack`` was run in this one."""
-    source = Path(__file__).resolve().parents[1] / "static" / "db"
+    source = ROOT / "static" / "db"
     manifest = json.loads((source / "manifest.json").read_text())
     manifest.pop("packs", None)
     target = tmp_path_factory.mktemp("db-without-pack")
@@ -31,3 +35,37 @@ def databases_without_pack(tmp_path_factory):
         (target / entry["file"]).symlink_to(source / entry["file"])
     (target / "manifest.json").write_text(json.dumps(manifest))
     return target
+
+
+@pytest.fixture(scope="session")
+def real_pdbs():
+    """The 4x4 PDBs of static/db (``make db``), loaded."""
+    shape = Shape(4, 4)
+    found = {name: assets.pattern_database(name, shape) for name in ("pdb663", "pdb555")}
+    missing = [name for name, db in found.items() if db is None]
+    assert not missing, f"{missing} not built: run `make db`"
+    return found
+
+
+@pytest.fixture(scope="session")
+def small_pdbs():
+    """PDBs of the 3x3 (reflected lookup) and 2x4 (plain lookup) boards, by dbbuild.pattern."""
+    from dbbuild import pattern
+    from fifteen.pdb import PatternDatabase
+
+    return {
+        "3x3": PatternDatabase.from_bytes(pattern.build_pdb_asset(3, 3, "44", [(1, 2, 3, 4), (5, 6, 7, 8)]), name="pdb-44-3x3"),
+        "2x4": PatternDatabase.from_bytes(pattern.build_pdb_asset(2, 4, "43", [(1, 2, 3, 4), (5, 6, 7)]), name="pdb-43-2x4"),
+    }
+
+
+@pytest.fixture(scope="session")
+def small_packs():
+    """7-8-pack-layout databases of the 3x3 (reflected) and 2x4 (plain) boards, by dbbuild.pack78."""
+    from dbbuild import pack78
+    from fifteen.pdb78 import PDB78
+
+    return {
+        "3x3": PDB78.from_bytes(pack78.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]]), name="pack-44-3x3"),
+        "2x4": PDB78.from_bytes(pack78.build_pack(2, 4, "43", [[1, 2, 3, 4], [5, 6, 7]]), name="pack-43-2x4"),
+    }

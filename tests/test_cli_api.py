@@ -40,6 +40,17 @@ def test_cli_solve_json():
     assert out["length"] == 4 and out["moves"] == [9, 13, 14, 15] and out["directions"] == "DRRR"
     for key in ("nodes", "seconds", "bounds", "iterations"):
         assert key in out
+    assert out["setup_seconds"] >= 0 and out["cpu_seconds"] >= 0 and out["seconds"] >= 0
+
+
+@pytest.mark.parametrize(
+    "bound, shape, expect", [("pdb663", "4x4", "Ordering pass"), ("id", "3x4", "row[board[j2]]"), ("pdb78", "4x4", "cp[board[j3]]")]
+)
+def test_cli_loops_prints_the_generated_loop(bound, shape, expect):
+    r = run_cli("loops", "--bound", bound, "--shape", shape)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"# {bound if bound != 'pdb663' else 'pdb-reflected'}") and expect in r.stdout
+    compile(r.stdout, "loop", "exec")
 
 
 def test_cli_solve_text_3x4():
@@ -90,6 +101,7 @@ def test_api_solve_with_progress():
     r = res["result"]
     assert r["length"] == 4 and r["directions"] == "DRRR" and r["bound"] == "wdid"
     assert messages and json.loads(messages[-1])["done"] is True
+    assert r["setup_seconds"] >= 0 and r["seconds"] >= 0 and r["cpu_seconds"] >= 0
 
 
 def test_api_cancel():

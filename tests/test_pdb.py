@@ -219,9 +219,9 @@ def test_mirror_groups_share_tables():
 
 
 def test_partitions_not_self_mapped_by_transpose():
-    from fifteen.pdb import transpose_tiles
+    from fifteen.board import tile_mirrors
 
-    tt = transpose_tiles(4)
+    tt = tile_mirrors(4)
     for name, groups in PARTITIONS.items():
         mapped = sorted(sorted(tt[x] for x in g) for g in groups)
         assert mapped != sorted(sorted(g) for g in groups), name
@@ -245,6 +245,12 @@ def test_reflect_board():
     for _ in range(50):
         s = random_position(rng, 4, 4)
         assert reflect_board(reflect_board(s, 4), 4) == s
+        # tile t on square (r, c) becomes tile_mirrors[t] on square (c, r)
+        from fifteen.board import tile_mirrors
+
+        r = reflect_board(s, 4)
+        assert all(r[(p % 4) * 4 + p // 4] == tile_mirrors(4)[t] for p, t in enumerate(s))
+    assert tile_mirrors(4) == (0, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12)
 
 
 def test_reflected_lookup_equals_transposed_lookup_small(pdb4small):
@@ -445,11 +451,11 @@ def test_real_asset_memory(pdb_real):
         assert (STATIC_DB / "pdb-663.f15").stat().st_size <= 4 * 10**6
 
 
-# ----------------------------------------------------------------- pdb_search
+# ----------------------------------------------------------------- search (fifteen.loops_pdb)
 def _pdb_solve(db, tiles, reflect=True):
     from fifteen import Board, Shape
-    from fifteen.pdb_search import pdb_searcher
-    from fifteen.search import ida_star
+    from fifteen.ida import ida_star
+    from fifteen.loops_pdb import pdb_searcher
 
     shape = Shape(db.rows, db.cols)
     res = ida_star(shape, tiles, pdb_searcher(db, reflect=reflect))

@@ -17,12 +17,12 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from dbbuild import pack78, pattern  # noqa: E402
-from fifteen import assets, dbfile, pdb78, pdb78_search  # noqa: E402
+from fifteen import assets, dbfile, loops_pdb78, pdb78  # noqa: E402
 from fifteen.board import Board, Shape  # noqa: E402
 from fifteen.dbfile import AssetError  # noqa: E402
+from fifteen.ida import ida_star  # noqa: E402
 from fifteen.pdb import reflect_board  # noqa: E402
 from fifteen.pdb78 import PDB78, rank, table_size, unrank  # noqa: E402
-from fifteen.search import ida_star  # noqa: E402
 
 GROUPS_3x3 = [[1, 2, 3, 4], [5, 6, 7, 8]]
 
@@ -365,7 +365,7 @@ def test_searcher_is_optimal_on_3x3(db3, dist3):
     states = rng.sample(sorted(dist3), 40) + [tuple(reflect_board(goal(3, 3), 3))]
     for s in states:
         for reflect in (True, False):
-            r = ida_star(Shape(3, 3), list(s), pdb78_search.pdb78_searcher(db3, reflect=reflect))
+            r = ida_star(Shape(3, 3), list(s), loops_pdb78.pdb78_searcher(db3, reflect=reflect))
             assert r.length == dist3[s], (s, reflect)
             b = list(s)
             blank = b.index(0)
@@ -378,8 +378,8 @@ def test_searcher_is_optimal_on_3x3(db3, dist3):
 def test_reflection_prunes(db3, dist3):
     rng = random.Random(4)
     states = rng.sample(sorted(dist3), 30)
-    with_r = sum(ida_star(Shape(3, 3), list(s), pdb78_search.pdb78_searcher(db3)).nodes for s in states)
-    without = sum(ida_star(Shape(3, 3), list(s), pdb78_search.pdb78_searcher(db3, reflect=False)).nodes for s in states)
+    with_r = sum(ida_star(Shape(3, 3), list(s), loops_pdb78.pdb78_searcher(db3)).nodes for s in states)
+    without = sum(ida_star(Shape(3, 3), list(s), loops_pdb78.pdb78_searcher(db3, reflect=False)).nodes for s in states)
     assert with_r < without
 
 

@@ -1,6 +1,7 @@
 """IDA*: exact lengths against BFS on small boards, Korf instances on 4x4, progress and cancel."""
 
 import random
+import sys
 
 import pytest
 
@@ -111,3 +112,52 @@ def test_available_bounds():
     assert available_bounds(Shape(3, 3))[:2] == ["auto", "wdid"]
     assert "wd" not in available_bounds(Shape(5, 5))
     assert available_bounds(Shape(5, 5))[-1] == "md"
+
+
+# Korf #9 (46 moves): every bound solves it in well under a second.
+KORF9 = (0, 1, 15, 6, 9, 10, 4, 3, 14, 8, 12, 11, 5, 7, 2, 13)
+
+
+@pytest.mark.parametrize("bound", ["md", "lc", "id", "wd", "wdid", "pdb555", "pdb663"])
+def test_tick_and_cancel_in_every_loop(real_pdbs, bound):
+    """Progress reaches the caller from inside each loop (the PDB loops tick only in nodes with
+    slack), and cancel stops it there, mid-iteration."""
+    board = Board(Shape(4, 4), KORF9)
+    ticks = []
+    sol = solve(board, bound, progress=lambda p: ticks.append(p), tick_nodes=64)
+    inner = [p for p in ticks if not p.done]
+    assert len(inner) > 10 and all(p.iteration_nodes > 0 for p in inner)
+    assert [p.iterations[-1].bound for p in ticks if p.done] == [it.bound for it in sol.result.iterations]
+    with pytest.raises(Cancelled) as info:
+        solve(board, bound, cancel=cancel_in_the_loop, tick_nodes=64)
+    assert any(entry.name == "dfs" for entry in info.traceback)  # raised inside the generated loop
+
+
+def cancel_in_the_loop() -> bool:
+    """Cancel at the first check made by the loop's tick (not between iterations)."""
+    return sys._getframe(1).f_code.co_name == "tick"
+
+
+@pytest.mark.parametrize("reflect", [True, False])
+def test_tick_and_cancel_in_the_pdb78_loop(small_packs, reflect):
+    from fifteen.ida import ida_star
+    from fifteen.loops_pdb78 import pdb78_searcher
+
+    factory = pdb78_searcher(small_packs["3x3"], reflect=reflect)
+    tiles = [8, 6, 7, 2, 5, 4, 3, 0, 1]  # 31 moves
+    ticks = []
+    ida_star(Shape(3, 3), tiles, factory, progress=ticks.append, tick_nodes=4)
+    assert len([p for p in ticks if not p.done]) > 5
+    with pytest.raises(Cancelled) as info:
+        ida_star(Shape(3, 3), tiles, factory, cancel=cancel_in_the_loop, tick_nodes=4)
+    assert any(entry.name == "dfs" for entry in info.traceback)
+
+
+def test_setup_is_not_search_time():
+    """Set-up (tables, automaton) is reported apart; the iterations add up to the search time."""
+    from fifteen.ida import ida_star
+    from fifteen.loops_manhattan import linear_conflict_searcher
+
+    result = ida_star(Shape(4, 4), KORF9, linear_conflict_searcher)
+    assert result.setup_seconds > 0 and result.cpu_seconds > 0
+    assert sum(it.seconds for it in result.iterations) == pytest.approx(result.seconds, abs=1e-9)

@@ -29,7 +29,7 @@ from typing import Any
 from . import __version__, assets
 from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
 from .errors import AssetError, FifteenError, InputError
-from .search import Cancelled, Progress
+from .ida import Cancelled, Progress
 from .solver import available_bounds, bound_values, solve, summary
 from .walking import supported_shapes
 
@@ -125,7 +125,7 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
     def report(p: Progress) -> None:
         assert progress is not None  # report is passed only with a progress callback
         now = time.perf_counter()
-        if not p.done and now - last[0] < PROGRESS_SECONDS:
+        if progress is None or (not p.done and now - last[0] < PROGRESS_SECONDS):
             return
         last[0] = now
         progress(
@@ -157,7 +157,9 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         "moves": sol.tiles,
         "directions": sol.directions,
         "nodes": r.nodes,
+        "setup_seconds": round(r.setup_seconds, 3),
         "seconds": round(r.seconds, 3),
+        "cpu_seconds": round(r.cpu_seconds, 3),
         "h0": r.h0,
         "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in r.iterations],
         "bounds": values,

@@ -116,6 +116,16 @@ def transpose_squares(n_side: int) -> tuple[int, ...]:
     return tuple((p % n_side) * n_side + p // n_side for p in range(n_side * n_side))
 
 
+def tile_mirrors(n_side: int) -> tuple[int, ...]:
+    """``mirror[t]``: the tile whose goal square is the mirror image, about the main diagonal,
+    of tile t's goal square, on a square board of side *n_side* (``mirror[0] = 0``: the blank's
+    goal is on the diagonal).  A tile *number* map, unlike :func:`transpose_squares` (squares)
+    and :func:`transpose_tiles` (a whole position): the transposed position holds tile
+    ``mirror[t]`` where the position holds t, on the mirrored square."""
+    tsq = transpose_squares(n_side)
+    return (0,) + tuple(tsq[t - 1] + 1 for t in range(1, n_side * n_side))
+
+
 def tile_squares(tiles: Sequence[int]) -> list[int]:
     """``squares[t]``: the square of tile t (the blank's at index 0) — the inverse of *tiles*."""
     squares = [0] * len(tiles)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m fifteen solve|bounds "<tiles>" [options]``.
+"""Command line: ``python -m fifteen solve|bounds "<tiles>" [options]``, ``python -m fifteen loops --bound B``.
 
 Bad input prints the precise error and exits with status 2 (never a traceback).
 """
@@ -11,10 +11,10 @@ import sys
 from collections.abc import Sequence
 
 from . import assets
-from .board import Board
+from .board import Board, Shape
 from .errors import FifteenError
-from .search import Progress
-from .solver import available_bounds, bound_values, solve, summary
+from .ida import Progress
+from .solver import available_bounds, bound_info, bound_values, solve, summary
 
 BOUND_CHOICES = ["auto", "pdb78", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
 
@@ -31,6 +31,9 @@ def _parser() -> argparse.ArgumentParser:
         if name == "solve":
             sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound (default: auto, the strongest available)")
             sp.add_argument("--quiet", "-q", action="store_true", help="no per-iteration lines while searching")
+    sp = sub.add_parser("loops", help="print the generated source of a bound's IDA* inner loop")
+    sp.add_argument("--bound", required=True, choices=BOUND_CHOICES[1:])
+    sp.add_argument("--shape", default="4x4", help="RxC (default 4x4)")
     return p
 
 
@@ -41,6 +44,9 @@ def _fmt_nodes(n: int) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        if args.command == "loops":
+            print(bound_info(args.bound).loop_source(Shape.parse(args.shape)), end="")
+            return 0
         if args.db:
             assets.use_directory(args.db)  # else $FIFTEEN_DB or the checkout's static/db
         board = Board.parse(args.tiles, args.shape)
@@ -86,7 +92,9 @@ def _solve(board: Board, args, values: dict) -> int:
                     "moves": sol.tiles,
                     "directions": sol.directions,
                     "nodes": r.nodes,
+                    "setup_seconds": round(r.setup_seconds, 4),
                     "seconds": round(r.seconds, 4),
+                    "cpu_seconds": round(r.cpu_seconds, 4),
                     "nodes_per_second": round(rate),
                     "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 4)} for it in r.iterations],
                     "bounds": values,
@@ -99,5 +107,5 @@ def _solve(board: Board, args, values: dict) -> int:
     print(f"tiles moved:    {' '.join(map(str, sol.tiles))}")
     print(f"blank moves:    {sol.directions}")
     print("nodes per iteration: " + ", ".join(f"{it.bound}:{_fmt_nodes(it.nodes)}" for it in r.iterations))
-    print(f"total nodes: {_fmt_nodes(r.nodes)}  time: {r.seconds:.3f} s  ({rate:,.0f} nodes/s)")
+    print(f"total nodes: {_fmt_nodes(r.nodes)}  time: {r.seconds:.3f} s  ({rate:,.0f} nodes/s)  set-up: {r.setup_seconds:.3f} s")
     return 0

@@ -98,7 +98,7 @@ group's Manhattan distance), usually +-1 but +-3 or +-5 on ~1 % of moves
 worse region), so ``value`` and ``reflected_value`` keep the parity of
 ``g + h`` but are not 1-Lipschitz: "no cut within k moves while
 g + h + 2k <= bound" does not hold for PDB values.
-:func:`fifteen.pdb_search.pdb_searcher` is an IDA* inner loop written
+:func:`fifteen.loops_pdb.pdb_searcher` is an IDA* inner loop written
 against this interface.
 """
 
@@ -108,7 +108,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-from .board import tile_squares, transpose_squares
+from .board import Shape, tile_mirrors, tile_squares, transpose_squares, transpose_tiles
 from .dbfile import AssetError, read_asset
 
 PDB_FORMAT = 1
@@ -159,20 +159,10 @@ def board_symmetries(rows: int, cols: int) -> list[tuple[int, ...]]:
     return maps
 
 
-def transpose_tiles(n_side: int) -> tuple[int, ...]:
-    """T on tiles: T(0) = 0, T(t) = Tsq(t-1) + 1."""
-    tsq = transpose_squares(n_side)
-    return (0,) + tuple(tsq[t - 1] + 1 for t in range(1, n_side * n_side))
-
-
 def reflect_board(tiles: Sequence[int], n_side: int) -> list[int]:
-    """The position reflected about the main diagonal: tile T(t) on square Tsq(p)."""
-    tsq = transpose_squares(n_side)
-    tt = transpose_tiles(n_side)
-    out = [0] * len(tiles)
-    for p, t in enumerate(tiles):
-        out[tsq[p]] = tt[t]
-    return out
+    """The position reflected about the main diagonal: tile T(t) on square Tsq(p)
+    (:func:`fifteen.board.transpose_tiles` on a square board; T is :func:`fifteen.board.tile_mirrors`)."""
+    return transpose_tiles(Shape(n_side, n_side), tiles)
 
 
 def plan_groups(rows: int, cols: int, groups: Sequence[Sequence[int]]) -> tuple[list[dict], list[dict]]:
@@ -282,7 +272,7 @@ class PatternDatabase:
             for g in meta["groups"]
         )
         if self.rows == self.cols:
-            tt = transpose_tiles(self.rows)
+            tt = tile_mirrors(self.rows)
             tsq = transpose_squares(self.rows)
             self.rgroups: tuple[LookupGroup, ...] = tuple(
                 LookupGroup(self.data, g.table_id, g.offset, g.size, tuple(tt[t] for t in g.tiles), tuple(g.smap[tsq[p]] for p in range(n)))

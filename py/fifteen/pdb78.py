@@ -1,7 +1,7 @@
-"""The optional 7-8 pattern-database pack: reader, lookups and incremental index updates.
+"""The optional 7-8 pattern-database pack: reader, lookups and incremental interface
+(its IDA* loop: :mod:`fifteen.loops_pdb78`).
 
-Pure Python, standard library only (natively and in Pyodide); its IDA* inner
-loop is :mod:`fifteen.pdb78_search`.  The pack is
+Pure Python, standard library only (natively and in Pyodide).  The pack is
 built by ``build_db.py --pack`` (``make pack``; numpy + numba, native only,
 see :mod:`dbbuild.pack78`) and travels as a ``"pdb78"`` asset in the
 container of :mod:`fifteen.dbfile`, xz-compressed (``static/db/pdb-78.f15.xz``,
@@ -78,9 +78,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .board import tile_squares, transpose_squares
+from .board import Shape, tile_mirrors, tile_squares, transpose_squares
 from .dbfile import AssetError, read_asset, write_asset, write_xz
-from .pdb import check_layout_meta, transpose_tiles
+from .manhattan import manhattan
+from .pdb import check_layout_meta
 
 PDB78_FORMAT = 1
 KIND = "pdb78"
@@ -141,19 +142,6 @@ def unrank(index: int, n: int, k: int) -> list[int]:
         out.append(free[d])
         used.append(free[d])
     return out
-
-
-# ----------------------------------------------------------------- geometry
-# transpose_squares comes from fifteen.board, transpose_tiles and reflect_board from fifteen.pdb (same geometry).
-
-
-def manhattan(tiles: Sequence[int], cols: int) -> int:
-    md = 0
-    for p, t in enumerate(tiles):
-        if t:
-            g = t - 1
-            md += abs(p // cols - g // cols) + abs(p % cols - g % cols)
-    return md
 
 
 # ----------------------------------------------------------------- encoding
@@ -217,11 +205,12 @@ class PDB78:
         self.rows = int(meta["rows"])
         self.cols = int(meta["cols"])
         self.n = n = self.rows * self.cols
+        self.shape = Shape(self.rows, self.cols)
         self.partition = meta["partition"]
         self.data = data
         self.groups = tuple(LookupGroup(t["tiles"], range(n), t["offset"], t["size"], n) for t in meta["tables"])
         if self.rows == self.cols:
-            tt = transpose_tiles(self.rows)
+            tt = tile_mirrors(self.rows)
             tsq = transpose_squares(self.rows)
             self.rgroups = tuple(LookupGroup([tt[t] for t in g.tiles], tsq, g.offset, g.size, n) for g in self.groups)
         else:
@@ -309,13 +298,13 @@ class PDB78:
     def value(self, tiles: Sequence[int]) -> int:
         """MD + 2 * sum of the plain groups' entries."""
         pos = tile_squares(tiles)
-        return manhattan(tiles, self.cols) + 2 * sum(self.nibble(g.index(pos)) for g in self.groups)
+        return manhattan(self.shape, tiles) + 2 * sum(self.nibble(g.index(pos)) for g in self.groups)
 
     def reflected_value(self, tiles: Sequence[int]) -> int:
         if not self.rgroups:
             raise ValueError("reflection needs a square board")
         pos = tile_squares(tiles)
-        return manhattan(tiles, self.cols) + 2 * sum(self.nibble(g.index(pos)) for g in self.rgroups)
+        return manhattan(self.shape, tiles) + 2 * sum(self.nibble(g.index(pos)) for g in self.rgroups)
 
     def bound(self, tiles: Sequence[int]) -> int:
         v = self.value(tiles)
@@ -341,8 +330,8 @@ class PDB78:
         The index changes by ``base + sum(contrib[board[p]] for p in jumped)``.
         """
         n = self.n
-        gi = next((j for j, group in enumerate(groups) if tile in group.tiles), -1)
-        if gi < 0:
+        gi = next((k for k, group in enumerate(groups) if tile in group.tiles), None)
+        if gi is None:
             raise ValueError(f"tile {tile} is in no group")
         g = groups[gi]
         i = g.tiles.index(tile)

@@ -20,34 +20,51 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import assets, searchers
+from . import assets, loops_manhattan, loops_walking
 from .board import Board, InputError, Shape
+from .ida import Progress, SearcherFactory, SearchResult, ida_star
 from .inversion import inversion_distance
+from .loops import Loop, generate
 from .manhattan import linear_conflict, manhattan
 from .pdb import PatternDatabase
 from .pdb78 import PDB78
-from .search import Progress, SearchResult, ida_star
 from .walking import walking_available, walking_distance
 
 
 @dataclass(frozen=True)
 class BoundInfo:
+    """A bound: its searcher factory (the contract of :mod:`fifteen.ida`), where it is
+    available, and its inner loop (:class:`fifteen.loops.Loop`) on a shape."""
+
     name: str
     label: str
-    factory: Callable
+    factory: SearcherFactory
     available: Callable[[Shape], bool]
+    loop: Callable[[Shape], Loop]
+
+    def loop_source(self, shape: Shape) -> str:
+        """The generated source of this bound's inner loop on *shape* (no database needed)."""
+        return generate(self.loop(shape))
 
 
 def _always(shape: Shape) -> bool:
     return True
 
 
+def _id_wd_loop(use_wd: bool, use_id: bool) -> Callable[[Shape], Loop]:
+    return lambda shape: loops_walking.id_wd_loop((shape.cols - 1, shape.rows - 1), use_wd, use_id)
+
+
 _CLASSIC = [
-    BoundInfo("md", "Manhattan distance", searchers.manhattan_searcher, _always),
-    BoundInfo("lc", "Manhattan + linear conflict", searchers.linear_conflict_searcher, _always),
-    BoundInfo("id", "Inversion distance", searchers.inversion_searcher, _always),
-    BoundInfo("wd", "Walking distance", searchers.walking_searcher, walking_available),
-    BoundInfo("wdid", "max(WD, ID) per axis (the seed's)", searchers.walking_inversion_searcher, walking_available),
+    BoundInfo("md", "Manhattan distance", loops_manhattan.manhattan_searcher, _always, lambda shape: loops_manhattan.MD_LOOP),
+    BoundInfo(
+        "lc", "Manhattan + linear conflict", loops_manhattan.linear_conflict_searcher, _always, lambda shape: loops_manhattan.LC_LOOP
+    ),
+    BoundInfo("id", "Inversion distance", loops_walking.inversion_searcher, _always, _id_wd_loop(False, True)),
+    BoundInfo("wd", "Walking distance", loops_walking.walking_searcher, walking_available, _id_wd_loop(True, False)),
+    BoundInfo(
+        "wdid", "max(WD, ID) per axis (the seed's)", loops_walking.walking_inversion_searcher, walking_available, _id_wd_loop(True, True)
+    ),
 ]
 
 
@@ -62,25 +79,35 @@ _PDB_NAMES = ("pdb78", "pdb663", "pdb555")  # strongest first
 def _pdb_bound(name: str) -> BoundInfo:
     made: list = [None, None]  # (database, its searcher factory): the factory caches per-shape tables
 
-    def factory(shape, board, tick):
+    def factory(shape, board, tick, *, tables=None, state=None):
         db = assets.pattern_database(name, shape)  # read from the database directory at first use
         if made[0] is not db:
             if isinstance(db, PDB78):
-                from .pdb78_search import pdb78_searcher
+                from .loops_pdb78 import pdb78_searcher
 
                 made[:] = [db, pdb78_searcher(db)]
             elif isinstance(db, PatternDatabase):
-                from .pdb_search import pdb_searcher
+                from .loops_pdb import pdb_searcher
 
                 made[:] = [db, pdb_searcher(db)]
             else:  # resolve_bound checked availability
                 raise InputError(f"bound {name!r} is not available for a {shape} board")
-        return made[1](shape, board, tick)
+        return made[1](shape, board, tick, tables=tables, state=state)
 
     def available(shape: Shape) -> bool:
         return assets.offers_pattern_database(name, shape)
 
-    return BoundInfo(name, _PDB_LABELS.get(name, name), factory, available)
+    def loop(shape: Shape) -> Loop:
+        reflect = shape.rows == shape.cols  # the reflected lookup needs a square board
+        if name == "pdb78":
+            from .loops_pdb78 import pdb78_loop
+
+            return pdb78_loop(reflect)
+        from .loops_pdb import pdb_loop
+
+        return pdb_loop(reflect)
+
+    return BoundInfo(name, _PDB_LABELS.get(name, name), factory, available, loop)
 
 
 _PDB_BOUNDS = [_pdb_bound(name) for name in _PDB_NAMES]
@@ -89,6 +116,14 @@ _PDB_BOUNDS = [_pdb_bound(name) for name in _PDB_NAMES]
 def bound_infos() -> list[BoundInfo]:
     """Every bound, strongest first."""
     return _PDB_BOUNDS + list(reversed(_CLASSIC))
+
+
+def bound_info(name: str) -> BoundInfo:
+    """The bound named *name*, available or not (raises :class:`InputError` for an unknown name)."""
+    for b in bound_infos():
+        if b.name == name.lower():
+            return b
+    raise InputError(f"unknown bound {name!r} (choose from {', '.join(b.name for b in bound_infos())})")
 
 
 def available_bounds(shape: Shape) -> list[str]:
