@@ -34,7 +34,8 @@ FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
 
 # Numbers that are times or rates: compared loosely (any number in their place).
 _NUMBER = r"[0-9][0-9,]*(?:\.[0-9]+)?"
-_TIMING = re.compile(rf"{_NUMBER}(?= s\b)|{_NUMBER}(?= nodes/s)|" + "|".join(rf"(?<=\"{key}\": ){_NUMBER}" for key in ("seconds", "setup_seconds", "cpu_seconds", "nodes_per_second")))
+_TIME_KEYS = ("seconds", "setup_seconds", "cpu_seconds", "nodes_per_second")
+_TIMING = re.compile(rf"{_NUMBER}(?= s\b)|{_NUMBER}(?= nodes/s)|" + "|".join(rf"(?<=\"{key}\": ){_NUMBER}" for key in _TIME_KEYS))
 
 
 def blocks(lang: str) -> list[str]:
