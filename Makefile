@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: all assets db web serve test unit e2e bench clean browser FORCE
+.PHONY: all assets db web serve test unit e2e js-test lint lint-js bench clean browser FORCE
 
 all: assets
 
@@ -102,7 +102,18 @@ browser:
 e2e: assets browser
 	$(PY) -m pytest -q tests/e2e
 
-test: assets browser
+# ---------------------------------------------------------------- JavaScript: unit tests and lint
+# Node's own test runner (no dependency) over tests/js; ESLint (flat config: eslint.config.js,
+# a devDependency pinned in package-lock.json) over static/js, sw.js and tests/js.
+js-test: node_modules/.stamp
+	node --test tests/js/*.test.mjs
+
+lint-js: node_modules/.stamp
+	node_modules/.bin/eslint --max-warnings=0 .
+
+lint: lint-js
+
+test: assets browser lint js-test
 	$(PY) -m pytest -q tests
 
 bench: $(VENV)/.stamp db
