@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: all assets db web serve test unit e2e bench clean browser lint lint-python FORCE
+.PHONY: all assets db web serve test unit e2e js-test bench clean browser lint lint-python lint-js FORCE
 
 all: assets
 
@@ -96,8 +96,12 @@ lint-python: $(VENV)/.stamp
 	$(VENV)/bin/ruff format --check $(PY_LINT_PATHS)
 	$(VENV)/bin/mypy
 
-# JavaScript (eslint over static/js/ and sw.js) joins here as lint-js.
-lint: lint-python
+# JavaScript: eslint (flat config eslint.config.js, a devDependency pinned in package-lock.json)
+# over static/js, sw.js and tests/js.
+lint-js: node_modules/.stamp
+	node_modules/.bin/eslint --max-warnings=0 .
+
+lint: lint-python lint-js
 
 # ---------------------------------------------------------------- everything served
 assets: db web
@@ -119,7 +123,12 @@ browser:
 e2e: assets browser
 	$(PY) -m pytest -q tests/e2e
 
-test: lint assets browser
+# ---------------------------------------------------------------- JavaScript unit tests
+# Node's own test runner (no dependency) over tests/js.
+js-test: node_modules/.stamp
+	node --test tests/js/*.test.mjs
+
+test: lint js-test assets browser
 	$(PY) -m pytest -q tests
 
 bench: $(VENV)/.stamp db

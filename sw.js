@@ -36,13 +36,22 @@ const SHELL = [
   "static/data/examples.json",
   "static/js/main.js",
   "static/js/board.js",
+  "static/js/format.js",
   "static/js/view.js",
+  "static/js/view-board.js",
+  "static/js/view-progress.js",
+  "static/js/view-solve.js",
   "static/js/input.js",
   "static/js/playback.js",
   "static/js/share.js",
   "static/js/offline.js",
+  "static/js/protocol.js",
   "static/js/solver-client.js",
   "static/js/worker.js",
+  "static/js/worker-common.js",
+  "static/js/worker-boot.js",
+  "static/js/worker-assets.js",
+  "static/js/worker-packs.js",
 ];
 
 self.addEventListener("install", (event) => {

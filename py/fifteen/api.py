@@ -10,6 +10,10 @@ database), ``cancelled`` or ``internal`` — never a traceback.
   bytes, or a JS ``Uint8Array`` proxy: converted once with ``to_bytes``, or a
   bytearray from :func:`new_buffer` ``(size)`` that the worker filled with a
   decompressed pack: taken over without a copy).
+* :func:`container_size` ``(name, head)``: the whole size of a database
+  container from its first :data:`CONTAINER_HEADER_BYTES` bytes (magic and
+  version checked), so the worker can decompress a pack straight into a
+  :func:`new_buffer` of that size without knowing the container's layout.
 * :func:`call` ``(method, params_json, progress=None, cancel=None)`` with
   methods ``info``, ``parse``, ``bounds``, ``solve``, ``random``; see the
   ``_method_*`` functions for their parameters and results.  ``progress`` is
@@ -26,14 +30,17 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from . import __version__, assets
+from . import __version__, assets, dbfile
 from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
 from .errors import AssetError, FifteenError, InputError
 from .ida import Cancelled, Progress
-from .solver import available_bounds, bound_values, solve, summary
+from .solver import available_bounds, bound_infos, bound_values, solve, summary
 from .walking import supported_shapes
 
 PROGRESS_SECONDS = 0.25
+AUTO_LABEL = "Strongest available"  # the label of ``auto``, which is not a bound of its own
+#: How many bytes of a container :func:`container_size` needs (the fixed header).
+CONTAINER_HEADER_BYTES: int = dbfile._HEADER.size
 
 
 def _ok(result: Any) -> str:
@@ -68,6 +75,18 @@ def load_asset(name: str, data: Any) -> str:
         return _error("internal", f"{name}: {type(exc).__name__}: {exc}")
 
 
+def container_size(name: str, head: Any) -> str:
+    """The size in bytes of the whole container that starts with *head* (its first
+    :data:`CONTAINER_HEADER_BYTES` bytes: bytes or a JS ``Uint8Array`` proxy), as a
+    JSON reply; an ``asset`` error when the header is not a Fifteen container's."""
+    try:
+        if hasattr(head, "to_bytes"):  # a JsProxy of a Uint8Array (Pyodide)
+            head = head.to_bytes()
+        return _ok(dbfile.container_size(head, name=name))
+    except AssetError as exc:
+        return _error("asset", str(exc))
+
+
 def _board(params: dict) -> Board:
     shape = params.get("shape") or None
     tiles = params.get("tiles")
@@ -90,6 +109,7 @@ def _method_info(params: dict, **_: Any) -> dict:
         "version": __version__,
         "shapes": [str(s) for s in supported_shapes()],
         "bounds": {str(s): available_bounds(s) for s in supported_shapes()},
+        "labels": {"auto": AUTO_LABEL, **{b.name: b.label for b in bound_infos()}},
     }
 
 

@@ -1,0 +1,68 @@
+// format.js: how counts, durations, sizes, memory and estimates read.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import {
+  currentIteration,
+  estimateText,
+  formatBytes,
+  formatCount,
+  formatPackSize,
+  formatSeconds,
+  packMemoryText,
+} from "../../static/js/format.js";
+
+const MB = 1024 * 1024;
+
+describe("formatting", () => {
+  test("counts", () => {
+    const cases = [[null, "–"], [undefined, "–"], [NaN, "–"], [0, "0"], [9999, "9999"], [12345, "12.3 k"], [123456, "123 k"], [1234567, "1.23 M"], [12345678, "12.3 M"], [1.5e9, "1.50 G"]];
+    for (const [n, s] of cases) assert.equal(formatCount(n), s, String(n));
+  });
+
+  test("durations", () => {
+    const cases = [[null, "–"], [Infinity, "–"], [0.0123, "12 ms"], [1.25, "1.3 s"], [42.4, "42 s"], [61, "1 min 01 s"], [3599, "59 min 59 s"], [3600 * 2 + 60 * 5, "2 h 05 min"]];
+    for (const [s, t] of cases) assert.equal(formatSeconds(s), t, String(s));
+  });
+
+  test("sizes", () => {
+    const cases = [[undefined, ""], [0, "0 B"], [1023, "1023 B"], [2048, "2 KB"], [1.5 * MB, "1.5 MB"]];
+    for (const [b, t] of cases) assert.equal(formatBytes(b), t, String(b));
+    assert.equal(formatPackSize(52.4 * MB), "52 MB");
+    assert.equal(formatPackSize(4096), "4 KB");
+  });
+
+  test("a pack's memory: table + download (+ the xz dictionary), rounded up", () => {
+    assert.equal(packMemoryText({}), "needs about 400 MB of memory while loading");
+    assert.equal(packMemoryText({ memory_bytes: 4096, bytes: 1000 }), "needs about 1 MB of memory while loading");
+    // The real pack: a 288 MB table, a 52 MB download, xz: 404 MB -> 500 MB.
+    assert.equal(packMemoryText({ memory_bytes: 288 * MB, bytes: 52 * MB, compression: "xz" }), "needs about 500 MB of memory while loading");
+    assert.equal(packMemoryText({ memory_bytes: 40 * MB, bytes: 10 * MB }), "needs about 50 MB of memory while loading");
+  });
+});
+
+describe("progress", () => {
+  test("a report that closes an iteration moves on to the next bound", () => {
+    const closed = { bound: 44, nodes: 100, iteration_nodes: 60, iterations: [{ bound: 42, nodes: 40 }, { bound: 44, nodes: 60 }] };
+    assert.deepEqual(currentIteration(closed), { ...closed, bound: 46, iteration_nodes: 0 });
+    const running = { bound: 46, nodes: 110, iteration_nodes: 10, iterations: closed.iterations };
+    assert.equal(currentIteration(running), running);
+    assert.deepEqual(currentIteration({ bound: 40, nodes: 0 }), { bound: 40, nodes: 0 });
+  });
+
+  test("an estimate only after two iterations with nodes", () => {
+    assert.equal(estimateText({ iterations: [] }, 100), "");
+    assert.match(estimateText({ iterations: [{ bound: 40, nodes: 10 }] }, 100), /after one more iteration/);
+    assert.equal(estimateText({ iterations: [{ bound: 40, nodes: 10 }, { bound: 42, nodes: 50 }] }, null), "Estimating the next iteration's cost after one more iteration…");
+  });
+
+  test("the estimate follows the geometric growth of the last iterations", () => {
+    const p = { bound: 46, iteration_nodes: 1000, iterations: [{ bound: 42, nodes: 1000 }, { bound: 44, nodes: 10000 }] };
+    // growth x10: about 100 k nodes at bound 46, 99 k left at 1 k/s, the next bound 1 M nodes.
+    assert.equal(
+      estimateText(p, 1000),
+      "Bound 46: about 100 k nodes if it holds no solution (growth ×10.0 per iteration), ~1 min 39 s left in it; the next bound would take ~16 min 40 s.",
+    );
+  });
+});
