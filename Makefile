@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: all assets db web serve test unit e2e bench clean browser FORCE
+.PHONY: all assets db web serve dist test unit e2e bench clean browser FORCE
 
 all: assets
 
@@ -88,6 +88,16 @@ assets: db web
 serve: assets
 	@echo "Serving http://127.0.0.1:$(PORT)/"
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1
+
+# ---------------------------------------------------------------- deployable site
+# dist/: exactly the files the site serves (static/build-info.json, plus the optional packs
+# the database manifest lists), and a 404.html; see README, "Hosting".  SITE_PATH is the URL
+# path the site is served under (404.html's links; the Pages workflow passes it);
+# PRECOMPRESS="gzip br" adds .gz/.br siblings for servers that send them (nginx, Caddy).
+SITE_PATH   ?= /
+PRECOMPRESS ?=
+dist: assets
+	$(PY) tools/web_dist.py --out dist --base "$(SITE_PATH)" --precompress "$(PRECOMPRESS)"
 
 unit: $(VENV)/.stamp db
 	$(PY) -m pytest -q tests --ignore=tests/e2e
