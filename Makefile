@@ -32,7 +32,9 @@ db: static/db/manifest.json
 # Vendored Pyodide (from npm, pinned in package-lock.json), the micropip/packaging
 # wheels (from PyPI, cached in .cache/wheels), the fifteen wheel (rebuilt when py/ changes),
 # static/wheels/manifest.json and static/build-info.json (asset list + hashes: the
-# service worker's cache version).  See README, "The browser app".
+# service worker's cache version).  See README, "The browser app".  The fifteen wheel is
+# reproducible (SOURCE_DATE_EPOCH: fixed zip time stamps), so a rebuild of unchanged sources,
+# e.g. every deploy from a fresh checkout, keeps the same cache version.
 PYODIDE_DIR   := static/vendor/pyodide
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
 WEB_WHEELS    := micropip-0.11.1-py3-none-any.whl packaging-26.1-py3-none-any.whl
@@ -57,7 +59,7 @@ static/wheels/%.whl: .cache/wheels/%.whl
 
 static/wheels/.fifteen.stamp: $(FIFTEEN_SRC) | $(VENV)/.stamp
 	mkdir -p static/wheels && rm -f static/wheels/fifteen-*.whl
-	mkdir -p .cache && $(PY) -m pip wheel -q --no-deps -w static/wheels . >.cache/wheel.log 2>&1 \
+	mkdir -p .cache && SOURCE_DATE_EPOCH=315532800 $(PY) -m pip wheel -q --no-deps -w static/wheels . >.cache/wheel.log 2>&1 \
 	  || { cat .cache/wheel.log; exit 1; }
 	rm -rf py/*.egg-info build/lib build/bdist.*
 	touch $@
