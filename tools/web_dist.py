@@ -151,10 +151,19 @@ def not_found_page(base: str, policy: str) -> str:
     <link rel="stylesheet" href="{b}static/css/app.css" />
   </head>
   <body>
+    <header class="top">
+      <div class="brand">
+        <img class="logo" src="{b}static/img/icon.svg" alt="" width="44" height="44" />
+        <div>
+          <h1>Fifteen</h1>
+          <p class="tagline">Shortest solutions for sliding-tile puzzles</p>
+        </div>
+      </div>
+    </header>
     <main class="layout">
       <section class="card" aria-labelledby="nf-heading">
         <h2 id="nf-heading">Nothing here</h2>
-        <p>This address is not part of Fifteen, the optimal sliding-tile puzzle solver.</p>
+        <p>There is no page at this address.</p>
         <p><a id="home-link" class="btn btn-primary" href="{b}">Open the solver</a></p>
       </section>
     </main>
