@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: all assets db web serve test unit e2e js-test bench clean browser lint lint-python lint-js FORCE
+.PHONY: all assets db web serve dist test unit e2e js-test bench clean browser lint lint-python lint-js FORCE
 
 all: assets
 
@@ -33,7 +33,9 @@ db: static/db/manifest.json
 # Vendored Pyodide (from npm, pinned in package-lock.json), the micropip/packaging
 # wheels (from PyPI, cached in .cache/wheels), the fifteen wheel (rebuilt when py/ changes),
 # static/wheels/manifest.json and static/build-info.json (asset list + hashes: the
-# service worker's cache version).  See README, "The browser app".
+# service worker's cache version).  See README, "The browser app".  The fifteen wheel is
+# reproducible (SOURCE_DATE_EPOCH: fixed zip time stamps), so a rebuild of unchanged sources,
+# e.g. every deploy from a fresh checkout, keeps the same cache version.
 PYODIDE_DIR   := static/vendor/pyodide
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
 WEB_WHEELS    := micropip-0.11.1-py3-none-any.whl packaging-26.1-py3-none-any.whl
@@ -58,7 +60,7 @@ static/wheels/%.whl: .cache/wheels/%.whl
 
 static/wheels/.fifteen.stamp: $(FIFTEEN_SRC) | $(VENV)/.stamp
 	mkdir -p static/wheels && rm -f static/wheels/fifteen-*.whl
-	mkdir -p .cache && $(PY) -m pip wheel -q --no-deps -w static/wheels . >.cache/wheel.log 2>&1 \
+	mkdir -p .cache && SOURCE_DATE_EPOCH=315532800 $(PY) -m pip wheel -q --no-deps -w static/wheels . >.cache/wheel.log 2>&1 \
 	  || { cat .cache/wheel.log; exit 1; }
 	rm -rf py/*.egg-info build/lib build/bdist.*
 	$(PY) -c "import glob, sys, zipfile; names = zipfile.ZipFile(glob.glob('static/wheels/fifteen-*.whl')[0]).namelist(); \
@@ -109,6 +111,16 @@ assets: db web
 serve: assets
 	@echo "Serving http://127.0.0.1:$(PORT)/"
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1
+
+# ---------------------------------------------------------------- deployable site
+# dist/: exactly the files the site serves (static/build-info.json, plus the optional packs
+# the database manifest lists), and a 404.html; see README, "Hosting".  SITE_PATH is the URL
+# path the site is served under (404.html's links; the Pages workflow passes it);
+# PRECOMPRESS="gzip br" adds .gz/.br siblings for servers that send them (nginx, Caddy).
+SITE_PATH   ?= /
+PRECOMPRESS ?=
+dist: assets
+	$(PY) tools/web_dist.py --out dist --base "$(SITE_PATH)" --precompress "$(PRECOMPRESS)"
 
 unit: $(VENV)/.stamp db
 	$(PY) -m pytest -q tests --ignore=tests/e2e
