@@ -1,4 +1,4 @@
-"""Command line: ``python -m fifteen solve|bounds "<tiles>" [options]``.
+"""Command line: ``python -m fifteen solve|bounds|compare|explain|trace "<tiles>" [options]``.
 
 Bad input prints the precise error and exits with status 2 (never a traceback).
 """
@@ -10,7 +10,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from . import assets
+from . import assets, lab_cli
 from .board import Board, FifteenError
 from .dbfile import AssetError
 from .search import Progress
@@ -31,6 +31,7 @@ def _parser() -> argparse.ArgumentParser:
         if name == "solve":
             sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound (default: auto, the strongest available)")
             sp.add_argument("--quiet", "-q", action="store_true", help="no per-iteration lines while searching")
+    lab_cli.add_parsers(sub)  # compare, explain, trace (the heuristic lab)
     return p
 
 
@@ -41,6 +42,8 @@ def _fmt_nodes(n: int) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        if args.command in lab_cli.COMMANDS:
+            return lab_cli.run(args)
         board = Board.parse(args.tiles, args.shape)
         assets.ensure_for(board.shape, args.db)
         values = bound_values(board)
