@@ -15,7 +15,8 @@ database), ``cancelled`` or ``internal`` — never a traceback.
   version checked), so the worker can decompress a pack straight into a
   :func:`new_buffer` of that size without knowing the container's layout.
 * :func:`call` ``(method, params_json, progress=None, cancel=None)`` with
-  methods ``info``, ``parse``, ``bounds``, ``solve``, ``random``; see the
+  methods ``info``, ``parse``, ``bounds``, ``solve``, ``random`` and the
+  heuristic lab's ``compare``, ``trace``, ``explain``; see the
   ``_method_*`` functions for their parameters and results.  ``progress`` is
   called with one JSON string about four times a second during a solve and
   after every finished iteration.
@@ -187,12 +188,67 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
     }
 
 
+# ------------------------------------------------------------------ the heuristic lab
+# compare / trace / explain (fields documented in fifteen.compare and fifteen.explain);
+# imported here, not at the top, to keep this block self-contained.
+
+
+def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
+    """Each of ``bounds`` (a list or "md,lc"; default every available one, weakest first) in turn.
+
+    ``budget``: nodes per bound (absent: ``fifteen.compare.DEFAULT_BUDGET``;
+    ``null`` or 0: none).  Result ``{"bounds": {name: run}}``.  Progress: the
+    running bound's ``run`` so far (its running iteration last, with
+    ``"finished": false``), at most four times a second and after every
+    iteration.
+    """
+    from .compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound
+
+    board = _board(params)
+    names = parse_bound_names(params.get("bounds"), board.shape)
+    budget = check_budget(params.get("budget", DEFAULT_BUDGET))
+    last = [0.0]
+
+    def report(run: BoundRun) -> None:
+        now = time.perf_counter()
+        if run.iterations and not run.iterations[-1].finished and now - last[0] < PROGRESS_SECONDS:
+            return
+        last[0] = now
+        if progress is not None:
+            progress(json.dumps(run.as_json()))
+
+    runs = {name: run_bound(board, name, budget=budget, progress=report, cancel=cancel) for name in names}
+    return comparison_json(runs)
+
+
+def _method_trace(params: dict, **_: Any) -> dict:
+    """Every bound at each step of ``moves`` (tile numbers, or the blank's directions as a string), which must solve the position."""
+    from .explain import trace
+
+    board = _board(params)
+    moves = params.get("moves")
+    if not isinstance(moves, list | str):
+        raise InputError("moves: give the solution as a list of tile numbers or a string of directions (U, D, L, R)")
+    return {**_board_json(board), **trace(board, moves)}
+
+
+def _method_explain(params: dict, **_: Any) -> dict:
+    """Each bound of the position taken apart (WD tables, inversions, line conflicts, PDB groups)."""
+    from .explain import explain
+
+    board = _board(params)
+    return {**_board_json(board), **explain(board)}
+
+
 _METHODS: dict[str, Callable[..., dict]] = {
     "info": _method_info,
     "parse": _method_parse,
     "bounds": _method_bounds,
     "random": _method_random,
     "solve": _method_solve,
+    "compare": _method_compare,
+    "trace": _method_trace,
+    "explain": _method_explain,
 }
 
 

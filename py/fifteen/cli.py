@@ -1,4 +1,4 @@
-"""Command line: ``python -m fifteen solve|bounds "<tiles>" [options]``, ``python -m fifteen loops --bound B``.
+"""Command line: ``python -m fifteen solve|bounds|compare|explain|trace "<tiles>" [options]``, ``python -m fifteen loops --bound B``.
 
 Bad input prints the precise error and exits with status 2 (never a traceback).
 """
@@ -10,7 +10,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from . import assets
+from . import assets, lab_cli
 from .board import Board, Shape
 from .errors import FifteenError
 from .ida import Progress
@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("loops", help="print the generated source of a bound's IDA* inner loop")
     sp.add_argument("--bound", required=True, choices=BOUND_CHOICES[1:])
     sp.add_argument("--shape", default="4x4", help="RxC (default 4x4)")
+    lab_cli.add_parsers(sub)  # compare, explain, trace (the heuristic lab)
     return p
 
 
@@ -44,6 +45,8 @@ def _fmt_nodes(n: int) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        if args.command in lab_cli.COMMANDS:
+            return lab_cli.run(args)
         if args.command == "loops":
             print(bound_info(args.bound).loop_source(Shape.parse(args.shape)), end="")
             return 0
