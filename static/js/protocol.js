@@ -88,6 +88,10 @@ export const Method = Object.freeze({
   BOUNDS: "bounds",
   SOLVE: "solve",
   RANDOM: "random",
+  // the heuristic lab (fifteen.compare, fifteen.explain)
+  COMPARE: "compare",
+  TRACE: "trace",
+  EXPLAIN: "explain",
 });
 
 /**
