@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from benchdata import hard, korf100
 
 from fifteen import Board, Cancelled, Shape, api, assets, solve
 from fifteen.compare import (
@@ -31,6 +30,7 @@ from fifteen.explain import explain, inversion_formula, longest_run, trace
 from fifteen.inversion import moves_for_inversions
 from fifteen.manhattan import linear_conflict, manhattan
 from fifteen.solver import bound_values
+from support.instances import hard, korf100
 
 ROOT = Path(__file__).resolve().parent.parent
 KORF1 = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"
@@ -344,13 +344,10 @@ def test_inversion_formulas():
 # ------------------------------------------------------------------ the optional 7-8 pack (a 3x3 one)
 @pytest.fixture
 def pack_3x3():
-    pytest.importorskip("numpy")
-    sys.path.insert(0, str(ROOT / "tools"))
-    import pdb78_build
-
+    from dbbuild import pack78
     from fifteen import dbfile
 
-    data = pdb78_build.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]])
+    data = pack78.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]])
     asset = dbfile.read_asset(data, name="t", kind="pdb78")
     renamed = dbfile.write_asset(dict(asset.meta, partition="78"), bytes(asset.payload), compress=True)
     saved = dict(assets.pattern_databases)
@@ -449,7 +446,7 @@ def test_cli_compare_json_and_tables():
     assert "no (budget)" in r.stdout and "  wd: 2,522 nodes" in r.stderr
 
 
-def test_cli_explain_and_trace():
+def test_cli_explain_and_trace(databases_without_pack):
     r = run_cli("explain", TRANSPOSED)
     assert r.returncode == 0, r.stderr
     assert "ID 24 = vertical 12 + horizontal 12\n  vertical: 36 inversions, jump 3: 36//3 + 36%3 = 12 + 0 = 12\n" in r.stdout
@@ -457,7 +454,7 @@ def test_cli_explain_and_trace():
     assert (
         "pdb663 48 = max(plain 48, reflected 48)\n  plain: 14 [1, 2, 5, 6, 9, 10] + 22 [3, 4, 7, 8, 11, 12] + 12 [13, 14, 15]\n" in r.stdout
     )
-    r = run_cli("trace", "1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15", "--moves", "DRRR", "--format", "tsv")
+    r = run_cli("trace", "1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15", "--moves", "DRRR", "--format", "tsv", "--db", str(databases_without_pack))
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[:2] == ["step\ttile\tleft\tmd\tlc\tid\twd\twdid\tpdb555\tpdb663", "0\t\t4\t4\t4\t4\t4\t4\t4\t4"]
 
