@@ -275,10 +275,40 @@ def _wd_specs() -> list[AssetSpec]:
     ]
 
 
+def _explorer_builder():
+    """tools/explorer_build.py, the explorer's builder (numpy)."""
+    if str(ROOT / "tools") not in sys.path:
+        sys.path.append(str(ROOT / "tools"))
+    import explorer_build
+
+    return explorer_build
+
+
+def _build_explorer(params: dict, log) -> bytes:
+    return _explorer_builder().build_asset(params["rows"], params["cols"], xz=params["xz"], log=log)
+
+
+def _explorer_spec(shape: str, *, pack: bool = False) -> AssetSpec:
+    """An exact-distance table of the small-board explorer (fifteen.explorer); serves the transposed shape too."""
+    from fifteen import explorer
+
+    rows, cols = (int(x) for x in shape.split("x"))
+    shapes = (shape,) if rows == cols else (shape, f"{cols}x{rows}")
+    return AssetSpec(
+        file=explorer.asset_file(shape),
+        kind="explore",
+        shapes=shapes,
+        build=_build_explorer,
+        params={"rows": rows, "cols": cols, "xz": pack},
+        modules=("fifteen.dbfile", "fifteen.board", "fifteen.explorer", "explorer_build"),
+    )
+
+
 ASSETS: list[AssetSpec] = [
     _pdb_spec("663"),
     _pdb_spec("555"),
     *_wd_specs(),
+    *(_explorer_spec(s) for s in ("3x3", "2x4", "2x5")),
 ]
 
 
@@ -322,7 +352,7 @@ def _pdb78_spec() -> AssetSpec:
     )
 
 
-PACKS: list[AssetSpec] = [_pdb78_spec()]
+PACKS: list[AssetSpec] = [_pdb78_spec(), *(_explorer_spec(s, pack=True) for s in ("3x4", "2x6"))]
 
 
 # ===================================================================== cache + output
@@ -475,14 +505,17 @@ def _pack_info(path: Path) -> dict:
     if xz:
         head = dbfile.unxz_head(head, name=str(path))
     meta = dbfile.read_meta(head, name=str(path))
-    total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]
-    info = {
-        "optional": True,
-        "bound": meta["kind"],
-        "label": "Hard-positions pack (7-8 pattern database)",
-        "memory_bytes": (total + 1) // 2,
-        "encoding": meta.get("encoding"),
-    }
+    if meta["kind"] == "explore":  # an explorer table (tools/explorer_build.py)
+        info = {"optional": True, **_explorer_builder().pack_info(meta)}
+    else:
+        total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]
+        info = {
+            "optional": True,
+            "bound": meta["kind"],
+            "label": "Hard-positions pack (7-8 pattern database)",
+            "memory_bytes": (total + 1) // 2,
+            "encoding": meta.get("encoding"),
+        }
     if xz:
         info["compression"] = "xz"
         info["raw_bytes"] = dbfile.container_size(head, name=str(path))

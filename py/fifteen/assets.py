@@ -46,6 +46,10 @@ def load_asset(data: bytes | bytearray | memoryview, name: str = "asset", *, tak
 
         db78 = PDB78.from_bytes(data, name=name, take=take)
         pattern_databases["pdb" + db78.partition] = db78
+    elif kind == "explore":  # an exact-distance table of the small-board explorer (fifteen.explorer)
+        from . import explorer
+
+        explorer.load_asset(data, name, take=take)
     else:
         raise AssetError(f"{name}: unknown database kind {kind!r}")
     return meta
@@ -59,8 +63,11 @@ def default_directory() -> Path | None:
     return here if here.is_dir() else None
 
 
-def ensure_for(shape: Shape, directory: str | Path | None = None) -> list[str]:
-    """Load (once) every asset of *directory*'s manifest that serves *shape*; return the files loaded now."""
+def ensure_for(shape: Shape, directory: str | Path | None = None, *, explorer: bool = False) -> list[str]:
+    """Load (once) every asset of *directory*'s manifest that serves *shape*; return the files loaded now.
+
+    The explorer's tables (kind ``"explore"``) are loaded only with *explorer*.
+    """
     root = Path(directory) if directory is not None else default_directory()
     if root is None:
         return []
@@ -76,7 +83,7 @@ def ensure_for(shape: Shape, directory: str | Path | None = None) -> list[str]:
         raise AssetError(f"{manifest_path}: unreadable manifest ({exc})") from None
     loaded = []
     for entry in entries:
-        if str(shape) not in entry.get("shapes", ()):
+        if str(shape) not in entry.get("shapes", ()) or (entry.get("kind") == "explore" and not explorer):
             continue
         path = root / entry["file"]
         key = str(path.resolve())
