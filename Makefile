@@ -21,7 +21,7 @@ venv: $(VENV)/.stamp
 
 # ---------------------------------------------------------------- databases
 # build_db.py keeps its own cache (see its --help) and rewrites only what changed.
-DB_INPUTS := build_db.py $(wildcard py/fifteen/*.py)
+DB_INPUTS := build_db.py tools/explorer_build.py $(wildcard py/fifteen/*.py)
 
 static/db/manifest.json: $(DB_INPUTS) $(VENV)/.stamp
 	PYTHONPATH=py $(PY) build_db.py --out static/db

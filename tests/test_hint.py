@@ -100,6 +100,15 @@ def test_solves_within_stops_at_the_limit(tables, bfs33, monkeypatch):
     far = Board(Shape(3, 3), next(k for k, d in bfs33.items() if d == 31))
     answer, nodes = solves_within(far, 29, bound="md", budget=1000)
     assert answer is None and nodes > 1000  # the budget ran out: undecided, not guessed
+    # A search checked many times in its last iteration (tick: every 4096 nodes): a 2x5 position
+    # 40 moves away, with Manhattan distance alone.
+    board = Board.parse("4 5 8 9 1 3 2 0 7 6", "2x5")
+    full = solve(board, "md").result
+    assert full.length == 40 and full.iterations[-1].nodes > 10 * 4096
+    assert solves_within(board, 40, bound="md") == (True, full.nodes)
+    answer, nodes = solves_within(board, 38, bound="md")
+    through_38 = sum(it.nodes for it in full.iterations if it.bound <= 38)
+    assert answer is False and through_38 <= nodes <= through_38 + 4096  # stopped early in iteration 40
 
 
 def test_hinter_follows_its_solution_and_solves_again_off_it(tables, monkeypatch, bfs33):
@@ -190,7 +199,7 @@ def test_api_hint_with_a_table(tables):
     assert call("hint", tiles=list(range(1, 9)) + [0])["next"] is None
 
 
-def test_api_hint_stateless_and_stateful(pdb4x4):
+def test_api_hint_stateless_and_stateful(pdb4x4, monkeypatch):
     inst = next(k for k in korf100() if k.id == "55")
     board = Board.from_tiles(inst.tiles)
     first = call("hint", tiles=list(board.tiles))
@@ -198,12 +207,14 @@ def test_api_hint_stateless_and_stateful(pdb4x4):
     moves = first["solution"]["moves"]
     assert len(moves) == 41 and board.solves(moves) and first["next"]["tile"] == moves[0]
     after = board.slide(moves[0])
-    # Stateless: the caller hands the solution back.
+    # Stateless: the caller hands the solution back (to a worker that never saw it).
+    monkeypatch.setattr(api, "_hinter", None)
     again = call("hint", tiles=list(after.tiles), solution=first["solution"])
     assert again["source"] == "path" and again["nodes"] == 0 and again["next"]["tile"] == moves[1]
     assert again["solution"]["moves"] == moves[1:]
-    # Stateful: the worker's own Hinter kept it.
-    assert call("hint", tiles=list(after.tiles))["source"] == "path"
+    # Stateful: the worker's own Hinter solves once, then follows.
+    assert call("hint", tiles=list(after.tiles))["source"] == "solve"
+    assert call("hint", tiles=list(after.slide(moves[1]).tiles))["source"] == "path"
     err = call_error("hint", tiles=list(after.tiles), solution={"tiles": list(board.tiles), "moves": moves[:-1]})
     assert "does not reach the goal" in err["message"]
 
