@@ -176,9 +176,6 @@ class MoveInfo:
     direction: str
     distance: int
 
-    def optimal_from(self, distance: int) -> bool:
-        return self.distance < distance
-
 
 class ExplorerTable:
     """A loaded explorer table of one shape (the shape it was built for)."""
