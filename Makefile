@@ -133,7 +133,7 @@ bench-peers: .venv-bench/.stamp node_modules/.stamp db
 	touch $@
 
 pack: .venv-pack/.stamp
-	PYTHONPATH=py .venv-pack/bin/python build_db.py --pack --out static/db
+	PYTHONPATH=py .venv-pack/bin/python build_db.py --only pdb-78 --out static/db
 
 # ---------------------------------------------------------------- optional explorer packs
 # Exact-distance tables of 3x4 (and 4x3) and 2x6 (and 6x2) for the small-board explorer

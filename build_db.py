@@ -530,7 +530,9 @@ def main(argv=None) -> int:
     ap.add_argument("--cache", help="cache directory (default $FIFTEEN_DB_CACHE or ~/.cache/fifteen-db)")
     ap.add_argument("--list", action="store_true", help="list the assets and exit")
     ap.add_argument(
-        "--pack", action="store_true", help="build the optional packs (the 7-8 PDB: numba, ~4 GB RAM) instead of the default assets"
+        "--pack",
+        action="store_true",
+        help="build every optional pack (the 7-8 PDB: numba, ~4 GB RAM; the explorer tables of 3x4 and 2x6) instead of the default assets",
     )
     ap.add_argument("-q", "--quiet", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true", help="log every BFS layer")
