@@ -171,4 +171,15 @@ bench-peers: .venv-bench/.stamp node_modules/.stamp db
 	touch $@
 
 pack: .venv-pack/.stamp
-	PYTHONPATH=py .venv-pack/bin/python build_db.py --pack --out static/db
+	PYTHONPATH=py .venv-pack/bin/python build_db.py --only pdb-78 --out static/db
+
+# ---------------------------------------------------------------- optional explorer packs
+# Exact-distance tables of 3x4 (and 4x3) and 2x6 (and 6x2) for the small-board explorer
+# (fifteen.explorer): static/db/explore-3x4.f15.xz, explore-2x6.f15.xz, ~30 MB each.  Not part of
+# make db / CI.  numpy only; ~1 min of CPU and ~2.2 GB of RAM per board plus xz (see bench/explorer.md).
+# The builder checks each histogram against the published one (OEIS); bench/explorer_pack.py then
+# reads the packs back through the runtime reader and checks them again.
+.PHONY: explorer-pack
+explorer-pack: $(VENV)/.stamp
+	PYTHONPATH=py $(PY) build_db.py --only explore-3x4 explore-2x6 --out static/db
+	PYTHONPATH=py $(PY) bench/explorer_pack.py --db static/db --shapes 3x4,2x6

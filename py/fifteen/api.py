@@ -20,6 +20,35 @@ database), ``cancelled`` or ``internal`` — never a traceback.
   ``_method_*`` functions for their parameters and results.  ``progress`` is
   called with one JSON string about four times a second during a solve and
   after every finished iteration.
+
+Small-board explorer and hints (:mod:`fifteen.explorer`, :mod:`fifteen.hint`).
+A position is given as for ``solve`` (``tiles`` list or text, ``shape``);
+moves are ``{"tile": t, "direction": "U"}`` (the tile that slides, the
+blank's direction).  A board without a loaded table gets an ``input`` error
+naming the boards that have one.
+
+* ``explore_info`` ``{}`` -> ``{"shapes": [...]}`` (boards with a table);
+  ``{"shape": "3x3"}`` -> ``{"shape", "table_shape", "transposed",
+  "positions", "radius", "histogram": [count at distance 0, 1, ...],
+  "hardest": [tiles, ...], "hardest_count"}``.
+* ``explore_position`` ``{tiles, shape}`` -> ``{"shape", "tiles",
+  "distance", "moves": [{"tile", "direction", "distance", "optimal"}],
+  "optimal": [move, ...]}``: every move with the distance it leads to.
+* ``explore_random`` ``{"shape", "distance", "seed"?}`` -> ``{"shape",
+  "rows", "cols", "tiles", "distance", "seed"}``: uniform among the positions
+  at exactly that distance; ``seed`` (an integer) makes it repeatable and is
+  returned (drawn when not given).
+* ``hint`` ``{tiles, shape, "all"?, "budget"?, "bound"?, "solution"?}`` ->
+  ``{"shape", "tiles", "distance", "next": move or null, "source":
+  "table"|"path"|"solve", "nodes"}`` plus, with ``"all": true``,
+  ``"optimal": [move, ...]`` and ``"undecided": [move, ...]`` (without a
+  table: moves whose search ran out of its ``budget`` of nodes, default
+  2,000,000 each), and without a table ``"solution": {"tiles", "moves"}``,
+  the optimal solution from this position that the hint follows.  Give it
+  back as ``"solution"`` in the next call (stateless use), or leave it out:
+  the worker's own :class:`fifteen.hint.Hinter` keeps it.  A given solution
+  must be one this API returned (it is replayed to the goal, but its
+  optimality is trusted).
 """
 
 from __future__ import annotations
@@ -31,7 +60,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from . import __version__, assets, dbfile
+from . import __version__, assets, dbfile, explorer
 from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
 from .errors import AssetError, FifteenError, InputError
 from .ida import Cancelled, Progress
@@ -240,6 +269,103 @@ def _method_explain(params: dict, **_: Any) -> dict:
     return {**_board_json(board), **explain(board)}
 
 
+# ----------------------------------------------------------------- explorer and hints
+def _move_json(m) -> dict:
+    return {"tile": m.tile, "direction": m.direction}
+
+
+def _method_explore_info(params: dict, **_: Any) -> dict:
+    if not params.get("shape"):
+        return {"shapes": explorer.available_shapes()}
+    ex = explorer.require(Shape.parse(params["shape"]))
+    return {
+        "shape": str(ex.shape),
+        "table_shape": str(ex.table.shape),
+        "transposed": ex.transposed,
+        "positions": ex.positions,
+        "radius": ex.radius,
+        "histogram": list(ex.histogram),
+        "hardest": [list(t) for t in ex.hardest()],
+        "hardest_count": ex.table.hardest_count,
+    }
+
+
+def _method_explore_position(params: dict, **_: Any) -> dict:
+    board = _board(params)
+    ex = explorer.require(board.shape)
+    d = ex.distance(board)
+    moves = ex.moves(board, d)
+    return {
+        "shape": str(board.shape),
+        "tiles": list(board.tiles),
+        "distance": d,
+        "moves": [{**_move_json(m), "distance": m.distance, "optimal": m.distance < d} for m in moves],
+        "optimal": [_move_json(m) for m in moves if m.distance < d],
+    }
+
+
+def _int_param(params: dict, key: str, default=None) -> int | None:
+    value = params.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{key} must be an integer, not {value!r}")
+    return value
+
+
+def _method_explore_random(params: dict, **_: Any) -> dict:
+    shape = Shape.parse(params.get("shape") or "3x3")
+    ex = explorer.require(shape)
+    distance = _int_param(params, "distance")
+    if distance is None:
+        raise InputError("give the distance of the position to draw")
+    seed = _int_param(params, "seed")
+    if seed is None:
+        seed = _random.randrange(1 << 32)
+    board = ex.random_at(distance, seed)
+    return {"shape": str(shape), "rows": shape.rows, "cols": shape.cols, "tiles": list(board.tiles), "distance": distance, "seed": seed}
+
+
+_hinter = None  # the worker's Hinter (one per page)
+
+
+def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
+    from .hint import DEFAULT_BUDGET, Hinter
+
+    global _hinter
+    board = _board(params)
+    budget = _int_param(params, "budget", DEFAULT_BUDGET)
+    if budget is None:
+        budget = DEFAULT_BUDGET
+    bound = params.get("bound") or "auto"
+    previous = params.get("solution")
+    if previous is not None:  # stateless: follow the solution the caller kept
+        if not isinstance(previous, dict) or not isinstance(previous.get("moves"), list):
+            raise InputError('solution must be {"tiles": [...], "moves": [...]}')
+        hinter = Hinter(bound)
+        start = _board({"tiles": previous.get("tiles"), "shape": str(board.shape)})
+        hinter.follow(start, previous["moves"])
+    else:
+        if _hinter is None or _hinter.bound != bound:
+            _hinter = Hinter(bound)
+        hinter = _hinter
+    h = hinter.hint(board, all_moves=bool(params.get("all")), budget=budget, cancel=cancel)
+    out = {
+        "shape": str(board.shape),
+        "tiles": list(board.tiles),
+        "distance": h.distance,
+        "next": _move_json(h.next) if h.next else None,
+        "source": h.source,
+        "nodes": h.nodes,
+    }
+    if params.get("all"):
+        out["optimal"] = [_move_json(m) for m in h.optimal or []]
+        out["undecided"] = [_move_json(m) for m in h.undecided]
+    if h.remaining is not None:
+        out["solution"] = {"tiles": list(board.tiles), "moves": h.remaining}
+    return out
+
+
 _METHODS: dict[str, Callable[..., dict]] = {
     "info": _method_info,
     "parse": _method_parse,
@@ -249,6 +375,10 @@ _METHODS: dict[str, Callable[..., dict]] = {
     "compare": _method_compare,
     "trace": _method_trace,
     "explain": _method_explain,
+    "explore_info": _method_explore_info,
+    "explore_position": _method_explore_position,
+    "explore_random": _method_explore_random,
+    "hint": _method_hint,
 }
 
 

@@ -63,6 +63,9 @@ def reset() -> None:
     walking_tables.clear()
     _registered_files.clear()
     _chosen_directory = None
+    from . import explorer
+
+    explorer.reset()
     _entries = None
 
 
@@ -90,6 +93,11 @@ def load_asset(data: bytes | bytearray | memoryview, name: str = "asset", *, tak
         db78 = pdb78.PDB78.from_bytes(data, name=name, take=take)
         pattern_databases["pdb" + db78.partition] = db78
         _registered_files.add(pdb78.asset_file(db78.partition))
+    elif kind == "explore":  # an exact-distance table of the small-board explorer (fifteen.explorer)
+        from . import explorer
+
+        explored = explorer.load_asset(data, name, take=take)
+        _registered_files.add(explorer.asset_file(explored.shape))
     else:
         raise AssetError(f"{name}: unknown database kind {kind!r}")
     return meta
@@ -215,14 +223,18 @@ def walking_table(shape: Shape) -> WalkingTable | None:
     return table
 
 
-def ensure_for(shape: Shape, directory: str | Path | None = None) -> list[str]:
+def ensure_for(shape: Shape, directory: str | Path | None = None, *, explorer: bool = False) -> list[str]:
     """Load now every asset of the database directory that serves *shape* (not yet loaded);
-    return the files read.  With *directory*, use it from now on (:func:`use_directory`)."""
+    return the files read.  With *directory*, use it from now on (:func:`use_directory`).
+    The explorer's tables (kind ``"explore"``) are read only with *explorer*."""
     if directory is not None:
         use_directory(directory)
     loaded = []
     for file, entry in _manifest_entries().items():
-        if str(shape) in entry.get("shapes", ()) and file not in _registered_files:
-            _read(file)
-            loaded.append(file)
+        if str(shape) not in entry.get("shapes", ()) or file in _registered_files:
+            continue
+        if entry.get("kind") == "explore" and not explorer:
+            continue
+        _read(file)
+        loaded.append(file)
     return loaded

@@ -1,4 +1,5 @@
-"""Command line: ``python -m fifteen solve|bounds|compare|explain|trace "<tiles>" [options]``, ``python -m fifteen loops --bound B``.
+"""Command line: ``python -m fifteen solve|bounds|hint|compare|explain|trace "<tiles>" [options]``,
+``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``.
 
 Bad input prints the precise error and exits with status 2 (never a traceback).
 """
@@ -35,7 +36,102 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--bound", required=True, choices=BOUND_CHOICES[1:])
     sp.add_argument("--shape", default="4x4", help="RxC (default 4x4)")
     lab_cli.add_parsers(sub)  # compare, explain, trace (the heuristic lab)
+    _explorer_parsers(sub)
     return p
+
+
+# ----------------------------------------------------------------- explorer and hints
+def _explorer_parsers(sub) -> None:
+    sp = sub.add_parser("explore", help="exact distances on a small board (3x3, 2x4, 2x5, ...; 3x4, 2x6 with their packs)")
+    sp.add_argument("shape", help="RxC, e.g. 3x3")
+    sp.add_argument("--histogram", action="store_true", help="the number of positions at each distance")
+    sp.add_argument("--hardest", action="store_true", help="the positions farthest from the goal")
+    sp.add_argument("--random-at", type=int, metavar="D", help="a uniformly random position exactly D moves from the goal")
+    sp.add_argument("--seed", type=int, help="seed of --random-at")
+    sp.add_argument("--position", metavar="TILES", help="the exact distance and every move of this position")
+    sp.add_argument("--db", help="directory of the database assets (default: the checkout's static/db)")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp = sub.add_parser("hint", help="the next optimal move (from the explorer's table, else one solve)")
+    sp.add_argument("tiles", help="the position row by row (blank: 0, _ or .)")
+    sp.add_argument("--shape", help="RxC, e.g. 3x4 (inferred for 9, 16 or 25 tiles)")
+    sp.add_argument("--all", action="store_true", help="every optimal move (without a table: one bounded search per other move)")
+    sp.add_argument("--budget", type=int, default=None, help="search nodes per other move with --all (default 2,000,000)")
+    sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound of the searches (default: auto)")
+    sp.add_argument("--db", help="directory of the database assets (default: the checkout's static/db)")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _call(method: str, params: dict) -> dict:
+    from . import api
+
+    reply = json.loads(api.call(method, json.dumps(params)))
+    if not reply["ok"]:
+        raise FifteenError(reply["error"]["message"])
+    return reply["result"]
+
+
+def _moves_text(moves: list[dict]) -> str:
+    return ", ".join(f"{m['tile']} ({m['direction']})" for m in moves) or "none (the goal)"
+
+
+def _explore(args) -> int:
+    shape = Shape.parse(args.shape)
+    assets.ensure_for(shape, args.db, explorer=True)
+    info = _call("explore_info", {"shape": str(shape)})
+    out: dict = {"shape": info["shape"], "positions": info["positions"], "radius": info["radius"], "hardest_count": info["hardest_count"]}
+    show_all = not (args.histogram or args.hardest or args.random_at is not None or args.position)
+    if args.histogram or show_all:
+        out["histogram"] = info["histogram"]
+    if args.hardest:
+        out["hardest"] = info["hardest"]
+    if args.random_at is not None:
+        params = {"shape": str(shape), "distance": args.random_at}
+        if args.seed is not None:
+            params["seed"] = args.seed
+        out["random"] = _call("explore_random", params)
+    if args.position:
+        out["position"] = _call("explore_position", {"text": args.position, "shape": str(shape)})
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    via = f" (the {info['table_shape']} table, transposed)" if info["transposed"] else ""
+    print(f"{shape}: {info['positions']:,} positions, radius {info['radius']} ({info['hardest_count']} at it){via}")
+    if "histogram" in out:
+        width = len(f"{max(info['histogram']):,}")
+        for d, count in enumerate(info["histogram"]):
+            print(f"{d:4} {count:>{width},}")
+    for tiles in out.get("hardest", []):
+        print(Board(shape, tuple(tiles)).text())
+    if "random" in out:
+        r = out["random"]
+        print(f"random position at distance {r['distance']} (seed {r['seed']}): {' '.join(map(str, r['tiles']))}")
+    if "position" in out:
+        pos = out["position"]
+        print(Board(shape, tuple(pos["tiles"])))
+        print(f"distance: {pos['distance']}")
+        print(f"optimal moves: {_moves_text(pos['optimal'])}")
+        print("every move: " + ", ".join(f"{m['tile']} ({m['direction']}) -> {m['distance']}" for m in pos["moves"]))
+    return 0
+
+
+def _hint(board: Board, args) -> int:
+    assets.ensure_for(board.shape, args.db, explorer=True)
+    params: dict = {"tiles": list(board.tiles), "shape": str(board.shape), "all": args.all, "bound": args.bound}
+    if args.budget is not None:
+        params["budget"] = args.budget
+    h = _call("hint", params)
+    if args.json:
+        print(json.dumps(h))
+        return 0
+    print(board)
+    nxt = h["next"]
+    print(f"distance: {h['distance']} ({'explorer table' if h['source'] == 'table' else 'solved'})")
+    print(f"next optimal move: {_moves_text([nxt] if nxt else [])}")
+    if args.all:
+        print(f"all optimal moves: {_moves_text(h['optimal'])}")
+        if h["undecided"]:
+            print(f"undecided (budget exhausted): {_moves_text(h['undecided'])}")
+    return 0
 
 
 def _fmt_nodes(n: int) -> str:
@@ -52,7 +148,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.db:
             assets.use_directory(args.db)  # else $FIFTEEN_DB or the checkout's static/db
+        if args.command == "explore":
+            return _explore(args)
         board = Board.parse(args.tiles, args.shape)
+        if args.command == "hint":
+            return _hint(board, args)
         values = bound_values(board)
         if args.command == "bounds":
             if args.json:
