@@ -92,6 +92,11 @@ export const Method = Object.freeze({
   COMPARE: "compare",
   TRACE: "trace",
   EXPLAIN: "explain",
+  // the small-board explorer and hints (fifteen.explorer, fifteen.hint)
+  EXPLORE_INFO: "explore_info",
+  EXPLORE_POSITION: "explore_position",
+  EXPLORE_RANDOM: "explore_random",
+  HINT: "hint",
 });
 
 /**
