@@ -64,7 +64,7 @@ from . import __version__, assets, dbfile, explorer
 from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
 from .errors import AssetError, FifteenError, InputError
 from .ida import Cancelled, Progress
-from .solver import available_bounds, bound_infos, bound_values, solve, summary
+from .solver import available_bounds, bound_infos, bound_values, resolve_bound, solve, start_values, summary
 from .walking import supported_shapes
 
 PROGRESS_SECONDS = 0.25
@@ -150,7 +150,14 @@ def _method_parse(params: dict, **_: Any) -> dict:
 def _method_bounds(params: dict, **_: Any) -> dict:
     board = _board(params)
     values = bound_values(board)
-    return {**_board_json(board), "bounds": values, "summary": summary(values)}
+    return {
+        **_board_json(board),
+        "bounds": values,
+        "summary": summary(values),
+        # what each bound of the menu starts its search from, and the bound "auto" picks
+        "start": start_values(board.shape, values),
+        "auto": resolve_bound(board.shape, "auto").name,
+    }
 
 
 def _method_random(params: dict, **_: Any) -> dict:

@@ -170,6 +170,17 @@ def bound_values(board: Board) -> dict[str, int]:
     return out
 
 
+def start_values(shape: Shape, values: dict[str, int]) -> dict[str, int]:
+    """The value each bound available on *shape* starts its search from (its value of the
+    position, from *values* = :func:`bound_values`); ``auto`` gives that of the bound it picks."""
+    out = {}
+    for name in available_bounds(shape):
+        picked = resolve_bound(shape, name).name
+        if picked in values:
+            out[name] = values[picked]
+    return out
+
+
 def summary(values: dict[str, int]) -> str:
     """The seed's style: ``MD=40 WD=20/20 ID=12/12 LB=40`` (with PDB when known)."""
     parts = [f"MD={values['md']}", f"LC={values['lc']}"]

@@ -51,23 +51,61 @@ export function currentIteration(p) {
   return p;
 }
 
+/** Spread of growth ratios (max/min) beyond which no estimate is given. */
+export const MAX_GROWTH_SPREAD = 3;
+
+/** A search whose next iteration would take longer than this (s) is called beyond reach. */
+export const BEYOND_REACH_SECONDS = 3600;
+
+/** A duration rounded to one unit (s, min, h, days): estimates are not precise. */
+export function formatRough(s) {
+  if (s < 60) return `${Math.max(1, Math.round(s))} s`;
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  if (s < 86400 * 2) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86400)} days`;
+}
+
+/** "30 s – 3 min": a range of durations, rounded so that it does not look more precise than it is. */
+export function formatRange(low, high) {
+  const a = formatRough(low);
+  const b = formatRough(high);
+  return a === b ? `about ${a}` : `${a} – ${b}`;
+}
+
 /**
- * Estimate the current iteration's cost from the growth of the finished ones:
- * IDA* iterations grow roughly geometrically, so next ≈ last × ratio.
+ * The progress line's estimate for p = {bound, iteration_nodes, iterations}
+ * at `rate` nodes/s: an ETA only when the last iterations support it (at
+ * least three finished, so two growth ratios, agreeing within a factor
+ * MAX_GROWTH_SPREAD), as a range from the smallest to the largest recent
+ * growth; "beyond reach" when even the smallest growth puts the rest of the
+ * current iteration past BEYOND_REACH_SECONDS.  `suggestion` is appended then.
  */
-export function estimateText(p, rate) {
+export function estimateText(p, rate, { suggestion = "" } = {}) {
   const its = (p.iterations || []).filter((it) => it.nodes > 0);
-  if (its.length < 2 || !rate) {
-    return its.length ? "Estimating the next iteration's cost after one more iteration…" : "";
+  if (its.length < 3 || !rate) {
+    return its.length ? "No time estimate yet: it needs the growth of three finished iterations." : "";
   }
   const ratios = [];
   for (let i = Math.max(1, its.length - 3); i < its.length; i++) ratios.push(its[i].nodes / its[i - 1].nodes);
-  const growth = Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length);
-  const est = its[its.length - 1].nodes * growth;
-  const left = Math.max(0, est - (p.iteration_nodes || 0)) / rate;
-  const after = (est * growth) / rate;
-  return (
-    `Bound ${p.bound}: about ${formatCount(est)} nodes if it holds no solution (growth ×${growth.toFixed(1)} per iteration), ` +
-    `~${formatSeconds(left)} left in it; the next bound would take ~${formatSeconds(after)}.`
-  );
+  const low = Math.min(...ratios);
+  const high = Math.max(...ratios);
+  if (low <= 1 || high / low > MAX_GROWTH_SPREAD) {
+    return `No time estimate: the iterations grow irregularly (×${low.toFixed(1)} to ×${high.toFixed(1)}).`;
+  }
+  const last = its[its.length - 1].nodes;
+  const done = p.iteration_nodes || 0;
+  const leftLow = Math.max(0, last * low - done) / rate;
+  const leftHigh = Math.max(0, last * high - done) / rate;
+  if (leftLow > BEYOND_REACH_SECONDS) {
+    return `Beyond reach with this bound: bound ${p.bound} alone needs more than ${formatRange(leftLow, leftLow)} at this speed. ${suggestion}`.trim();
+  }
+  if (done > last * high) {
+    return `Bound ${p.bound} is taking longer than the last iterations' growth (×${low.toFixed(1)}–×${high.toFixed(1)}) predicted.`;
+  }
+  return `If no solution has ${p.bound} moves, bound ${p.bound} ends in ${formatRange(leftLow, leftHigh)} (growth ×${low.toFixed(1)}–×${high.toFixed(1)} per iteration).`;
+}
+
+/** "Shortest solution ≥ N moves": what the search has proved so far (the current bound). */
+export function lowerBoundText(bound) {
+  return bound === undefined || bound === null ? "" : `Shortest solution ≥ ${bound} moves`;
 }

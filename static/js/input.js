@@ -8,6 +8,9 @@
 
 const $ = (id) => document.getElementById(id);
 
+/** Keys that step a shown solution's playback (space: play/pause). */
+const PLAYBACK_KEYS = new Set([" ", "ArrowLeft", "ArrowRight", "Home", "End"]);
+
 const KEY_TO_BLANK = {
   ArrowLeft: "R",
   ArrowRight: "L",
@@ -17,9 +20,11 @@ const KEY_TO_BLANK = {
 
 /**
  * Board gestures.  getBoard() is the board shown; isBusy() blocks moves (a
- * solve or a playback runs); moves(directions) receives the blank's moves.
+ * solve or a playback runs); moves(directions) receives the blank's moves;
+ * playbackKey(key) gets space, ArrowLeft/Right, Home and End first and
+ * returns true when a shown solution used it.
  */
-export function bindBoard(boardEl, { getBoard, moves, isBusy }) {
+export function bindBoard(boardEl, { getBoard, moves, isBusy, playbackKey }) {
   let swipe = null;
   let suppressClick = false;
 
@@ -54,12 +59,17 @@ export function bindBoard(boardEl, { getBoard, moves, isBusy }) {
   boardEl.addEventListener("pointercancel", () => (swipe = null));
 
   document.addEventListener("keydown", (event) => {
-    const d = KEY_TO_BLANK[event.key];
-    if (!d || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
     const t = event.target;
     const typing = t && (t.tagName === "TEXTAREA" || t.tagName === "INPUT" || t.tagName === "SELECT" || t.isContentEditable);
     if (typing) return;
-    if (isBusy()) return;
+    const control = t && (t.tagName === "BUTTON" || t.tagName === "A" || t.tagName === "SUMMARY");
+    if (PLAYBACK_KEYS.has(event.key) && !(event.key === " " && control) && playbackKey(event.key)) {
+      event.preventDefault();
+      return;
+    }
+    const d = KEY_TO_BLANK[event.key];
+    if (!d || isBusy()) return;
     event.preventDefault();
     moves([d]);
   });
@@ -72,6 +82,10 @@ const click = (id, handler) => on(id, "click", () => handler());
  * Every control of the page.  `intents` (all functions) are the controller's:
  *   board: {getBoard, moves, isBusy}      see bindBoard
  *   textEdited(text)                      the tiles text changed (each keystroke)
+ *   textCommitted()                       blur, or Enter, in the tiles text
+ *   textFix(text)                         the unsolvable message's fix button (its text)
+ *   undo()                                the Undo button / Ctrl+Z outside text fields
+ *   replayMoves(text)                     the move-string box's Replay button / Enter
  *   solve(), cancel()                     Solve / Ctrl+Enter in the text; Cancel / Escape
  *   shapeChosen(shape), shuffle(), goal() the Position card's buttons
  *   exampleChosen(id), share()
@@ -87,7 +101,27 @@ export function bindInput(intents) {
   on("tiles-input", "keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
+      intents.textCommitted();
       intents.solve();
+    } else if (e.key === "Enter") {
+      intents.textCommitted();
+    }
+  });
+  on("tiles-input", "blur", () => intents.textCommitted());
+  on("fix-button", "click", (e) => intents.textFix(e.currentTarget.dataset.text));
+  click("undo-button", intents.undo);
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "z" || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey) return;
+    const t = e.target;
+    if (t && (t.tagName === "TEXTAREA" || t.tagName === "INPUT" || t.isContentEditable)) return; // the field's own undo
+    e.preventDefault();
+    intents.undo();
+  });
+  click("replay-button", () => intents.replayMoves($("moves-input").value));
+  on("moves-input", "keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      intents.replayMoves(e.target.value);
     }
   });
   on("shape-select", "change", (e) => intents.shapeChosen(e.target.value));

@@ -5,12 +5,14 @@
 // protocol.js), share links and preferences in share.js, offline support in
 // offline.js, the board model in board.js.
 
-import { Board, SHAPES, parseShape, shapesForCount, randomTiles, goalTiles } from "./board.js";
+import { Board, SHAPES, parseShape, randomTiles, goalTiles } from "./board.js";
 import { SolverClient } from "./solver-client.js";
 import { ErrorType, LoadState, Method, Stage } from "./protocol.js";
 import { PageView } from "./view.js";
 import { PackState } from "./view-solve.js";
-import { formatSeconds } from "./format.js";
+import { currentIteration, formatSeconds } from "./format.js";
+import { PageModel, Source } from "./page-model.js";
+import { parseMoveString, replayVerdict } from "./moves.js";
 import { bindInput } from "./input.js";
 import { Playback, SPEEDS } from "./playback.js";
 import { readHash, writeHash, shareUrl, prefs } from "./share.js";
@@ -21,18 +23,16 @@ import { registerOffline, precacheAll } from "./offline.js";
  * solver's answers); input changes it only through the intents below.
  */
 const state = {
-  board: new Board(4, 4), // the position shown (and solved)
   text: "", // the tiles text field's content
+  textSeq: 0, // the latest text check (older answers are dropped)
+  pendingLink: null, // a share link waiting for the solver's parser
   textDirty: false, // the text was edited since the board last matched it
   shapeChoice: "4x4", // the size menu's selection (the board's shape, or a share link's)
   bound: "auto", // the bound menu's selection
   speedIndex: 2, // playback speed: an index into SPEEDS
-  solving: false,
-  cancelled: false, // the last solve was cancelled (and the worker maybe restarting)
   ready: false, // the solver can take requests
+  onRestart: null, // set while a cancel waits: told when the worker had to restart
   info: null, // the solver's "info" result: shapes, bounds per shape, bound labels
-  playback: null, // Playback of the shown solution
-  solution: null, // the shown solution (the api's solve result)
   examples: [],
   buildInfo: null,
   t0: performance.now(),
@@ -47,6 +47,9 @@ const state = {
   pack: { busy: false, error: null }, // the download in progress / its last failure
 };
 
+/** Position, solution, playback, solve job and status: page-model.js. */
+const model = new PageModel(new Board(4, 4));
+
 const view = new PageView();
 
 /** A bound's label, from the solver (info.labels); the name itself when unknown. */
@@ -58,9 +61,8 @@ const STAGE_WHAT = { [Stage.RUNTIME]: "Python runtime", [Stage.SOLVER]: "solver"
 const client = new SolverClient({
   loading(msg) {
     view.loading.update(msg, stageSizes());
-    if (!state.ready && !state.solving && msg.state !== LoadState.DONE) {
-      const prefix = state.cancelled ? "Cancelled · " : "";
-      view.setStatus(state.cancelled ? "cancelled" : "loading", `${prefix}Loading the ${STAGE_WHAT[msg.stage]}…`);
+    if (!state.ready && !model.job && msg.state !== LoadState.DONE && model.status.state === "loading") {
+      run([model.setStatus("loading", `Loading the ${STAGE_WHAT[msg.stage]}…`)]);
     }
   },
   warning(msg) {
@@ -85,16 +87,20 @@ const client = new SolverClient({
       );
     }
     if (!state.loadWarning) setTimeout(() => state.ready && view.loading.hide(), 2500);
+    if (state.info?.shapes) view.setShapes(state.info.shapes.map((s) => [s, shapeLabel(s)]), model.position.shape);
     fillBoundMenu();
     renderPack();
     view.setSolveEnabled(true);
     view.hideError();
-    if (state.cancelled) {
-      view.setStatus("cancelled", `Cancelled. The solver restarted in ${formatSeconds(msg.seconds)}; ready again.`);
-    } else if (!state.solving) {
-      view.setStatus("ready", "Ready");
+    run(model.solverReady());
+    if (state.pendingLink) {
+      const h = state.pendingLink;
+      state.pendingLink = null;
+      loadLink(h, state.pendingLinkSource);
+    } else if (state.textDirty) {
+      syncText({ force: true });
     }
-    syncText({ force: true });
+    refreshBounds({ force: true });
   },
   fatal(err) {
     state.ready = false;
@@ -102,13 +108,17 @@ const client = new SolverClient({
     view.loading.show();
     view.setSolveEnabled(false);
     const title = err.type === ErrorType.ASSET ? "A database file is damaged" : "The solver could not start";
-    view.setStatus("error", `Error: ${err.message}`);
+    run(model.solverLost());
+    if (model.job) run(model.solveFailed(model.job, err));
+    run([model.setStatus("error", `Error: ${err.message}`)]);
     state.damaged = err.type === ErrorType.ASSET ? err.file : null;
     view.showError(title, err.message, { skip: !!state.damaged });
     endSolving();
   },
   restart() {
     state.ready = false;
+    state.onRestart?.();
+    run(model.solverLost());
     state.pack.busy = false;
     state.loadWarning = false;
     state.warnings = [];
@@ -124,21 +134,92 @@ function stageSizes() {
   return { [Stage.RUNTIME]: sum("static/vendor/pyodide/"), [Stage.SOLVER]: sum("static/wheels/") };
 }
 
-// ------------------------------------------------------------------ board & text
-function setBoard(board, { fromText = false, keepSolution = false } = {}) {
-  state.board = board;
-  if (!keepSolution) clearSolution();
-  view.board.render(board, { busy: state.solving });
-  writeHash(board);
+// ------------------------------------------------------------------ effects of the model
+/** Carry out the effects that the model's transitions return (page-model.js). */
+function run(effects) {
+  for (const e of effects || []) {
+    switch (e.type) {
+      case "status":
+        view.setStatus(e.state, e.text);
+        break;
+      case "clearSolution":
+        stopPlayback();
+        view.playback.hide();
+        view.solution.hide();
+        if (!model.job) view.progress.hide();
+        break;
+      case "render":
+        renderPosition();
+        break;
+      case "url":
+        writeHash(model.position, { push: e.mode === "push" });
+        break;
+      case "showSolution":
+        showSolution(e.focus);
+        break;
+      case "seek":
+        playback?.seek(e.index);
+        break;
+      case "playToggle":
+        playback?.toggle();
+        break;
+      case "ask":
+        if (view.confirm(e.question)) run(model.applyMoves(e.then.directions));
+        break;
+      case "applyMoves":
+        run(model.applyMoves(e.directions));
+        break;
+      case "solve":
+        runSolve(e.job);
+        break;
+      case "cancel":
+        runCancel(e.job, e.why);
+        break;
+      case "solvingEnded":
+        endSolving();
+        break;
+      case "focusResult":
+        view.focusResult();
+        break;
+      case "focusText":
+        view.focusText();
+        break;
+      case "solveWhenReady":
+        client.readyPromise.then(() => solve(), () => {});
+        break;
+      case "showError":
+        view.showError(e.error.type === ErrorType.ASSET ? "A database file is damaged" : "The solve failed", e.error.message);
+        break;
+    }
+  }
+}
+
+/** Show the model's position: board, text, size menu, example, undo, bounds, pack. */
+function renderPosition() {
+  const board = model.position;
+  view.board.render(model.shownBoard(), { busy: !!model.job });
+  const shapeChanged = state.shapeChoice !== board.shape;
   state.shapeChoice = board.shape;
   view.selectShape(board.shape);
-  if (!fromText) {
+  if (tokens(state.text).join(" ") !== board.text() && !model.textError) {
     setText(board.gridText());
-    view.setTextError("");
+    showTextError("");
   }
-  if (!keepSolution) refreshBounds();
+  view.setExample(model.example, model.example ? exampleNote(model.example) : "");
+  view.setUndoEnabled(model.canUndo);
+  if (!model.solution) view.setReplayResult("");
+  if (shapeChanged) fillBoundMenu();
+  refreshBounds();
   renderPack();
 }
+
+/** A new position from `source` (page-model.js Source). */
+function changePosition(board, source, example = "") {
+  view.setNotice("");
+  run(model.setPosition(board, { source, example }));
+}
+
+const tokens = (text) => String(text).split(/[\s,;]+/).filter(Boolean);
 
 function setText(text) {
   state.text = text;
@@ -146,69 +227,120 @@ function setText(text) {
   view.setTilesText(text);
 }
 
-function clearSolution() {
-  if (state.playback) state.playback.pause();
-  state.playback = null;
-  state.solution = null;
-  view.playback.hide();
-  view.solution.hide();
-  if (!state.solving) view.progress.hide();
+function showTextError(message, fix = null) {
+  view.setTextError(message, fix);
 }
 
 /** The shape to send with a text: the selected one when the count fits it. */
 function shapeForText(text) {
-  const count = text.split(/[\s,;]+/).filter(Boolean).length;
+  const count = tokens(text).length;
   const dims = parseShape(state.shapeChoice);
   if (dims && dims.rows * dims.cols === count) return state.shapeChoice;
-  const fits = shapesForCount(count);
+  const fits = supportedShapes().filter((s) => {
+    const d = parseShape(s);
+    return d.rows * d.cols === count;
+  });
   return fits.length === 1 ? fits[0] : null;
+}
+
+/** The shapes the solver supports (its info), else the built-in menu's. */
+const supportedShapes = () => state.info?.shapes || SHAPES;
+
+/**
+ * A one-click fix for an unsolvable text: swap the two largest tiles (one swap
+ * of two tiles always changes the parity that decides solvability).
+ */
+function unsolvableFix(text) {
+  const t = tokens(text).map(Number);
+  const n = t.length;
+  if (n < 3 || !t.every((x) => Number.isInteger(x) && x >= 0 && x < n)) return null;
+  const a = n - 2;
+  const b = n - 1;
+  const ia = t.indexOf(a);
+  const ib = t.indexOf(b);
+  if (ia < 0 || ib < 0) return null;
+  t[ia] = b;
+  t[ib] = a;
+  return { label: `Swap tiles ${a} and ${b}`, text: t.join(" ") };
+}
+
+/** The solver's message in plain words (the details stay in the title). */
+function plainInputError(message) {
+  if (/^unsolvable/.test(message)) {
+    return "This position can't be solved: no sequence of slides reaches the goal from it. It is the mirror image of a solvable one: swapping any two tiles makes it solvable.";
+  }
+  return message;
 }
 
 /** Validate the text field with the solver; on success the board follows it. */
 async function syncText({ force = false } = {}) {
   const text = state.text.trim();
   if (!force && !state.textDirty) return true;
-  if (!state.ready && !force) return false;
+  if (!state.ready) return false;
   const shape = shapeForText(text);
+  const seq = ++state.textSeq;
   try {
     const r = await client.call(Method.PARSE, { text, shape });
+    if (seq !== state.textSeq) return false;
     const board = new Board(r.rows, r.cols, r.tiles);
-    view.setTextError("");
     state.textDirty = false;
-    if (board.text() !== state.board.text() || board.shape !== state.board.shape) {
-      setBoard(board, { fromText: true });
-    } else {
-      refreshBounds();
-    }
+    model.textError = "";
+    showTextError("");
+    changePosition(board, Source.TEXT);
     return true;
   } catch (err) {
-    if (err.type === ErrorType.CANCELLED) return false;
-    view.setTextError(err.message);
-    if (err.type === ErrorType.INPUT) view.bounds.clear("");
+    if (err.type === ErrorType.CANCELLED || seq !== state.textSeq) return false;
+    if (err.type !== ErrorType.INPUT) return false;
+    const unsolvable = /^unsolvable/.test(err.message);
+    showTextError(plainInputError(err.message), unsolvable ? unsolvableFix(text) : null);
+    run(model.textInvalid(err.message));
+    view.bounds.clear("");
     return false;
   }
 }
 
+/**
+ * The text changed (each keystroke): it is checked only once its count of
+ * numbers fits the selected size (or on blur / Enter: textCommitted), never
+ * while a longer position is still being typed.
+ */
 let textTimer = 0;
 function textEdited(text) {
   state.text = text;
   state.textDirty = true;
   clearTimeout(textTimer);
-  textTimer = setTimeout(() => syncText(), 350);
+  const dims = parseShape(state.shapeChoice);
+  if (dims && tokens(text).length === dims.rows * dims.cols) textTimer = setTimeout(() => syncText(), 200);
+}
+
+/** Blur or Enter in the text field: check it now whatever its count. */
+function textCommitted() {
+  clearTimeout(textTimer);
+  if (state.textDirty && state.text.trim()) syncText();
+}
+
+function applyTextFix(text) {
+  setText(text);
+  state.textDirty = true;
+  syncText({ force: true });
 }
 
 let boundsTimer = 0;
-function refreshBounds() {
+let boundsKey = "";
+function refreshBounds({ force = false } = {}) {
   clearTimeout(boundsTimer);
-  if (!state.ready || state.solving) return;
+  if (!state.ready || model.job) return;
+  const board = model.position;
+  const key = `${board.shape}:${board.text()}:${state.bound}`;
+  if (key === boundsKey && !force) return;
   boundsTimer = setTimeout(async () => {
     const seq = ++state.boundsSeq;
-    const board = state.board;
     const newShape = !state.knownShapes.has(board.shape);
     try {
       const r = await client.call(Method.BOUNDS, { text: board.text(), shape: board.shape });
       if (seq !== state.boundsSeq) return;
-      view.bounds.render(r);
+      boundsKey = key;
+      view.bounds.render(r, { selected: state.bound, label: boundLabel(state.bound) });
       warmUp(board.shape);
       if (newShape) {
         state.knownShapes.add(board.shape);
@@ -243,28 +375,49 @@ function warmUp(shape) {
 }
 
 // ------------------------------------------------------------------ moves
-function applyMoves(directions) {
-  if (state.solving) return;
-  // During playback, a manual move edits the position shown on the board.
-  const b = (state.playback ? state.playback.board : state.board).clone();
-  let moved = false;
-  for (const d of directions) moved = b.moveBlank(d) !== 0 || moved;
-  if (!moved) return;
-  setBoard(b);
+function moveRequested(directions) {
+  run(model.moveRequested(directions));
+}
+
+/** A playback key; true when it was used (the input layer then prevents its default). */
+function playbackKey(key) {
+  const effects = model.playbackKey(key);
+  if (!effects) return false;
+  run(effects);
+  return true;
+}
+
+/** A pasted move string (tile numbers or U/D/L/R), replayed from the position shown. */
+function replayMoves(text) {
+  const r = parseMoveString(model.position, text);
+  if (r.error) {
+    view.setReplayResult(r.error);
+    return;
+  }
+  run(model.replay(r));
+  const known = knownOptimal();
+  view.setReplayResult(replayVerdict(r, known));
+}
+
+/** The optimal length of the position, when the page knows it (a solve of it, or its example). */
+function knownOptimal() {
+  const s = model.lastSolved;
+  if (s && s.text === model.position.text() && s.shape === model.position.shape) return s.length;
+  const ex = state.examples.find((x) => x.id === model.example);
+  return ex ? ex.optimal : null;
 }
 
 // ------------------------------------------------------------------ shape, shuffle, examples, share
 const SHAPE_NAMES = { "3x3": "3×3 · 8", "3x4": "3×4 · 11", "4x3": "4×3 · 11", "4x4": "4×4 · 15" };
+const shapeLabel = (s) => SHAPE_NAMES[s] || `${s.replace("x", "×")} · ${parseShape(s).rows * parseShape(s).cols - 1}`;
 
-function newRandomBoard(rows, cols) {
-  setBoard(new Board(rows, cols, randomTiles(rows, cols)));
-  view.setExample("", "");
+function newRandomBoard(rows, cols, source = Source.SHUFFLE) {
+  changePosition(new Board(rows, cols, randomTiles(rows, cols)), source);
 }
 
 function shapeChosen(shape) {
   const d = parseShape(shape);
-  newRandomBoard(d.rows, d.cols);
-  fillBoundMenu();
+  newRandomBoard(d.rows, d.cols, Source.SHAPE);
 }
 
 async function loadExamples() {
@@ -277,60 +430,86 @@ async function loadExamples() {
   }
 }
 
+function exampleNote(id) {
+  const ex = state.examples.find((x) => x.id === id);
+  return ex ? `Optimal: ${ex.optimal} ${ex.optimal === 1 ? "move" : "moves"}${ex.note ? ` — ${ex.note}` : ""}.` : "";
+}
+
 function exampleChosen(id) {
   const ex = state.examples.find((x) => x.id === id);
   if (!ex) return;
   const d = parseShape(ex.shape);
-  setBoard(new Board(d.rows, d.cols, ex.tiles));
-  fillBoundMenu();
-  view.setExampleNote(`Optimal: ${ex.optimal} moves${ex.note ? ` — ${ex.note}` : ""}.`);
+  changePosition(new Board(d.rows, d.cols, ex.tiles), Source.EXAMPLE, id);
 }
 
+/** Longest fragment a position can need (25 squares); anything longer is refused unread. */
+const MAX_LINK_CHARS = 400;
+
+/** The address bar's fragment changed: Back/Forward, or a link typed or pasted. */
 function hashChanged(hash) {
+  if (String(hash).length > MAX_LINK_CHARS) {
+    refuseLink(`This link is too long to be a position (${String(hash).length.toLocaleString("en")} characters).`);
+    return;
+  }
   const h = readHash(hash);
-  if (!h || state.solving) return;
-  if (h.tiles && h.text === state.board.tiles.join(" ") && h.shape === state.board.shape) return;
-  loadFromHash(h);
+  if (!h) return;
+  if (h.bound) prefs.set("bound", h.bound);
+  if (h.tiles && h.shape === model.position.shape && h.tiles.join(" ") === model.position.text()) return;
+  loadLink(h, Source.HISTORY);
 }
 
-function loadFromHash(h) {
-  if (h.tiles) {
-    const d = parseShape(h.shape);
-    setBoard(new Board(d.rows, d.cols, h.tiles));
-  } else {
-    // Not a valid position: let the solver explain what is wrong.
-    if (h.shape && parseShape(h.shape)) {
-      state.shapeChoice = h.shape;
-      view.selectShape(h.shape);
-    }
-    view.setTilesText(h.text);
-    state.text = h.text;
-    state.textDirty = true;
-    if (state.ready) syncText();
+/**
+ * A link's position, checked by the same rules as typed input before anything
+ * is drawn: a position on a shape of the built-in menu is drawn at once; any
+ * other goes through the solver's parser (once it has loaded), and a refused
+ * one keeps the board and says why.
+ */
+async function loadLink(h, source) {
+  if (h.tiles && SHAPES.includes(h.shape)) {
+    changePosition(new Board(parseShape(h.shape).rows, parseShape(h.shape).cols, h.tiles), source);
+    return;
   }
-  if (h.bound) prefs.set("bound", h.bound);
+  if (!state.ready) {
+    state.pendingLink = h; // checked when the solver is ready
+    state.pendingLinkSource = source;
+    return;
+  }
+  try {
+    const r = await client.call(Method.PARSE, { text: h.text, shape: h.shape || null });
+    changePosition(new Board(r.rows, r.cols, r.tiles), source);
+  } catch (err) {
+    if (err.type === ErrorType.CANCELLED) return;
+    refuseLink(`This link's position was refused: ${plainInputError(err.message)}`);
+  }
+}
+
+/** Keep the board, put its own link back in the address bar, say why. */
+function refuseLink(message) {
+  view.setNotice(`${message} The board was kept.`);
+  writeHash(model.position, { push: false });
 }
 
 // ------------------------------------------------------------------ bound menu
 function fillBoundMenu() {
-  const list = state.info?.bounds?.[state.board.shape] || ["auto"];
+  const list = state.info?.bounds?.[model.position.shape] || ["auto"];
   const wanted = state.bound || prefs.get("bound", "auto");
   state.bound = list.includes(wanted) ? wanted : list[0];
   view.setBoundMenu(
     list.map((b) => [b, boundLabel(b)]),
     state.bound,
-    { disabled: state.solving || !state.ready },
+    { disabled: !!model.job || !state.ready },
   );
 }
 
 function boundChosen(bound) {
   state.bound = bound;
   prefs.set("bound", bound);
+  refreshBounds();
 }
 
 // ------------------------------------------------------------------ optional pack
 /** The optional pack that serves the current board's shape, if the site has one. */
-const currentPack = () => state.packs.find((p) => Array.isArray(p.shapes) && p.shapes.includes(state.board.shape));
+const currentPack = () => state.packs.find((p) => Array.isArray(p.shapes) && p.shapes.includes(model.position.shape));
 
 function renderPack() {
   const pack = currentPack();
@@ -343,7 +522,7 @@ function renderPack() {
   else if (state.pack.busy) st = PackState.DOWNLOADING;
   else if (state.pack.error) st = PackState.ERROR;
   else st = PackState.OFFERED;
-  view.pack.render(pack, st, { enabled: state.ready && !state.solving, error: state.pack.error });
+  view.pack.render(pack, st, { enabled: state.ready && !model.job, error: state.pack.error });
 }
 
 async function downloadPack() {
@@ -373,84 +552,72 @@ async function downloadPack() {
 }
 
 // ------------------------------------------------------------------ solve / cancel
-function beginSolving() {
-  state.solving = true;
-  state.cancelled = false;
-  view.setSolving(true);
-  view.focusCancel();
-  view.board.render(state.board, { busy: true });
-}
-
 function endSolving() {
-  state.solving = false;
   view.setSolving(false, { ready: state.ready });
-  view.board.render(state.board, { busy: false });
+  fillBoundMenu();
+  renderPack();
 }
 
-async function solve() {
-  if (state.solving) return;
+function solve() {
+  if (model.job) return;
   view.hideError();
-  if (state.text.trim() !== state.board.gridText().trim()) state.textDirty = true;
-  if (!state.ready) {
-    view.setStatus(state.cancelled ? "cancelled" : "loading", "Waiting for the solver to finish loading…");
-    try {
-      await client.readyPromise;
-    } catch {
-      return;
-    }
-  }
-  if (state.textDirty && !(await syncText({ force: true }))) {
-    view.setStatus("ready", "Fix the position first.");
-    view.focusText();
+  if (tokens(state.text).join(" ") !== model.position.text()) state.textDirty = true;
+  if (state.textDirty && state.ready) {
+    // the click must use the typed text even before its check ran
+    syncText({ force: true }).then((ok) => ok && run(model.solveRequested(state.bound || "auto", performance.now())));
     return;
   }
-  if (state.playback) state.playback.seek(0);
-  const board = state.board.clone();
-  const bound = state.bound || "auto";
-  clearSolution();
-  beginSolving();
+  run(model.solveRequested(state.bound || "auto", performance.now()));
+}
+
+async function runSolve(job) {
+  view.setSolving(true);
   view.progress.reset();
-  view.setStatus("solving", `Solving with the ${boundLabel(bound)} bound…`);
+  renderPack();
   const t0 = performance.now();
   try {
-    const result = await client.solve({ text: board.text(), shape: board.shape, bound }, (p) => {
-      view.progress.update(p);
-      view.setStatus("solving", `Solving · bound ${p.bound} · ${formatSeconds(p.seconds)}`);
+    const result = await client.solve({ text: job.board.text(), shape: job.board.shape, bound: job.bound }, (p) => {
+      if (model.job !== job) return;
+      view.progress.update(p, { suggestion: progressSuggestion(job) });
+      run(model.solveProgress(job, currentIteration(p).bound));
     });
-    endSolving();
-    view.progress.update({ ...result, bound: result.length, iteration_nodes: 0 }, { final: true });
-    state.solution = result;
-    view.solution.show(result, { boundLabel: boundLabel(result.bound || bound) });
-    startPlayback(board, result);
-    const wall = (performance.now() - t0) / 1000;
-    view.setStatus("solved", `Solved: ${result.length} moves in ${formatSeconds(wall)}.`);
-  } catch (err) {
-    endSolving();
-    if (err.type === ErrorType.CANCELLED || state.cancelled) return; // cancel() already set the status
-    if (err.type === ErrorType.INPUT) {
-      view.setTextError(err.message);
-      view.setStatus("error", err.message);
-    } else {
-      view.setStatus("error", `Error: ${err.message}`);
-      view.showError(err.type === ErrorType.ASSET ? "A database file is damaged" : "The solve failed", err.message);
+    if (model.job === job && !job.cancelling) {
+      view.progress.update({ ...result, bound: result.length, iteration_nodes: 0 }, { final: true });
     }
-    view.progress.hide();
+    model.lastSolved = { text: job.board.text(), shape: job.board.shape, length: result.length };
+    run(model.solveDone(job, result, { seconds: formatSeconds((performance.now() - t0) / 1000) }));
+  } catch (err) {
+    if (model.job === job && !job.cancelling && err.type === ErrorType.INPUT) showTextError(plainInputError(err.message));
+    run(model.solveFailed(job, err));
+    if (!model.job) view.progress.hide();
   }
+}
+
+/** What could make a search that is beyond reach feasible, for the progress line. */
+function progressSuggestion(job) {
+  const tips = [];
+  const list = state.info?.bounds?.[job.board.shape] || [];
+  if (job.bound !== "auto" && job.bound !== list[1]) tips.push("choose “Strongest available”");
+  const pack = currentPack();
+  if (pack && !pack.loaded) tips.push("download the hard-positions pack");
+  return tips.length ? `Try: ${tips.join(", or ")}.` : "This position needs a stronger bound than this page has.";
 }
 
 function cancel() {
-  if (!state.solving) return;
-  state.cancelled = true;
-  const hard = !client.interrupt;
-  view.setStatus("cancelled", hard ? "Cancelled. Restarting the solver…" : "Cancelled.");
-  endSolving();
+  run(model.cancelRequested(performance.now()));
+}
+
+/** Stop `job` in the solver; the status then says how it stopped. */
+function runCancel(job, why) {
   view.progress.hide();
-  view.focusSolve();
+  const hard = !client.interrupt;
   const t0 = performance.now();
+  let restarted = hard;
+  state.onRestart = () => (restarted = true);
   client.cancel().then(() => {
-    if (!hard && state.cancelled && !state.solving) {
-      view.setStatus("cancelled", `Cancelled (stopped in ${formatSeconds((performance.now() - t0) / 1000)}, no restart needed).`);
-    }
+    state.onRestart = null;
+    run(model.cancelDone(job, { restarted, seconds: formatSeconds((performance.now() - t0) / 1000), why }));
+    view.focusSolve();
   });
 }
 
@@ -464,23 +631,37 @@ function restartSolver({ skip }) {
     state.warnings = [];
   }
   view.hideError();
-  state.cancelled = false;
-  view.setStatus("loading", skip ? "Restarting without the damaged database…" : "Retrying…");
+  run([model.setStatus("loading", skip ? "Restarting without the damaged database…" : "Retrying…")]);
   view.loading.reset();
-  client.start(state.board.shape);
+  client.start(model.position.shape);
 }
 
 // ------------------------------------------------------------------ playback
-function startPlayback(board, result) {
+let playback = null; // the Playback of model.solution
+
+function stopPlayback() {
+  playback?.pause();
+  playback = null;
+}
+
+/** Show model.solution (a solve's result or a replayed move string) and its playback. */
+function showSolution(focus) {
+  const { start, result, kind } = model.solution;
+  if (kind !== "replay") view.solution.show(result, { boundLabel: boundLabel(result.bound || model.solution.bound) });
   view.playback.show();
-  const pb = new Playback(board, result.directions, (b, i) => {
+  const pb = new Playback(start, result.directions, (b, i) => {
+    model.playbackAt(i);
     view.board.render(b, { busy: false });
-    view.solution.highlight(i - 1);
+    if (kind !== "replay") view.solution.highlight(i - 1);
     view.playback.render({ index: i, length: pb.length, playing: pb.playing });
   });
   pb.speed = SPEEDS[state.speedIndex];
-  state.playback = pb;
+  playback = pb;
+  model.playbackAt(0);
+  view.board.render(start, { busy: false });
   view.playback.render({ index: 0, length: pb.length, playing: false });
+  if (kind === "replay") pb.play();
+  if (focus) view.focusResult();
 }
 
 function speedChosen(index) {
@@ -488,11 +669,11 @@ function speedChosen(index) {
   const s = SPEEDS[index];
   view.playback.speed(index, s);
   prefs.set("speed", index);
-  if (state.playback) state.playback.speed = s;
+  if (playback) playback.speed = s;
 }
 
 function copySolution() {
-  const r = state.solution;
+  const r = model.solution?.result;
   if (!r) return;
   const text = `${r.length} moves\ntiles: ${r.moves.join(" ")}\nblank: ${r.directions}\n`;
   view.copyText(text, { done: "Solution copied", ask: "Copy the solution:" });
@@ -501,59 +682,60 @@ function copySolution() {
 // ------------------------------------------------------------------ input
 bindInput({
   board: {
-    getBoard: () => state.board,
-    moves: applyMoves,
-    isBusy: () => state.solving || !!state.playback?.playing,
+    getBoard: () => model.shownBoard(),
+    moves: moveRequested,
+    isBusy: () => !!model.job || !!playback?.playing,
+    playbackKey,
   },
   textEdited,
+  textCommitted,
+  textFix: applyTextFix,
   solve,
   cancel,
+  undo: () => run(model.undo()),
   shapeChosen,
-  shuffle: () => newRandomBoard(state.board.rows, state.board.cols),
-  goal: () => setBoard(new Board(state.board.rows, state.board.cols, goalTiles(state.board.rows, state.board.cols))),
+  shuffle: () => newRandomBoard(model.position.rows, model.position.cols),
+  goal: () => changePosition(new Board(model.position.rows, model.position.cols), Source.GOAL),
   exampleChosen,
-  share: () => view.copyText(shareUrl(state.board), { done: "Link copied", ask: "Copy this link:" }),
+  share: () => view.copyText(shareUrl(model.position), { done: "Link copied", ask: "Copy this link:" }),
   hashChanged,
   boundChosen,
   downloadPack,
   skipDamaged: () => restartSolver({ skip: true }),
   retry: () => restartSolver({ skip: false }),
-  playToggle: () => state.playback?.toggle(),
+  playToggle: () => playback?.toggle(),
   playStep: () => {
-    state.playback?.pause();
-    state.playback?.step();
+    playback?.pause();
+    playback?.step();
   },
   playBack: () => {
-    state.playback?.pause();
-    state.playback?.back();
+    playback?.pause();
+    playback?.back();
   },
-  playStart: () => state.playback?.seek(0),
-  playEnd: () => state.playback?.seek(state.playback.length),
+  playStart: () => playback?.seek(0),
+  playEnd: () => playback?.seek(playback.length),
   speedChosen,
   copySolution,
+  replayMoves,
 });
 
 // ------------------------------------------------------------------ start-up
 async function main() {
   view.setShapes(
-    SHAPES.map((s) => [s, SHAPE_NAMES[s] || s.replace("x", "×")]),
-    state.board.shape,
+    SHAPES.map((s) => [s, shapeLabel(s)]),
+    model.position.shape,
   );
   const speed = Number(prefs.get("speed", 2));
   state.speedIndex = SPEEDS[speed] ? speed : 2; // a stored index this build no longer has: the default
   view.playback.speed(state.speedIndex, SPEEDS[state.speedIndex]);
-  const h = readHash();
-  if (h && h.tiles) {
-    const d = parseShape(h.shape);
-    state.board = new Board(d.rows, d.cols, h.tiles);
-  } else if (!h) {
-    state.board = new Board(4, 4, randomTiles(4, 4));
-  }
-  setBoard(state.board);
-  if (h && !h.tiles) loadFromHash(h);
-  if (h && h.bound) prefs.set("bound", h.bound);
+  const h = location.hash.length > MAX_LINK_CHARS ? null : readHash();
+  const linked = h?.tiles && SHAPES.includes(h.shape);
+  const first = linked ? new Board(parseShape(h.shape).rows, parseShape(h.shape).cols, h.tiles) : new Board(4, 4, randomTiles(4, 4));
+  run(model.setPosition(first, { source: Source.START }));
+  if (location.hash.length > MAX_LINK_CHARS) refuseLink(`This link is too long to be a position (${location.hash.length.toLocaleString("en")} characters).`);
+  else if (h && !linked) loadLink(h, Source.LINK);
+  if (h?.bound) prefs.set("bound", h.bound);
   loadExamples();
-  view.setStatus("loading", "Loading the solver…");
   view.loading.reset();
 
   try {
@@ -572,7 +754,7 @@ async function main() {
   await registerOffline(state.buildInfo, {
     onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000),
   });
-  client.start(state.board.shape);
+  client.start(model.position.shape);
 }
 
 main();

@@ -43,7 +43,7 @@ export const Source = Object.freeze({
   EXAMPLE: "example",
   TEXT: "text",
   MOVE: "move",
-  LINK: "link", // a share link typed or pasted into the address bar
+  LINK: "link", // the share link the page was opened with (checked once the solver loaded)
   HISTORY: "history", // Back / Forward
   UNDO: "undo",
   REPLAY: "replay", // a pasted move string replayed on the board
@@ -70,6 +70,7 @@ export class PageModel {
     this.example = ""; // the example shown, "" when the position is not (any more) an example
     this.undoStack = []; // [{position, solution, example}]
     this.textError = ""; // the text field's last validation message ("" = valid)
+    this.lastSolved = null; // {text, shape, length} of the last finished solve
   }
 
   setStatus(state, text) {
@@ -131,7 +132,7 @@ export class PageModel {
     this.textError = "";
     effects.push({ type: "clearSolution" });
     effects.push({ type: "render" });
-    if (source === Source.START) effects.push({ type: "url", mode: "replace" });
+    if (source === Source.START || source === Source.LINK) effects.push({ type: "url", mode: "replace" });
     else if (source !== Source.HISTORY) effects.push({ type: "url", mode: "push" });
     if (!this.job) effects.push(this.idleStatus());
     return effects;
@@ -225,6 +226,18 @@ export class PageModel {
       default:
         return null;
     }
+  }
+
+  /**
+   * A pasted move string, checked (moves.js): it plays on the board from the
+   * position like a solution, which it replaces (undoably).
+   */
+  replay({ directions, moves }) {
+    if (this.job) return [];
+    if (this.solution) this.undoStack.push({ position: this.position, solution: this.solution, example: this.example });
+    this.solution = { start: this.position, bound: null, kind: "replay", result: { directions, moves, length: moves.length } };
+    this.playbackIndex = 0;
+    return [{ type: "clearSolution" }, { type: "showSolution", focus: false }, this.idleStatus(), { type: "render" }];
   }
 
   // ---------------------------------------------------------------- solve and cancel

@@ -58,40 +58,49 @@ export class BoardView {
 }
 
 // ------------------------------------------------------------------ bounds line
-const BOUND_KEYS = [
-  ["md", "MD"],
-  ["lc", "LC"],
-  ["wd", "WD", "wd_v", "wd_h"],
-  ["id", "ID", "id_v", "id_h"],
-  ["wdid", "WD+ID"],
-  ["pdb", "PDB", "pdb", "pdb_r"],
-  ["lb", "LB"],
+/**
+ * [label, value key, parts] per bound; a pair (v, h) is shown summed
+ * ("WD 26+17 = 43"), the pattern database as plain/reflected with its max.
+ */
+const BOUND_PARTS = [
+  ["MD", "md"],
+  ["LC", "lc"],
+  ["WD", "wd", ["wd_v", "wd_h"]],
+  ["ID", "id", ["id_v", "id_h"]],
+  ["WD+ID", "wdid"],
 ];
+
+const known = (v) => v !== undefined && v !== null;
 
 export class BoundsView {
   constructor(el = $("bounds")) {
     this.el = el;
   }
 
-  /** result: the api's "bounds" result ({bounds: {md, lc, ...}, summary}). */
-  render(result) {
+  /**
+   * result: the api's "bounds" result ({bounds: {md, lc, ...}, start: {bound
+   * name: value its search starts from}, auto, summary}); selected: the bound
+   * menu's choice, label its label.  LB is what the selected bound starts from.
+   */
+  render(result, { selected = "auto", label = "" } = {}) {
     const el = this.el;
     const b = (result && result.bounds) || {};
     const parts = [];
-    for (const [key, label, a, c] of BOUND_KEYS) {
-      if (a && b[a] !== undefined && b[a] !== null) {
-        const second = b[c] !== undefined && b[c] !== null ? `/${b[c]}` : "";
-        parts.push([label, `${b[a]}${second}`]);
-      } else if (b[key] !== undefined && b[key] !== null) {
-        parts.push([label, String(b[key])]);
-      }
+    for (const [name, key, pair] of BOUND_PARTS) {
+      if (!known(b[key])) continue;
+      const value = pair && known(b[pair[0]]) ? `${b[pair[0]]}+${b[pair[1]]} = ${b[key]}` : String(b[key]);
+      parts.push([name, value]);
     }
+    if (known(b.pdb)) parts.push(["PDB", `${b.pdb}/${b.pdb_r} → ${Math.max(b.pdb, b.pdb_r)}`]);
+    const start = result?.start || {};
+    const lb = known(start[selected]) ? start[selected] : b.lb;
+    if (known(lb)) parts.push(["LB", String(lb)]);
     el.replaceChildren();
     if (!parts.length) {
       el.textContent = result && result.summary ? result.summary : "";
       return;
     }
-    parts.forEach(([label, value], i) => {
+    parts.forEach(([name, value], i) => {
       if (i) {
         const s = document.createElement("span");
         s.className = "sep";
@@ -100,13 +109,16 @@ export class BoundsView {
         el.append(" ", s, " "); // spaces: the line may wrap between bounds, never inside one
       }
       const span = document.createElement("span");
-      span.append(`${label} `);
+      span.className = `bound bound-${name === "WD+ID" ? "wdid" : name.toLowerCase()}`;
+      span.append(`${name} `);
       const v = document.createElement("b");
       v.textContent = value;
       span.append(v);
       el.append(span);
     });
-    if (result.summary) el.title = `Lower bounds: ${result.summary}`;
+    el.dataset.lb = known(lb) ? String(lb) : "";
+    const used = selected === "auto" && result?.auto ? `${label || "auto"}: ${result.auto}` : label || selected;
+    el.title = `Lower bounds on the number of moves. LB: where the search with the selected bound (${used}) starts.`;
   }
 
   /** Empty the line, or show `text` (muted) instead of bounds. */

@@ -2,7 +2,7 @@
 // solve's live progress (bound, nodes, rate, iterations, estimate).
 
 import { Stage, LoadState } from "./protocol.js";
-import { currentIteration, estimateText, formatBytes, formatCount, formatSeconds } from "./format.js";
+import { currentIteration, estimateText, formatBytes, formatCount, formatSeconds, lowerBoundText } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -107,14 +107,18 @@ export class ProgressView {
     $("p-rate").textContent = "–";
     $("p-elapsed").textContent = "0 s";
     $("p-estimate").textContent = "";
+    $("p-lower").textContent = "";
   }
 
   hide() {
     this.root.hidden = true;
   }
 
-  /** p = {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}]} */
-  update(p, { final = false } = {}) {
+  /**
+   * p = {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}]};
+   * final: the solve's result; suggestion: what to try when the search is beyond reach.
+   */
+  update(p, { final = false, suggestion = "" } = {}) {
     const its = p.iterations || [];
     if (!final) p = currentIteration(p);
     $("p-bound").textContent = p.bound ?? "–";
@@ -141,6 +145,7 @@ export class ProgressView {
     if (!final && p.bound !== undefined) this.tbody.append(row([p.bound, formatCount(p.iteration_nodes), "", "running"], "current"));
     const wrap = this.tbody.closest(".table-wrap");
     wrap.scrollTop = wrap.scrollHeight;
-    $("p-estimate").textContent = final ? "" : estimateText(p, rate);
+    $("p-estimate").textContent = final ? "" : estimateText(p, rate, { suggestion });
+    $("p-lower").textContent = final ? `Shortest solution: ${p.bound} moves` : lowerBoundText(p.bound);
   }
 }

@@ -83,20 +83,47 @@ export class PageView {
     $("shape-select").value = selected;
   }
 
-  /** Select `shape` in the size menu, adding it when the menu does not list it (e.g. from a share link). */
+  /** Select `shape` in the size menu (which lists only the supported shapes). */
   selectShape(shape) {
     const sel = $("shape-select");
-    if (![...sel.options].some((o) => o.value === shape)) sel.append(option(shape, shape.replace("x", "×")));
-    if (sel.value !== shape) sel.value = shape;
+    if (sel.value !== shape && [...sel.options].some((o) => o.value === shape)) sel.value = shape;
   }
 
   setTilesText(text) {
     $("tiles-input").value = text;
   }
 
-  setTextError(message) {
-    $("tiles-error").textContent = message;
+  /** The text field's error ("" = none) and an optional one-click fix {label, text}. */
+  setTextError(message, fix = null) {
+    if ($("tiles-error").textContent !== message) $("tiles-error").textContent = message;
     $("tiles-input").setAttribute("aria-invalid", message ? "true" : "false");
+    const button = $("fix-button");
+    button.hidden = !fix;
+    if (fix) {
+      button.textContent = fix.label;
+      button.dataset.text = fix.text;
+    }
+  }
+
+  /** A note on the position (a refused link); "" hides it. */
+  setNotice(text) {
+    const el = $("position-notice");
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
+  setUndoEnabled(enabled) {
+    $("undo-button").disabled = !enabled;
+  }
+
+  /** The move-string box's verdict. */
+  setReplayResult(text) {
+    $("replay-result").textContent = text;
+  }
+
+  /** Ask a yes/no question (discarding a solution). */
+  confirm(question) {
+    return window.confirm(question);
   }
 
   focusText() {
@@ -132,10 +159,18 @@ export class PageView {
     $("solve-button").disabled = !enabled;
   }
 
-  /** While solving, Cancel replaces Solve and the position's controls are disabled. */
+  /**
+   * While solving, Cancel appears NEXT to Solve (never under the pointer in
+   * its place: a double click stays one Solve) and the position's controls are
+   * disabled.  Solve keeps its focus (aria-disabled, not disabled).
+   */
   setSolving(solving, { ready = true } = {}) {
-    $("solve-button").hidden = solving;
+    const solve = $("solve-button");
+    solve.setAttribute("aria-disabled", solving ? "true" : "false");
+    solve.textContent = solving ? "Solving…" : "Solve";
     $("cancel-button").hidden = !solving;
+    $("undo-button").disabled = solving || $("undo-button").disabled;
+    $("replay-button").disabled = solving;
     for (const id of POSITION_CONTROLS) $(id).disabled = solving;
     if (solving) {
       $("pack-button").disabled = true;
@@ -145,12 +180,19 @@ export class PageView {
     }
   }
 
+  /** Back to Solve, when the focus was lost (on the Cancel button that just went away). */
   focusSolve() {
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== $("cancel-button")) return;
     $("solve-button").focus();
   }
 
-  focusCancel() {
-    $("cancel-button").focus();
+  /** A solve ended: the answer takes the focus (and comes into view). */
+  focusResult() {
+    const el = $("solution");
+    if (el.hidden) return;
+    el.focus({ preventScroll: true });
+    el.scrollIntoView({ block: "nearest" });
   }
 
   // ---------------------------------------------------------------- footer and page markers

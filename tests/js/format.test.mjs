@@ -6,6 +6,8 @@ import { describe, test } from "node:test";
 import {
   currentIteration,
   estimateText,
+  formatRange,
+  lowerBoundText,
   formatBytes,
   formatCount,
   formatPackSize,
@@ -51,18 +53,32 @@ describe("progress", () => {
     assert.deepEqual(currentIteration({ bound: 40, nodes: 0 }), { bound: 40, nodes: 0 });
   });
 
-  test("an estimate only after two iterations with nodes", () => {
+  test("no estimate before three finished iterations (two growth ratios)", () => {
     assert.equal(estimateText({ iterations: [] }, 100), "");
-    assert.match(estimateText({ iterations: [{ bound: 40, nodes: 10 }] }, 100), /after one more iteration/);
-    assert.equal(estimateText({ iterations: [{ bound: 40, nodes: 10 }, { bound: 42, nodes: 50 }] }, null), "Estimating the next iteration's cost after one more iteration…");
+    assert.match(estimateText({ bound: 42, iterations: [{ bound: 40, nodes: 10 }] }, 100), /^No time estimate yet/);
+    const two = { bound: 44, iterations: [{ bound: 40, nodes: 10 }, { bound: 42, nodes: 50 }] };
+    assert.match(estimateText(two, 100), /^No time estimate yet/);
+    assert.match(estimateText({ ...two, iterations: [...two.iterations, { bound: 44, nodes: 300 }] }, null), /^No time estimate yet/);
   });
 
-  test("the estimate follows the geometric growth of the last iterations", () => {
-    const p = { bound: 46, iteration_nodes: 1000, iterations: [{ bound: 42, nodes: 1000 }, { bound: 44, nodes: 10000 }] };
-    // growth x10: about 100 k nodes at bound 46, 99 k left at 1 k/s, the next bound 1 M nodes.
+  test("the estimate is a range from the smallest to the largest recent growth", () => {
+    const its = [{ bound: 40, nodes: 100 }, { bound: 42, nodes: 500 }, { bound: 44, nodes: 5000 }];
+    const p = { bound: 46, iteration_nodes: 1000, iterations: its };
+    // growth x5 and x10: 25 k - 50 k nodes at bound 46, 24 k - 49 k left at 1 k/s.
+    assert.equal(estimateText(p, 1000), "If no solution has 46 moves, bound 46 ends in 24 s – 49 s (growth ×5.0–×10.0 per iteration).");
+    assert.equal(formatRange(90, 400), "2 min – 7 min");
+    assert.equal(formatRange(3 * 3600, 3 * 3600 + 30), "about 3 h");
+  });
+
+  test("irregular growth gives no estimate; a hopeless search is called beyond reach", () => {
+    const irregular = [{ bound: 40, nodes: 100 }, { bound: 42, nodes: 200 }, { bound: 44, nodes: 10000 }];
+    assert.match(estimateText({ bound: 46, iterations: irregular }, 1000), /^No time estimate: the iterations grow irregularly \(×2\.0 to ×50\.0\)/);
+    const steep = [{ bound: 60, nodes: 1e8 }, { bound: 62, nodes: 6e8 }, { bound: 64, nodes: 4e9 }];
     assert.equal(
-      estimateText(p, 1000),
-      "Bound 46: about 100 k nodes if it holds no solution (growth ×10.0 per iteration), ~1 min 39 s left in it; the next bound would take ~16 min 40 s.",
+      estimateText({ bound: 66, iteration_nodes: 0, iterations: steep }, 1e6, { suggestion: "Try: download the hard-positions pack." }),
+      "Beyond reach with this bound: bound 66 alone needs more than about 7 h at this speed. Try: download the hard-positions pack.",
     );
+    assert.match(estimateText({ bound: 46, iteration_nodes: 99999, iterations: [{ bound: 40, nodes: 100 }, { bound: 42, nodes: 500 }, { bound: 44, nodes: 5000 }] }, 1000), /taking longer/);
+    assert.equal(lowerBoundText(46), "Shortest solution ≥ 46 moves");
   });
 });
