@@ -573,6 +573,7 @@ function solve() {
 async function runSolve(job) {
   view.setSolving(true);
   view.progress.reset();
+  view.progress.reveal();
   renderPack();
   const t0 = performance.now();
   try {

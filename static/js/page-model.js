@@ -303,7 +303,7 @@ export class PageModel {
     this.solution = { start: job.board, bound: job.bound, result };
     this.playbackIndex = 0;
     const status = this.solvedStatus();
-    if (seconds) status.text = this.status.text = `${status.text.slice(0, -1)} in ${seconds}.`;
+    if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, optimal.`;
     return [{ type: "solvingEnded" }, { type: "showSolution", focus: true }, status, { type: "render" }];
   }
 

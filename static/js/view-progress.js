@@ -114,6 +114,11 @@ export class ProgressView {
     this.root.hidden = true;
   }
 
+  /** On a phone (one column), bring the progress into view when a solve starts. */
+  reveal() {
+    if (window.matchMedia("(max-width: 820px)").matches) this.root.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
+
   /**
    * p = {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}]};
    * final: the solve's result; suggestion: what to try when the search is beyond reach.
@@ -146,6 +151,6 @@ export class ProgressView {
     const wrap = this.tbody.closest(".table-wrap");
     wrap.scrollTop = wrap.scrollHeight;
     $("p-estimate").textContent = final ? "" : estimateText(p, rate, { suggestion });
-    $("p-lower").textContent = final ? `Shortest solution: ${p.bound} moves` : lowerBoundText(p.bound);
+    $("p-lower").textContent = final ? "" : lowerBoundText(p.bound);
   }
 }
