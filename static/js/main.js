@@ -325,13 +325,20 @@ function applyTextFix(text) {
   syncText({ force: true });
 }
 
+/** The bounds line for the last "bounds" answer, LB for the selected bound. */
+function renderBounds() {
+  const r = state.lastBounds;
+  if (!r || r.tiles.join(" ") !== model.position.text()) return;
+  view.bounds.render(r, { selected: state.bound || "auto", label: boundLabel(state.bound || "auto") });
+}
+
 let boundsTimer = 0;
 let boundsKey = "";
 function refreshBounds({ force = false } = {}) {
   clearTimeout(boundsTimer);
   if (!state.ready || model.job) return;
   const board = model.position;
-  const key = `${board.shape}:${board.text()}:${state.bound}`;
+  const key = `${board.shape}:${board.text()}`;
   if (key === boundsKey && !force) return;
   boundsTimer = setTimeout(async () => {
     const seq = ++state.boundsSeq;
@@ -340,7 +347,8 @@ function refreshBounds({ force = false } = {}) {
       const r = await client.call(Method.BOUNDS, { text: board.text(), shape: board.shape });
       if (seq !== state.boundsSeq) return;
       boundsKey = key;
-      view.bounds.render(r, { selected: state.bound, label: boundLabel(state.bound) });
+      state.lastBounds = r;
+      renderBounds();
       warmUp(board.shape);
       if (newShape) {
         state.knownShapes.add(board.shape);
@@ -499,12 +507,13 @@ function fillBoundMenu() {
     state.bound,
     { disabled: !!model.job || !state.ready },
   );
+  renderBounds();
 }
 
 function boundChosen(bound) {
   state.bound = bound;
   prefs.set("bound", bound);
-  refreshBounds();
+  renderBounds();
 }
 
 // ------------------------------------------------------------------ optional pack
@@ -564,7 +573,7 @@ function solve() {
   if (tokens(state.text).join(" ") !== model.position.text()) state.textDirty = true;
   if (state.textDirty && state.ready) {
     // the click must use the typed text even before its check ran
-    syncText({ force: true }).then((ok) => ok && run(model.solveRequested(state.bound || "auto", performance.now())));
+    syncText({ force: true }).then(() => run(model.solveRequested(state.bound || "auto", performance.now())));
     return;
   }
   run(model.solveRequested(state.bound || "auto", performance.now()));
@@ -611,6 +620,7 @@ function cancel() {
 /** Stop `job` in the solver; the status then says how it stopped. */
 function runCancel(job, why) {
   view.progress.hide();
+  view.setCancelling();
   const hard = !client.interrupt;
   const t0 = performance.now();
   let restarted = hard;

@@ -117,7 +117,7 @@ export class PageModel {
       effects.push(...this.cancelJob("the position changed"));
     }
     const same = board.shape === this.position.shape && board.text() === this.position.text();
-    if (same && source !== Source.EXAMPLE && !this.solution) {
+    if (same && source !== Source.EXAMPLE && source !== Source.START && !this.solution) {
       if (!this.job) effects.push(this.idleStatus());
       return effects;
     }

@@ -187,6 +187,12 @@ export class PageView {
     $("solve-button").focus();
   }
 
+  /** Cancel was asked for: its button goes (Solve, still inactive, says so) until the solver stopped. */
+  setCancelling() {
+    $("cancel-button").hidden = true;
+    $("solve-button").textContent = "Cancelling…";
+  }
+
   /** A solve ended: the answer takes the focus (and comes into view). */
   focusResult() {
     const el = $("solution");

@@ -272,7 +272,8 @@ class App:
     def wait_ready(self) -> None:
         state = self.wait_state("ready", "error", "solved", "cancelled")
         assert state != "error", f"page reported an error: {self.page.inner_text('#status')}"
-        self.page.wait_for_selector("#solve-button:not([disabled])", timeout=READY_TIMEOUT_MS)
+        # enabled, and no solve or cancel still running (Solve is aria-disabled then)
+        self.page.wait_for_selector("#solve-button:not([disabled]):not([aria-disabled=true])", timeout=READY_TIMEOUT_MS)
 
     def board_tiles(self) -> list[int]:
         return [int(t) for t in self.page.get_attribute("#board", "data-tiles").split(",")]
