@@ -49,8 +49,12 @@ export const Source = Object.freeze({
   REPLAY: "replay", // a pasted move string replayed on the board
 });
 
-/** Clicks on Solve/Cancel closer than this (ms) are one click. */
-export const CLICK_GUARD_MS = 600;
+/**
+ * A Cancel this soon (ms) after Solve is the second half of a double click (or
+ * a repeated key), not a request: Cancel never takes Solve's place or focus,
+ * so this is a second line of defence.
+ */
+export const CLICK_GUARD_MS = 300;
 
 /** At most this many undo steps are kept. */
 export const UNDO_LIMIT = 200;
