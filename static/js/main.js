@@ -544,6 +544,7 @@ async function downloadPack() {
   try {
     const result = await client.loadPack(pack.file, (p) => view.pack.progress(pack, p));
     pack.loaded = true;
+    model.boundsChanged();
     state.pack = { busy: false, error: null };
     if (result.info) state.info = result.info;
     fillBoundMenu();

@@ -108,6 +108,11 @@ export class PageModel {
     return [];
   }
 
+  /** The solver's bounds changed (a pack loaded): Solve may now answer differently, so it runs again. */
+  boundsChanged() {
+    this.solverEpoch = (this.solverEpoch || 0) + 1;
+  }
+
   // ---------------------------------------------------------------- positions
   /**
    * A new position.  options: {source (Source), example: id when the position
@@ -251,7 +256,8 @@ export class PageModel {
     if (!this.ready) return [this.setStatus(this.status.state, "Waiting for the solver to finish loading…"), { type: "solveWhenReady" }];
     if (this.textError) return [this.setStatus(Status.READY, "Fix the tiles text first (see the message under it)."), { type: "focusText" }];
     const s = this.solution;
-    if (s && s.bound === bound && s.start.text() === this.position.text() && s.start.shape === this.position.shape) {
+    const same = s && s.bound === bound && s.epoch === (this.solverEpoch || 0);
+    if (same && s.start.text() === this.position.text() && s.start.shape === this.position.shape) {
       return [{ type: "focusResult" }]; // solved already: a second click changes nothing
     }
     this.job = { id: ++this.jobSeq, board: this.position.clone(), bound, startedAt: now, cancelling: false };
@@ -304,7 +310,7 @@ export class PageModel {
   solveDone(job, result, { seconds = "" } = {}) {
     if (this.job !== job || job.cancelling) return []; // a stale answer, or cancelDone will follow
     this.job = null;
-    this.solution = { start: job.board, bound: job.bound, result };
+    this.solution = { start: job.board, bound: job.bound, result, epoch: this.solverEpoch || 0 };
     this.playbackIndex = 0;
     const status = this.solvedStatus();
     if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, optimal.`;
