@@ -326,3 +326,15 @@ def ready_app(app):
             app.page.click("#cancel-button")
     app.wait_ready()
     return app
+
+
+AXE = ROOT / "node_modules/axe-core/axe.min.js"  # a devDependency, for the tests only
+
+
+def assert_no_axe_violations(page, label: str) -> None:
+    """Zero axe-core violations (WCAG 2.x A/AA and best practices) on the page as it is now."""
+    if not page.evaluate("() => !!window.axe"):
+        page.evaluate(AXE.read_text())  # through the debugger protocol: the page's CSP does not apply
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    problems = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]} {v['help']}" for v in result["violations"]]
+    assert not problems, f"{label}: " + "\n".join(problems)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, App, SiteServer, copy_site, save_screenshot
+from .conftest import ROOT, App, SiteServer, assert_no_axe_violations, copy_site, save_screenshot
 
 EXAMPLES = {e["id"]: e for e in json.loads((ROOT / "static/data/examples.json").read_text())["examples"]}
 HARD_80 = EXAMPLES["h01"]["tiles"]
@@ -381,6 +381,10 @@ def test_corrupt_database_asset_shows_an_error(browser, tmp_path):
         assert page.is_visible("#error-panel") and page.is_visible("#retry-button")
         assert "Traceback" not in text
         save_screenshot(page, "corrupt-asset")
+        for scheme in ("light", "dark"):  # the error state passes axe-core too
+            page.emulate_media(color_scheme=scheme)
+            assert_no_axe_violations(page, f"error ({scheme})")
+        page.emulate_media(color_scheme="light")
         # The user may go on without the damaged file (weaker bounds, same optimal answers).
         page.click("#skip-button")
         app = App(page, server)

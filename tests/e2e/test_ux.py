@@ -14,10 +14,9 @@ import time
 
 from fifteen.walking import supported_shapes
 
-from .conftest import ROOT, App
+from .conftest import App, assert_no_axe_violations
 from .test_app import EXAMPLES, HARD_80, apply_tile_moves, goal, scramble
 
-AXE = ROOT / "node_modules/axe-core/axe.min.js"
 KORF12 = EXAMPLES["korf12"]  # 45 moves, solved in a second or two
 EIGHT = EXAMPLES["8p31a"]  # 31 moves on 3x3
 
@@ -36,13 +35,7 @@ def _status(app: App) -> tuple[str, str]:
 
 
 def _axe(app: App, label: str) -> None:
-    """Zero axe-core violations (WCAG 2.x A/AA and best practices) on the page as it is now."""
-    page = app.page
-    if not page.evaluate("() => !!window.axe"):
-        page.evaluate(AXE.read_text())  # through the debugger protocol: the page's CSP does not apply
-    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    problems = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]} {v['help']}" for v in result["violations"]]
-    assert not problems, f"{label}: " + "\n".join(problems)
+    assert_no_axe_violations(app.page, label)
 
 
 # ------------------------------------------------------------------ the state model
@@ -197,7 +190,9 @@ def test_axe_finds_nothing_in_light_and_dark(ready_app: App, app_context, site):
     try:
         loading.page.goto(site.url + "index.html")
         loading.page.wait_for_selector("#status[data-state=loading]", state="attached")
-        _axe(loading, "loading")
+        for scheme in ("light", "dark"):
+            loading.page.emulate_media(color_scheme=scheme)
+            _axe(loading, f"loading ({scheme})")
     finally:
         loading.page.close()
     for scheme in ("light", "dark"):
