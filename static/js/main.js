@@ -740,12 +740,16 @@ async function main() {
   const speed = Number(prefs.get("speed", 2));
   state.speedIndex = SPEEDS[speed] ? speed : 2; // a stored index this build no longer has: the default
   view.playback.speed(state.speedIndex, SPEEDS[state.speedIndex]);
-  const h = location.hash.length > MAX_LINK_CHARS ? null : readHash();
+  const hashAtStart = location.hash;
+  const h = hashAtStart.length > MAX_LINK_CHARS ? null : readHash();
   const linked = h?.tiles && SHAPES.includes(h.shape);
   const first = linked ? new Board(parseShape(h.shape).rows, parseShape(h.shape).cols, h.tiles) : new Board(4, 4, randomTiles(4, 4));
   run(model.setPosition(first, { source: Source.START }));
   if (location.hash.length > MAX_LINK_CHARS) refuseLink(`This link is too long to be a position (${location.hash.length.toLocaleString("en")} characters).`);
-  else if (h && !linked) loadLink(h, Source.LINK);
+  else if (h && !linked) {
+    history.replaceState(null, "", location.href.replace(/#.*$/, "") + hashAtStart); // kept until checked
+    loadLink(h, Source.LINK);
+  }
   if (h?.bound) prefs.set("bound", h.bound);
   loadExamples();
   view.loading.reset();
