@@ -673,6 +673,7 @@ function showSolution(focus) {
   view.board.render(start, { busy: false });
   view.playback.render({ index: 0, length: pb.length, playing: false });
   if (kind === "replay") pb.play();
+  view.progress.scrollToEnd();
   if (focus) view.focusResult();
 }
 

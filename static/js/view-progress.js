@@ -114,6 +114,12 @@ export class ProgressView {
     this.root.hidden = true;
   }
 
+  /** Show the last iterations (the table may have just become shorter). */
+  scrollToEnd() {
+    const wrap = this.tbody.closest(".table-wrap");
+    wrap.scrollTop = wrap.scrollHeight;
+  }
+
   /** On a phone (one column), bring the progress into view when a solve starts. */
   reveal() {
     if (window.matchMedia("(max-width: 820px)").matches) this.root.scrollIntoView({ block: "nearest", behavior: "smooth" });
