@@ -17,6 +17,12 @@ export function formatSeconds(s) {
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
 }
 
+/** A message cut to `max` characters (a 1 MB token echoed back must not flood the page). */
+export function shorten(text, max = 300) {
+  const t = String(text ?? "");
+  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
+}
+
 export function formatBytes(b) {
   if (!b && b !== 0) return "";
   if (b < 1024) return `${b} B`;

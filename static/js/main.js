@@ -290,7 +290,6 @@ async function syncText({ force = false } = {}) {
     return true;
   } catch (err) {
     if (err.type === ErrorType.CANCELLED || seq !== state.textSeq) return false;
-    if (err.type !== ErrorType.INPUT) return false;
     const unsolvable = /^unsolvable/.test(err.message);
     showTextError(plainInputError(err.message), unsolvable ? unsolvableFix(text) : null);
     run(model.textInvalid(err.message));

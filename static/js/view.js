@@ -13,7 +13,7 @@
 import { BoardView, BoundsView, PlaybackView } from "./view-board.js";
 import { LoadingView, ProgressView } from "./view-progress.js";
 import { PackView, SolutionView } from "./view-solve.js";
-import { formatBytes } from "./format.js";
+import { formatBytes, shorten } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -43,12 +43,12 @@ export class PageView {
   /** The status pill: `state` is #status[data-state] (loading, ready, solving, solved, cancelled, error). */
   setStatus(state, text) {
     $("status").dataset.state = state;
-    $("status-text").textContent = text;
+    $("status-text").textContent = shorten(text);
   }
 
   showError(title, message, { retry = true, skip = false } = {}) {
     $("error-title").textContent = title;
-    $("error-message").textContent = message;
+    $("error-message").textContent = shorten(message, 600);
     $("retry-button").hidden = !retry;
     $("skip-button").hidden = !skip;
     $("error-panel").hidden = false;
@@ -95,6 +95,7 @@ export class PageView {
 
   /** The text field's error ("" = none) and an optional one-click fix {label, text}. */
   setTextError(message, fix = null) {
+    message = shorten(message);
     if ($("tiles-error").textContent !== message) $("tiles-error").textContent = message;
     $("tiles-input").setAttribute("aria-invalid", message ? "true" : "false");
     const button = $("fix-button");
@@ -108,7 +109,7 @@ export class PageView {
   /** A note on the position (a refused link); "" hides it. */
   setNotice(text) {
     const el = $("position-notice");
-    el.textContent = text;
+    el.textContent = shorten(text);
     el.hidden = !text;
   }
 

@@ -294,6 +294,13 @@ def test_input_checked_when_complete_with_a_one_click_fix(ready_app: App):
     page.click("#fix-button")
     page.wait_for_function("() => document.querySelector('#tiles-error').textContent === ''")
     assert app.board_tiles() == goal(4, 4) and page.is_hidden("#fix-button")
+    # A 200 KB token: a short message, the layout intact.
+    page.fill("#tiles-input", "1 2 3 " + "7" * 200_000)
+    page.locator("#tiles-input").blur()
+    page.wait_for_function("() => document.querySelector('#tiles-error').textContent !== ''")
+    assert len(page.inner_text("#tiles-error")) <= 300
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
+    assert page.locator("#tiles-error").bounding_box()["height"] < 200
     # An incomplete text is checked on blur.
     page.fill("#tiles-input", "1 2 3 4 5")
     page.focus("#shuffle-button")

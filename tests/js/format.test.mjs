@@ -7,6 +7,7 @@ import {
   currentIteration,
   estimateText,
   formatRange,
+  shorten,
   lowerBoundText,
   formatBytes,
   formatCount,
@@ -81,4 +82,11 @@ describe("progress", () => {
     assert.match(estimateText({ bound: 46, iteration_nodes: 99999, iterations: [{ bound: 40, nodes: 100 }, { bound: 42, nodes: 500 }, { bound: 44, nodes: 5000 }] }, 1000), /taking longer/);
     assert.equal(lowerBoundText(46), "Shortest solution ≥ 46 moves");
   });
+});
+
+test("long messages are cut", () => {
+  assert.equal(shorten("abc", 300), "abc");
+  const cut = shorten("x".repeat(1_000_000));
+  assert.equal(cut.length, 300);
+  assert.ok(cut.endsWith("…"));
 });
