@@ -261,7 +261,9 @@ def test_progress_is_honest_and_the_bounds_line_is_labelled(ready_app: App):
     )
     start_bound = int(page.get_attribute("#bounds", "data-lb"))
     seen = page.evaluate("() => { window.__obs.disconnect(); return window.__seen; }")
+    page.wait_for_timeout(400)  # the first iterations can end within the double-click guard (CLICK_GUARD_MS)
     page.click("#cancel-button")
+    assert app.state() == "cancelled", _status(app)
     solving = [s for s in seen if s["lower"]]
     assert solving and all(s["lower"].startswith("Shortest solution ≥ ") for s in solving)
     lowers = [int(s["lower"].split("≥ ")[1].split()[0]) for s in solving]
