@@ -56,7 +56,6 @@ from __future__ import annotations
 import json
 import random as _random
 import time
-import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -65,6 +64,7 @@ from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
 from .errors import AssetError, FifteenError, InputError
 from .ida import Cancelled, Progress
 from .solver import available_bounds, bound_infos, bound_values, solve, summary
+from .validate import check_params, describe, internal_message, parse_params
 from .walking import supported_shapes
 
 PROGRESS_SECONDS = 0.25
@@ -102,7 +102,7 @@ def load_asset(name: str, data: Any) -> str:
     except AssetError as exc:
         return _error("asset", str(exc))
     except Exception as exc:  # pragma: no cover - defensive: never a traceback to the page
-        return _error("internal", f"{name}: {type(exc).__name__}: {exc}")
+        return _error("internal", f"{describe(name)}: {internal_message(exc)}")
 
 
 def container_size(name: str, head: Any) -> str:
@@ -115,6 +115,8 @@ def container_size(name: str, head: Any) -> str:
         return _ok(dbfile.container_size(head, name=name))
     except AssetError as exc:
         return _error("asset", str(exc))
+    except Exception as exc:  # defensive: never a traceback to the page
+        return _error("internal", f"{describe(name)}: {internal_message(exc)}")
 
 
 def _board(params: dict) -> Board:
@@ -197,7 +199,7 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         bound,
         progress=report if progress is not None else None,
         cancel=cancel,
-        tick_nodes=int(params.get("tick_nodes", 1 << 14)),
+        tick_nodes=params.get("tick_nodes") or 1 << 14,
     )
     r = sol.result
     return {
@@ -383,17 +385,14 @@ _METHODS: dict[str, Callable[..., dict]] = {
 
 
 def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
-    """Run one API method; see the module docstring."""
-    fn = _METHODS.get(method)
-    if fn is None:
-        return _error("input", f"unknown method {method!r} (one of {', '.join(_METHODS)})")
+    """Run one API method; see the module docstring.  Never raises: the parameters are
+    checked by :mod:`fifteen.validate` (size, nesting, each known parameter's kind, the
+    ones the method takes) before the method runs."""
     try:
-        params = json.loads(params_json or "{}")
-        if not isinstance(params, dict):
-            raise ValueError("parameters must be a JSON object")
-    except ValueError as exc:
-        return _error("input", f"bad parameters: {exc}")
-    try:
+        fn = _METHODS.get(method) if isinstance(method, str) else None
+        if fn is None:
+            return _error("input", f"unknown method {describe(method)} (one of {', '.join(_METHODS)})")
+        params = check_params(method, parse_params(params_json))
         return _ok(fn(params, progress=progress, cancel=cancel))
     except AssetError as exc:  # before FifteenError, its base class
         return _error("asset", str(exc))
@@ -404,5 +403,4 @@ def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | 
     except MemoryError:
         return _error("internal", "out of memory")
     except Exception as exc:  # never a traceback in the page; keep the last frame for bug reports
-        frame = traceback.extract_tb(exc.__traceback__)[-1]
-        return _error("internal", f"{type(exc).__name__}: {exc} ({frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})")
+        return _error("internal", internal_message(exc))
