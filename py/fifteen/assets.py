@@ -152,9 +152,15 @@ def _manifest_entries() -> dict[str, dict[str, Any]]:
             else:
                 entries = manifest_entries(manifest, str(path))
         elif _chosen_directory is not None or os.environ.get("FIFTEEN_DB"):  # asked for, not guessed
-            raise AssetError(f"{path}: no manifest (build the databases with build_db.py --out {root})")
+            raise AssetError(f"{_shown(path)}: no manifest (build the databases with build_db.py --out {_shown(root)})")
     _entries = entries
     return entries
+
+
+def _shown(path: Path) -> str:
+    """*path* for a message: as it is, or cut (quoted) when longer than 120 characters or odd."""
+    text = str(path)
+    return text if len(text) <= 120 and text.isprintable() else describe(text, 120)
 
 
 def _is_file(path: Path) -> bool:
@@ -162,7 +168,7 @@ def _is_file(path: Path) -> bool:
     try:
         return path.is_file()
     except (OSError, ValueError) as exc:
-        raise AssetError(f"database directory {describe(str(path.parent))}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise AssetError(f"database directory {_shown(path.parent)}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def _warn(message: str) -> None:
@@ -223,7 +229,7 @@ def _read(file: str) -> None:
     try:
         data = path.read_bytes()
     except (OSError, ValueError) as exc:
-        raise AssetError(f"{describe(str(path), 200)}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+        raise AssetError(f"{_shown(path)}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
     load_asset(data, str(path))
     _registered_files.add(file)
 

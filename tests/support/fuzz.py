@@ -23,6 +23,7 @@ from fifteen import Board, InputError, api, assets, bfs, cli, solve
 from fifteen.board import Shape, solvability_problem
 
 MESSAGE_CHARS = 300  # the contract (fifteen.errors.MESSAGE_CHARS)
+LONGEST_RUN = 130  # what a message quotes is cut to 40 characters (a file path to 120)
 
 #: Boards small enough to solve and check against BFS (at most 9 squares).
 SMALL_SHAPES = ("2x2", "2x3", "3x2", "2x4", "4x2", "3x3")
@@ -45,6 +46,9 @@ def check_message(message: str, where: str) -> None:
         raise Escape(f"{where}: a message of {len(message)} characters: {message[:120]!r}...")
     if "Traceback" in message or "\n" in message:
         raise Escape(f"{where}: a multi-line message {message[:200]!r}")
+    longest = max(message.split(), key=len, default="")
+    if len(longest) > LONGEST_RUN:
+        raise Escape(f"{where}: a message quotes {len(longest)} characters in a row: {message[:200]!r}")
 
 
 def check_solution(board: Board, length: int, tiles: list[int], where: str) -> str:
