@@ -3,8 +3,13 @@
 Every call takes and returns plain JSON text, so nothing but strings crosses
 between JavaScript and Python.  Results are ``{"ok": true, "result": ...}``;
 failures are ``{"ok": false, "error": {"type": T, "message": M}}`` with *T*
-one of ``input`` (bad position, shape or bound), ``asset`` (missing or corrupt
-database), ``cancelled`` or ``internal`` — never a traceback.
+one of ``input`` (bad position, shape, bound or parameter), ``asset`` (missing or
+corrupt database), ``cancelled`` or ``internal`` (a bug) — never a traceback, and
+:func:`call` never raises.  The parameters are checked by :mod:`fifteen.validate`
+before the method runs: at most 128 KiB of JSON, 8 levels deep, numbers of at
+most 40 digits (NaN and Infinity refused), only the keys the method takes
+(:data:`fifteen.validate.METHOD_PARAMS`), each of its kind
+(:data:`fifteen.validate.PARAM_RULES`); ``null`` means "not given".
 
 * :func:`load_asset` ``(name, data)``: register a fetched database (``data`` is
   bytes, or a JS ``Uint8Array`` proxy: converted once with ``to_bytes``, or a

@@ -79,7 +79,7 @@ def describe(value: Any, limit: int = TOKEN_CHARS) -> str:
 
 def non_ascii_digit_problem(token: str) -> bool:
     """Whether *token* holds digits that are not ASCII 0-9 (Arabic-Indic, full-width...)."""
-    return not token.isascii() and any(ch.isdigit() for ch in token)
+    return not token.isascii() and any(ch.isdigit() and not ch.isascii() for ch in token)
 
 
 def check_text(text: Any, what: str = "a position") -> str:

@@ -159,6 +159,7 @@ def _mutate(text: str, junk: str, at: int) -> str:
 TOKENS = st.one_of(
     st.sampled_from(WEIRD_DIGITS),
     _HUGE,
+    st.integers(min_value=41, max_value=4000).map(lambda n: "x" * n),
     st.text(max_size=12),
     st.integers(min_value=-50, max_value=99).map(str),
     st.sampled_from(["_", ".", "0", "", "x", "NaN", "\x00", "\ud800", "🙂"]),
