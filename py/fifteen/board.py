@@ -266,9 +266,17 @@ class Board:
         object.__setattr__(self, "tiles", check_tiles(self.shape, self.tiles))
 
     @classmethod
+    def _unchecked(cls, shape: Shape, tiles: tuple[int, ...]) -> Board:
+        """A board from a position known to be good (parsed, or one move from a good one)."""
+        board = object.__new__(cls)
+        object.__setattr__(board, "shape", shape)
+        object.__setattr__(board, "tiles", tiles)
+        return board
+
+    @classmethod
     def parse(cls, text: str, shape: Shape | str | None = None) -> Board:
         shp, tiles = parse_tiles(text, shape)
-        return cls(shp, tiles)
+        return cls._unchecked(shp, tiles)  # parse_tiles checked it
 
     @classmethod
     def from_tiles(cls, tiles: Sequence[int], shape: Shape | str | None = None) -> Board:
@@ -280,7 +288,7 @@ class Board:
     @classmethod
     def goal(cls, shape: Shape | str) -> Board:
         shp = Shape.parse(shape)
-        return cls(shp, shp.goal())
+        return cls._unchecked(shp, shp.goal())
 
     @property
     def blank(self) -> int:
@@ -313,7 +321,7 @@ class Board:
             raise InputError(f"tile {describe(tile)} is not next to the blank")
         t = list(self.tiles)
         t[b], t[s] = tile, 0
-        return Board(self.shape, tuple(t))
+        return Board._unchecked(self.shape, tuple(t))  # a move keeps a position solvable
 
     def move_blank(self, direction: str) -> Board:
         """The board after the blank moves one square in *direction* (U/D/L/R)."""
@@ -378,4 +386,4 @@ class Board:
         """
         if self.shape.rows != self.shape.cols:
             raise InputError("only square boards can be reflected about the diagonal")
-        return Board(self.shape, tuple(transpose_tiles(self.shape, self.tiles)))
+        return Board._unchecked(self.shape, tuple(transpose_tiles(self.shape, self.tiles)))  # mirrors a solution
