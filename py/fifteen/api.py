@@ -100,8 +100,12 @@ def load_asset(name: str, data: Any) -> str:
     the caller must drop it).
     """
     try:
-        if hasattr(data, "to_bytes"):  # a JsProxy of a Uint8Array (Pyodide)
+        if not (isinstance(name, str) and len(name) <= 120 and name.isprintable()):
+            name = describe(name, 120)
+        if hasattr(data, "to_bytes") and not isinstance(data, int):  # a JsProxy of a Uint8Array (Pyodide)
             data = data.to_bytes()
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise AssetError(f"{name}: expected the file's bytes, got {describe(data)}")
         meta = assets.load_asset(data, name, take=isinstance(data, bytearray))
         return _ok(meta)
     except AssetError as exc:
