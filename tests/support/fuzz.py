@@ -205,7 +205,8 @@ JSON_VALUES = st.recursive(
     JSON_SCALARS, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5), max_leaves=12
 )
 API_METHODS = ["info", "parse", "bounds", "random", "solve", "nosuch", "", "PARSE"]
-PARAM_KEYS = ["text", "tiles", "shape", "bound", "seed", "tick_nodes", "bounds", "budget", "moves", "all", "solution", "x"]
+API_METHODS += ["compare", "trace", "explain", "explore_info", "explore_position", "explore_random", "hint"]
+PARAM_KEYS = ["text", "tiles", "shape", "bound", "seed", "tick_nodes", "bounds", "budget", "moves", "all", "solution", "distance", "x"]
 BOUND_NAMES = ["auto", "md", "lc", "id", "wd", "wdid", "pdb663", "pdb555", "pdb78", "", "MD", "nosuch"]
 
 
@@ -239,20 +240,26 @@ def api_calls(draw) -> tuple[str, str]:
 
 
 CLI_OPTIONS = st.one_of(
-    st.sampled_from(["--json", "--quiet", "-q", "--bogus", "-x", "--", "--help"]),
+    st.sampled_from(["--json", "--quiet", "-q", "--bogus", "-x", "--", "--help", "--histogram", "--hardest", "--all"]),
     st.tuples(
-        st.sampled_from(["--shape", "--bound", "--db"]), st.one_of(SHAPES, st.sampled_from(BOUND_NAMES), st.text(max_size=20), _HUGE)
+        st.sampled_from(
+            ["--shape", "--bound", "--db", "--bounds", "--moves", "--budget", "--random-at", "--seed", "--position", "--format"]
+        ),
+        st.one_of(SHAPES, st.sampled_from(BOUND_NAMES), st.text(max_size=20), _HUGE, st.integers(-5, 40).map(str)),
     ).map(list),
 )
+CLI_COMMANDS = ["solve", "bounds", "loops", "solve", "nosuch", "", "compare", "explain", "trace", "explore", "hint"]
 
 
 @st.composite
 def cli_argvs(draw) -> list[str]:
     """argv for ``main``: a command, a position (good on small boards, or garbage), options."""
-    command = draw(st.sampled_from(["solve", "bounds", "loops", "solve", "nosuch", ""]))
+    command = draw(st.sampled_from(CLI_COMMANDS))
     kind = draw(st.sampled_from(["good", "garbage", "none"]))
     argv = [command] if command else []
-    if kind == "good":
+    if command == "explore":
+        argv.append(draw(st.one_of(st.sampled_from(SMALL_SHAPES), SHAPES)))
+    elif kind == "good":
         shape, _, text = draw(positions())
         argv += [text, "--shape", shape] if draw(st.booleans()) else [text]
         if command == "solve":
