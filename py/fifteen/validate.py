@@ -91,17 +91,6 @@ def check_text(text: Any, what: str = "a position") -> str:
     return text
 
 
-def check_small_int(text: str, what: str, max_digits: int) -> int:
-    """``int(text)`` for a run of at most *max_digits* ASCII digits, else :class:`InputError`."""
-    if not (text.isascii() and text.isdigit()):
-        if non_ascii_digit_problem(text):
-            raise InputError(f"{what} {describe(text)}: write numbers with the digits 0-9")
-        raise InputError(f"{what} {describe(text)} is not a number")
-    if len(text) > max_digits:
-        raise InputError(f"{what} {describe(text)} is too large")
-    return int(text)
-
-
 # ------------------------------------------------------------------ JSON parameters
 def _parse_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
