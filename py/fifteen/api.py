@@ -320,7 +320,7 @@ def _int_param(params: dict, key: str, default=None) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{key} must be an integer, not {value!r}")
+        raise InputError(f"{key} must be an integer, not {describe(value)}")
     return value
 
 
