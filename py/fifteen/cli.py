@@ -1,7 +1,8 @@
 """Command line: ``python -m fifteen solve|bounds|hint|compare|explain|trace "<tiles>" [options]``,
 ``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``.
 
-Bad input prints the precise error and exits with status 2 (never a traceback).
+Bad input prints the precise error on one line and exits with status 2, never a traceback
+(:func:`fifteen.validate.guard_cli`; argparse's own errors too, through :class:`fifteen.validate.ArgumentParser`).
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from .board import Board, Shape
 from .errors import FifteenError
 from .ida import Progress
 from .solver import available_bounds, bound_info, bound_values, solve, summary
+from .validate import ArgumentParser, guard_cli
 
 BOUND_CHOICES = ["auto", "pdb78", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="fifteen", description="Optimal sliding-tile puzzle solver (IDA*).")
+    p = ArgumentParser(prog="fifteen", description="Optimal sliding-tile puzzle solver (IDA*).")
     sub = p.add_subparsers(dest="command", required=True)
     for name, helptext in (("solve", "find a shortest solution"), ("bounds", "show the lower bounds of a position")):
         sp = sub.add_parser(name, help=helptext)
@@ -138,6 +140,7 @@ def _fmt_nodes(n: int) -> str:
     return f"{n:,}"
 
 
+@guard_cli
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
