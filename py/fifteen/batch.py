@@ -231,7 +231,7 @@ def dask_client(address: str, jobs: int):
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster)
     try:
-        return Client(address, timeout="10s")
+        return Client(address, timeout="5s")
     except (OSError, TimeoutError) as exc:
         raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
