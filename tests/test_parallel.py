@@ -126,7 +126,7 @@ def test_the_split_is_adaptive():
     """A task far above its share is split for the next iteration: more tasks, none too big."""
     assets.ensure_for(Shape(4, 4))
     factory = solver.resolve_bound(Shape(4, 4), "pdb663").factory
-    result = run_inline(ParallelSearch(Shape(4, 4), KORF["1"], "pdb663", factory, 8))
+    result = run_inline(ParallelSearch(Shape(4, 4), KORF["1"], "pdb663", factory, 8, min_task_nodes=4096))
     counts = [len(t) for t in result.tasks]
     assert counts[-1] > counts[-2] > 0  # split further as the iterations grow
     last_full = result.tasks[-2]  # the last iteration searched in full
@@ -262,7 +262,7 @@ def test_a_task_that_kills_every_worker_gives_no_answer():
 
     first: list = [None]
     with pytest.raises(WorkerError, match="3 workers died on the same subtree"):
-        solve_parallel(Board(Shape(4, 4), KORF["9"]), "pdb663", jobs=2, pool_hook=hook, notice=lambda m: None)
+        solve_parallel(Board(Shape(4, 4), KORF["1"]), "pdb663", jobs=2, pool_hook=hook, notice=lambda m: None)
 
 
 # ---------------------------------------------------------------- the CLI

@@ -7,7 +7,7 @@ the budget left), so duplicate pruning, the mirror-image halving of an own-mirro
 the node counts stay exactly those of the serial search.
 
 :class:`ParallelSearch` is the scheduler, written without any I/O so that every host drives it
-the same way: the native process pool (:func:`fifteen.pool`'s :func:`solve_parallel`), a
+the same way: the native process pool (:func:`fifteen.pool.solve_parallel`), a
 single thread (:func:`run_inline`, also the simulator's recorder), or a pool of browser
 workers (each running :func:`run_task_json`).  Per IDA* iteration:
 
@@ -185,7 +185,7 @@ class ParallelSearch:
         *,
         initial_tasks_per_worker: int = 16,
         split_factor: int = 24,
-        min_task_nodes: int = 4096,
+        min_task_nodes: int = 50_000,
         max_bound: int | None = None,
     ):
         setup_start = time.perf_counter()
@@ -418,8 +418,9 @@ def run_inline(
 ) -> SearchResult:
     """Run every task of *search* in this thread, in dispatch order (tests, the simulator's
     recorder, a host without workers).  With *complete_last*, the tasks of the last iteration
-    after the one that found the solution run too and are logged (not counted in ``nodes``)
-    for the simulator: ``result.tasks[-1]`` then holds every task of that iteration."""
+    after the one that found the solution run too and are logged (not counted in ``nodes``;
+    ``stopped`` set, ``solved`` when they hold a solution too) for the simulator:
+    ``result.tasks[-1]`` then holds every task of that iteration, in dispatch order."""
     start = time.perf_counter()
     cpu = time.process_time()
     solved_at = None
@@ -445,7 +446,7 @@ def run_inline(
         for task in tasks[solved_at + 1 :]:
             t0 = time.perf_counter()
             outcome = run_task(task, search.factory)
-            log.append(TaskRecord(task.estimate, outcome.nodes, time.perf_counter() - t0, False, True))
+            log.append(TaskRecord(task.estimate, outcome.nodes, time.perf_counter() - t0, outcome.path is not None, True))
     return result
 
 
