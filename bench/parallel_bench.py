@@ -12,8 +12,9 @@
 * ``simulate``: records every task of a real parallel search (run in this thread with the split
   made for ``--split-workers`` workers; the last iteration's tasks all run to the end and are
   logged) and replays the schedule for each worker count: per iteration, the tasks in the
-  scheduler's order (largest first by its estimate) go to the first free worker; a task costs
-  its nodes times the serial search's seconds per node plus ``--startup-ms``; the scheduler's
+  scheduler's order (largest first by its estimate), bundled as the native driver bundles them
+  (:func:`fifteen.parallel.bundles`), go to the first free worker; a bundle costs its nodes
+  times the serial search's seconds per node plus ``--startup-ms``; the scheduler's
   own split-tree nodes run before the tasks; the last iteration ends when the first task holding
   a solution ends.  Efficiency = serial seconds / (workers x simulated seconds).
 * ``batch``: ``python -m fifteen batch`` on the instances with each ``--jobs`` (and
@@ -36,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / "py"), str(HERE.parent / "tests")]
 
 from fifteen import Board, Shape, assets, solve, solver  # noqa: E402
-from fifteen.parallel import ParallelSearch, TaskRecord, run_inline  # noqa: E402
+from fifteen.parallel import ParallelSearch, TaskRecord, bundles, run_inline  # noqa: E402
 from fifteen.pool import solve_parallel  # noqa: E402
 from support.instances import hard, korf100  # noqa: E402
 
@@ -65,9 +66,11 @@ def native(args) -> None:
     print("total " + " ".join(f"jobs {j}: {totals[j]:.1f} s" for j in args.jobs) + f"  speed-up {totals[first] / totals[last]:.2f}")
 
 
-def makespan(iterations: list[list[TaskRecord]], split_nodes: list[int], workers: int, per_node: float, startup: float) -> list[float]:
-    """Simulated seconds of each iteration of a search whose tasks ran as *iterations* (see the
-    module docstring)."""
+def makespan(
+    iterations: list[list[TaskRecord]], split_nodes: list[int], workers: int, per_node: float, startup: float, min_nodes: int
+) -> list[float]:
+    """Simulated seconds of each iteration of a search whose tasks ran as *iterations*, handed
+    over in bundles as the native driver does (see the module docstring)."""
     times = []
     for k, tasks in enumerate(iterations):
         last = k == len(iterations) - 1
@@ -76,14 +79,17 @@ def makespan(iterations: list[list[TaskRecord]], split_nodes: list[int], workers
         heapq.heapify(free)
         end = clock
         solved_at = None
-        for t in tasks:
+        for group in bundles(tasks, min_nodes, workers):
             start, w = heapq.heappop(free)
             if solved_at is not None and start >= solved_at:
                 break
-            finish = start + startup + t.nodes * per_node
+            finish = start + startup
+            for t in group:
+                finish += t.nodes * per_node
+                if last and t.solved:
+                    solved_at = finish if solved_at is None else min(solved_at, finish)
+                    break
             heapq.heappush(free, (finish, w))
-            if last and t.solved:
-                solved_at = finish if solved_at is None else min(solved_at, finish)
             end = max(end, finish)
         times.append(solved_at if (last and solved_at is not None) else end)
     return times
@@ -108,7 +114,7 @@ def simulate(args) -> None:
         serial_its = [it.nodes * per_node for it in serial.result.iterations]
         cells = []
         for w in args.workers:
-            par = makespan(tasks, split, w, per_node, args.startup_ms / 1000)
+            par = makespan(tasks, split, w, per_node, args.startup_ms / 1000, search.min_task_nodes)
             full_s, full_p = sum(serial_its[:-1]), w * sum(par[:-1])
             all_s, all_p = sum(serial_its), w * sum(par)
             for i, v in enumerate((full_s, full_p, all_s, all_p)):
@@ -147,11 +153,18 @@ def batch(args) -> None:
             )
             wall = time.perf_counter() - t0
             records = [json.loads(line) for line in out.read_text().splitlines()]
-            assert len(records) == len(chosen) and all(r["length"] == i.optimal for r, i in zip(sorted(records, key=lambda r: int(r["id"])), sorted(chosen, key=lambda i: int(i.id)), strict=True))
+            assert len(records) == len(chosen) and all(
+                r["length"] == i.optimal
+                for r, i in zip(sorted(records, key=lambda r: int(r["id"])), sorted(chosen, key=lambda i: int(i.id)), strict=True)
+            )
             busy = sum(r["seconds"] for r in records)
             setup = sum(r["setup_seconds"] for r in records)
             overhead = (wall * jobs - busy) / len(records)
-            print(f"{label:>24}: wall {wall:7.2f} s, search {busy:7.2f} s, set-up in workers {setup:5.2f} s, overhead {overhead * 1000:6.1f} ms/position", flush=True)
+            print(
+                f"{label:>24}: wall {wall:7.2f} s, search {busy:7.2f} s, set-up in workers {setup:5.2f} s, "
+                f"overhead {overhead * 1000:6.1f} ms/position",
+                flush=True,
+            )
 
 
 def main(argv=None) -> int:

@@ -40,10 +40,13 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import TypeVar
 
 from .board import Shape, blank_steps
 from .ida import Iteration, Progress, SearcherFactory, SearchResult
 from .moves import move_tables, tables_for
+
+T = TypeVar("T")
 
 #: Nodes between two checks of a task's *stopped* callback.
 TASK_TICK_NODES = 1 << 14
@@ -124,6 +127,39 @@ def run_task(task: Task, factory: SearcherFactory | None = None, *, stopped: Cal
     except _Stop:
         return TaskOutcome(None, last[0], True, time.process_time() - cpu)
     return TaskOutcome(None if path is None else path[::-1], nodes, False, time.process_time() - cpu)
+
+
+def run_tasks(
+    tasks: Sequence[Task], factory: SearcherFactory | None = None, *, stopped: Callable[[], bool] = _never_stopped
+) -> list[TaskOutcome]:
+    """Search a bundle of tasks in order (:func:`bundles`); ends after the first that finds a
+    solution or is stopped: one outcome per task searched."""
+    outcomes = []
+    for task in tasks:
+        outcome = run_task(task, factory, stopped=stopped)
+        outcomes.append(outcome)
+        if outcome.path is not None or outcome.stopped:
+            break
+    return outcomes
+
+
+def bundles(tasks: Sequence[T], min_nodes: int, workers: int) -> list[list[T]]:
+    """Group consecutive small tasks (in dispatch order, by their ``estimate``) until a group
+    expects *min_nodes*, at most ``len(tasks) / (4 * workers)`` tasks each: one hand-over to a
+    worker per group (each costs about a millisecond natively), at least 4 groups per worker."""
+    cap = max(1, len(tasks) // (4 * max(1, workers)))
+    out: list[list[T]] = []
+    group: list[T] = []
+    expected = 0
+    for task in tasks:
+        group.append(task)
+        expected += task.estimate  # type: ignore[attr-defined]
+        if expected >= min_nodes or len(group) >= cap:
+            out.append(group)
+            group, expected = [], 0
+    if group:
+        out.append(group)
+    return out
 
 
 def run_task_json(task_json: str) -> str:
@@ -456,7 +492,9 @@ __all__ = [
     "Task",
     "TaskOutcome",
     "TaskRecord",
+    "bundles",
     "run_inline",
     "run_task",
+    "run_tasks",
     "run_task_json",
 ]

@@ -15,14 +15,16 @@ A running call can be asked to stop (:meth:`WorkerPool.stop_running`): each call
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import wait as wait_for
 from typing import Any
 
@@ -30,7 +32,7 @@ from . import assets
 from .board import Board
 from .errors import FifteenError
 from .ida import Cancelled, Progress
-from .parallel import ParallelResult, ParallelSearch, Task, TaskOutcome, run_task
+from .parallel import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_tasks
 
 
 class WorkerError(FifteenError):
@@ -120,7 +122,14 @@ class WorkerPool:
     def _start(self, index: int) -> Worker:
         parent, child = self._ctx.Pipe()
         process = self._ctx.Process(target=_worker_main, args=(child, self._stop, self._directory), daemon=True, name=f"fifteen-{index}")
-        process.start()
+        # The worker starts with SIGINT ignored (a Ctrl-C during its start-up is the parent's).
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            process.start()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
         child.close()
         return Worker(index, process, parent)
 
@@ -213,12 +222,11 @@ def _stderr(message: str) -> None:
 
 @dataclass
 class _Run:
-    """What :func:`solve_parallel` keeps per task while it runs."""
+    """A bundle of tasks handed to one worker (:func:`fifteen.parallel.bundles`)."""
 
-    task: Task
-    started: float
+    tasks: list[Task]
+    started: float = 0.0
     deaths: int = 0
-    worker: Worker | None = field(default=None, repr=False)
 
 
 def run_search(
@@ -237,11 +245,12 @@ def run_search(
     worker_cpu = 0.0
     last_report = start
     deaths_total = 0
+    calls = itertools.count()
     while True:
         tasks = search.begin()
         if search.solved:
             break
-        queue = deque(_Run(t, 0.0) for t in tasks)
+        queue = deque(_Run(group) for group in bundles(tasks, search.min_task_nodes, len(pool.workers)))
         running: dict[int, _Run] = {}
         solved, solved_at = False, 0.0
         while queue or running:
@@ -250,28 +259,30 @@ def run_search(
                     if not queue:
                         break
                     nxt = queue.popleft()
-                    nxt.started, nxt.worker = time.perf_counter(), w
-                    running[nxt.task.id] = nxt
-                    pool.submit(w, nxt.task.id, run_task, nxt.task)
+                    nxt.started = time.perf_counter()
+                    call = next(calls)
+                    running[call] = nxt
+                    pool.submit(w, call, run_tasks, nxt.tasks)
             for event in pool.wait(0.1):
                 run = running.pop(event.call_id, None) if event.call_id is not None else None
                 if event.kind == "done" and run is not None:
-                    outcome: TaskOutcome = event.value
-                    event.worker.nodes += outcome.nodes
+                    outcomes: list[TaskOutcome] = event.value
                     worker_cpu += event.cpu_seconds
-                    if search.record(run.task, outcome, time.perf_counter() - run.started) and not solved:
-                        solved, solved_at = True, time.perf_counter()
-                        queue.clear()
-                        pool.stop_running()  # the others return their partial counts
+                    for task, outcome in zip(run.tasks, outcomes, strict=False):
+                        event.worker.nodes += outcome.nodes
+                        if search.record(task, outcome, outcome.cpu_seconds) and not solved:
+                            solved, solved_at = True, time.perf_counter()
+                            queue.clear()
+                            pool.stop_running()  # the others return their partial counts
                 elif event.kind == "error":
                     raise WorkerError(f"a worker failed: {event.value}")
                 elif event.kind == "died":
                     deaths_total += 1
                     if run is not None and not solved:
                         run.deaths += 1
-                        notice(f"{describe_death(event.worker, event.value)}; its task is re-run by another worker")
+                        notice(f"{describe_death(event.worker, event.value)}; its tasks are re-run by another worker")
                         if run.deaths >= max_deaths:
-                            raise WorkerError(f"{run.deaths} workers died on the same subtree (out of memory?): no answer")
+                            raise WorkerError(f"{run.deaths} workers died on the same subtrees (out of memory?): no answer")
                         queue.appendleft(run)
                     elif not solved:
                         notice(f"{describe_death(event.worker, event.value)}; it is replaced")
