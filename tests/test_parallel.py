@@ -22,7 +22,7 @@ from fifteen import Board, Cancelled, Shape, assets, solver
 from fifteen.bfs import distances
 from fifteen.ida import ida_star
 from fifteen.moves import is_own_mirror
-from fifteen.parallel import ParallelSearch, Task, run_inline, run_task, run_task_json
+from fifteen.parallel import TASK_TICK_NODES, ParallelSearch, Task, outcome_from_json, run_inline, run_task, run_task_json
 from fifteen.pool import WorkerError, WorkerPool, solve_parallel
 from support.instances import read
 from support.positions import KORF, OWN_MIRROR_3X3, OWN_MIRROR_4X4, SET_2X4, SET_3X3
@@ -154,8 +154,13 @@ def test_task_json_round_trip():
     assert tasks == sorted(tasks, key=lambda t: -t.estimate)
     task = tasks[0]
     assert Task.from_json(task.to_json()) == task
-    out = json.loads(run_task_json(task.to_json()))
-    assert out == {"path": None, "nodes": run_task(task).nodes, "stopped": False}
+    answer = run_task_json(task.to_json())
+    assert json.loads(answer) == {"id": task.id, "path": None, "nodes": run_task(task).nodes, "stopped": False}
+    assert search.task(task.id) == task
+    assert outcome_from_json(answer).nodes == run_task(task).nodes
+    big = Task(0, "md", "4x4", False, KORF["1"], KORF["1"].index(0), 57)  # the whole MD search of Korf #1
+    stopped = json.loads(run_task_json(big.to_json(), stopped=lambda: True))
+    assert stopped["stopped"] and stopped["path"] is None and stopped["nodes"] >= TASK_TICK_NODES
 
 
 # ---------------------------------------------------------------- the native process pool

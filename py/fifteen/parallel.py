@@ -162,10 +162,18 @@ def bundles(tasks: Sequence[T], min_nodes: int, workers: int) -> list[list[T]]:
     return out
 
 
-def run_task_json(task_json: str) -> str:
-    """:func:`run_task` with JSON in and out (for a browser worker): ``{"path", "nodes", "stopped"}``."""
-    outcome = run_task(Task.from_json(task_json))
-    return json.dumps({"path": outcome.path, "nodes": outcome.nodes, "stopped": outcome.stopped})
+def run_task_json(task_json: str, stopped: Callable[[], bool] | None = None) -> str:
+    """:func:`run_task` with JSON in and out (for a browser worker, whose databases are loaded
+    through :func:`fifteen.api.load_asset`): ``{"id", "path", "nodes", "stopped"}``."""
+    task = Task.from_json(task_json)
+    outcome = run_task(task, stopped=stopped or _never_stopped)
+    return json.dumps({"id": task.id, "path": outcome.path, "nodes": outcome.nodes, "stopped": outcome.stopped})
+
+
+def outcome_from_json(text: str) -> TaskOutcome:
+    """The :class:`TaskOutcome` of :func:`run_task_json`'s answer (for the coordinator's :meth:`ParallelSearch.record`)."""
+    d = json.loads(text)
+    return TaskOutcome(d["path"], int(d["nodes"]), bool(d.get("stopped", False)))
 
 
 @dataclass
@@ -341,6 +349,10 @@ class ParallelSearch:
             return max(1, int(node.nodes * self._growth))
         return max(1, node.guess)  # 0 for a node cut last time: its slack is at most 1 now
 
+    def task(self, task_id: int) -> Task:
+        """The current iteration's task *task_id* (a coordinator that keeps only ids)."""
+        return self._tasks[task_id][0]
+
     def record(self, task: Task, outcome: TaskOutcome, seconds: float = 0.0) -> bool:
         """Take a task's outcome; True when it holds the first solution (the search is over:
         the driver stops the other tasks, whose partial counts may still be recorded)."""
@@ -493,6 +505,7 @@ __all__ = [
     "TaskOutcome",
     "TaskRecord",
     "bundles",
+    "outcome_from_json",
     "run_inline",
     "run_task",
     "run_tasks",
