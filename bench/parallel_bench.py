@@ -10,13 +10,14 @@
   (:func:`fifteen.pool.solve_parallel`) side by side in one run: wall seconds, nodes, speed-up.
   The databases are read once, before the pool forks (shared copy-on-write).
 * ``simulate``: records every task of a real parallel search (run in this thread with the split
-  made for ``--split-workers`` workers; the last iteration's tasks all run to the end and are
-  logged) and replays the schedule for each worker count: per iteration, the tasks in the
-  scheduler's order (largest first by its estimate), bundled as the native driver bundles them
+  made for ``--split-workers`` workers, in the scheduler's order; in the last iteration up to
+  the task that finds the solution: the tasks after it in that order cannot delay it) and
+  replays the schedule for each worker count: per iteration, the tasks in the scheduler's order
+  (largest first by its estimate), bundled as the native driver bundles them
   (:func:`fifteen.parallel.bundles`), go to the first free worker; a bundle costs its nodes
-  times the serial search's seconds per node plus ``--startup-ms``; the scheduler's
-  own split-tree nodes run before the tasks; the last iteration ends when the first task holding
-  a solution ends.  Efficiency = serial seconds / (workers x simulated seconds).
+  times the serial search's seconds per node plus ``--startup-ms``; the scheduler's own
+  split-tree nodes run before the tasks; the last iteration ends when the task holding the
+  solution ends.  Efficiency = serial seconds / (workers x simulated seconds).
 * ``batch``: ``python -m fifteen batch`` on the instances with each ``--jobs`` (and
   ``--dask local``): wall seconds, the sum of the positions' own seconds, overhead per position.
 """
@@ -48,8 +49,9 @@ def instances(which: str, ids: list[str] | None):
 
 
 def native(args) -> None:
-    print(f"{'id':>10} {'len':>4} " + " ".join(f"{'j' + str(j) + ' s':>9} {'j' + str(j) + ' nodes':>12}" for j in args.jobs) + "  speed-up")
-    totals = {j: 0.0 for j in args.jobs}
+    cols = " ".join(f"{'j' + str(j) + ' s':>9} {'j' + str(j) + ' cpu':>9} {'j' + str(j) + ' nodes':>12}" for j in args.jobs)
+    print(f"{'id':>10} {'len':>4} {cols}  speed-up  (cpu: the search's CPU seconds, workers included)")
+    totals = {j: [0.0, 0.0] for j in args.jobs}
     for inst in instances(args.set, args.ids):
         board = Board(Shape(4, 4), inst.tiles)
         row = []
@@ -58,12 +60,18 @@ def native(args) -> None:
             sol = solve(board, args.bound) if j == 1 else solve_parallel(board, args.bound, jobs=j)
             wall = time.perf_counter() - t0
             assert sol.length == inst.optimal and board.solves(sol.tiles), inst.id
-            totals[j] += wall
-            row.append((wall, sol.result.nodes))
+            totals[j][0] += wall
+            totals[j][1] += sol.result.cpu_seconds
+            row.append((wall, sol.result.cpu_seconds, sol.result.nodes))
         speed = row[0][0] / row[-1][0] if row[-1][0] else 0.0
-        print(f"{inst.id:>10} {inst.optimal:>4} " + " ".join(f"{w:9.2f} {n:12,}" for w, n in row) + f"  {speed:7.2f}", flush=True)
+        cells = " ".join(f"{w:9.2f} {c:9.2f} {n:12,}" for w, c, n in row)
+        print(f"{inst.id:>10} {inst.optimal:>4} {cells}  {speed:7.2f}", flush=True)
     first, last = args.jobs[0], args.jobs[-1]
-    print("total " + " ".join(f"jobs {j}: {totals[j]:.1f} s" for j in args.jobs) + f"  speed-up {totals[first] / totals[last]:.2f}")
+    print(
+        "total "
+        + " ".join(f"jobs {j}: {w:.1f} s wall, {c:.1f} s CPU;" for j, (w, c) in totals.items())
+        + f" speed-up {totals[first][0] / totals[last][0]:.2f}"
+    )
 
 
 def makespan(
@@ -97,9 +105,10 @@ def makespan(
 
 def simulate(args) -> None:
     print(f"per-task start-up {args.startup_ms} ms; split made for {args.split_workers} workers")
-    print("efficiency per worker count: of the iterations searched in full (load balance) / of the whole search")
+    print("efficiency per worker count: of the iterations searched in full (load balance) / of the whole search;")
+    print("last it: nodes of the last iteration in the scheduler's order up to the solution, over the serial search's")
     head = " ".join(f"{'eff' + str(w):>13}" for w in args.workers)
-    print(f"{'id':>10} {'len':>4} {'serial s':>9} {'nodes':>12} {'last it %':>9} {'tasks/it':>9} {head}")
+    print(f"{'id':>10} {'len':>4} {'serial s':>9} {'nodes':>12} {'last it':>9} {'tasks/it':>9} {head}")
     sums = {w: [0.0, 0.0, 0.0, 0.0] for w in args.workers}  # serial full, parallel full, serial all, parallel all
     for inst in instances(args.set, args.ids):
         info = solver.resolve_bound(Shape(4, 4), args.bound)
@@ -107,7 +116,7 @@ def simulate(args) -> None:
         serial_cpu = serial.result.cpu_seconds  # the search alone (tables and databases are ready)
         per_node = serial_cpu / max(1, serial.result.nodes)
         search = ParallelSearch(Shape(4, 4), inst.tiles, info.name, info.factory, args.split_workers)
-        rec = run_inline(search, complete_last=True)
+        rec = run_inline(search)  # the last iteration's log ends with the task that found the solution
         assert rec.length == serial.length == inst.optimal
         tasks = rec.tasks  # type: ignore[attr-defined]
         split = rec.split_nodes  # type: ignore[attr-defined]
@@ -121,10 +130,10 @@ def simulate(args) -> None:
                 sums[w][i] += v
             cells.append(f"{full_s / full_p if full_p else 1:6.1%}/{all_s / all_p:6.1%}")
         mean_tasks = sum(len(t) for t in tasks[-2:]) / 2
-        full_last = sum(t.nodes for t in tasks[-1])
+        last_parallel = sum(t.nodes for t in tasks[-1]) + (split[-1] if len(split) == len(tasks) else 0)
         print(
             f"{inst.id:>10} {inst.optimal:>4} {serial_cpu:9.2f} {serial.result.nodes:12,} "
-            f"{serial.result.iterations[-1].nodes / max(1, full_last):9.0%} {mean_tasks:9.0f} " + " ".join(cells),
+            f"{last_parallel / max(1, serial.result.iterations[-1].nodes):8.2f}x {mean_tasks:9.0f} " + " ".join(cells),
             flush=True,
         )
     print(
