@@ -167,3 +167,29 @@ def test_explorer_31_moves_and_hint_on_korf(ready_app):
     page.wait_for_selector("#hint-result[data-distance='40']", state="attached", timeout=120_000)
     assert "All optimal moves" in page.inner_text("#hint-result")
     page.click("#lab-hint > summary")
+
+
+def test_compare_skip_keeps_the_partial_line(ready_app):
+    """Skip stops the running bound (its line stays, unfinished) and goes on with the next one."""
+    page = ready_app.page
+    open_card(page, "lab-compare")
+    runs = int(page.get_attribute("#lab-compare", "data-runs") or 0)
+    page.select_option("#lab-preset", "korf1")
+    page.wait_for_selector("#lab-bounds input[value=md]")
+    for box in page.query_selector_all("#lab-bounds input[type=checkbox]"):
+        box.set_checked(box.get_attribute("value") in ("md", "pdb663"))
+    page.fill("#lab-budget", "50M")
+    page.click("#lab-run")
+    # md's line grows live: wait for its first reports, then skip it
+    page.wait_for_function(
+        "() => Number(document.querySelector('#lab-summary tbody tr[data-bound=md]')?.dataset.nodes) > 100000", timeout=120_000
+    )
+    assert page.locator("#lab-chart .series.s-md circle").count() >= 3
+    page.click("#lab-skip")
+    page.wait_for_selector(f"#lab-compare[data-runs='{runs + 1}']", state="attached", timeout=300_000)
+    rows = summary_rows(page)
+    assert rows["md"]["finished"] == "false" and rows["md"]["nodes"] > 100000
+    assert rows["pdb663"] == {"finished": "true", "length": "57", "nodes": NODES_KORF1["pdb663"]}
+    assert "no (stopped)" in page.inner_text("#lab-summary tbody tr[data-bound=md]")
+    assert page.locator("#lab-chart .series.s-md.unfinished").count() == 1
+    ready_app.wait_ready()
