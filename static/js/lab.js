@@ -94,16 +94,32 @@ export class Lab {
   solverReady() {
     this.shape = null;
     this.renderControls();
-    const link = this.pendingLink;
-    if (link && !this.running) {
-      this.pendingLink = null;
-      const offered = this.boundsFor(this.hooks.board().shape);
-      const wanted = link.bounds.filter((b) => offered.includes(b));
-      if (wanted.length) this.unchecked = new Set(offered.filter((b) => !wanted.includes(b)));
-      this.renderControls();
-      this.run();
-    }
+    this.runLink();
     this.refreshOpen();
+  }
+
+  /** main.js: the address bar's fragment changed (its position is on the board): a comparison link runs. */
+  linkOpened(hash) {
+    const link = readLabHash(hash);
+    if (!link || this.running) return;
+    this.pendingLink = link;
+    if (link.budget) this.budget = link.budget;
+    this.compareView.setBudget(this.budget.toLocaleString("en-US"));
+    this.compareView.open();
+    if (this.hooks.ready()) this.runLink();
+  }
+
+  /** Run the comparison link's bounds (those the board offers) once. */
+  runLink() {
+    const link = this.pendingLink;
+    if (!link || this.running || !this.hooks.ready()) return;
+    this.pendingLink = null;
+    this.shape = null;
+    const offered = this.boundsFor(this.hooks.board().shape);
+    const wanted = link.bounds.filter((b) => offered.includes(b));
+    if (wanted.length) this.unchecked = new Set(offered.filter((b) => !wanted.includes(b)));
+    this.renderControls();
+    this.run();
   }
 
   /** Enable what the solver's state allows; rebuild the bound list when the shape changed. */
@@ -189,6 +205,7 @@ export class Lab {
     const budget = this.budget;
     const runs = names.map((name) => ({ name, iterations: [], nodes: 0, finished: false, queued: true }));
     this.comparison = { board, budget, runs };
+    this.compareView.shareLink("");
     this.running = true;
     this.stopRequested = false;
     this.renderControls();
@@ -227,6 +244,7 @@ export class Lab {
     this.running = false;
     this.runCount = (this.runCount || 0) + 1;
     this.compareView.ended(this.runCount);
+    this.compareView.shareLink(ran.length ? this.linkUrl() : "");
     this.renderControls();
     this.draw();
     const optimum = optimumOf(ran);
@@ -268,11 +286,16 @@ export class Lab {
     this.hooks.copy(text, { done: format === "md" ? "Markdown table copied" : "TSV copied", ask: "Copy the table:" });
   }
 
-  shareLink() {
-    if (!this.comparison) return;
+  /** The address of this comparison: the position, its bounds and budget (lab-table.js, labHash). */
+  linkUrl() {
     const u = new URL(location.href);
     u.hash = labHash(makeHash(this.comparison.board), { bounds: this.comparison.runs.map((r) => r.name), budget: this.comparison.budget }).slice(1);
-    this.hooks.copy(u.href, { done: "Comparison link copied", ask: "Copy this link:" });
+    return u.href;
+  }
+
+  shareLink() {
+    if (!this.comparison) return;
+    this.hooks.copy(this.linkUrl(), { done: "Comparison link copied", ask: "Copy this link:" });
   }
 
   // ---------------------------------------------------------------- bound trace

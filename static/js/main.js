@@ -314,8 +314,8 @@ function exampleChosen(id) {
 function hashChanged(hash) {
   const h = readHash(hash);
   if (!h || state.solving) return;
-  if (h.tiles && h.text === state.board.tiles.join(" ") && h.shape === state.board.shape) return;
-  loadFromHash(h);
+  if (!(h.tiles && h.text === state.board.tiles.join(" ") && h.shape === state.board.shape)) loadFromHash(h);
+  lab.linkOpened(hash); // a comparison link (lab.js)
 }
 
 function loadFromHash(h) {

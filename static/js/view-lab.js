@@ -121,6 +121,12 @@ export class CompareView {
     $("lab-compare").dataset.state = running ? "running" : hasResult ? "done" : "idle";
   }
 
+  /** The comparison's own link ("" hides it). */
+  shareLink(href) {
+    $("lab-share-link").hidden = !href;
+    $("lab-share-link").href = href || "#";
+  }
+
   /** A comparison ended (#lab-compare[data-runs] counts them: a hook for automation). */
   ended(count) {
     $("lab-compare").dataset.runs = String(count);

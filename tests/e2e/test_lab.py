@@ -71,6 +71,16 @@ def test_compare_bounds_8puzzle_and_korf1(ready_app):
     assert total == ["total", *(str(NODES_8P31[n]) for n in rows)]
     assert page.is_enabled("#lab-copy-md") and page.is_enabled("#lab-share")
 
+    # the comparison's link: another position, then the link brings back the position and runs its bounds
+    link = page.get_attribute("#lab-share-link", "href")
+    assert link.endswith("#tiles=8,6,7,2,5,4,3,0,1&lab=md,lc,id,wd,wdid&budget=1000000")
+    app.set_position(EXAMPLES["korf55"]["tiles"])
+    runs = int(page.get_attribute("#lab-compare", "data-runs"))
+    page.evaluate("f => { location.hash = f; }", link.split("#", 1)[1])
+    page.wait_for_selector(f"#lab-compare[data-runs='{runs + 1}']", state="attached", timeout=120_000)
+    assert app.board_tiles() == PRESETS["8p31"]["tiles"]
+    assert {n: r["nodes"] for n, r in summary_rows(page).items()} == NODES_8P31
+
     rows = run_comparison(app, "korf1", bounds=list(NODES_KORF1))
     assert list(rows) == ["pdb555", "pdb663"]
     for name, row in rows.items():
