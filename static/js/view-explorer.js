@@ -89,13 +89,13 @@ export class ExplorerView {
     const ul = html("ul", { cls: "moves-list" });
     for (const m of pos.moves) {
       const li = html("li");
-      li.append(
-        html("button", {
-          cls: `btn ${m.optimal ? "btn-primary" : "btn-quiet"}`,
-          text: `${moveText(m)} → ${m.distance}${m.optimal ? " ✓" : ""}`,
-          attrs: { type: "button", "data-direction": m.direction, "aria-label": `Slide tile ${m.tile} (gap ${m.direction}): distance ${m.distance}${m.optimal ? ", optimal" : ""}` },
-        }),
-      );
+      const b = html("button", {
+        cls: `btn ${m.optimal ? "btn-primary" : "btn-quiet"}`,
+        text: `${moveText(m)} → ${m.distance}`,
+        attrs: { type: "button", "data-direction": m.direction, title: `Slide tile ${m.tile} (the gap moves ${m.direction})` },
+      });
+      if (m.optimal) b.append(html("span", { text: " ✓", attrs: { "aria-hidden": "true" } }), html("span", { cls: "sr-only", text: " optimal" }));
+      li.append(b);
       ul.append(li);
     }
     el.replaceChildren(p, ...(pos.distance ? [ul] : []));

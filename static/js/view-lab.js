@@ -284,7 +284,7 @@ export class ExplainView {
         const t = html("table", { cls: "wd-table" });
         t.append(html("caption", { text: `${axisName}: ${what} r holds k tiles whose home ${what} is g (gap in ${what} ${a.blank + 1}); ${a.distance} moves` }));
         const head = html("tr");
-        head.append(html("th", { text: "", attrs: { scope: "col" } }), ...a.counts[0].map((_, g) => html("th", { text: `g=${g + 1}`, attrs: { scope: "col" } })));
+        head.append(html("th", { text: `${what} \\ g`, attrs: { scope: "col" } }), ...a.counts[0].map((_, g) => html("th", { text: `g=${g + 1}`, attrs: { scope: "col" } })));
         const thead = html("thead");
         thead.append(head);
         const tbody = html("tbody");
