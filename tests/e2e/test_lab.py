@@ -120,13 +120,14 @@ def test_explain_and_trace_on_korf1(ready_app):
     page.check("#explain-colour input[value=pdb663]")
     groups = page.eval_on_selector_all("#board .tile", "ts => ts.map(t => [...t.classList].find(c => c.startsWith('group-')) || '')")
     assert sorted(set(groups)) == ["group-0", "group-1", "group-2"] and len(groups) == 15
-    page.check("#explain-colour input[value='']")
-    assert page.locator("#board .tile.group-0").count() == 0
 
     # the bound trace along the solution, following playback
     result = app.solve("auto")
     assert result["length"] == 57
     page.wait_for_selector("#trace-panel:not([hidden])")
+    save_screenshot(page, "lab-trace-explain", full_page=True)
+    page.check("#explain-colour input[value='']")
+    assert page.locator("#board .tile.group-0").count() == 0
     assert page.locator("#trace-chart .series").count() >= 6  # the staircase + every bound of 4x4
     assert page.get_attribute("#trace-panel", "data-step") == "0"
     assert page.inner_text("#trace-note").startswith("Step 0: 57 moves left")
