@@ -46,7 +46,7 @@ export class Lab {
     this.cancelling = null; // the promise of a cancel in progress
     this.comparison = null; // {board, budget, runs}
     this.pendingLink = readLabHash(location.hash); // a comparison link: run it once the solver is ready
-    this.shape = null; // the shape the bound list was made for
+    this.offered = null; // "shape:bounds" the bound list was made for
     this.trace = null; // {board, result, trace}
     this.step = 0;
     this.explainSeq = 0;
@@ -92,7 +92,7 @@ export class Lab {
 
   /** The solver is (again) ready: offer the shape's bounds; run a comparison link. */
   solverReady() {
-    this.shape = null;
+    this.offered = null;
     this.renderControls();
     this.runLink();
     this.refreshOpen();
@@ -114,7 +114,7 @@ export class Lab {
     const link = this.pendingLink;
     if (!link || this.running || !this.hooks.ready()) return;
     this.pendingLink = null;
-    this.shape = null;
+    this.offered = null;
     const offered = this.boundsFor(this.hooks.board().shape);
     const wanted = link.bounds.filter((b) => offered.includes(b));
     if (wanted.length) this.unchecked = new Set(offered.filter((b) => !wanted.includes(b)));
@@ -125,8 +125,9 @@ export class Lab {
   /** Enable what the solver's state allows; rebuild the bound list when the shape changed. */
   renderControls() {
     const shape = this.hooks.board().shape;
-    if (shape !== this.shape && this.hooks.info()) {
-      this.shape = shape;
+    const offered = `${shape}:${this.boundsFor(shape).join(",")}`; // a pack load adds a bound
+    if (offered !== this.offered && this.hooks.info()) {
+      this.offered = offered;
       const labels = this.labels();
       this.compareView.setBounds(this.boundsFor(shape).map((name) => ({ name, label: labels[name] || name, checked: !this.unchecked.has(name) })));
     }

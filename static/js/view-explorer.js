@@ -129,6 +129,7 @@ export class HintView {
       $("hint-apply").hidden = true;
       return;
     }
+    this.markTiles([hint.next.tile, ...(hint.optimal || []).map((m) => m.tile)]);
     let text = `Next optimal move: tile ${moveText(hint.next)}; ${hint.distance} moves from here.`;
     if (hint.optimal) {
       text += ` All optimal moves: ${hint.optimal.map(moveText).join(", ")}.`;
@@ -138,7 +139,14 @@ export class HintView {
     $("hint-apply").hidden = false;
   }
 
+  /** Outline the tiles of the hinted moves on the board (none: []). */
+  markTiles(tiles) {
+    for (const t of $("board").querySelectorAll(".tile.hinted")) t.classList.remove("hinted");
+    for (const n of tiles) $("board").querySelector(`.tile[data-tile="${n}"]`)?.classList.add("hinted");
+  }
+
   clear() {
+    this.markTiles([]);
     const el = $("hint-result");
     el.textContent = "";
     delete el.dataset.tile;

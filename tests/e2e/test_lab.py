@@ -171,6 +171,8 @@ def test_explorer_31_moves_and_hint_on_korf(ready_app):
     page.click("#hint-next")
     page.wait_for_selector("#hint-result[data-tile]:not([data-tile=''])", state="attached", timeout=120_000)
     assert page.get_attribute("#hint-result", "data-distance") == "41"
+    hinted = page.get_attribute("#hint-result", "data-tile")
+    assert page.eval_on_selector_all("#board .tile.hinted", "ts => ts.map(t => t.dataset.tile)") == [hinted]
     page.click("#hint-apply")
     page.wait_for_function("t => document.querySelector('#board').dataset.tiles !== t", arg=",".join(map(str, EXAMPLES["korf55"]["tiles"])))
     assert app.solve("auto")["length"] == 40
