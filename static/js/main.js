@@ -15,6 +15,8 @@ import { bindInput } from "./input.js";
 import { Playback, SPEEDS } from "./playback.js";
 import { readHash, writeHash, shareUrl, prefs } from "./share.js";
 import { registerOffline, precacheAll } from "./offline.js";
+import { Lab } from "./lab.js";
+import { bindLabInput } from "./input-lab.js";
 
 /**
  * The page's state.  Everything the page shows follows from it (and from the
@@ -48,6 +50,23 @@ const state = {
 };
 
 const view = new PageView();
+
+/** The lab (lab.js: Compare bounds, bound trace, Explain, explorer, hints): its own state, this page's board. */
+const lab = new Lab({
+  client: null, // set below, once the client exists
+  board: () => state.board,
+  shownBoard: () => (state.playback ? state.playback.board : state.board),
+  load: (board) => {
+    setBoard(board);
+    fillBoundMenu();
+    view.setExample("", "");
+  },
+  move: (direction) => applyMoves([direction]),
+  ready: () => state.ready,
+  solving: () => state.solving,
+  info: () => state.info,
+  copy: (text, messages) => view.copyText(text, messages),
+});
 
 /** A bound's label, from the solver (info.labels); the name itself when unknown. */
 const boundLabel = (b) => state.info?.labels?.[b] || b;
@@ -95,6 +114,7 @@ const client = new SolverClient({
       view.setStatus("ready", "Ready");
     }
     syncText({ force: true });
+    lab.solverReady();
   },
   fatal(err) {
     state.ready = false;
@@ -109,6 +129,7 @@ const client = new SolverClient({
   },
   restart() {
     state.ready = false;
+    setTimeout(() => lab.busyChanged());
     state.pack.busy = false;
     state.loadWarning = false;
     state.warnings = [];
@@ -116,6 +137,7 @@ const client = new SolverClient({
     view.loading.reset();
   },
 });
+lab.client = client;
 
 /** Bytes of each loading stage, from build-info.json. */
 function stageSizes() {
@@ -129,6 +151,7 @@ function setBoard(board, { fromText = false, keepSolution = false } = {}) {
   state.board = board;
   if (!keepSolution) clearSolution();
   view.board.render(board, { busy: state.solving });
+  lab.boardRendered();
   writeHash(board);
   state.shapeChoice = board.shape;
   view.selectShape(board.shape);
@@ -138,6 +161,7 @@ function setBoard(board, { fromText = false, keepSolution = false } = {}) {
   }
   if (!keepSolution) refreshBounds();
   renderPack();
+  lab.positionChanged();
 }
 
 function setText(text) {
@@ -152,6 +176,7 @@ function clearSolution() {
   state.solution = null;
   view.playback.hide();
   view.solution.hide();
+  lab.solutionCleared();
   if (!state.solving) view.progress.hide();
 }
 
@@ -289,8 +314,8 @@ function exampleChosen(id) {
 function hashChanged(hash) {
   const h = readHash(hash);
   if (!h || state.solving) return;
-  if (h.tiles && h.text === state.board.tiles.join(" ") && h.shape === state.board.shape) return;
-  loadFromHash(h);
+  if (!(h.tiles && h.text === state.board.tiles.join(" ") && h.shape === state.board.shape)) loadFromHash(h);
+  lab.linkOpened(hash); // a comparison link (lab.js)
 }
 
 function loadFromHash(h) {
@@ -379,16 +404,22 @@ function beginSolving() {
   view.setSolving(true);
   view.focusCancel();
   view.board.render(state.board, { busy: true });
+  lab.busyChanged();
 }
 
 function endSolving() {
   state.solving = false;
   view.setSolving(false, { ready: state.ready });
   view.board.render(state.board, { busy: false });
+  lab.busyChanged();
 }
 
 async function solve() {
   if (state.solving) return;
+  if (lab.running) {
+    view.toast("A comparison of bounds is running: stop it first.");
+    return;
+  }
   view.hideError();
   if (state.text.trim() !== state.board.gridText().trim()) state.textDirty = true;
   if (!state.ready) {
@@ -422,6 +453,7 @@ async function solve() {
     state.solution = result;
     view.solution.show(result, { boundLabel: boundLabel(result.bound || bound) });
     startPlayback(board, result);
+    lab.solved(board, result);
     const wall = (performance.now() - t0) / 1000;
     view.setStatus("solved", `Solved: ${result.length} moves in ${formatSeconds(wall)}.`);
   } catch (err) {
@@ -475,6 +507,8 @@ function startPlayback(board, result) {
   view.playback.show();
   const pb = new Playback(board, result.directions, (b, i) => {
     view.board.render(b, { busy: false });
+    lab.boardRendered();
+    lab.playbackAt(i);
     view.solution.highlight(i - 1);
     view.playback.render({ index: i, length: pb.length, playing: pb.playing });
   });
@@ -553,6 +587,8 @@ async function main() {
   if (h && !h.tiles) loadFromHash(h);
   if (h && h.bound) prefs.set("bound", h.bound);
   loadExamples();
+  bindLabInput(lab);
+  lab.start();
   view.setStatus("loading", "Loading the solver…");
   view.loading.reset();
 
