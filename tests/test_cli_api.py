@@ -140,3 +140,17 @@ def test_api_bounds_start_values_are_each_bounds_first_threshold():
 def test_api_load_asset_errors():
     res = json.loads(api.load_asset("wd-4x4.f15", b"garbage"))
     assert res["ok"] is False and res["error"]["type"] == "asset"
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (None, "pdb-663.f15: expected the file's bytes, got None"),
+        ("text", "pdb-663.f15: expected the file's bytes, got 'text'"),
+        (b"", "pdb-663.f15: truncated (0 bytes is shorter than the header)"),
+        (b"<!DOCTYPE html><html>404 Not Found</html>", "pdb-663.f15: not a Fifteen database (bad magic"),
+    ],
+)
+def test_api_load_asset_says_which_file_and_why(data, message):
+    res = json.loads(api.load_asset("pdb-663.f15", data))
+    assert res["ok"] is False and res["error"]["type"] == "asset" and res["error"]["message"].startswith(message), res

@@ -3,8 +3,13 @@
 Every call takes and returns plain JSON text, so nothing but strings crosses
 between JavaScript and Python.  Results are ``{"ok": true, "result": ...}``;
 failures are ``{"ok": false, "error": {"type": T, "message": M}}`` with *T*
-one of ``input`` (bad position, shape or bound), ``asset`` (missing or corrupt
-database), ``cancelled`` or ``internal`` — never a traceback.
+one of ``input`` (bad position, shape, bound or parameter), ``asset`` (missing or
+corrupt database), ``cancelled`` or ``internal`` (a bug) — never a traceback, and
+:func:`call` never raises.  The parameters are checked by :mod:`fifteen.validate`
+before the method runs: at most 128 KiB of JSON, 8 levels deep, numbers of at
+most 40 digits (NaN and Infinity refused), only the keys the method takes
+(:data:`fifteen.validate.METHOD_PARAMS`), each of its kind
+(:data:`fifteen.validate.PARAM_RULES`); ``null`` means "not given".
 
 * :func:`load_asset` ``(name, data)``: register a fetched database (``data`` is
   bytes, or a JS ``Uint8Array`` proxy: converted once with ``to_bytes``, or a
@@ -56,7 +61,6 @@ from __future__ import annotations
 import json
 import random as _random
 import time
-import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -65,6 +69,7 @@ from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
 from .errors import AssetError, FifteenError, InputError
 from .ida import Cancelled, Progress
 from .solver import available_bounds, bound_infos, bound_values, resolve_bound, solve, start_values, summary
+from .validate import check_params, describe, internal_message, parse_params
 from .walking import supported_shapes
 
 PROGRESS_SECONDS = 0.25
@@ -95,14 +100,18 @@ def load_asset(name: str, data: Any) -> str:
     the caller must drop it).
     """
     try:
-        if hasattr(data, "to_bytes"):  # a JsProxy of a Uint8Array (Pyodide)
+        if not (isinstance(name, str) and len(name) <= 120 and name.isprintable()):
+            name = describe(name, 120)
+        if hasattr(data, "to_bytes") and not isinstance(data, int):  # a JsProxy of a Uint8Array (Pyodide)
             data = data.to_bytes()
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise AssetError(f"{name}: expected the file's bytes, got {describe(data)}")
         meta = assets.load_asset(data, name, take=isinstance(data, bytearray))
         return _ok(meta)
     except AssetError as exc:
         return _error("asset", str(exc))
     except Exception as exc:  # pragma: no cover - defensive: never a traceback to the page
-        return _error("internal", f"{name}: {type(exc).__name__}: {exc}")
+        return _error("internal", f"{describe(name)}: {internal_message(exc)}")
 
 
 def container_size(name: str, head: Any) -> str:
@@ -115,6 +124,8 @@ def container_size(name: str, head: Any) -> str:
         return _ok(dbfile.container_size(head, name=name))
     except AssetError as exc:
         return _error("asset", str(exc))
+    except Exception as exc:  # defensive: never a traceback to the page
+        return _error("internal", f"{describe(name)}: {internal_message(exc)}")
 
 
 def _board(params: dict) -> Board:
@@ -204,7 +215,7 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         bound,
         progress=report if progress is not None else None,
         cancel=cancel,
-        tick_nodes=int(params.get("tick_nodes", 1 << 14)),
+        tick_nodes=params.get("tick_nodes") or 1 << 14,
     )
     r = sol.result
     return {
@@ -316,7 +327,7 @@ def _int_param(params: dict, key: str, default=None) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{key} must be an integer, not {value!r}")
+        raise InputError(f"{key} must be an integer, not {describe(value)}")
     return value
 
 
@@ -390,17 +401,14 @@ _METHODS: dict[str, Callable[..., dict]] = {
 
 
 def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
-    """Run one API method; see the module docstring."""
-    fn = _METHODS.get(method)
-    if fn is None:
-        return _error("input", f"unknown method {method!r} (one of {', '.join(_METHODS)})")
+    """Run one API method; see the module docstring.  Never raises: the parameters are
+    checked by :mod:`fifteen.validate` (size, nesting, each known parameter's kind, the
+    ones the method takes) before the method runs."""
     try:
-        params = json.loads(params_json or "{}")
-        if not isinstance(params, dict):
-            raise ValueError("parameters must be a JSON object")
-    except ValueError as exc:
-        return _error("input", f"bad parameters: {exc}")
-    try:
+        fn = _METHODS.get(method) if isinstance(method, str) else None
+        if fn is None:
+            return _error("input", f"unknown method {describe(method)} (one of {', '.join(_METHODS)})")
+        params = check_params(method, parse_params(params_json))
         return _ok(fn(params, progress=progress, cancel=cancel))
     except AssetError as exc:  # before FifteenError, its base class
         return _error("asset", str(exc))
@@ -411,5 +419,4 @@ def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | 
     except MemoryError:
         return _error("internal", "out of memory")
     except Exception as exc:  # never a traceback in the page; keep the last frame for bug reports
-        frame = traceback.extract_tb(exc.__traceback__)[-1]
-        return _error("internal", f"{type(exc).__name__}: {exc} ({frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})")
+        return _error("internal", internal_message(exc))

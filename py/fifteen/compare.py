@@ -48,6 +48,7 @@ from . import Cancelled
 from .board import Board, Shape
 from .errors import InputError
 from .solver import available_bounds, bound_infos, bound_values, solve
+from .validate import describe
 
 #: Nodes between two looks at a running search (progress and budget checks).
 TICK_NODES = 1 << 10
@@ -177,14 +178,14 @@ def parse_bound_names(names: str | Sequence[str] | None, shape: Shape) -> list[s
     out: list[str] = []
     for item in items:
         if not isinstance(item, str):
-            raise InputError(f"bounds must be names, got {item!r}")
+            raise InputError(f"bounds must be names, got {describe(item)}")
         name = item.strip().lower()
         if not name:
             continue
         if name not in offered:
             known = any(info.name == name for info in bound_infos())
             why = f"is not available for a {shape} board" if known else "is unknown"
-            raise InputError(f"bound {name!r} {why} (choose from {', '.join(offered)})")
+            raise InputError(f"bound {describe(name)} {why} (choose from {', '.join(offered)})")
         if name not in out:
             out.append(name)
     if not out:
@@ -197,7 +198,7 @@ def check_budget(budget: Any) -> int | None:
     if budget is None:
         return None
     if isinstance(budget, bool) or not isinstance(budget, int):
-        raise InputError(f"budget must be a whole number of nodes, got {budget!r}")
+        raise InputError(f"budget must be a whole number of nodes, got {describe(budget)}")
     if budget < 0:
         raise InputError(f"budget must not be negative, got {budget}")
     return budget or None
@@ -327,7 +328,7 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str 
         lines += ["| " + " | ".join(row) + " |" for row in rows]
         return "\n".join(lines)
     if fmt != "text":
-        raise InputError(f"unknown table format {fmt!r} (text, tsv or markdown)")
+        raise InputError(f"unknown table format {describe(fmt)} (text, tsv or markdown)")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     return "\n".join(
         "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
@@ -358,4 +359,4 @@ def find_preset(preset_id: str, path: str | Path | None = None) -> dict[str, Any
     for preset in presets:
         if preset.get("id") == preset_id:
             return preset
-    raise InputError(f"unknown preset {preset_id!r} (one of {', '.join(str(p.get('id')) for p in presets)})")
+    raise InputError(f"unknown preset {describe(preset_id)} (one of {', '.join(str(p.get('id')) for p in presets)})")

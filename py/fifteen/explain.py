@@ -38,6 +38,7 @@ from .compare import bound_label, lab_bounds
 from .errors import InputError
 from .inversion import horizontal_inversions, moves_for_inversions
 from .solver import bound_values
+from .validate import describe
 from .walking import table_for, walking_available
 
 
@@ -230,7 +231,7 @@ def trace(board: Board, moves: Iterable[int] | str) -> dict[str, Any]:
 
 def _tile_number(t: Any) -> int:
     if isinstance(t, bool) or not isinstance(t, int):
-        raise InputError(f"moves must be tile numbers, got {t!r}")
+        raise InputError(f"moves must be tile numbers, got {describe(t)}")
     return t
 
 

@@ -37,6 +37,7 @@ from .compare import (
 from .errors import InputError
 from .explain import explain, trace
 from .solver import solve
+from .validate import describe
 
 COMMANDS = ("compare", "explain", "trace")
 FORMATS = ("text", "tsv", "markdown")
@@ -169,7 +170,7 @@ def _trace(board: Board, args: argparse.Namespace) -> int:
         elif all(t.isalpha() for t in tokens):
             moves = "".join(tokens)
         else:
-            raise InputError(f"--moves: give tile numbers or blank directions (U, D, L, R), not {args.moves!r}")
+            raise InputError(f"--moves: give tile numbers or blank directions (U, D, L, R), not {describe(args.moves)}")
     else:
         moves = solve(board, args.bound).tiles
     out = trace(board, moves)

@@ -17,6 +17,8 @@ import { bindInput } from "./input.js";
 import { Playback, SPEEDS } from "./playback.js";
 import { readHash, writeHash, shareUrl, prefs } from "./share.js";
 import { registerOffline, precacheAll } from "./offline.js";
+import { Lab } from "./lab.js";
+import { bindLabInput } from "./input-lab.js";
 
 /**
  * The page's state.  Everything the page shows follows from it (and from the
@@ -51,6 +53,19 @@ const state = {
 const model = new PageModel(new Board(4, 4));
 
 const view = new PageView();
+
+/** The lab (lab.js: Compare bounds, bound trace, Explain, explorer, hints): its own state, this page's board. */
+const lab = new Lab({
+  client: null, // set below, once the client exists
+  board: () => model.position,
+  shownBoard: () => model.shownBoard(),
+  load: (board) => changePosition(board, Source.LAB),
+  move: (direction) => run(model.applyMoves([direction])),
+  ready: () => state.ready,
+  solving: () => !!model.job,
+  info: () => state.info,
+  copy: (text, messages) => view.copyText(text, messages),
+});
 
 /** A bound's label, from the solver (info.labels); the name itself when unknown. */
 const boundLabel = (b) => state.info?.labels?.[b] || b;
@@ -101,6 +116,7 @@ const client = new SolverClient({
       syncText({ force: true });
     }
     refreshBounds({ force: true });
+    lab.solverReady();
   },
   fatal(err) {
     state.ready = false;
@@ -119,6 +135,7 @@ const client = new SolverClient({
     state.ready = false;
     state.onRestart?.();
     run(model.solverLost());
+    setTimeout(() => lab.busyChanged());
     state.pack.busy = false;
     state.loadWarning = false;
     state.warnings = [];
@@ -126,6 +143,7 @@ const client = new SolverClient({
     view.loading.reset();
   },
 });
+lab.client = client;
 
 /** Bytes of each loading stage, from build-info.json. */
 function stageSizes() {
@@ -146,6 +164,7 @@ function run(effects) {
         stopPlayback();
         view.playback.hide();
         view.solution.hide();
+        lab.solutionCleared();
         if (!model.job) view.progress.hide();
         break;
       case "render":
@@ -198,6 +217,7 @@ function run(effects) {
 function renderPosition() {
   const board = model.position;
   view.board.render(model.shownBoard(), { busy: !!model.job });
+  lab.boardRendered();
   const shapeChanged = state.shapeChoice !== board.shape;
   state.shapeChoice = board.shape;
   view.selectShape(board.shape);
@@ -211,6 +231,7 @@ function renderPosition() {
   if (shapeChanged) fillBoundMenu();
   refreshBounds();
   renderPack();
+  lab.positionChanged();
 }
 
 /** A new position from `source` (page-model.js Source). */
@@ -459,10 +480,10 @@ function hashChanged(hash) {
     return;
   }
   const h = readHash(hash);
-  if (!h) return;
-  if (h.bound) prefs.set("bound", h.bound);
-  if (h.tiles && h.shape === model.position.shape && h.tiles.join(" ") === model.position.text()) return;
-  loadLink(h, Source.HISTORY);
+  if (h?.bound) prefs.set("bound", h.bound);
+  const same = h?.tiles && h.shape === model.position.shape && h.tiles.join(" ") === model.position.text();
+  const loaded = h && !same ? loadLink(h, Source.HISTORY) : Promise.resolve();
+  loaded.then(() => lab.linkOpened(hash)); // a comparison link (lab.js), on its position
 }
 
 /**
@@ -563,12 +584,17 @@ async function downloadPack() {
 // ------------------------------------------------------------------ solve / cancel
 function endSolving() {
   view.setSolving(false, { ready: state.ready });
+  lab.busyChanged();
   fillBoundMenu();
   renderPack();
 }
 
 function solve() {
   if (model.job) return;
+  if (lab.running) {
+    view.toast("A comparison of bounds is running: stop it first.");
+    return;
+  }
   view.hideError();
   if (tokens(state.text).join(" ") !== model.position.text()) state.textDirty = true;
   if (state.textDirty && state.ready) {
@@ -581,6 +607,7 @@ function solve() {
 
 async function runSolve(job) {
   view.setSolving(true);
+  lab.busyChanged();
   view.progress.reset();
   view.progress.reveal();
   renderPack();
@@ -596,6 +623,7 @@ async function runSolve(job) {
     }
     model.lastSolved = { text: job.board.text(), shape: job.board.shape, length: result.length };
     run(model.solveDone(job, result, { seconds: formatSeconds((performance.now() - t0) / 1000) }));
+    if (model.solution?.result === result) lab.solved(job.board, result);
   } catch (err) {
     if (model.job === job && !job.cancelling && err.type === ErrorType.INPUT) showTextError(plainInputError(err.message));
     run(model.solveFailed(job, err));
@@ -663,6 +691,8 @@ function showSolution(focus) {
   const pb = new Playback(start, result.directions, (b, i) => {
     model.playbackAt(i);
     view.board.render(b, { busy: false });
+    lab.boardRendered();
+    lab.playbackAt(i);
     if (kind !== "replay") view.solution.highlight(i - 1);
     view.playback.render({ index: i, length: pb.length, playing: pb.playing });
   });
@@ -752,6 +782,8 @@ async function main() {
   }
   if (h?.bound) prefs.set("bound", h.bound);
   loadExamples();
+  bindLabInput(lab);
+  lab.start();
   view.loading.reset();
 
   try {

@@ -47,6 +47,7 @@ export const Source = Object.freeze({
   HISTORY: "history", // Back / Forward
   UNDO: "undo",
   REPLAY: "replay", // a pasted move string replayed on the board
+  LAB: "lab", // a position the lab opened (explorer, presets)
 });
 
 /**

@@ -16,10 +16,12 @@
  *             a damaged one); `controlled` = a service worker caches what the worker
  *             fetches; `runtimeBytes` = {file: size} of the Pyodide files (from
  *             build-info.json, for download progress)
- *   CALL      {id, method, params}
+ *   CALL      {id, method, params, progress?}
  *             fifteen.api.call(method, params) for a Method below ("solve" without
  *             progress: the page's warm-up); the databases of params.shape are loaded
- *             first when that shape is new
+ *             first when that shape is new; with `progress` true the method's progress
+ *             reports come back as PROGRESS (the lab's COMPARE: the running bound's
+ *             run so far) and the interrupt buffer is cleared first, as for SOLVE
  *   SOLVE     {id, params}   params = {text, shape, bound}
  *             fifteen.api.call("solve", params, progress), with PROGRESS reports
  *   LOAD_PACK {id, file}
@@ -143,7 +145,7 @@ export const SIGINT = 2;
 export const message = Object.freeze({
   // page -> worker
   init: ({ shape, skip = [], controlled = false, runtimeBytes = {} }) => ({ type: ToWorker.INIT, shape, skip, controlled, runtimeBytes }),
-  call: (id, method, params = {}) => ({ type: ToWorker.CALL, id, method, params }),
+  call: (id, method, params = {}, { progress = false } = {}) => ({ type: ToWorker.CALL, id, method, params, ...(progress ? { progress } : {}) }),
   solve: (id, params) => ({ type: ToWorker.SOLVE, id, params }),
   loadPack: (id, file) => ({ type: ToWorker.LOAD_PACK, id, file }),
   cancel: () => ({ type: ToWorker.CANCEL }),

@@ -147,9 +147,9 @@ export class SolverClient {
     });
   }
 
-  /** fifteen.api.call(method, params) (a protocol Method). */
-  call(method, params = {}) {
-    return this.request((id) => message.call(id, method, params));
+  /** fifteen.api.call(method, params) (a protocol Method); onProgress(progress) for methods that report it (COMPARE). */
+  call(method, params = {}, onProgress = undefined) {
+    return this.request((id) => message.call(id, method, params, { progress: !!onProgress }), onProgress);
   }
 
   /** Solve params = {text, shape, bound}; onProgress(progress) during the search. */

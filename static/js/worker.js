@@ -81,10 +81,10 @@ async function request(msg) {
     requireSolver();
     const params = msg.params || {};
     if (params.shape) await solver.databases.ensureShape(params.shape);
-    if (msg.type === ToWorker.SOLVE) {
+    if (msg.type === ToWorker.SOLVE || msg.progress) {
       if (solver.interrupt) solver.interrupt[0] = 0;
       const progress = (json) => post(message.progress(id, JSON.parse(json)));
-      post(replyMessage(id, apiCall(Method.SOLVE, params, progress)));
+      post(replyMessage(id, apiCall(msg.type === ToWorker.SOLVE ? Method.SOLVE : msg.method, params, progress)));
     } else {
       post(replyMessage(id, apiCall(msg.method, params)));
     }

@@ -70,6 +70,21 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
             pass
 
 
+def bind_http_server(port: int, handler) -> http.server.ThreadingHTTPServer:
+    """A threading HTTP server on 127.0.0.1:*port* (0: any free port), retried for 5 s while the
+    port is still held by a server a previous test stopped."""
+    for _ in range(50):
+        try:
+            httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        raise RuntimeError(f"port {port} stays busy")
+    httpd.daemon_threads = True
+    return httpd
+
+
 class SiteServer:
     """A static file server that can be stopped and started again on the same port."""
 
@@ -84,16 +99,7 @@ class SiteServer:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self) -> SiteServer:
-        handler = functools.partial(_QuietHandler, directory=str(self.root))
-        for _ in range(50):
-            try:
-                self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), handler)
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError(f"port {self.port} stays busy")
-        self.httpd.daemon_threads = True
+        self.httpd = bind_http_server(self.port, functools.partial(_QuietHandler, directory=str(self.root)))
         self.httpd.bytes_sent = 0
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()

@@ -24,12 +24,11 @@ import shutil
 import sys
 import tempfile
 import threading
-import time
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from .conftest import ROOT
+from .conftest import ROOT, bind_http_server
 
 TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -147,17 +146,8 @@ class PagesHost:
         return self.origin + self.prefix
 
     def start(self) -> PagesHost:
-        handler = functools.partial(_Handler, host=self)
-        for _ in range(50):
-            try:
-                self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), handler)
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError(f"port {self.port} stays busy")
+        self.httpd = bind_http_server(self.port, functools.partial(_Handler, host=self))
         self.port = self.httpd.server_address[1]
-        self.httpd.daemon_threads = True
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         return self
 

@@ -301,7 +301,9 @@ def test_input_checked_when_complete_with_a_one_click_fix(ready_app: App):
     page.locator("#tiles-input").blur()
     page.wait_for_function("() => document.querySelector('#tiles-error').textContent !== ''")
     assert len(page.inner_text("#tiles-error")) <= 300
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
+    error_box = page.locator("#tiles-error").bounding_box()
+    field_box = page.locator("#tiles-input").bounding_box()
+    assert error_box["x"] + error_box["width"] <= field_box["x"] + field_box["width"] + 1
     assert page.locator("#tiles-error").bounding_box()["height"] < 200
     # An incomplete text is checked on blur.
     page.fill("#tiles-input", "1 2 3 4 5")
@@ -329,7 +331,9 @@ def test_share_links_are_checked_before_drawing(ready_app: App):
         assert words in notice and "board was kept" in notice, notice
         assert len(notice) < 400, len(notice)
         assert app.board_tiles() == before and page.url.endswith("#" + _hash(before))
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
+        notice_box = page.locator("#position-notice").bounding_box()
+        card_box = page.locator("#position-heading").locator("xpath=..").bounding_box()
+        assert notice_box["x"] + notice_box["width"] <= card_box["x"] + card_box["width"]  # wrapped inside its card
     # A good link clears the notice.
     app.set_position(EIGHT["tiles"], "3x3")
     assert page.is_hidden("#position-notice")

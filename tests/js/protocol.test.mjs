@@ -55,6 +55,14 @@ describe("the builders", () => {
     assert.deepEqual(message.init({ shape: "4x4" }), { type: "init", shape: "4x4", skip: [], controlled: false, runtimeBytes: {} });
     assert.deepEqual(message.call(7, Method.PARSE, { text: "1 2 3 0" }), { type: "call", id: 7, method: "parse", params: { text: "1 2 3 0" } });
     assert.deepEqual(message.call(8, Method.INFO), { type: "call", id: 8, method: "info", params: {} });
+    // a call whose method reports progress (the lab's compare) says so
+    assert.deepEqual(message.call(10, Method.COMPARE, { bounds: ["md"] }, { progress: true }), {
+      type: "call",
+      id: 10,
+      method: "compare",
+      params: { bounds: ["md"] },
+      progress: true,
+    });
     assert.deepEqual(message.solve(9, { text: "x", shape: "4x4", bound: "auto" }), {
       type: "solve",
       id: 9,

@@ -113,6 +113,22 @@ describe("SolverClient", () => {
     await other;
   });
 
+  test("a CALL with a progress callback asks for PROGRESS and gets it", async () => {
+    const { client, worker } = setup();
+    client.start();
+    worker().emit(READY);
+    const seen = [];
+    const comparing = client.call(Method.COMPARE, { tiles: [1, 2, 3, 0], shape: "2x2", bounds: ["md"] }, (p) => seen.push(p));
+    const c = worker().last(ToWorker.CALL);
+    assert.equal(c.progress, true);
+    worker().emit(message.progress(c.id, { name: "md", nodes: 5 }));
+    worker().emit(message.result(c.id, { bounds: {} }));
+    assert.deepEqual(await comparing, { bounds: {} });
+    assert.deepEqual(seen, [{ name: "md", nodes: 5 }]);
+    client.call(Method.INFO);
+    assert.equal(worker().last(ToWorker.CALL).progress, undefined); // plain calls stay as they were
+  });
+
   test("a fatal ERROR fails every request and readyPromise", async () => {
     const { client, worker, calls } = setup();
     const ready = client.start();
