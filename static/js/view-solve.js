@@ -93,9 +93,8 @@ export class PackView {
     button.hidden = state === PackState.LOADED || state === PackState.DOWNLOADING;
     button.disabled = !enabled;
     const size = formatPackSize(pack.bytes);
-    const label = `hard-positions pack (${size})`;
-    button.setAttribute("aria-label", state === PackState.ERROR ? `Retry downloading the ${label}` : `Download the ${label}`);
-    button.textContent = state === PackState.ERROR ? `Retry the download (${size})` : `Download ${label}`;
+    // the visible text is the accessible name (no aria-label that could drift from it)
+    button.textContent = state === PackState.ERROR ? `Retry downloading the pack (${size})` : `Download hard-positions pack (${size})`;
     if (state === PackState.LOADED) {
       this.status.textContent = "Hard-positions pack loaded: the strongest bound now uses it.";
     } else if (state === PackState.ERROR) {

@@ -44,6 +44,7 @@ def test_double_click_solve_starts_one_solve_that_is_not_cancelled(ready_app: Ap
     page = app.page
     app.set_position(KORF12["tiles"])
     page.select_option("#bound-select", "auto")
+    page.locator("#solve-button").scroll_into_view_if_needed()  # where an earlier test left the page scrolled
     before = page.locator("#solve-button").bounding_box()
     page.dblclick("#solve-button")
     during = page.locator("#solve-button").bounding_box()
