@@ -24,7 +24,9 @@ most 40 digits (NaN and Infinity refused), only the keys the method takes
   heuristic lab's ``compare``, ``trace``, ``explain``; see the
   ``_method_*`` functions for their parameters and results.  ``progress`` is
   called with one JSON string about four times a second during a solve and
-  after every finished iteration.
+  after every finished iteration.  ``parallel_begin``, ``parallel_step``, ``parallel_tasks``,
+  ``parallel_result`` and ``parallel_drop`` serve the page's pool of workers
+  (:mod:`fifteen.webpool`).
 
 Small-board explorer and hints (:mod:`fifteen.explorer`, :mod:`fifteen.hint`).
 A position is given as for ``solve`` (``tiles`` list or text, ``shape``);
@@ -67,7 +69,7 @@ from typing import Any
 from . import __version__, assets, dbfile, explorer
 from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
 from .errors import AssetError, FifteenError, InputError
-from .ida import Cancelled, Progress
+from .ida import Cancelled, Iteration, Progress, SearchResult
 from .solver import available_bounds, bound_infos, bound_values, resolve_bound, solve, start_values, summary
 from .validate import check_params, describe, internal_message, parse_params
 from .walking import supported_shapes
@@ -217,13 +219,17 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         cancel=cancel,
         tick_nodes=params.get("tick_nodes") or 1 << 14,
     )
-    r = sol.result
+    return _solution_json(board, sol.bound, sol.directions, sol.result, values)
+
+
+def _solution_json(board: Board, bound: str, directions: str, r: SearchResult, values: dict) -> dict:
+    """A ``solve`` result (also the parallel search's, :func:`_method_parallel_result`)."""
     return {
         **_board_json(board),
-        "bound": sol.bound,
-        "length": sol.length,
-        "moves": sol.tiles,
-        "directions": sol.directions,
+        "bound": bound,
+        "length": r.length,
+        "moves": r.tiles,
+        "directions": directions,
         "nodes": r.nodes,
         "setup_seconds": round(r.setup_seconds, 3),
         "seconds": round(r.seconds, 3),
@@ -233,6 +239,67 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         "bounds": values,
         "summary": summary(values),
     }
+
+
+# ------------------------------------------------------------------ the browser pool's parallel search
+# fifteen.webpool: the page's pool of workers drives fifteen.parallel's scheduler step by step.
+
+
+def _method_parallel_begin(params: dict, **_: Any) -> dict:
+    from . import webpool
+
+    min_task_nodes = params.get("min_task_nodes")
+    return webpool.begin(
+        _board(params),
+        params.get("bound") or "auto",
+        int(params.get("workers", 2)),
+        min_task_nodes=None if min_task_nodes is None else int(min_task_nodes),
+    )
+
+
+def _method_parallel_step(params: dict, **_: Any) -> dict:
+    from . import webpool
+
+    return webpool.step(params)
+
+
+def _method_parallel_drop(params: dict, **_: Any) -> dict:
+    from . import webpool
+
+    return webpool.drop(params)
+
+
+def _method_parallel_tasks(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> dict:
+    from . import webpool
+
+    return webpool.run_bundle(params, progress)
+
+
+def _method_parallel_result(params: dict, **_: Any) -> dict:
+    """The ``solve`` result of a solution found by the pool (the path replayed to the goal),
+    plus ``workers`` and ``worker_nodes``."""
+    from . import webpool
+    from .solver import resolve_bound
+
+    board = _board(params)
+    path = [int(s) for s in params.get("path") or []]
+    moved = webpool.check_solution(board, path)
+    its = [Iteration(int(it["bound"]), int(it["nodes"]), float(it.get("seconds", 0.0))) for it in params.get("iterations") or []]
+    h0 = int(params.get("h0", its[0].bound if its else len(path)))
+    result = SearchResult(
+        path,
+        moved,
+        h0,
+        sum(it.nodes for it in its),
+        float(params.get("seconds", 0.0)),
+        its,
+        setup_seconds=float(params.get("setup_seconds", 0.0)),
+    )
+    bound = resolve_bound(board.shape, params.get("bound") or "auto").name
+    out = _solution_json(board, bound, board.directions(moved), result, bound_values(board))
+    out["workers"] = int(params.get("workers", 1))
+    out["worker_nodes"] = [int(n) for n in params.get("worker_nodes") or []]
+    return out
 
 
 # ------------------------------------------------------------------ the heuristic lab
@@ -397,6 +464,11 @@ _METHODS: dict[str, Callable[..., dict]] = {
     "explore_position": _method_explore_position,
     "explore_random": _method_explore_random,
     "hint": _method_hint,
+    "parallel_begin": _method_parallel_begin,
+    "parallel_step": _method_parallel_step,
+    "parallel_tasks": _method_parallel_tasks,
+    "parallel_result": _method_parallel_result,
+    "parallel_drop": _method_parallel_drop,
 }
 
 

@@ -102,10 +102,17 @@ def _never_stopped() -> bool:
     return False
 
 
-def run_task(task: Task, factory: SearcherFactory | None = None, *, stopped: Callable[[], bool] = _never_stopped) -> TaskOutcome:
+def run_task(
+    task: Task,
+    factory: SearcherFactory | None = None,
+    *,
+    stopped: Callable[[], bool] = _never_stopped,
+    ticked: Callable[[int], None] | None = None,
+) -> TaskOutcome:
     """Search one task (in a worker).  *factory* defaults to the bound named by the task
     (its databases read at first use, once per process); *stopped* is polled every
-    :data:`TASK_TICK_NODES` nodes and ends the task early (``stopped=True``) when true."""
+    :data:`TASK_TICK_NODES` nodes and ends the task early (``stopped=True``) when true;
+    *ticked* (optional) receives the task's nodes so far at the same points (live progress)."""
     shape = Shape.parse(task.shape)
     if factory is None:
         from .solver import resolve_bound
@@ -115,6 +122,8 @@ def run_task(task: Task, factory: SearcherFactory | None = None, *, stopped: Cal
 
     def tick(nodes: int) -> int:
         last[0] = nodes
+        if ticked is not None and nodes:
+            ticked(nodes)
         if nodes and stopped():
             raise _Stop
         return nodes + TASK_TICK_NODES

@@ -1,0 +1,157 @@
+"""The browser pool's side of the parallel search: :mod:`fifteen.parallel` driven step by step.
+
+The page's pool of solver workers (``static/js/solver-pool.js``) keeps the scheduler
+(:class:`fifteen.parallel.ParallelSearch`) in its *first* worker, which also searches tasks:
+a coordinating worker of its own would cost one more Python runtime and one more copy of the
+databases (the 7-8 pack is ~290 MB) for calls that take milliseconds, and the first worker
+already holds the databases the split tree needs for its ``h0``.  Its calls run between two
+tasks of that worker (an iteration's outcomes are sent together, when every task is done), so
+the scheduler never waits behind a search.  The page hands the tasks (in bundles, largest
+first) to whichever worker is free, stops the others when one finds a solution, and re-queues
+the bundle of a worker that dies.
+
+Through :func:`fifteen.api.call`:
+
+* ``parallel_begin`` ``{text|tiles, shape, bound, workers}`` -> a new search and its first
+  iteration's *work*: ``{"search", "bound", "h0", "split_nodes", "iterations", "bundles":
+  [[task, ...], ...]}`` (tasks as :class:`fifteen.parallel.Task` objects), or ``{"result":
+  ...}`` when the position is solved without any task (the goal, or a goal in the split tree).
+* ``parallel_step`` ``{search, outcomes: [{id, path, nodes}, ...]}``: every task of the current
+  iteration ran without a solution -> the next iteration's work (as above).
+* ``parallel_tasks`` ``{shape, tasks}`` (any worker, with progress ``{"nodes"}``): search a
+  bundle in order, stopping after a solution -> ``{"outcomes": [{id, path, nodes, stopped}]}``.
+* ``parallel_result`` ``{text|tiles, shape, bound, path, iterations, seconds, workers,
+  worker_nodes}`` (any worker, stateless): the ``solve`` result of the solution a task found
+  (``path`` = the blank's squares from the start).  Stateless because, on a page that is not
+  cross-origin isolated, stopping the first worker's own task means restarting that worker.
+* ``parallel_drop`` ``{search}``: forget a search (cancelled, or finished).
+
+Only tasks that finished count: a solution is reported only from a task that ran to its end
+at the current bound after every smaller bound was searched in full (never from a dead or
+stopped worker), so it is optimal, and its length is the serial one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import asdict
+from typing import Any
+
+from .board import Board, neighbours
+from .errors import InputError
+from .parallel import ParallelSearch, Task, TaskOutcome, bundles, run_task
+from .solver import resolve_bound
+
+_SEARCHES: dict[int, ParallelSearch] = {}
+_IDS = itertools.count(1)
+#: Searches kept at most (a page that never sent ``parallel_drop``).
+_KEEP = 4
+
+
+def _iterations(search: ParallelSearch) -> list[dict]:
+    return [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in search.iterations]
+
+
+def _work(search_id: int, search: ParallelSearch) -> dict:
+    """Begin iterations until one has tasks (or the split tree holds the goal)."""
+    while True:
+        tasks = search.begin()
+        if search.solved:
+            return {"search": search_id, "solved_path": list(search.solution or [])}
+        if tasks:
+            groups = bundles(tasks, search.min_task_nodes, search.workers)
+            return {
+                "search": search_id,
+                "bound": search.bound,
+                "h0": search.h0,
+                "split_nodes": search.iteration_nodes,
+                "iterations": _iterations(search),
+                "bundles": [[asdict(t) for t in group] for group in groups],
+            }
+        search.end()  # every subtree cut at this bound: on to the next
+
+
+def begin(board: Board, bound: str, workers: int, *, min_task_nodes: int | None = None) -> dict:
+    """``parallel_begin`` (see the module docstring)."""
+    info = resolve_bound(board.shape, bound)
+    kw: dict[str, Any] = {"max_bound": 400}
+    if min_task_nodes is not None:
+        kw["min_task_nodes"] = min_task_nodes
+    search = ParallelSearch(board.shape, board.tiles, info.name, info.factory, max(2, workers), **kw)
+    search_id = next(_IDS)
+    _SEARCHES[search_id] = search
+    while len(_SEARCHES) > _KEEP:
+        del _SEARCHES[min(_SEARCHES)]
+    work = _work(search_id, search)
+    work["bound_name"] = info.name
+    work["setup_seconds"] = round(search.setup_seconds, 3)
+    return work
+
+
+def _search(params: dict) -> ParallelSearch:
+    search = _SEARCHES.get(int(params.get("search", 0)))
+    if search is None:
+        raise InputError("no such parallel search (finished or dropped)")
+    return search
+
+
+def step(params: dict) -> dict:
+    """``parallel_step``: the outcomes of every task of the iteration (none found a solution)."""
+    search_id = int(params.get("search", 0))
+    search = _search(params)
+    for d in params.get("outcomes") or []:
+        task = search.task(int(d["id"]))
+        outcome = TaskOutcome(d.get("path"), int(d["nodes"]), False)
+        if outcome.path is not None:
+            raise InputError("parallel_step takes iterations without a solution (use parallel_result)")
+        search.record(task, outcome)
+    search.end()
+    return _work(search_id, search)
+
+
+def drop(params: dict) -> dict:
+    """``parallel_drop``."""
+    _SEARCHES.pop(int(params.get("search", 0)), None)
+    return {}
+
+
+def run_bundle(params: dict, progress=None) -> dict:
+    """``parallel_tasks``: search the bundle's tasks in order; after one with a solution, stop."""
+    done = [0]
+    last = [0.0]
+
+    def ticked(nodes: int) -> None:
+        now = time.perf_counter()
+        if progress is not None and now - last[0] >= 0.25:
+            last[0] = now
+            progress(f'{{"nodes": {done[0] + nodes}}}')
+
+    outcomes = []
+    for d in params.get("tasks") or []:
+        d = dict(d)
+        d["board"], d["path"] = tuple(d["board"]), tuple(d.get("path") or ())
+        task = Task(**d)
+        outcome = run_task(task, ticked=ticked)
+        done[0] += outcome.nodes
+        outcomes.append({"id": task.id, "path": outcome.path, "nodes": outcome.nodes, "stopped": outcome.stopped})
+        if outcome.path is not None:
+            break
+    return {"outcomes": outcomes}
+
+
+def check_solution(board: Board, path: list[int]) -> list[int]:
+    """The tiles that slide along *path* (the blank's squares), which must reach the goal."""
+    tiles = list(board.tiles)
+    blank = tiles.index(0)
+    moved = []
+    near = neighbours(board.shape)
+    for s in path:
+        if s not in near[blank]:
+            raise InputError(f"the path steps the blank from square {blank} to {s}, not a neighbour")
+        moved.append(tiles[s])
+        tiles[blank], tiles[s] = tiles[s], 0
+        blank = s
+    if tuple(tiles) != tuple(board.shape.goal()):
+        raise InputError("the path does not reach the goal")
+    return moved
