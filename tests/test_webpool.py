@@ -62,7 +62,8 @@ def drive(tiles, shape: str, bound: str, workers: int, *, lose_first_bundle=Fals
                 {"text": text, "shape": shape, "bound": bound, "path": found, "iterations": its, "h0": work["h0"], "workers": workers},
             )
         work = call("parallel_step", {"search": work["search"], "outcomes": outcomes})
-    return call("parallel_result", {"text": text, "shape": shape, "bound": bound, "path": work["solved_path"], "iterations": finished})
+    its = work["iterations"]
+    return call("parallel_result", {"text": text, "shape": shape, "bound": bound, "path": work["solved_path"], "iterations": its, "h0": work["h0"]})
 
 
 def replays(shape: Shape, tiles, moves) -> bool:

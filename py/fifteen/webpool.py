@@ -58,7 +58,7 @@ def _work(search_id: int, search: ParallelSearch) -> dict:
     while True:
         tasks = search.begin()
         if search.solved:
-            return {"search": search_id, "solved_path": list(search.solution or [])}
+            return {"search": search_id, "solved_path": list(search.solution or []), "h0": search.h0, "iterations": _iterations(search)}
         if tasks:
             groups = bundles(tasks, search.min_task_nodes, search.workers)
             return {

@@ -44,6 +44,7 @@ export class SolverClient {
     this.readyPromise = null;
     this.skip = []; // damaged databases to go on without
     this.runtimeBytes = {}; // {file: size} of the Pyodide files, for download progress
+    this.failWorker = null; // the current worker's failure path (kill())
   }
 
   /** Start (or restart) the worker; resolves when it is ready. */
@@ -63,6 +64,7 @@ export class SolverClient {
       rejectReady(err);
       this.handlers.fatal?.(err);
     };
+    this.failWorker = fail;
     let worker;
     try {
       worker = this.createWorker();
@@ -112,6 +114,19 @@ export class SolverClient {
       }),
     );
     return this.readyPromise;
+  }
+
+  /**
+   * The worker died (or, in tests and automation, is made to die): terminate it and
+   * fail its requests and start-up as a crashed worker does (a LOAD error, the
+   * fatal handler), not as a cancel.
+   */
+  kill(text = "the worker was terminated") {
+    if (!this.worker) return;
+    this.worker.terminate();
+    this.worker = null;
+    this.ready = false;
+    this.failWorker?.(new SolverError(ErrorType.LOAD, `The solver worker failed: ${text}`));
   }
 
   /** Terminate the worker; pending requests fail as cancelled. */
