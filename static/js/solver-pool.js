@@ -200,6 +200,7 @@ export class SolverPool {
           entry.client.call(Method.SOLVE, { text: t.join(" "), shape: this.shape, bound: "auto" }).catch(() => {});
         }
         started();
+        this.job?.adopt();
       },
       fatal: (err) => {
         if (entry.dead) return;
@@ -211,7 +212,7 @@ export class SolverPool {
         this.notify();
         if (this.restarts <= MAX_RESTARTS * MAX_WORKERS) this.scheduleHelpers(this.helperDelay * 2);
       },
-      restart: () => this.notify(),
+      restart: () => setTimeout(() => this.notify(), 0), // after the client's start() cleared `ready`
     });
     entry.client.skip = this.primary.skip;
     entry.client.runtimeBytes = this.primary.runtimeBytes;
@@ -222,7 +223,11 @@ export class SolverPool {
   }
 
   /** Solve params = {text, shape, bound}; onProgress(progress) with `workers` when parallel. */
-  solve(params, onProgress) {
+  async solve(params, onProgress) {
+    if (!this.primary.ready && this.primary.worker) {
+      // restarting in the background (stopped after the last solution): wait for it
+      await this.primary.readyPromise.catch(() => {});
+    }
     const helpers = this.readyHelpers();
     if (!helpers.length || !this.primary.ready) return this.primary.solve(params, onProgress);
     this.shape = params.shape || this.shape;
@@ -300,10 +305,25 @@ class ParallelJob {
     return this.promise;
   }
 
+  /** Take on the helpers that became ready since the solve began (restarted ones). */
+  adopt() {
+    if (this.done) return;
+    for (const h of this.pool.readyHelpers()) {
+      if (this.clients.includes(h.client)) continue;
+      this.clients.push(h.client);
+      this.workerNodes.push(0);
+      this.live.push(0);
+      this.rates.push({ nodes: 0, t: performance.now(), rate: 0 });
+    }
+    this.pump();
+  }
+
   /** Take the scheduler's reply (a promise of the next iteration's work) and run it. */
   iterate(workPromise) {
+    this.waiting = true;
     workPromise.then(
       (work) => {
+        this.waiting = false;
         if (this.done) return;
         this.work = work;
         if (work.bound_name) this.boundName = work.bound_name;
@@ -324,7 +344,7 @@ class ParallelJob {
 
   /** Hand bundles to free, live workers. */
   pump() {
-    if (this.done) return;
+    if (this.done || this.waiting) return;
     for (let i = 0; i < this.clients.length && this.queue.length; i++) {
       const c = this.clients[i];
       if (this.running.has(i) || !c.worker || (i > 0 && !c.ready) || this.dead?.has(i)) continue;
