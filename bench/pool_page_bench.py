@@ -76,7 +76,12 @@ def solve(app: App, tiles: str, bound: str) -> dict:
     wall = time.monotonic() - t0
     assert state == "solved", page.inner_text("#status")
     sol = page.locator("#solution")
-    return {"length": int(sol.get_attribute("data-length")), "seconds": round(wall, 2), "meta": page.inner_text("#solution-meta"), "workers": sol.get_attribute("data-workers")}
+    return {
+        "length": int(sol.get_attribute("data-length")),
+        "seconds": round(wall, 2),
+        "meta": page.inner_text("#solution-meta"),
+        "workers": sol.get_attribute("data-workers"),
+    }
 
 
 def wait_workers(app: App, n: int) -> float:

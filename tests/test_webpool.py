@@ -63,7 +63,9 @@ def drive(tiles, shape: str, bound: str, workers: int, *, lose_first_bundle=Fals
             )
         work = call("parallel_step", {"search": work["search"], "outcomes": outcomes})
     its = work["iterations"]
-    return call("parallel_result", {"text": text, "shape": shape, "bound": bound, "path": work["solved_path"], "iterations": its, "h0": work["h0"]})
+    return call(
+        "parallel_result", {"text": text, "shape": shape, "bound": bound, "path": work["solved_path"], "iterations": its, "h0": work["h0"]}
+    )
 
 
 def replays(shape: Shape, tiles, moves) -> bool:

@@ -27,7 +27,7 @@ import { ErrorType, Method } from "./protocol.js";
 import { SolverClient, SolverError } from "./solver-client.js";
 
 /** Memory of one worker without a pack: the Python runtime, the solver and the 4x4 databases (measured, bench/parallel.md). */
-export const WORKER_BASE_BYTES = 120 * 2 ** 20;
+export const WORKER_BASE_BYTES = 64 * 2 ** 20;
 /** At most this many workers, whatever the machine says. */
 export const MAX_WORKERS = 16;
 /** A dead helper is restarted at most this many times per page. */
