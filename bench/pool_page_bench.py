@@ -13,19 +13,28 @@ shared machine: read them side by side from one run, never as absolute figures.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-import psutil
+import psutil  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from e2e.conftest import CHROMIUM_ARGS, App, SiteServer, _chromium_path, copy_site  # noqa: E402
+_e2e = importlib.import_module("e2e.conftest")  # the e2e tests' server and page helpers
+CHROMIUM_ARGS, App, SiteServer, _chromium_path, copy_site = (
+    _e2e.CHROMIUM_ARGS,
+    _e2e.App,
+    _e2e.SiteServer,
+    _e2e._chromium_path,
+    _e2e.copy_site,
+)
 
 KORF_88 = "12 10 6 0 9 8 13 15 11 7 3 2 5 4 14 1"  # 65 moves, 1.8 M nodes serially with pdb663
 
@@ -49,7 +58,7 @@ def browser_pid(marker: str) -> int:
     raise RuntimeError("the browser process was not found")
 
 
-def site_with_db(db: Path | None) -> tuple[Path, tempfile.TemporaryDirectory | None]:
+def site_with_db(db: Path | None) -> tuple[Path, Any]:
     if db is None:
         return ROOT, None
     tmp = tempfile.TemporaryDirectory()
@@ -63,7 +72,7 @@ def site_with_db(db: Path | None) -> tuple[Path, tempfile.TemporaryDirectory | N
     return site, tmp
 
 
-def solve(app: App, tiles: str, bound: str) -> dict:
+def solve(app: Any, tiles: str, bound: str) -> dict:
     page = app.page
     app.page.fill("#tiles-input", tiles)
     page.keyboard.press("Tab")
@@ -84,7 +93,7 @@ def solve(app: App, tiles: str, bound: str) -> dict:
     }
 
 
-def wait_workers(app: App, n: int) -> float:
+def wait_workers(app: Any, n: int) -> float:
     t0 = time.monotonic()
     app.page.wait_for_selector(f"#workers-note[data-ready='{n}']", timeout=900_000, state="attached")
     return time.monotonic() - t0
@@ -106,7 +115,7 @@ def main() -> None:
     out: dict = {"tiles": args.tiles, "bound": args.bound, "workers": args.workers}
     try:
         with sync_playwright() as p:
-            kw = {"args": CHROMIUM_ARGS + [marker], "headless": True}
+            kw: dict[str, Any] = {"args": CHROMIUM_ARGS + [marker], "headless": True}
             if _chromium_path():
                 kw["executable_path"] = _chromium_path()
             browser = p.chromium.launch(**kw)
