@@ -13,7 +13,7 @@ from .conftest import App
 # Korf's #3 (59 moves, 1.6 M nodes serially with pdb663), #88 (65 moves, 1.8 M nodes)
 KORF_3 = (1, 15, 10, 13, 0, 11, 4, 7, 12, 6, 5, 3, 14, 8, 9, 2)
 KORF_88 = (12, 10, 6, 0, 9, 8, 13, 15, 11, 7, 3, 2, 5, 4, 14, 1)
-HARD_80 = (0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1)  # beyond reach with pdb663: a long solve
+HARD_80 = (0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1)  # beyond reach without the pack: a long solve
 HELPER_TIMEOUT_MS = 240_000
 
 
@@ -53,7 +53,7 @@ def solve_watching_workers(app: App, tiles, *, during=None) -> dict:
     wait_workers_ready(app, 2)
     app.wait_ready()
     app.set_position(tiles)
-    page.select_option("#bound-select", "pdb663")
+    page.select_option("#bound-select", "auto")  # pdb663 here (no pack in this page)
     page.click("#solve-button")
     app.wait_state("solving", timeout=10_000)
     page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
@@ -104,7 +104,7 @@ def test_cancel_stops_both_workers_and_the_next_solve_works(pool_app: App):
     page = app.page
     wait_workers_ready(app, 2)
     app.set_position(HARD_80)
-    page.select_option("#bound-select", "pdb663")
+    page.select_option("#bound-select", "auto")
     page.click("#solve-button")
     page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
     page.click("#cancel-button")
