@@ -91,7 +91,9 @@ def test_a_worker_killed_mid_solve_still_gives_the_optimum(pool_app: App):
     page = pool_app.page
 
     def kill_helper():
-        page.evaluate("() => fifteenPool.helpers[0].client.kill('killed by the test')")
+        # as soon as the helper runs a task of the solve (worker 2: the job's client 1)
+        page.wait_for_function("() => fifteenPool.job && fifteenPool.job.running.has(1)", timeout=60_000, polling=20)
+        page.evaluate("() => fifteenPool.job.clients[1].kill('killed by the test')")
 
     r = solve_watching_workers(pool_app, KORF_3, during=kill_helper)
     assert r["length"] == 59 and replays(KORF_3, r["moves"])
