@@ -87,13 +87,30 @@ def test_two_workers_give_the_serial_length_with_both_workers_progress(pool_app:
     assert r["line"].startswith("2 workers: #1 ") and "#2 " in r["line"] and "total" in r["line"], r["line"]
 
 
+KILL_WHILE_RUNNING = """() => new Promise((resolve) => {
+  const start = Date.now();
+  const timer = setInterval(() => {
+    const job = fifteenPool.job;
+    if (job && !job.done && job.running.has(1)) {
+      clearInterval(timer);
+      job.clients[1].kill("killed by the test");
+      resolve(true);
+    } else if (Date.now() - start > 60000) {
+      clearInterval(timer);
+      resolve(false);
+    }
+  }, 10);
+})"""
+
+
 def test_a_worker_killed_mid_solve_still_gives_the_optimum(pool_app: App):
     page = pool_app.page
 
     def kill_helper():
         # as soon as the helper runs a task of the solve (worker 2: the job's client 1)
-        page.wait_for_function("() => fifteenPool.job && fifteenPool.job.running.has(1)", timeout=60_000, polling=20)
-        page.evaluate("() => fifteenPool.job.clients[1].kill('killed by the test')")
+        # (checked and killed in one page task: the solve cannot end in between)
+        killed = page.evaluate(KILL_WHILE_RUNNING)
+        assert killed, "the helper never ran a task of the solve"
 
     r = solve_watching_workers(pool_app, KORF_3, during=kill_helper)
     assert r["length"] == 59 and replays(KORF_3, r["moves"])
