@@ -147,3 +147,48 @@ def test_errors_are_input_errors():
     wrong = json.loads(api.call("parallel_result", json.dumps({"text": "1 2 3 4 5 6 7 0 8", "shape": "3x3", "path": [6]})))
     assert wrong["ok"] is False and wrong["error"]["type"] == "input"
     assert "does not reach the goal" in wrong["error"]["message"] or "not a neighbour" in wrong["error"]["message"]
+
+
+def _refusal(method: str, params: dict) -> str:
+    reply = json.loads(api.call(method, json.dumps(params)))
+    assert reply["ok"] is False and reply["error"]["type"] == "input", reply
+    return reply["error"]["message"]
+
+
+def test_malformed_records_are_refused_with_what_is_wrong():
+    """The records come back from the page through api.call like any input: each field is checked."""
+    work = call("parallel_begin", {"text": "8 6 7 2 5 4 3 0 1", "shape": "3x3", "bound": "md", "workers": 2, "min_task_nodes": 1})
+    task = work["bundles"][0][0]
+    cases = [
+        ("parallel_tasks", {"tasks": [{**task, "board": [1, 2, 3]}]}, "a 3x3 board has 9 squares, got 3 tiles"),
+        ("parallel_tasks", {"tasks": [{**task, "budget": 10**6}]}, "a task's budget must be an integer from 0 to 400, not 1000000"),
+        ("parallel_tasks", {"tasks": [{**task, "state": -1}]}, "a task's state must be an integer from 0 to"),
+        ("parallel_tasks", {"tasks": [{**task, "bound": "nosuch"}]}, "nosuch"),
+        ("parallel_tasks", {"tasks": [{**task, "path": ["a"]}]}, "a task's path must be a list of square numbers 0..8"),
+        ("parallel_tasks", {"tasks": [{**task, "evil": 1}]}, "a task has no field 'evil'"),
+        ("parallel_tasks", {"tasks": [{"id": 1}]}, "tasks must be a list of the tasks parallel_begin or parallel_step gave"),
+        ("parallel_tasks", {"tasks": "x"}, "tasks must be a list of the tasks"),
+        ("parallel_step", {"search": work["search"], "outcomes": [{"id": task["id"], "nodes": "many"}]}, "an outcome's nodes must be an integer"),
+        ("parallel_step", {"search": work["search"], "outcomes": [{"id": 10**9, "nodes": 1}]}, "task 1000000000 is not pending"),
+        ("parallel_step", {"search": work["search"], "outcomes": []}, "parallel_step needs the outcome of every task of the iteration"),
+        ("parallel_step", {"search": "x"}, "search must be the number of a parallel search"),
+        ("parallel_begin", {"text": "1 2 3 0", "workers": 0}, "workers must be an integer from 1 to 256"),
+        ("parallel_begin", {"text": "1 2 3 0", "workers": 2, "min_task_nodes": 0}, "min_task_nodes must be an integer from 1"),
+        ("parallel_result", {"text": "1 2 3 0", "path": [], "iterations": [{"bound": "x", "nodes": 1}]}, "an iteration's bound must be"),
+        ("parallel_result", {"text": "1 2 3 0", "path": [], "seconds": -1}, "seconds must be a number of seconds"),
+        ("parallel_drop", {"search": 1, "x": 2}, "parallel_drop takes search, not 'x'"),
+    ]
+    for method, params, message in cases:
+        assert message in _refusal(method, params), (method, params)
+    # A state whose blank is elsewhere: its successor moves would not be legal on this board.
+    other = next(t for b in work["bundles"] for t in b if t["board"].index(0) != task["board"].index(0))
+    assert "does not have the blank on square" in _refusal("parallel_tasks", {"tasks": [{**task, "state": other["state"]}]})
+    call("parallel_drop", {"search": work["search"]})
+
+
+def test_pool_calls_may_be_longer_than_other_calls():
+    """An iteration's outcomes can pass the 128 KiB every other method reads (thousands of tasks)."""
+    long_step = json.dumps({"search": 123456789, "outcomes": [{"id": i, "nodes": 123456} for i in range(8000)]})
+    assert len(long_step) > 1 << 17
+    assert json.loads(api.call("parallel_step", long_step))["error"]["message"] == "no such parallel search (finished or dropped)"
+    assert "at most 131,072 are read" in json.loads(api.call("parse", long_step))["error"]["message"]

@@ -69,9 +69,9 @@ from typing import Any
 from . import __version__, assets, dbfile, explorer
 from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
 from .errors import AssetError, FifteenError, InputError
-from .ida import Cancelled, Iteration, Progress, SearchResult
+from .ida import Cancelled, Progress, SearchResult
 from .solver import available_bounds, bound_infos, bound_values, resolve_bound, solve, start_values, summary
-from .validate import check_params, describe, internal_message, parse_params
+from .validate import LONG_PARAMS, MAX_PARAMS_CHARS, check_params, describe, internal_message, parse_params
 from .walking import supported_shapes
 
 PROGRESS_SECONDS = 0.25
@@ -252,8 +252,8 @@ def _method_parallel_begin(params: dict, **_: Any) -> dict:
     return webpool.begin(
         _board(params),
         params.get("bound") or "auto",
-        int(params.get("workers", 2)),
-        min_task_nodes=None if min_task_nodes is None else int(min_task_nodes),
+        params.get("workers") or 2,
+        min_task_nodes=min_task_nodes,
     )
 
 
@@ -282,23 +282,25 @@ def _method_parallel_result(params: dict, **_: Any) -> dict:
     from .solver import resolve_bound
 
     board = _board(params)
-    path = [int(s) for s in params.get("path") or []]
+    path = list(params.get("path") or [])
     moved = webpool.check_solution(board, path)
-    its = [Iteration(int(it["bound"]), int(it["nodes"]), float(it.get("seconds", 0.0))) for it in params.get("iterations") or []]
-    h0 = int(params.get("h0", its[0].bound if its else len(path)))
+    its = webpool.iterations_from(params.get("iterations") or [])
+    h0 = params.get("h0")
+    if h0 is None:
+        h0 = its[0].bound if its else len(path)
     result = SearchResult(
         path,
         moved,
         h0,
         sum(it.nodes for it in its),
-        float(params.get("seconds", 0.0)),
+        float(params.get("seconds") or 0.0),
         its,
-        setup_seconds=float(params.get("setup_seconds", 0.0)),
+        setup_seconds=float(params.get("setup_seconds") or 0.0),
     )
     bound = resolve_bound(board.shape, params.get("bound") or "auto").name
     out = _solution_json(board, bound, board.directions(moved), result, bound_values(board))
-    out["workers"] = int(params.get("workers", 1))
-    out["worker_nodes"] = [int(n) for n in params.get("worker_nodes") or []]
+    out["workers"] = params.get("workers") or 1
+    out["worker_nodes"] = list(params.get("worker_nodes") or [])
     return out
 
 
@@ -480,7 +482,7 @@ def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | 
         fn = _METHODS.get(method) if isinstance(method, str) else None
         if fn is None:
             return _error("input", f"unknown method {describe(method)} (one of {', '.join(_METHODS)})")
-        params = check_params(method, parse_params(params_json))
+        params = check_params(method, parse_params(params_json, LONG_PARAMS.get(method, MAX_PARAMS_CHARS)))
         return _ok(fn(params, progress=progress, cancel=cancel))
     except AssetError as exc:  # before FifteenError, its base class
         return _error("asset", str(exc))

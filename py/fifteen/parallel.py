@@ -384,6 +384,10 @@ class ParallelSearch:
     def pending(self) -> int:
         return len(self._tasks) - len(self._records)
 
+    def is_pending(self, task_id: int) -> bool:
+        """Whether *task_id* is a task of the current iteration without an outcome yet."""
+        return task_id in self._tasks and task_id not in self._records
+
     @property
     def iteration_nodes(self) -> int:
         """Nodes of the current iteration so far."""
