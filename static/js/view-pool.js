@@ -38,11 +38,12 @@ export class PoolView {
   /** status = {size, ready, starting}; perWorker: bytes of one worker (the pack included when loaded). */
   render(status, { perWorker, packBytes = 0, cores }) {
     this.select.value = String(status.size);
-    const up = status.size > 1 ? `${status.ready} of ${status.size} ready${status.starting ? " (starting in the background)" : ""}. ` : "";
-    const pack = packBytes ? ` (with the hard-positions pack: ${memoryText(perWorker)} each)` : "";
-    this.note.textContent =
-      `${up}Memory: about ${memoryText(perWorker * status.size)}${status.size > 1 ? `, ${memoryText(perWorker)} per worker` : ""}${pack}.` +
-      (cores ? ` This device has ${cores} cores.` : "");
+    const parts = [];
+    if (status.size > 1) parts.push(`${status.ready} of ${status.size} ready${status.starting ? " (more starting)" : ""}`);
+    const each = status.size > 1 ? `, ${memoryText(perWorker)} per worker` : "";
+    parts.push(`about ${memoryText(perWorker * status.size)} of memory${each}${packBytes ? " with the pack" : ""}`);
+    if (cores) parts.push(`${cores} cores here`);
+    this.note.textContent = `${parts.join(" · ")}.`;
     this.note.dataset.ready = String(status.ready);
   }
 

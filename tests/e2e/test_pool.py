@@ -126,6 +126,7 @@ def test_cancel_stops_both_workers_and_the_next_solve_works(pool_app: App):
     page.select_option("#bound-select", "auto")
     page.click("#solve-button")
     page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
+    page.wait_for_timeout(400)  # past the double-click guard (a Cancel within 300 ms of Solve is ignored)
     page.click("#cancel-button")
     app.wait_state("cancelled", timeout=5_000)
     busy = page.evaluate("() => fifteenPool.primary.pending.size + fifteenPool.helpers.reduce((a, h) => a + h.client.pending.size, 0)")
