@@ -192,3 +192,14 @@ def test_pool_calls_may_be_longer_than_other_calls():
     assert len(long_step) > 1 << 17
     assert json.loads(api.call("parallel_step", long_step))["error"]["message"] == "no such parallel search (finished or dropped)"
     assert "at most 131,072 are read" in json.loads(api.call("parse", long_step))["error"]["message"]
+
+
+def test_auto_starts_where_the_serial_search_does():
+    """The pool's first iteration is the serial one's (LC 18 above WD+ID 16 here: see tests/test_cli_api.py)."""
+    text = "7 5 0 3 1 8 4 2 6"
+    work = call("parallel_begin", {"text": text, "shape": "3x3", "bound": "auto", "workers": 2})
+    own = call("parallel_begin", {"text": text, "shape": "3x3", "bound": "wdid", "workers": 2})
+    firsts = [(w["iterations"] or [{"bound": w["bound"]}])[0]["bound"] for w in (work, own)]
+    assert work["h0"] == own["h0"] == 16 and firsts == [18, 16]
+    for w in (work, own):
+        call("parallel_drop", {"search": w["search"]})

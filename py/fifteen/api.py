@@ -168,7 +168,7 @@ def _method_bounds(params: dict, **_: Any) -> dict:
         "bounds": values,
         "summary": summary(values),
         # what each bound of the menu starts its search from, and the bound "auto" picks
-        "start": start_values(board.shape, values),
+        "start": start_values(board, values),
         "auto": resolve_bound(board.shape, "auto").name,
     }
 

@@ -43,7 +43,7 @@ from .errors import InputError
 from .ida import Iteration
 from .moves import move_tables
 from .parallel import ParallelSearch, Task, TaskOutcome, bundles, run_task
-from .solver import resolve_bound
+from .solver import resolve_bound, start_bound
 from .validate import MAX_COUNT, MAX_MOVES, describe
 
 _SEARCHES: dict[int, ParallelSearch] = {}
@@ -165,7 +165,7 @@ def _work(search_id: int, search: ParallelSearch) -> dict:
 def begin(board: Board, bound: str, workers: int, *, min_task_nodes: int | None = None) -> dict:
     """``parallel_begin`` (see the module docstring)."""
     info = resolve_bound(board.shape, bound)
-    kw: dict[str, Any] = {"max_bound": 400}
+    kw: dict[str, Any] = {"max_bound": MAX_BOUND, "start_bound": start_bound(board, bound)}
     if min_task_nodes is not None:
         kw["min_task_nodes"] = min_task_nodes
     search = ParallelSearch(board.shape, board.tiles, info.name, info.factory, max(2, workers), **kw)
