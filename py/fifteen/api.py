@@ -63,12 +63,13 @@ from __future__ import annotations
 import json
 import random as _random
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 from . import __version__, assets, dbfile, explorer
 from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
-from .errors import AssetError, FifteenError, InputError
+from .errors import AssetError, AssetWarning, FifteenError, InputError
 from .ida import Cancelled, Progress, SearchResult
 from .solver import available_bounds, bound_infos, bound_values, resolve_bound, solve, start_values, summary
 from .validate import LONG_PARAMS, MAX_PARAMS_CHARS, check_params, describe, internal_message, parse_params
@@ -114,6 +115,26 @@ def load_asset(name: str, data: Any) -> str:
         return _error("asset", str(exc))
     except Exception as exc:  # pragma: no cover - defensive: never a traceback to the page
         return _error("internal", f"{describe(name)}: {internal_message(exc)}")
+
+
+def manifest(text: Any, name: str = "static/db/manifest.json") -> str:
+    """The database list for the page's worker: the manifest's *text* checked by the rules the
+    native side uses (:func:`fifteen.assets.manifest_lists`), as a JSON reply ``{"assets",
+    "packs", "warnings"}``: invalid JSON or JSON of the wrong shape is a warning and leaves
+    out what cannot be used, never an error."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AssetWarning)
+        try:
+            if not isinstance(text, str):
+                raise ValueError(f"expected text, got {describe(text)}")
+            doc = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            found: list = []
+            packs: list = []
+            warnings.warn(f"{name}: unreadable manifest ({describe(str(exc), 80)}); {assets.NOT_USED}", AssetWarning, stacklevel=1)
+        else:
+            found, packs = assets.manifest_lists(doc, name)
+    return _ok({"assets": found, "packs": packs, "warnings": [str(w.message) for w in caught]})
 
 
 def container_size(name: str, head: Any) -> str:

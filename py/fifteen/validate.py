@@ -76,9 +76,9 @@ def describe(value: Any, limit: int = TOKEN_CHARS) -> str:
             return repr(value[:limit]) + f"... ({len(value):,} characters)"
         text = repr(value)
     elif isinstance(value, list | tuple):
-        return f"a list of {len(value):,} items"
+        return f"a list of {len(value):,} item{'' if len(value) == 1 else 's'}"
     elif isinstance(value, dict):
-        return f"an object of {len(value):,} keys"
+        return f"an object of {len(value):,} key{'' if len(value) == 1 else 's'}"
     else:
         return f"a {type(value).__name__}"
     return text if len(text) <= limit else text[:limit] + "..."
