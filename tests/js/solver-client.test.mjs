@@ -8,32 +8,7 @@ import { describe, test } from "node:test";
 
 import { ErrorType, LoadState, Method, PackPhase, SIGINT, Stage, ToWorker, message } from "../../static/js/protocol.js";
 import { SolverClient, SolverError, phaseTimeout } from "../../static/js/solver-client.js";
-
-class FakeWorker {
-  constructor() {
-    this.sent = [];
-    this.terminated = false;
-    this.onmessage = null;
-    this.onerror = null;
-  }
-
-  postMessage(msg) {
-    this.sent.push(structuredClone(msg)); // what crosses must be plain data
-  }
-
-  terminate() {
-    this.terminated = true;
-  }
-
-  /** The worker sends `msg` to the page. */
-  emit(msg) {
-    this.onmessage({ data: structuredClone(msg) });
-  }
-
-  last(type) {
-    return this.sent.filter((m) => m.type === type).at(-1);
-  }
-}
+import { FakeWorker } from "./fake-worker.mjs";
 
 /** A client with fake workers and recorded handler calls. */
 function setup() {

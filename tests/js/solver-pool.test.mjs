@@ -12,32 +12,7 @@ import { describe, test } from "node:test";
 import { ErrorType, FromWorker, Method, SIGINT, ToWorker, message } from "../../static/js/protocol.js";
 import { SolverClient } from "../../static/js/solver-client.js";
 import { MAX_WORKERS, SolverPool, poolLimits } from "../../static/js/solver-pool.js";
-
-class FakeWorker {
-  constructor() {
-    this.sent = [];
-    this.terminated = false;
-    this.onmessage = null;
-    this.onerror = null;
-  }
-
-  postMessage(msg) {
-    this.sent.push(structuredClone(msg));
-  }
-
-  terminate() {
-    this.terminated = true;
-  }
-
-  emit(msg) {
-    this.onmessage({ data: structuredClone(msg) });
-  }
-
-  /** The requests (CALL/SOLVE) received, optionally of one method. */
-  calls(method) {
-    return this.sent.filter((m) => (m.type === ToWorker.CALL || m.type === ToWorker.SOLVE) && (!method || m.method === method));
-  }
-}
+import { FakeWorker } from "./fake-worker.mjs";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 const READY = (interrupt = null) => message.ready({ info: { bounds: { "4x4": ["auto"] } }, seconds: 1, interrupt });
