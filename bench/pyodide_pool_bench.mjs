@@ -377,6 +377,7 @@ async function main() {
     loadavg: loadavg().map((x) => Math.round(x * 100) / 100),
     workers: ready.map((r) => ({ seconds: r.seconds, load: r.load_seconds, assets: r.assets_seconds, pack: r.pack_seconds, warm: r.warm_seconds })),
     seconds: (performance.now() - tStart) / 1000,
+    rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20), // the whole process: every worker, the pack's shared copy
   });
 
   const rows = [];
