@@ -108,6 +108,9 @@ async function workerMain() {
 }
 
 // ---------------------------------------------------------------- the main thread
+/** A wrong command line: its message only, exit status 2. */
+class UsageError extends Error {}
+
 function parseArgs(argv) {
   const opts = { workers: [], korf: [], hard: [], bound: "pdb663", pack: false, pool1: false, limit: 170, db: "static/db", progress: true };
   let list = null;
@@ -123,20 +126,20 @@ function parseArgs(argv) {
       else if (key === "help") {
         process.stdout.write(readFileSync(new URL(import.meta.url), "utf8").split("\nimport ")[0].replace(/^#!.*\n/, "").replace(/^\/\/ ?/gm, "") + "\n");
         process.exit(0);
-      } else throw new Error(`unknown option ${a} (see --help)`);
+      } else throw new UsageError(`unknown option ${a} (see --help)`);
     } else if (Array.isArray(list)) {
       list.push(a);
     } else if (typeof list === "string") {
       opts[list] = list === "limit" ? Number(a) : a;
       list = null;
     } else {
-      throw new Error(`unexpected argument ${a} (see --help)`);
+      throw new UsageError(`unexpected argument ${a} (see --help)`);
     }
   }
   opts.workers = (opts.workers.length ? opts.workers : ["1", "2"]).map(Number);
-  if (opts.workers.some((n) => !(Number.isInteger(n) && n >= 1 && n <= 16))) throw new Error("--workers takes numbers 1..16");
+  if (opts.workers.some((n) => !(Number.isInteger(n) && n >= 1 && n <= 16))) throw new UsageError("--workers takes numbers 1..16");
   if (!opts.korf.length && !opts.hard.length) opts.korf = ["15", "88"];
-  if (opts.bound === "pdb78" && !opts.pack) throw new Error("--bound pdb78 needs --pack");
+  if (opts.bound === "pdb78" && !opts.pack) throw new UsageError("--bound pdb78 needs --pack");
   return opts;
 }
 
@@ -353,7 +356,7 @@ async function main() {
   for (const [set, table, ids] of [["korf100", korf, opts.korf], ["hard", hard, opts.hard]]) {
     for (const id of ids) {
       const inst = table.get(id);
-      if (!inst) throw new Error(`no position ${id} in bench/data/${set}.tsv`);
+      if (!inst) throw new UsageError(`no position ${id} in bench/data/${set}.tsv`);
       positions.push({ set, ...inst });
     }
   }
@@ -460,7 +463,7 @@ async function main() {
 
 if (isMainThread) {
   main().catch((err) => {
-    process.stderr.write(`pyodide_pool_bench: ${err && err.stack ? err.stack : err}\n`);
+    process.stderr.write(`pyodide_pool_bench: ${err instanceof UsageError ? err.message : err && err.stack ? err.stack : err}\n`);
     process.exit(2);
   });
 } else {
