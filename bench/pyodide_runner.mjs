@@ -18,14 +18,10 @@
 // worker does.  Every result is printed on stdout as one JSON line as
 // soon as it is known ({"type":"result", ...}), then {"type":"done"}; the
 // start-up costs come first as {"type":"ready", ...}.  Diagnostics go to stderr.
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { loadPyodide, version as pyodideVersion } from "pyodide";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, "..");
+import { benchDir as here, loadAssets, pyodideVersion, root, runtimeInfo, startPyodide } from "./pyodide_common.mjs";
 
 function readJob() {
   const arg = process.argv[2];
@@ -37,46 +33,16 @@ function emit(obj) {
   process.stdout.write(JSON.stringify(obj) + "\n");
 }
 
-function copyTree(pyodide, src, dst) {
-  pyodide.FS.mkdirTree(dst);
-  for (const name of readdirSync(src)) {
-    const s = join(src, name);
-    if (statSync(s).isDirectory()) {
-      if (name !== "__pycache__") copyTree(pyodide, s, `${dst}/${name}`);
-    } else if (name.endsWith(".py")) {
-      pyodide.FS.writeFile(`${dst}/${name}`, readFileSync(s));
-    }
-  }
-}
-
 async function main() {
   const job = readJob();
   const dbDir = resolve(root, job.db || "static/db");
   const pyDir = resolve(root, job.py || "py");
   const t0 = performance.now();
-  const pyodide = await loadPyodide({
-    stdout: (s) => process.stderr.write(s + "\n"),
-    stderr: (s) => process.stderr.write(s + "\n"),
-  });
-  const tLoad = performance.now();
-  copyTree(pyodide, join(pyDir, "fifteen"), "/home/pyodide/fifteen");
-  pyodide.FS.writeFile("/home/pyodide/measure.py", readFileSync(join(here, "measure.py")));
-  pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide')");
-  const api = pyodide.pyimport("fifteen.api");
-  const manifest = JSON.parse(readFileSync(join(dbDir, "manifest.json"), "utf8"));
-  const loaded = [];
-  for (const entry of manifest.assets) {
-    if (!(entry.shapes || []).includes("4x4")) continue;
-    if (entry.browser === false) continue; // native-only databases (as the browser worker skips them)
-    const bytes = readFileSync(join(dbDir, entry.file));
-    const reply = JSON.parse(api.load_asset(entry.file, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
-    if (!reply.ok) throw new Error(`${entry.file}: ${reply.error.message}`);
-    loaded.push(entry.file);
-  }
+  const { pyodide, api, loadSeconds } = await startPyodide({ pyDir, extra: [join(here, "measure.py")] });
+  const tLoad = t0 + loadSeconds * 1000;
+  const loaded = loadAssets(api, dbDir);
   const tAssets = performance.now();
-  const info = JSON.parse(
-    pyodide.runPython("import sys, json, fifteen; json.dumps({'python': sys.version.split()[0], 'fifteen': fifteen.__version__})"),
-  );
+  const info = runtimeInfo(pyodide);
   emit({
     type: "ready",
     pyodide: pyodideVersion,
