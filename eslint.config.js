@@ -1,4 +1,4 @@
-// ESLint (flat config) for the browser app, the service worker and the JS tests:
+// ESLint (flat config) for the browser app, the service worker, the JS tests and benchmarks:
 // `make lint-js` (part of `make lint` and `make test`) lints what the first entry does not ignore.  ESLint's recommended
 // rules plus a few that catch real mistakes; formatting is not linted here.
 import js from "@eslint/js";
@@ -16,7 +16,19 @@ const rules = {
 export default [
   {
     // Only the app's own JS: vendored, built and Python-side files are not ours to lint here.
-    ignores: ["**/*", "!static/", "!static/js/", "!static/js/*.js", "!sw.js", "!tests/", "!tests/js/", "!tests/js/*.mjs", "!eslint.config.js"],
+    ignores: [
+      "**/*",
+      "!static/",
+      "!static/js/",
+      "!static/js/*.js",
+      "!sw.js",
+      "!tests/",
+      "!tests/js/",
+      "!tests/js/*.mjs",
+      "!bench/",
+      "!bench/*.mjs",
+      "!eslint.config.js",
+    ],
   },
   {
     // The page's modules.
@@ -43,8 +55,8 @@ export default [
     rules,
   },
   {
-    // Node: the unit tests and this file.
-    files: ["tests/js/**/*.mjs", "eslint.config.js"],
+    // Node: the unit tests, the Pyodide benchmarks and this file.
+    files: ["tests/js/**/*.mjs", "bench/*.mjs", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },
     rules,
   },
