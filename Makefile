@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: all assets db web serve test unit e2e bench clean browser lint lint-python FORCE
+.PHONY: all assets db web serve test unit e2e bench clean browser lint lint-python mutants FORCE
 
 all: assets
 
@@ -121,6 +121,20 @@ e2e: assets browser
 
 test: lint assets browser
 	$(PY) -m pytest -q tests
+
+# ---------------------------------------------------------------- mutation testing (not CI)
+# mutmut (pinned; installed into the venv here, not by requirements-dev.txt) over the bound and
+# pruning modules, configured in pyproject.toml ([tool.mutmut]): the mutated copy and results
+# live in mutants/ (reused by the next run: only changed functions are run again).
+# `make mutants MODULE=manhattan` runs one module; the score per module is printed at the end.
+MUTMUT_VERSION := 3.8.1
+$(VENV)/.mutmut-$(MUTMUT_VERSION).stamp: $(VENV)/.stamp
+	$(PY) -m pip install -q mutmut==$(MUTMUT_VERSION)
+	touch $@
+
+mutants: $(VENV)/.mutmut-$(MUTMUT_VERSION).stamp db
+	$(VENV)/bin/mutmut run --max-children 2 $(if $(MODULE),"py.fifteen.$(MODULE).*")
+	$(VENV)/bin/mutmut results --all true | $(PY) tests/support/mutation_score.py
 
 bench: $(VENV)/.stamp db
 	PYTHONPATH=py $(PY) bench/bench_bounds.py

@@ -419,7 +419,7 @@ def test_refuses_wrong_kind_shape_partition(pdb3):
     def claims_663(m):
         m.update(rows=4, cols=4, partition="663")
 
-    with pytest.raises(AssetError):
+    with pytest.raises(AssetError, match=r"groups \[\[1, 2, 3, 4\], \[5, 6, 7, 8\]\] are not a partition of tiles 1\.\.15"):
         PatternDatabase.from_bytes(_rewrite(data, meta_fn=claims_663))
 
 
