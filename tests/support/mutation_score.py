@@ -12,7 +12,7 @@ import re
 import sys
 from collections import Counter, defaultdict
 
-LINE = re.compile(r"^\s*(?:py\.)?fifteen\.(\w+)\.\S+__mutmut_\d+: (.+?)\s*$")
+LINE = re.compile(r"^\s*fifteen\.(\w+)\.\S+__mutmut_\d+: (.+?)\s*$")
 KILLED = {"killed", "timeout"}
 
 
