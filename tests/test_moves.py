@@ -88,3 +88,8 @@ def test_own_mirror_4x4_positions_same_length_as_the_ordinary_tables(monkeypatch
             full = solve(board, "pdb663")
         assert halved.length == full.length and board.solves(halved.tiles), tiles
         assert halved.result.nodes < full.result.nodes
+
+
+def test_mirror_closed_tables_need_a_square_board():
+    with pytest.raises(ValueError, match="^mirror images need a square board$"):
+        move_tables(Shape(2, 3), True)
