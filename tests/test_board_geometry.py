@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -106,3 +107,21 @@ def test_parity_messages_name_the_counts():
     assert even_wide is not None and "1 inversions" in even_wide and "0 rows above" in even_wide and "(1, odd)" in even_wide
     one_up = solvability_problem(Shape(2, 2), [0, 1, 2, 3])
     assert one_up is not None and "0 inversions" in one_up and "1 row above" in one_up and "(1, odd)" in one_up
+
+
+@pytest.mark.parametrize(
+    "tiles,message",
+    [
+        ([1, 2, 3, 4, 5, 6, 7, 0], "a 3x3 board has 9 squares, got 8 tiles"),
+        ([1, 2, "3", 4, 5, 6, 7, 8, 0], "square 3: '3' is not a tile number"),
+        ([1, 2, 3, True, 5, 6, 7, 8, 0], "square 4: True is not a tile number"),
+        ([1, 2, 3, 4, 5, 6, 7, 8, 9], "square 9: tile 9 is out of range (0..8 on a 3x3 board, 0 = blank)"),
+        ([1, 2, 3, 4, -5, 6, 7, 8, 0], "square 5: tile -5 is out of range (0..8 on a 3x3 board, 0 = blank)"),
+        ([1, 2, 3, 4, 5, 6, 7, 2, 0], "tile 2 appears twice (squares 2 and 8)"),
+        ([0, 2, 3, 4, 5, 6, 7, 8, 0], "the blank appears twice (squares 1 and 9)"),
+    ],
+)
+def test_tiles_given_as_numbers_are_checked(tiles, message):
+    """``Board.from_tiles`` (the API's ``tiles``) checks what parsing text checks before it."""
+    with pytest.raises(InputError, match=f"^{re.escape(message)}$"):
+        Board.from_tiles(tiles, "3x3")
