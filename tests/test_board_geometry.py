@@ -32,22 +32,22 @@ def test_movable_tiles_and_moves():
     assert board.move_blank("U").tiles[2] == 0 and board.move_blank("U").tiles[6] == 8
     assert board.move_blank("d") == board.move_blank("D") == board.slide(4)
     assert board.move_blank("L") == board.slide(14) and board.move_blank("R") == board.slide(10)
-    with pytest.raises(InputError, match=r"the blank cannot move D from row 3, column 3"):
+    with pytest.raises(InputError, match=r"^the blank cannot move D from row 3, column 3$"):
         Board.goal("3x3").move_blank("D")
-    with pytest.raises(InputError, match=r"the blank cannot move R from row 3, column 3"):
+    with pytest.raises(InputError, match=r"^the blank cannot move R from row 3, column 3$"):
         Board.goal("3x3").move_blank("R")
     corner = Board.goal("3x3").apply("UULL")
-    with pytest.raises(InputError, match=r"the blank cannot move U from row 1, column 1"):
+    with pytest.raises(InputError, match=r"^the blank cannot move U from row 1, column 1$"):
         corner.move_blank("U")
-    with pytest.raises(InputError, match=r"the blank cannot move L from row 1, column 1"):
+    with pytest.raises(InputError, match=r"^the blank cannot move L from row 1, column 1$"):
         corner.move_blank("L")
-    with pytest.raises(InputError, match=r"'x' is not a direction \(U, D, L or R\)"):
+    with pytest.raises(InputError, match=r"^'x' is not a direction \(U, D, L or R\)$"):
         board.move_blank("x")
-    with pytest.raises(InputError, match=r"there is no tile 16 on a 4x4 board"):
+    with pytest.raises(InputError, match=r"^there is no tile 16 on a 4x4 board$"):
         board.slide(16)
-    with pytest.raises(InputError, match=r"tile 13 is not next to the blank"):
+    with pytest.raises(InputError, match=r"^tile 13 is not next to the blank$"):
         board.slide(13)
-    with pytest.raises(InputError, match=r"tile 0 is not next to the blank"):
+    with pytest.raises(InputError, match=r"^tile 0 is not next to the blank$"):
         board.slide(0)
 
 
@@ -75,7 +75,7 @@ def test_transposition():
     assert board.transposed().transposed() == board
     assert transpose_tiles(Shape(2, 3), [1, 2, 3, 4, 5, 0]) == [1, 2, 3, 4, 5, 0]
     assert transpose_tiles(Shape(2, 3), [4, 1, 2, 5, 0, 3]) == [2, 4, 1, 0, 3, 5]
-    with pytest.raises(InputError, match="only square boards can be reflected about the diagonal"):
+    with pytest.raises(InputError, match="^only square boards can be reflected about the diagonal$"):
         Board.goal("2x3").transposed()
 
 
@@ -125,3 +125,13 @@ def test_tiles_given_as_numbers_are_checked(tiles, message):
     """``Board.from_tiles`` (the API's ``tiles``) checks what parsing text checks before it."""
     with pytest.raises(InputError, match=f"^{re.escape(message)}$"):
         Board.from_tiles(tiles, "3x3")
+
+
+def test_shapes_inferred_from_the_count():
+    assert [str(Shape.infer(n)) for n in (4, 9, 16, 25)] == ["2x2", "3x3", "4x4", "5x5"]
+    with pytest.raises(InputError, match=r"^12 tiles could be 2x6 or 3x4 or 4x3 or 6x2: give the shape$"):
+        Shape.infer(12)
+    with pytest.raises(InputError, match=r"^14 tiles do not make a supported board"):
+        Shape.infer(14)  # 2x7 and 7x2 are too long
+    with pytest.raises(InputError, match=r"^36 tiles is more than the largest supported board \(25 squares\)$"):
+        Shape.infer(36)
