@@ -132,3 +132,9 @@ def test_moves_carry_their_axis_direction_and_jumped_squares(name):
     horizontal = {(q, q + d) for q in range(shape.size) for d in (-1, 1) if 0 <= q % cols + d < cols}
     vertical = {(q, q + d) for q in range(shape.size) for d in (-cols, cols) if 0 <= q + d < shape.size}
     assert pairs == horizontal | vertical and len(tables.moves) == len(pairs)
+    # the successor lists by axis: each state's list split, entries unchanged (move id * N)
+    n = tables.n
+    for row, v, h in zip(tables.successors, tables.successors_vertical, tables.successors_horizontal, strict=True):
+        assert v == tuple(e for e in row if tables.moves[e[1] // n].vertical)
+        assert h == tuple(e for e in row if not tables.moves[e[1] // n].vertical)
+        assert all(isinstance(e[1], int) and e[1] % n == 0 for e in row)
