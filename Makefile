@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: all assets db web serve test unit e2e bench clean browser lint lint-python mutants FORCE
+.PHONY: all assets db web serve dist test unit e2e js-test bench clean browser lint lint-python lint-js mutants FORCE
 
 all: assets
 
@@ -33,7 +33,9 @@ db: static/db/manifest.json
 # Vendored Pyodide (from npm, pinned in package-lock.json), the micropip/packaging
 # wheels (from PyPI, cached in .cache/wheels), the fifteen wheel (rebuilt when py/ changes),
 # static/wheels/manifest.json and static/build-info.json (asset list + hashes: the
-# service worker's cache version).  See README, "The browser app".
+# service worker's cache version).  See README, "The browser app".  The fifteen wheel is
+# reproducible (SOURCE_DATE_EPOCH: fixed zip time stamps), so a rebuild of unchanged sources,
+# e.g. every deploy from a fresh checkout, keeps the same cache version.
 PYODIDE_DIR   := static/vendor/pyodide
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
 WEB_WHEELS    := micropip-0.11.1-py3-none-any.whl packaging-26.1-py3-none-any.whl
@@ -58,7 +60,7 @@ static/wheels/%.whl: .cache/wheels/%.whl
 
 static/wheels/.fifteen.stamp: $(FIFTEEN_SRC) | $(VENV)/.stamp
 	mkdir -p static/wheels && rm -f static/wheels/fifteen-*.whl
-	mkdir -p .cache && $(PY) -m pip wheel -q --no-deps -w static/wheels . >.cache/wheel.log 2>&1 \
+	mkdir -p .cache && SOURCE_DATE_EPOCH=315532800 $(PY) -m pip wheel -q --no-deps -w static/wheels . >.cache/wheel.log 2>&1 \
 	  || { cat .cache/wheel.log; exit 1; }
 	rm -rf py/*.egg-info build/lib build/bdist.*
 	$(PY) -c "import glob, sys, zipfile; names = zipfile.ZipFile(glob.glob('static/wheels/fifteen-*.whl')[0]).namelist(); \
@@ -96,8 +98,12 @@ lint-python: $(VENV)/.stamp
 	$(VENV)/bin/ruff format --check $(PY_LINT_PATHS)
 	$(VENV)/bin/mypy
 
-# JavaScript (eslint over static/js/ and sw.js) joins here as lint-js.
-lint: lint-python
+# JavaScript: eslint (flat config eslint.config.js, a devDependency pinned in package-lock.json)
+# over static/js, sw.js and tests/js.
+lint-js: node_modules/.stamp
+	node_modules/.bin/eslint --max-warnings=0 .
+
+lint: lint-python lint-js
 
 # ---------------------------------------------------------------- everything served
 assets: db web
@@ -105,6 +111,16 @@ assets: db web
 serve: assets
 	@echo "Serving http://127.0.0.1:$(PORT)/"
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1
+
+# ---------------------------------------------------------------- deployable site
+# dist/: exactly the files the site serves (static/build-info.json, plus the optional packs
+# the database manifest lists), and a 404.html; see README, "Hosting".  SITE_PATH is the URL
+# path the site is served under (404.html's links; the Pages workflow passes it);
+# PRECOMPRESS="gzip br" adds .gz/.br siblings for servers that send them (nginx, Caddy).
+SITE_PATH   ?= /
+PRECOMPRESS ?=
+dist: assets
+	$(PY) tools/web_dist.py --out dist --base "$(SITE_PATH)" --precompress "$(PRECOMPRESS)"
 
 unit: $(VENV)/.stamp db
 	$(PY) -m pytest -q tests --ignore=tests/e2e
@@ -119,7 +135,12 @@ browser:
 e2e: assets browser
 	$(PY) -m pytest -q tests/e2e
 
-test: lint assets browser
+# ---------------------------------------------------------------- JavaScript unit tests
+# Node's own test runner (no dependency) over tests/js.
+js-test: node_modules/.stamp
+	node --test tests/js/*.test.mjs
+
+test: lint js-test assets browser
 	$(PY) -m pytest -q tests
 
 # ---------------------------------------------------------------- mutation testing (not CI)
@@ -174,4 +195,15 @@ bench-peers: .venv-bench/.stamp node_modules/.stamp db
 	touch $@
 
 pack: .venv-pack/.stamp
-	PYTHONPATH=py .venv-pack/bin/python build_db.py --pack --out static/db
+	PYTHONPATH=py .venv-pack/bin/python build_db.py --only pdb-78 --out static/db
+
+# ---------------------------------------------------------------- optional explorer packs
+# Exact-distance tables of 3x4 (and 4x3) and 2x6 (and 6x2) for the small-board explorer
+# (fifteen.explorer): static/db/explore-3x4.f15.xz, explore-2x6.f15.xz, ~30 MB each.  Not part of
+# make db / CI.  numpy only; ~1 min of CPU and ~2.2 GB of RAM per board plus xz (see bench/explorer.md).
+# The builder checks each histogram against the published one (OEIS); bench/explorer_pack.py then
+# reads the packs back through the runtime reader and checks them again.
+.PHONY: explorer-pack
+explorer-pack: $(VENV)/.stamp
+	PYTHONPATH=py $(PY) build_db.py --only explore-3x4 explore-2x6 --out static/db
+	PYTHONPATH=py $(PY) bench/explorer_pack.py --db static/db --shapes 3x4,2x6

@@ -20,6 +20,12 @@
  * page is cross-origin isolated (no server configuration needed): the solver
  * worker can then use Pyodide's interrupt buffer, and Cancel stops a search
  * without restarting Python.
+ *
+ * They also carry the Content-Security-Policy (CSP below): on pages (navigations),
+ * the policy of index.html's <meta> plus frame-ancestors (which a meta tag cannot
+ * carry); on the solver worker's script, the same policy, because a worker takes its
+ * policy from its own response, never from the page's meta (from a plain static host
+ * it has none).  Appended, so a host's own policy stays in force as well.
  */
 
 const VERSION = new URL(self.location.href).searchParams.get("v") || "dev";
@@ -27,6 +33,13 @@ const CACHE = `fifteen-${VERSION}`;
 // Optional packs the user chose to download (the solver worker fills it): kept
 // across builds, never cleaned up here, never filled by the fetch handler.
 const PACKS = "fifteen-packs";
+// Keep equal to the <meta http-equiv="Content-Security-Policy"> in index.html (a test checks).
+// 'wasm-unsafe-eval' is what Pyodide needs in the worker (WebAssembly compilation, no JS eval).
+const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'; " +
+  "worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+// Pages (top-level or framed navigations) also refuse to be framed.
+const CSP_PAGE = `${CSP}; frame-ancestors 'none'`;
 const SHELL = [
   "./",
   "index.html",
@@ -34,15 +47,31 @@ const SHELL = [
   "static/css/app.css",
   "static/img/icon.svg",
   "static/data/examples.json",
+  "static/data/lab-presets.json",
   "static/js/main.js",
   "static/js/board.js",
+  "static/js/format.js",
   "static/js/view.js",
+  "static/js/view-board.js",
+  "static/js/view-progress.js",
+  "static/js/view-solve.js",
+  "static/js/view-lab.js",
+  "static/js/view-explorer.js",
+  "static/js/lab.js",
+  "static/js/lab-table.js",
+  "static/js/chart.js",
+  "static/js/input-lab.js",
   "static/js/input.js",
   "static/js/playback.js",
   "static/js/share.js",
   "static/js/offline.js",
+  "static/js/protocol.js",
   "static/js/solver-client.js",
   "static/js/worker.js",
+  "static/js/worker-common.js",
+  "static/js/worker-boot.js",
+  "static/js/worker-assets.js",
+  "static/js/worker-packs.js",
 ];
 
 self.addEventListener("install", (event) => {
@@ -66,12 +95,14 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-function isolate(resp) {
+function isolate(resp, request) {
   if (!resp || resp.status !== 200 || resp.type === "opaque") return resp;
   const headers = new Headers(resp.headers);
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   headers.set("Cross-Origin-Embedder-Policy", "require-corp");
   headers.set("Cross-Origin-Resource-Policy", "same-origin");
+  const policy = request.mode === "navigate" ? CSP_PAGE : request.destination === "worker" ? CSP : null;
+  if (policy) headers.append("Content-Security-Policy", policy);
   return new Response(resp.body, { status: resp.status, statusText: resp.statusText, headers });
 }
 
@@ -115,11 +146,12 @@ self.addEventListener("fetch", (event) => {
   // so the ~100 MB file is not also stored in the versioned cache.
   if (url.searchParams.has("pack")) return;
   const scope = new URL(self.registration.scope);
+  const harden = (resp) => isolate(resp, request);
   if (request.mode === "navigate") {
-    event.respondWith(networkFirst(request, [new URL("index.html", scope).href, scope.href]).then(isolate));
+    event.respondWith(networkFirst(request, [new URL("index.html", scope).href, scope.href]).then(harden));
   } else if (url.pathname.endsWith("/static/build-info.json")) {
-    event.respondWith(networkFirst(request, []).then(isolate));
+    event.respondWith(networkFirst(request, []).then(harden));
   } else {
-    event.respondWith(cacheFirst(request).then(isolate));
+    event.respondWith(cacheFirst(request).then(harden));
   }
 });

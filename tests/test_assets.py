@@ -10,6 +10,7 @@ import pytest
 
 from fifteen import AssetError, Board, FifteenError, InputError, api, assets, bound_values, solve, walking
 from fifteen.board import Shape
+from fifteen.errors import AssetWarning
 from fifteen.solver import available_bounds, resolve_bound
 from support.instances import korf100
 
@@ -134,9 +135,45 @@ def test_reset_forgets_everything(fresh_assets, databases_without_pack):
 def test_an_explicit_directory_needs_a_manifest(fresh_assets, tmp_path):
     with pytest.raises(AssetError, match=r"no manifest \(build the databases with build_db.py --out "):
         assets.use_directory(tmp_path)
-    (tmp_path / "manifest.json").write_text("{not json")
-    with pytest.raises(AssetError, match=r"manifest.json: unreadable manifest"):
+
+
+@pytest.mark.parametrize(
+    "manifest, warning",
+    [
+        ("{not json", r"manifest.json: unreadable manifest \('Expecting property name"),
+        ('{"assets": "x"}', r"manifest.json: 'assets' is 'x', not a list of databases; no database of it is used"),
+        ("[null]", r"manifest.json: not a database list \(the JSON is a list of 1 items, not an object\)"),
+        ("{}", r"manifest.json: 'assets' is missing, not a list of databases"),
+        ('{"assets": [], "packs": {}}', r"'packs' is an object of 0 keys, not a list of databases"),
+        ('{"assets": [null, {"file": "../x.f15"}]}', r"2 of 2 entries left out \(an entry is None, not an object\); no database"),
+        ('{"assets": [{"file": "pdb-663.f15", "shapes": 5}]}', r"'pdb-663.f15': shapes is 5, not a list of shapes"),
+        (
+            '{"assets": [{"file": "pdb-663.f15", "shapes": ["4x4"]}, 7]}',
+            r"1 of 2 entries left out \(an entry is 7, not an object\); the others",
+        ),
+    ],
+)
+def test_an_unusable_manifest_is_a_warning_and_the_solver_goes_on(fresh_assets, tmp_path, manifest, warning):
+    (tmp_path / "manifest.json").write_text(manifest)
+    with pytest.warns(AssetWarning, match=warning):
         assets.use_directory(tmp_path)
+    # the good entry stays listed (then read, and refused, as missing); the rest is left out
+    listed = list(assets._manifest_entries())
+    assert listed == (["pdb-663.f15"] if "the others" in warning else [])
+    board = Board.parse("1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15")
+    if not listed:  # no database: weaker bounds, the same optimal answer
+        assert available_bounds(board.shape) == ["auto", "wdid", "wd", "id", "lc", "md"]
+        assert solve(board).length == 4
+
+
+def test_the_cli_prints_a_manifest_warning_on_one_line(fresh_assets, tmp_path, capsys):
+    from fifteen import cli
+
+    (tmp_path / "manifest.json").write_text('{"assets": "x"}')
+    assert cli.main(["solve", "1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15", "--db", str(tmp_path), "--quiet"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    expected = f"{tmp_path}/manifest.json: 'assets' is 'x', not a list of databases; no database of it is used"
+    assert err == [f"fifteen: warning: {expected} (weaker bounds, same answers)"]
 
 
 @pytest.fixture
@@ -168,4 +205,7 @@ def test_one_error_hierarchy():
     assert issubclass(FifteenError, ValueError)  # as the README says
     assert not issubclass(AssetError, InputError) and not issubclass(InputError, AssetError)
     res = json.loads(api.call("parse", json.dumps({"tiles": {"not": "a list"}})))
-    assert res["error"] == {"type": "input", "message": "tiles must be a list of numbers or text"}
+    assert res["error"] == {
+        "type": "input",
+        "message": "tiles must be a list of tile numbers or the position as text, not an object of 1 keys",
+    }

@@ -122,6 +122,35 @@ def test_api_info_lists_bounds():
     assert info["bounds"]["3x3"][0] == "auto" and "wdid" in info["bounds"]["3x3"]
 
 
+def test_api_bounds_start_values_are_each_bounds_first_threshold():
+    """The bounds line's LB for the selected bound is the first threshold of that bound's search."""
+    tiles = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"  # Korf #1
+    r = _call("bounds", text=tiles)["result"]
+    b, start = r["bounds"], r["start"]
+    assert start["md"] == b["md"] == 41 and start["lc"] == b["lc"] == 43
+    assert start["wd"] == b["wd"] == b["wd_v"] + b["wd_h"] and start["id"] == b["id"] == b["id_v"] + b["id_h"]
+    assert start["auto"] == start[r["auto"]] and set(start) == set(_call("info")["result"]["bounds"]["4x4"])
+    eight = "8 6 7 2 5 4 3 0 1"  # a farthest 8-puzzle position (31 moves)
+    small = _call("bounds", text=eight)["result"]
+    for name in small["start"]:
+        first = _call("solve", text=eight, bound=name)["result"]["iterations"][0]["bound"]
+        assert first == small["start"][name], name
+
+
 def test_api_load_asset_errors():
     res = json.loads(api.load_asset("wd-4x4.f15", b"garbage"))
     assert res["ok"] is False and res["error"]["type"] == "asset"
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (None, "pdb-663.f15: expected the file's bytes, got None"),
+        ("text", "pdb-663.f15: expected the file's bytes, got 'text'"),
+        (b"", "pdb-663.f15: truncated (0 bytes is shorter than the header)"),
+        (b"<!DOCTYPE html><html>404 Not Found</html>", "pdb-663.f15: not a Fifteen database (bad magic"),
+    ],
+)
+def test_api_load_asset_says_which_file_and_why(data, message):
+    res = json.loads(api.load_asset("pdb-663.f15", data))
+    assert res["ok"] is False and res["error"]["type"] == "asset" and res["error"]["message"].startswith(message), res

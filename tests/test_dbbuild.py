@@ -23,6 +23,7 @@ np = pytest.importorskip("numpy")
 
 from dbbuild import cache as dbcache  # noqa: E402
 from dbbuild import cli, pack78, pattern, specs  # noqa: E402
+from dbbuild import explorer as explorer_build  # noqa: E402
 from fifteen import dbfile  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,6 +116,11 @@ PINNED_KEYS = {
     "wd-4x3.f15": "f7d964db312bb35634593c49",
     "wd-4x4.f15": "43760649e3c706af062b2a07",
     "pdb-78.f15.xz": "f775b25e3139a646ed1d9969",
+    "explore-3x3.f15": "379f9cc289f274f256cc0858",
+    "explore-2x4.f15": "a352f0e66abde21400c72101",
+    "explore-2x5.f15": "01fefd54fa977c1c5222ceba",
+    "explore-3x4.f15.xz": "e796c7680af4efe529c9c172",
+    "explore-2x6.f15.xz": "80374345dc1c5ed16b12b344",
 }
 
 
@@ -172,6 +178,11 @@ PINNED_CONTENTS = {
     # The real partitions take minutes to build: the same builder on 3x3 stands in for them.
     ("pdb", 1): {"pdb-44 on 3x3": "3dc96f1c1f45caff3fce77bbf7a5e048"},
     ("pdb78", 1): {"pdb-78 layout, groups 1-4 and 5-8 on 3x3": "296cafeab947e717f9c2e9132ffc0198"},
+    ("explore", 1): {
+        "explore-3x3.f15": "d6574da56e86ff908d8ff7fc64b8dc5c",
+        "explore-2x4.f15": "edd7d15228c6b70f75256a8db1cb2e1b",
+        "explore-2x5.f15": "d8e0a9ddd0dcd93f50bab2f2a150c1b5",
+    },
 }
 
 
@@ -194,12 +205,21 @@ def test_pack_contents_are_pinned():
     assert contents_digest(pack78.build_pack(3, 3, "44", GROUPS_3x3)) == pinned["pdb-78 layout, groups 1-4 and 5-8 on 3x3"]
 
 
+def test_explorer_contents_are_pinned(tmp_path):
+    tables = [s for s in specs.ASSETS if s.kind == "explore"]
+    pinned = PINNED_CONTENTS.get(("explore", explorer_build.BUILD_VERSION))
+    assert pinned is not None, "dbbuild.explorer.BUILD_VERSION was bumped: pin the new contents"
+    assert {s.file: contents_digest(s.build(s.params, lambda msg: None, tmp_path)) for s in tables} == pinned
+
+
 def test_the_builders_match_the_built_assets():
     """What static/db holds (make db) is what the builders write today."""
     db = ROOT / "static" / "db"
     for spec in specs.ASSETS:
         if spec.kind == "wd":
             assert contents_digest((db / spec.file).read_bytes()) == PINNED_CONTENTS[("wd", specs.WD_BUILD_VERSION)][spec.file]
+        if spec.kind == "explore":
+            assert contents_digest((db / spec.file).read_bytes()) == PINNED_CONTENTS[("explore", explorer_build.BUILD_VERSION)][spec.file]
 
 
 # ----------------------------------------------------------------- the 7-8 pack's raw cache

@@ -39,9 +39,9 @@ PATTERNS = [
     "static/vendor/xz/*.mjs",
     "static/wheels/*.whl",
     "static/wheels/manifest.json",
-    "static/db/*.f15",
     "static/db/manifest.json",
 ]
+# The database files come from static/db/manifest.json (see browser_assets), not a pattern.
 
 
 def write_if_changed(path: Path, text: str) -> bool:
@@ -69,35 +69,37 @@ def wheel_manifest() -> None:
         print("wrote static/wheels/manifest.json")
 
 
-def native_only_assets() -> set[str]:
-    """Database files the manifest marks ``"browser": false`` (too big for a page):
-    the worker does not load them, so the site does not list (or precache) them.
-    Optional packs (``"packs"``) are left out too: the page downloads one only
-    when the user asks, and keeps it in its own cache."""
-    manifest = ROOT / "static" / "db" / "manifest.json"
+def browser_assets() -> list[str]:
+    """The database files the browser worker loads: the manifest's ``assets`` that exist,
+    except those marked ``"browser": false`` (native-only, too big for a page).  Optional
+    packs (``"packs"``) are left out too: the page downloads one only when the user asks,
+    and keeps it in its own cache.  Driven by the manifest, so a new kind of asset needs no
+    change here (and a stale file left in static/db is not listed)."""
+    db = ROOT / "static" / "db"
     try:
-        doc = json.loads(manifest.read_text())
-        assets = doc.get("assets", [])
-        packs = doc.get("packs", [])
+        assets = json.loads((db / "manifest.json").read_text()).get("assets", [])
     except (OSError, ValueError, AttributeError):
-        return set()
-    out = {f"static/db/{a['file']}" for a in assets if isinstance(a, dict) and a.get("browser") is False}
-    out |= {f"static/db/{p['file']}" for p in packs if isinstance(p, dict) and p.get("file")}
-    return out
+        return []
+    out = []
+    for a in assets if isinstance(assets, list) else []:
+        name = a.get("file") if isinstance(a, dict) else None
+        if not isinstance(name, str) or "/" in name or name.startswith(".") or a.get("browser") is False:
+            continue
+        if (db / name).is_file():
+            out.append(f"static/db/{name}")
+    return sorted(out)
 
 
 def build_info() -> None:
     files: dict[str, dict[str, Any]] = {}
-    skip = native_only_assets()
-    for pattern in PATTERNS:
-        for path in sorted(ROOT.glob(pattern)):
-            if not path.is_file() or path.name.startswith("."):
-                continue
-            if path.relative_to(ROOT).as_posix() in skip:
-                continue
-            data = path.read_bytes()
-            rel = path.relative_to(ROOT).as_posix()
-            files[rel] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    paths = [path for pattern in PATTERNS for path in sorted(ROOT.glob(pattern))]
+    paths += [ROOT / rel for rel in browser_assets()]
+    for path in paths:
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        data = path.read_bytes()
+        rel = path.relative_to(ROOT).as_posix()
+        files[rel] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
     listing = json.dumps(files, sort_keys=True)
     version = hashlib.sha256(listing.encode()).hexdigest()[:16]
     info = {

@@ -25,8 +25,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fifteen import dbfile
+from fifteen import dbfile, explorer
 
+from . import explorer as explorer_build
 from .cache import atomic_write
 from .specs import AssetSpec
 
@@ -57,14 +58,18 @@ def pack_info(path: Path) -> dict[str, Any]:
     if xz:
         head = dbfile.unxz_head(head, name=str(path))
     meta = dbfile.read_meta(head, name=str(path))
-    total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]
-    info: dict[str, Any] = {
-        "optional": True,
-        "bound": meta["kind"],
-        "label": "Hard-positions pack (7-8 pattern database)",
-        "memory_bytes": (total + 1) // 2,
-        "encoding": meta.get("encoding"),
-    }
+    info: dict[str, Any]
+    if meta["kind"] == explorer.KIND:  # an exact-distance table of the small-board explorer
+        info = {"optional": True, **explorer_build.pack_info(meta)}
+    else:
+        total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]
+        info = {
+            "optional": True,
+            "bound": meta["kind"],
+            "label": "Hard-positions pack (7-8 pattern database)",
+            "memory_bytes": (total + 1) // 2,
+            "encoding": meta.get("encoding"),
+        }
     if xz:
         info["compression"] = "xz"
         info["raw_bytes"] = dbfile.container_size(head, name=str(path))

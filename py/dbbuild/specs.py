@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fifteen import dbfile, pdb, pdb78, walking
+from fifteen import dbfile, explorer, pdb, pdb78, walking
 from fifteen.board import Shape
 
+from . import explorer as explorer_build
 from . import pack78, pattern
 
 Log = Callable[[str], None]
@@ -100,11 +101,31 @@ def _wd_specs() -> list[AssetSpec]:
     ]
 
 
-#: The default assets (``make db``; CI): the page loads those listed for its board's shape.
+# ---------------------------------------------------------------- the small-board explorer
+def _build_explorer(params: dict[str, Any], log: Log, cache: Path) -> bytes:
+    return explorer_build.build_asset(params["rows"], params["cols"], xz=params["xz"], log=log)
+
+
+def _explorer_spec(shape: str, *, pack: bool = False) -> AssetSpec:
+    """An exact-distance table of the small-board explorer (fifteen.explorer); serves the transposed shape too."""
+    rows, cols = (int(x) for x in shape.split("x"))
+    return AssetSpec(
+        file=explorer.asset_file(shape),
+        kind=explorer.KIND,
+        shapes=(shape,) if rows == cols else (shape, f"{cols}x{rows}"),
+        build=_build_explorer,
+        version={"build": explorer_build.BUILD_VERSION, "container": dbfile.FORMAT_VERSION, "explore_format": explorer.EXPLORE_FORMAT},
+        params={"rows": rows, "cols": cols, "xz": pack},
+    )
+
+
+#: The default assets (``make db``; CI): the page loads those listed for its board's shape
+#: (the explorer's tables only when asked: ``assets.ensure_for(..., explorer=True)``).
 ASSETS: list[AssetSpec] = [
     _pdb_spec("663"),
     _pdb_spec("555"),
     *_wd_specs(),
+    *(_explorer_spec(s) for s in explorer.DEFAULT_SHAPES),
 ]
 
 
@@ -152,4 +173,4 @@ def _pdb78_spec() -> AssetSpec:
 
 
 #: Optional downloads (``make pack``): listed under ``"packs"`` in the manifest.
-PACKS: list[AssetSpec] = [_pdb78_spec()]
+PACKS: list[AssetSpec] = [_pdb78_spec(), *(_explorer_spec(s, pack=True) for s in explorer.PACK_SHAPES)]

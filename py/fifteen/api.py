@@ -3,18 +3,57 @@
 Every call takes and returns plain JSON text, so nothing but strings crosses
 between JavaScript and Python.  Results are ``{"ok": true, "result": ...}``;
 failures are ``{"ok": false, "error": {"type": T, "message": M}}`` with *T*
-one of ``input`` (bad position, shape or bound), ``asset`` (missing or corrupt
-database), ``cancelled`` or ``internal`` — never a traceback.
+one of ``input`` (bad position, shape, bound or parameter), ``asset`` (missing or
+corrupt database), ``cancelled`` or ``internal`` (a bug) — never a traceback, and
+:func:`call` never raises.  The parameters are checked by :mod:`fifteen.validate`
+before the method runs: at most 128 KiB of JSON, 8 levels deep, numbers of at
+most 40 digits (NaN and Infinity refused), only the keys the method takes
+(:data:`fifteen.validate.METHOD_PARAMS`), each of its kind
+(:data:`fifteen.validate.PARAM_RULES`); ``null`` means "not given".
 
 * :func:`load_asset` ``(name, data)``: register a fetched database (``data`` is
   bytes, or a JS ``Uint8Array`` proxy: converted once with ``to_bytes``, or a
   bytearray from :func:`new_buffer` ``(size)`` that the worker filled with a
   decompressed pack: taken over without a copy).
+* :func:`container_size` ``(name, head)``: the whole size of a database
+  container from its first :data:`CONTAINER_HEADER_BYTES` bytes (magic and
+  version checked), so the worker can decompress a pack straight into a
+  :func:`new_buffer` of that size without knowing the container's layout.
 * :func:`call` ``(method, params_json, progress=None, cancel=None)`` with
-  methods ``info``, ``parse``, ``bounds``, ``solve``, ``random``; see the
+  methods ``info``, ``parse``, ``bounds``, ``solve``, ``random`` and the
+  heuristic lab's ``compare``, ``trace``, ``explain``; see the
   ``_method_*`` functions for their parameters and results.  ``progress`` is
   called with one JSON string about four times a second during a solve and
   after every finished iteration.
+
+Small-board explorer and hints (:mod:`fifteen.explorer`, :mod:`fifteen.hint`).
+A position is given as for ``solve`` (``tiles`` list or text, ``shape``);
+moves are ``{"tile": t, "direction": "U"}`` (the tile that slides, the
+blank's direction).  A board without a loaded table gets an ``input`` error
+naming the boards that have one.
+
+* ``explore_info`` ``{}`` -> ``{"shapes": [...]}`` (boards with a table);
+  ``{"shape": "3x3"}`` -> ``{"shape", "table_shape", "transposed",
+  "positions", "radius", "histogram": [count at distance 0, 1, ...],
+  "hardest": [tiles, ...], "hardest_count"}``.
+* ``explore_position`` ``{tiles, shape}`` -> ``{"shape", "tiles",
+  "distance", "moves": [{"tile", "direction", "distance", "optimal"}],
+  "optimal": [move, ...]}``: every move with the distance it leads to.
+* ``explore_random`` ``{"shape", "distance", "seed"?}`` -> ``{"shape",
+  "rows", "cols", "tiles", "distance", "seed"}``: uniform among the positions
+  at exactly that distance; ``seed`` (an integer) makes it repeatable and is
+  returned (drawn when not given).
+* ``hint`` ``{tiles, shape, "all"?, "budget"?, "bound"?, "solution"?}`` ->
+  ``{"shape", "tiles", "distance", "next": move or null, "source":
+  "table"|"path"|"solve", "nodes"}`` plus, with ``"all": true``,
+  ``"optimal": [move, ...]`` and ``"undecided": [move, ...]`` (without a
+  table: moves whose search ran out of its ``budget`` of nodes, default
+  2,000,000 each), and without a table ``"solution": {"tiles", "moves"}``,
+  the optimal solution from this position that the hint follows.  Give it
+  back as ``"solution"`` in the next call (stateless use), or leave it out:
+  the worker's own :class:`fifteen.hint.Hinter` keeps it.  A given solution
+  must be one this API returned (it is replayed to the goal, but its
+  optimality is trusted).
 """
 
 from __future__ import annotations
@@ -22,18 +61,21 @@ from __future__ import annotations
 import json
 import random as _random
 import time
-import traceback
 from collections.abc import Callable
 from typing import Any
 
-from . import __version__, assets
+from . import __version__, assets, dbfile, explorer
 from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
 from .errors import AssetError, FifteenError, InputError
 from .ida import Cancelled, Progress
-from .solver import available_bounds, bound_values, solve, summary
+from .solver import available_bounds, bound_infos, bound_values, resolve_bound, solve, start_values, summary
+from .validate import check_params, describe, internal_message, parse_params
 from .walking import supported_shapes
 
 PROGRESS_SECONDS = 0.25
+AUTO_LABEL = "Strongest available"  # the label of ``auto``, which is not a bound of its own
+#: How many bytes of a container :func:`container_size` needs (the fixed header).
+CONTAINER_HEADER_BYTES: int = dbfile._HEADER.size
 
 
 def _ok(result: Any) -> str:
@@ -58,14 +100,32 @@ def load_asset(name: str, data: Any) -> str:
     the caller must drop it).
     """
     try:
-        if hasattr(data, "to_bytes"):  # a JsProxy of a Uint8Array (Pyodide)
+        if not (isinstance(name, str) and len(name) <= 120 and name.isprintable()):
+            name = describe(name, 120)
+        if hasattr(data, "to_bytes") and not isinstance(data, int):  # a JsProxy of a Uint8Array (Pyodide)
             data = data.to_bytes()
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise AssetError(f"{name}: expected the file's bytes, got {describe(data)}")
         meta = assets.load_asset(data, name, take=isinstance(data, bytearray))
         return _ok(meta)
     except AssetError as exc:
         return _error("asset", str(exc))
     except Exception as exc:  # pragma: no cover - defensive: never a traceback to the page
-        return _error("internal", f"{name}: {type(exc).__name__}: {exc}")
+        return _error("internal", f"{describe(name)}: {internal_message(exc)}")
+
+
+def container_size(name: str, head: Any) -> str:
+    """The size in bytes of the whole container that starts with *head* (its first
+    :data:`CONTAINER_HEADER_BYTES` bytes: bytes or a JS ``Uint8Array`` proxy), as a
+    JSON reply; an ``asset`` error when the header is not a Fifteen container's."""
+    try:
+        if hasattr(head, "to_bytes"):  # a JsProxy of a Uint8Array (Pyodide)
+            head = head.to_bytes()
+        return _ok(dbfile.container_size(head, name=name))
+    except AssetError as exc:
+        return _error("asset", str(exc))
+    except Exception as exc:  # defensive: never a traceback to the page
+        return _error("internal", f"{describe(name)}: {internal_message(exc)}")
 
 
 def _board(params: dict) -> Board:
@@ -90,6 +150,7 @@ def _method_info(params: dict, **_: Any) -> dict:
         "version": __version__,
         "shapes": [str(s) for s in supported_shapes()],
         "bounds": {str(s): available_bounds(s) for s in supported_shapes()},
+        "labels": {"auto": AUTO_LABEL, **{b.name: b.label for b in bound_infos()}},
     }
 
 
@@ -100,7 +161,14 @@ def _method_parse(params: dict, **_: Any) -> dict:
 def _method_bounds(params: dict, **_: Any) -> dict:
     board = _board(params)
     values = bound_values(board)
-    return {**_board_json(board), "bounds": values, "summary": summary(values)}
+    return {
+        **_board_json(board),
+        "bounds": values,
+        "summary": summary(values),
+        # what each bound of the menu starts its search from, and the bound "auto" picks
+        "start": start_values(board.shape, values),
+        "auto": resolve_bound(board.shape, "auto").name,
+    }
 
 
 def _method_random(params: dict, **_: Any) -> dict:
@@ -147,7 +215,7 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         bound,
         progress=report if progress is not None else None,
         cancel=cancel,
-        tick_nodes=int(params.get("tick_nodes", 1 << 14)),
+        tick_nodes=params.get("tick_nodes") or 1 << 14,
     )
     r = sol.result
     return {
@@ -167,27 +235,180 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
     }
 
 
+# ------------------------------------------------------------------ the heuristic lab
+# compare / trace / explain (fields documented in fifteen.compare and fifteen.explain);
+# imported here, not at the top, to keep this block self-contained.
+
+
+def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
+    """Each of ``bounds`` (a list or "md,lc"; default every available one, weakest first) in turn.
+
+    ``budget``: nodes per bound (absent: ``fifteen.compare.DEFAULT_BUDGET``;
+    ``null`` or 0: none).  Result ``{"bounds": {name: run}}``.  Progress: the
+    running bound's ``run`` so far (its running iteration last, with
+    ``"finished": false``), at most four times a second and after every
+    iteration.
+    """
+    from .compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound
+
+    board = _board(params)
+    names = parse_bound_names(params.get("bounds"), board.shape)
+    budget = check_budget(params.get("budget", DEFAULT_BUDGET))
+    last = [0.0]
+
+    def report(run: BoundRun) -> None:
+        now = time.perf_counter()
+        if run.iterations and not run.iterations[-1].finished and now - last[0] < PROGRESS_SECONDS:
+            return
+        last[0] = now
+        if progress is not None:
+            progress(json.dumps(run.as_json()))
+
+    runs = {name: run_bound(board, name, budget=budget, progress=report, cancel=cancel) for name in names}
+    return comparison_json(runs)
+
+
+def _method_trace(params: dict, **_: Any) -> dict:
+    """Every bound at each step of ``moves`` (tile numbers, or the blank's directions as a string), which must solve the position."""
+    from .explain import trace
+
+    board = _board(params)
+    moves = params.get("moves")
+    if not isinstance(moves, list | str):
+        raise InputError("moves: give the solution as a list of tile numbers or a string of directions (U, D, L, R)")
+    return {**_board_json(board), **trace(board, moves)}
+
+
+def _method_explain(params: dict, **_: Any) -> dict:
+    """Each bound of the position taken apart (WD tables, inversions, line conflicts, PDB groups)."""
+    from .explain import explain
+
+    board = _board(params)
+    return {**_board_json(board), **explain(board)}
+
+
+# ----------------------------------------------------------------- explorer and hints
+def _move_json(m) -> dict:
+    return {"tile": m.tile, "direction": m.direction}
+
+
+def _method_explore_info(params: dict, **_: Any) -> dict:
+    if not params.get("shape"):
+        return {"shapes": explorer.available_shapes()}
+    ex = explorer.require(Shape.parse(params["shape"]))
+    return {
+        "shape": str(ex.shape),
+        "table_shape": str(ex.table.shape),
+        "transposed": ex.transposed,
+        "positions": ex.positions,
+        "radius": ex.radius,
+        "histogram": list(ex.histogram),
+        "hardest": [list(t) for t in ex.hardest()],
+        "hardest_count": ex.table.hardest_count,
+    }
+
+
+def _method_explore_position(params: dict, **_: Any) -> dict:
+    board = _board(params)
+    ex = explorer.require(board.shape)
+    d = ex.distance(board)
+    moves = ex.moves(board, d)
+    return {
+        "shape": str(board.shape),
+        "tiles": list(board.tiles),
+        "distance": d,
+        "moves": [{**_move_json(m), "distance": m.distance, "optimal": m.distance < d} for m in moves],
+        "optimal": [_move_json(m) for m in moves if m.distance < d],
+    }
+
+
+def _int_param(params: dict, key: str, default=None) -> int | None:
+    value = params.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{key} must be an integer, not {describe(value)}")
+    return value
+
+
+def _method_explore_random(params: dict, **_: Any) -> dict:
+    shape = Shape.parse(params.get("shape") or "3x3")
+    ex = explorer.require(shape)
+    distance = _int_param(params, "distance")
+    if distance is None:
+        raise InputError("give the distance of the position to draw")
+    seed = _int_param(params, "seed")
+    if seed is None:
+        seed = _random.randrange(1 << 32)
+    board = ex.random_at(distance, seed)
+    return {"shape": str(shape), "rows": shape.rows, "cols": shape.cols, "tiles": list(board.tiles), "distance": distance, "seed": seed}
+
+
+_hinter = None  # the worker's Hinter (one per page)
+
+
+def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
+    from .hint import DEFAULT_BUDGET, Hinter
+
+    global _hinter
+    board = _board(params)
+    budget = _int_param(params, "budget", DEFAULT_BUDGET)
+    if budget is None:
+        budget = DEFAULT_BUDGET
+    bound = params.get("bound") or "auto"
+    previous = params.get("solution")
+    if previous is not None:  # stateless: follow the solution the caller kept
+        if not isinstance(previous, dict) or not isinstance(previous.get("moves"), list):
+            raise InputError('solution must be {"tiles": [...], "moves": [...]}')
+        hinter = Hinter(bound)
+        start = _board({"tiles": previous.get("tiles"), "shape": str(board.shape)})
+        hinter.follow(start, previous["moves"])
+    else:
+        if _hinter is None or _hinter.bound != bound:
+            _hinter = Hinter(bound)
+        hinter = _hinter
+    h = hinter.hint(board, all_moves=bool(params.get("all")), budget=budget, cancel=cancel)
+    out = {
+        "shape": str(board.shape),
+        "tiles": list(board.tiles),
+        "distance": h.distance,
+        "next": _move_json(h.next) if h.next else None,
+        "source": h.source,
+        "nodes": h.nodes,
+    }
+    if params.get("all"):
+        out["optimal"] = [_move_json(m) for m in h.optimal or []]
+        out["undecided"] = [_move_json(m) for m in h.undecided]
+    if h.remaining is not None:
+        out["solution"] = {"tiles": list(board.tiles), "moves": h.remaining}
+    return out
+
+
 _METHODS: dict[str, Callable[..., dict]] = {
     "info": _method_info,
     "parse": _method_parse,
     "bounds": _method_bounds,
     "random": _method_random,
     "solve": _method_solve,
+    "compare": _method_compare,
+    "trace": _method_trace,
+    "explain": _method_explain,
+    "explore_info": _method_explore_info,
+    "explore_position": _method_explore_position,
+    "explore_random": _method_explore_random,
+    "hint": _method_hint,
 }
 
 
 def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
-    """Run one API method; see the module docstring."""
-    fn = _METHODS.get(method)
-    if fn is None:
-        return _error("input", f"unknown method {method!r} (one of {', '.join(_METHODS)})")
+    """Run one API method; see the module docstring.  Never raises: the parameters are
+    checked by :mod:`fifteen.validate` (size, nesting, each known parameter's kind, the
+    ones the method takes) before the method runs."""
     try:
-        params = json.loads(params_json or "{}")
-        if not isinstance(params, dict):
-            raise ValueError("parameters must be a JSON object")
-    except ValueError as exc:
-        return _error("input", f"bad parameters: {exc}")
-    try:
+        fn = _METHODS.get(method) if isinstance(method, str) else None
+        if fn is None:
+            return _error("input", f"unknown method {describe(method)} (one of {', '.join(_METHODS)})")
+        params = check_params(method, parse_params(params_json))
         return _ok(fn(params, progress=progress, cancel=cancel))
     except AssetError as exc:  # before FifteenError, its base class
         return _error("asset", str(exc))
@@ -198,5 +419,4 @@ def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | 
     except MemoryError:
         return _error("internal", "out of memory")
     except Exception as exc:  # never a traceback in the page; keep the last frame for bug reports
-        frame = traceback.extract_tb(exc.__traceback__)[-1]
-        return _error("internal", f"{type(exc).__name__}: {exc} ({frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})")
+        return _error("internal", internal_message(exc))

@@ -30,13 +30,15 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import pdb, pdb78
 from .board import Shape
 from .dbfile import read_meta
-from .errors import AssetError
+from .errors import AssetError, AssetWarning
+from .validate import describe
 
 if TYPE_CHECKING:
     from .walking import WalkingTable
@@ -63,6 +65,9 @@ def reset() -> None:
     walking_tables.clear()
     _registered_files.clear()
     _chosen_directory = None
+    from . import explorer
+
+    explorer.reset()
     _entries = None
 
 
@@ -90,6 +95,11 @@ def load_asset(data: bytes | bytearray | memoryview, name: str = "asset", *, tak
         db78 = pdb78.PDB78.from_bytes(data, name=name, take=take)
         pattern_databases["pdb" + db78.partition] = db78
         _registered_files.add(pdb78.asset_file(db78.partition))
+    elif kind == "explore":  # an exact-distance table of the small-board explorer (fifteen.explorer)
+        from . import explorer
+
+        explored = explorer.load_asset(data, name, take=take)
+        _registered_files.add(explorer.asset_file(explored.shape))
     else:
         raise AssetError(f"{name}: unknown database kind {kind!r}")
     return meta
@@ -110,7 +120,8 @@ def default_directory() -> Path | None:
 def use_directory(directory: str | Path | None) -> None:
     """Read assets from *directory* from now on (None: the automatic :func:`default_directory`).
 
-    A directory given explicitly must hold a readable manifest (:class:`AssetError` otherwise).
+    A directory given explicitly must hold a manifest (:class:`AssetError` otherwise); one
+    that cannot be used (not JSON, or JSON of the wrong shape) is an :class:`AssetWarning`.
     """
     global _chosen_directory, _entries
     _chosen_directory = None if directory is None else Path(directory)
@@ -133,17 +144,76 @@ def _manifest_entries() -> dict[str, dict[str, Any]]:
     entries: dict[str, dict[str, Any]] = {}
     if root is not None:
         path = root / "manifest.json"
-        if path.is_file():
+        if _is_file(path):
             try:
                 manifest = json.loads(path.read_text())
-                listed = manifest["assets"] + manifest.get("packs", [])  # natively, optional packs load when present
-                entries = {str(e["file"]): e for e in listed}
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                raise AssetError(f"{path}: unreadable manifest ({exc})") from None
+            except (OSError, ValueError, RecursionError) as exc:
+                _warn(f"{path}: unreadable manifest ({describe(str(exc), 80)}); {_NOT_USED}")
+            else:
+                entries = manifest_entries(manifest, str(path))
         elif _chosen_directory is not None or os.environ.get("FIFTEEN_DB"):  # asked for, not guessed
-            raise AssetError(f"{path}: no manifest (build the databases with build_db.py --out {root})")
+            raise AssetError(f"{_shown(path)}: no manifest (build the databases with build_db.py --out {_shown(root)})")
     _entries = entries
     return entries
+
+
+def _shown(path: Path) -> str:
+    """*path* for a message: as it is, or cut (quoted) when longer than 120 characters or odd."""
+    text = str(path)
+    return text if len(text) <= 120 and text.isprintable() else describe(text, 120)
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, with a path the system refuses (too long, a NUL) an :class:`AssetError`."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError) as exc:
+        raise AssetError(f"database directory {_shown(path.parent)}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, AssetWarning, stacklevel=4)
+
+
+_NOT_USED = "no database of it is used (weaker bounds, same answers)"
+
+
+def _entry_problem(entry: Any) -> str | None:
+    """Why one manifest entry cannot be used, or None."""
+    if not isinstance(entry, dict):
+        return f"an entry is {describe(entry)}, not an object"
+    file = entry.get("file")
+    if not isinstance(file, str) or not file or "/" in file or "\\" in file or file.startswith("."):
+        return f"an entry's file is {describe(file)}, not a file name"
+    shapes = entry.get("shapes", [])
+    if not isinstance(shapes, list) or not all(isinstance(s, str) for s in shapes):
+        return f"{describe(file)}: shapes is {describe(shapes)}, not a list of shapes"
+    return None
+
+
+def manifest_entries(manifest: Any, name: str = "manifest.json") -> dict[str, dict[str, Any]]:
+    """The usable entries of a parsed manifest (assets and optional packs) by file name.
+
+    JSON of the wrong shape is treated like invalid JSON: an :class:`AssetWarning`, and the
+    entries that cannot be used are left out (all of them when the top level is wrong)."""
+    if not isinstance(manifest, dict):
+        _warn(f"{name}: not a database list (the JSON is {describe(manifest)}, not an object); {_NOT_USED}")
+        return {}
+    listed: list[Any] = []
+    for key, required in (("assets", True), ("packs", False)):  # natively, optional packs load when present
+        value = manifest.get(key)
+        if value is None and not required:
+            continue
+        if not isinstance(value, list):
+            what = "missing" if key not in manifest else describe(value)
+            _warn(f"{name}: {key!r} is {what}, not a list of databases; {_NOT_USED}")
+            return {}
+        listed += value
+    problems = [p for p in map(_entry_problem, listed) if p]
+    if problems:
+        rest = "the others are used" if len(problems) < len(listed) else _NOT_USED
+        _warn(f"{name}: {len(problems)} of {len(listed)} entries left out ({problems[0]}); {rest}")
+    return {e["file"]: e for e in listed if _entry_problem(e) is None}
 
 
 def _listed(file: str, shape: Shape | None = None) -> bool:
@@ -158,8 +228,8 @@ def _read(file: str) -> None:
     path = root / file
     try:
         data = path.read_bytes()
-    except OSError as exc:
-        raise AssetError(f"{path}: cannot read ({exc.strerror})") from None
+    except (OSError, ValueError) as exc:
+        raise AssetError(f"{_shown(path)}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
     load_asset(data, str(path))
     _registered_files.add(file)
 
@@ -215,14 +285,18 @@ def walking_table(shape: Shape) -> WalkingTable | None:
     return table
 
 
-def ensure_for(shape: Shape, directory: str | Path | None = None) -> list[str]:
+def ensure_for(shape: Shape, directory: str | Path | None = None, *, explorer: bool = False) -> list[str]:
     """Load now every asset of the database directory that serves *shape* (not yet loaded);
-    return the files read.  With *directory*, use it from now on (:func:`use_directory`)."""
+    return the files read.  With *directory*, use it from now on (:func:`use_directory`).
+    The explorer's tables (kind ``"explore"``) are read only with *explorer*."""
     if directory is not None:
         use_directory(directory)
     loaded = []
     for file, entry in _manifest_entries().items():
-        if str(shape) in entry.get("shapes", ()) and file not in _registered_files:
-            _read(file)
-            loaded.append(file)
+        if str(shape) not in entry.get("shapes", ()) or file in _registered_files:
+            continue
+        if entry.get("kind") == "explore" and not explorer:
+            continue
+        _read(file)
+        loaded.append(file)
     return loaded

@@ -22,6 +22,7 @@ from functools import cache
 
 from .errors import FifteenError as FifteenError  # re-exported: the base of InputError
 from .errors import InputError
+from .validate import MAX_TILE_CHARS, TOKEN_CHARS, check_text, describe, non_ascii_digit_problem
 
 MIN_SIDE = 2
 MAX_SIDE = 6
@@ -42,9 +43,13 @@ class Shape:
 
     def __post_init__(self) -> None:
         r, c = self.rows, self.cols
+        for side in (r, c):
+            if not isinstance(side, int) or isinstance(side, bool):
+                raise InputError(f"a shape's rows and columns are whole numbers, not {describe(side)}")
         if not (MIN_SIDE <= r <= MAX_SIDE and MIN_SIDE <= c <= MAX_SIDE) or r * c > MAX_SQUARES:
+            name = f"{r}x{c}" if max(r, c) < 10**6 else f"of {describe(r)} by {describe(c)}"
             raise InputError(
-                f"shape {r}x{c} is not supported: rows and columns go from {MIN_SIDE} to {MAX_SIDE} with at most {MAX_SQUARES} squares"
+                f"shape {name} is not supported: rows and columns go from {MIN_SIDE} to {MAX_SIDE} with at most {MAX_SQUARES} squares"
             )
 
     @property
@@ -65,9 +70,15 @@ class Shape:
         """Parse ``"4x4"`` (also ``4X4``, ``4*4``, ``4,4``)."""
         if isinstance(text, Shape):
             return text
-        m = re.fullmatch(r"\s*(\d+)\s*[xX*, ]\s*(\d+)\s*", str(text))
+        if not isinstance(text, str):
+            raise InputError(f"a shape is text of the form RxC, e.g. 4x4 or 3x4, not {describe(text)}")
+        if len(text) > TOKEN_CHARS:
+            raise InputError(f"shape {describe(text)} is not of the form RxC, e.g. 4x4 or 3x4")
+        if non_ascii_digit_problem(text):
+            raise InputError(f"shape {describe(text)}: write its numbers with the digits 0-9")
+        m = re.fullmatch(r"\s*([0-9]{1,6})\s*[xX*, ]\s*([0-9]{1,6})\s*", text)
         if not m:
-            raise InputError(f"shape {text!r} is not of the form RxC, e.g. 4x4 or 3x4")
+            raise InputError(f"shape {describe(text)} is not of the form RxC, e.g. 4x4 or 3x4")
         return cls(int(m.group(1)), int(m.group(2)))
 
     @classmethod
@@ -170,14 +181,16 @@ def solvability_problem(shape: Shape, tiles: Sequence[int]) -> str | None:
 def check_tiles(shape: Shape, tiles: Sequence[int], *, solvable: bool = True) -> tuple[int, ...]:
     """Validate a position; return it as a tuple or raise :class:`InputError`."""
     n = shape.size
+    if not isinstance(tiles, list | tuple):
+        raise InputError(f"a position is a list of tile numbers, not {describe(tiles)}")
     if len(tiles) != n:
         raise InputError(f"a {shape} board has {n} squares, got {len(tiles)} tiles")
     seen: dict[int, int] = {}
     for i, t in enumerate(tiles):
         if not isinstance(t, int) or isinstance(t, bool):
-            raise InputError(f"square {i + 1}: {t!r} is not a tile number")
+            raise InputError(f"square {i + 1}: {describe(t)} is not a tile number")
         if not 0 <= t < n:
-            raise InputError(f"square {i + 1}: tile {t} is out of range (0..{n - 1} on a {shape} board, 0 = blank)")
+            raise InputError(f"square {i + 1}: tile {describe(t)} is out of range (0..{n - 1} on a {shape} board, 0 = blank)")
         if t in seen:
             what = "the blank" if t == 0 else f"tile {t}"
             raise InputError(f"{what} appears twice (squares {seen[t] + 1} and {i + 1})")
@@ -201,8 +214,7 @@ def parse_tiles(text: str, shape: Shape | str | None = None, *, solvable: bool =
     may be written ``0``, ``_`` or ``.``.  Without *shape* the count must be
     square (4, 9, 16, 25).
     """
-    if not isinstance(text, str):
-        raise InputError(f"a position is text, not {type(text).__name__}")
+    check_text(text)
     tokens = tokenize(text)
     if not tokens:
         raise InputError("no tiles given")
@@ -210,10 +222,14 @@ def parse_tiles(text: str, shape: Shape | str | None = None, *, solvable: bool =
     for i, tok in enumerate(tokens):
         if tok in _BLANK_TOKENS:
             tiles.append(0)
-        elif tok.isascii() and tok.isdigit():
+        elif tok.isascii() and tok.isdigit() and len(tok) <= MAX_TILE_CHARS:
             tiles.append(int(tok))
+        elif tok.isascii() and tok.isdigit():
+            raise InputError(f"{describe(tok)} (item {i + 1}) is too large for a tile number")
+        elif non_ascii_digit_problem(tok):
+            raise InputError(f"{describe(tok)} (item {i + 1}) is not a tile number: write tiles with the digits 0-9")
         else:
-            raise InputError(f"{tok!r} (item {i + 1}) is not a tile number; write the blank as 0, _ or .")
+            raise InputError(f"{describe(tok)} (item {i + 1}) is not a tile number; write the blank as 0, _ or .")
     shp = Shape.parse(shape) if shape is not None else Shape.infer(len(tiles))
     if len(tiles) != shp.size:
         raise InputError(f"a {shp} board has {shp.size} squares, got {len(tiles)} tiles")
@@ -234,25 +250,45 @@ def parse_tiles(text: str, shape: Shape | str | None = None, *, solvable: bool =
 
 @dataclass(frozen=True)
 class Board:
-    """A position on a board of some :class:`Shape` (immutable)."""
+    """A solvable position on a board of some :class:`Shape` (immutable).
+
+    ``Board(shape, tiles)`` checks its arguments like :meth:`parse` does (a
+    permutation of ``0 .. N-1`` that can reach the goal) and raises
+    :class:`InputError` otherwise; *tiles* may be any list or tuple.
+    """
 
     shape: Shape
     tiles: tuple[int, ...]
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.shape, Shape):
+            raise InputError(f"a board's shape is a Shape (Shape.parse('4x4')), not {describe(self.shape)}")
+        object.__setattr__(self, "tiles", check_tiles(self.shape, self.tiles))
+
+    @classmethod
+    def _unchecked(cls, shape: Shape, tiles: tuple[int, ...]) -> Board:
+        """A board from a position known to be good (parsed, or one move from a good one)."""
+        board = object.__new__(cls)
+        object.__setattr__(board, "shape", shape)
+        object.__setattr__(board, "tiles", tiles)
+        return board
+
     @classmethod
     def parse(cls, text: str, shape: Shape | str | None = None) -> Board:
         shp, tiles = parse_tiles(text, shape)
-        return cls(shp, tiles)
+        return cls._unchecked(shp, tiles)  # parse_tiles checked it
 
     @classmethod
     def from_tiles(cls, tiles: Sequence[int], shape: Shape | str | None = None) -> Board:
+        if not isinstance(tiles, list | tuple):
+            raise InputError(f"a position is a list of tile numbers, not {describe(tiles)}")
         shp = Shape.parse(shape) if shape is not None else Shape.infer(len(tiles))
-        return cls(shp, check_tiles(shp, list(tiles)))
+        return cls(shp, tuple(tiles))
 
     @classmethod
     def goal(cls, shape: Shape | str) -> Board:
         shp = Shape.parse(shape)
-        return cls(shp, shp.goal())
+        return cls._unchecked(shp, shp.goal())
 
     @property
     def blank(self) -> int:
@@ -280,18 +316,18 @@ class Board:
         try:
             s = self.tiles.index(tile)
         except ValueError:
-            raise InputError(f"there is no tile {tile} on a {self.shape} board") from None
+            raise InputError(f"there is no tile {describe(tile)} on a {self.shape} board") from None
         if tile == 0 or s not in neighbours(self.shape)[b]:
-            raise InputError(f"tile {tile} is not next to the blank")
+            raise InputError(f"tile {describe(tile)} is not next to the blank")
         t = list(self.tiles)
         t[b], t[s] = tile, 0
-        return Board(self.shape, tuple(t))
+        return Board._unchecked(self.shape, tuple(t))  # a move keeps a position solvable
 
     def move_blank(self, direction: str) -> Board:
         """The board after the blank moves one square in *direction* (U/D/L/R)."""
-        d = direction.upper()
+        d = direction.upper() if isinstance(direction, str) else direction
         if d not in _DELTAS:
-            raise InputError(f"{direction!r} is not a direction (U, D, L or R)")
+            raise InputError(f"{describe(direction)} is not a direction (U, D, L or R)")
         dr, dc = _DELTAS[d]
         r, c = divmod(self.blank, self.shape.cols)
         r2, c2 = r + dr, c + dc
@@ -302,6 +338,8 @@ class Board:
     def apply(self, moves: Iterable[int] | str) -> Board:
         """Apply tile numbers (ints) or a direction string; return the end board."""
         board = self
+        if not isinstance(moves, str) and not hasattr(moves, "__iter__"):
+            raise InputError(f"moves are tile numbers or a string of directions (U, D, L, R), not {describe(moves)}")
         if isinstance(moves, str):
             for d in moves.replace(" ", ""):
                 board = board.move_blank(d)
@@ -348,4 +386,4 @@ class Board:
         """
         if self.shape.rows != self.shape.cols:
             raise InputError("only square boards can be reflected about the diagonal")
-        return Board(self.shape, tuple(transpose_tiles(self.shape, self.tiles)))
+        return Board._unchecked(self.shape, tuple(transpose_tiles(self.shape, self.tiles)))  # mirrors a solution

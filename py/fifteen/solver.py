@@ -28,6 +28,7 @@ from .loops import Loop, generate
 from .manhattan import linear_conflict, manhattan
 from .pdb import PatternDatabase
 from .pdb78 import PDB78
+from .validate import describe
 from .walking import walking_available, walking_distance
 
 
@@ -121,9 +122,9 @@ def bound_infos() -> list[BoundInfo]:
 def bound_info(name: str) -> BoundInfo:
     """The bound named *name*, available or not (raises :class:`InputError` for an unknown name)."""
     for b in bound_infos():
-        if b.name == name.lower():
+        if isinstance(name, str) and b.name == name.lower():
             return b
-    raise InputError(f"unknown bound {name!r} (choose from {', '.join(b.name for b in bound_infos())})")
+    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(b.name for b in bound_infos())})")
 
 
 def available_bounds(shape: Shape) -> list[str]:
@@ -141,13 +142,34 @@ def resolve_bound(shape: Shape, name: str) -> BoundInfo:
     for b in bound_infos():
         if b.name == name:
             if not b.available(shape):
-                raise InputError(f"bound {name!r} is not available for a {shape} board (available: {', '.join(available_bounds(shape))})")
+                raise InputError(
+                    f"bound {describe(name)} is not available for a {shape} board (available: {', '.join(available_bounds(shape))})"
+                )
             return b
-    raise InputError(f"unknown bound {name!r} (choose from {', '.join(available_bounds(shape))})")
+    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(available_bounds(shape))})")
+
+
+def check_board(board: object) -> None:
+    """Raise :class:`InputError` unless *board* is a :class:`Board` (which checked itself)."""
+    if not isinstance(board, Board):
+        raise InputError(f"expected a Board (Board.parse(text) or Board.from_tiles(tiles)), not {describe(board)}")
+
+
+def check_solve_arguments(board: object, bound: object, progress: object, cancel: object, tick_nodes: object) -> None:
+    """Raise :class:`InputError` for arguments :func:`solve` cannot use."""
+    check_board(board)
+    if bound is not None and not isinstance(bound, str):
+        raise InputError(f"bound is a name such as 'auto' or 'md', not {describe(bound)}")
+    for name, callback in (("progress", progress), ("cancel", cancel)):
+        if callback is not None and not callable(callback):
+            raise InputError(f"{name} is a function or None, not {describe(callback)}")
+    if not isinstance(tick_nodes, int) or isinstance(tick_nodes, bool) or tick_nodes < 1:
+        raise InputError(f"tick_nodes is a whole number of at least 1, not {describe(tick_nodes)}")
 
 
 def bound_values(board: Board) -> dict[str, int]:
     """Every lower bound of *board* that its shape supports, plus ``lb`` (the largest)."""
+    check_board(board)
     shape, tiles = board.shape, board.tiles
     md = manhattan(shape, tiles)
     out = {"md": md, "lc": md + linear_conflict(shape, tiles)}
@@ -167,6 +189,17 @@ def bound_values(board: Board) -> dict[str, int]:
             if "pdb" not in out:  # the strongest loaded one is shown as PDB / PDBr
                 out.update(pdb=plain, pdb_r=reflected)
     out["lb"] = max(v for k, v in out.items() if k in ("md", "lc", "id", "wd", "wdid") + _PDB_NAMES)
+    return out
+
+
+def start_values(shape: Shape, values: dict[str, int]) -> dict[str, int]:
+    """The value each bound available on *shape* starts its search from (its value of the
+    position, from *values* = :func:`bound_values`); ``auto`` gives that of the bound it picks."""
+    out = {}
+    for name in available_bounds(shape):
+        picked = resolve_bound(shape, name).name
+        if picked in values:
+            out[name] = values[picked]
     return out
 
 
@@ -210,6 +243,7 @@ def solve(
     tick_nodes: int = 1 << 16,
 ) -> Solution:
     """A shortest solution of *board* by IDA* with the named bound."""
+    check_solve_arguments(board, bound, progress, cancel, tick_nodes)
     info = resolve_bound(board.shape, bound)
     result = ida_star(board.shape, board.tiles, info.factory, progress=progress, cancel=cancel, tick_nodes=tick_nodes)
     return Solution(board, info.name, result)

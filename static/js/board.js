@@ -5,6 +5,13 @@
 // 0 is the blank; the goal is 1..N-1 with the blank bottom-right.  A move is
 // named either by the tile that slides (the seed's notation) or by the
 // direction the BLANK moves: U, D, L, R.
+//
+// The solvability rule (isSolvable) repeats py/fifteen/board.py's
+// solvability_problem on purpose: the page shuffles a board the moment it
+// opens, 10-20 s before the Python solver has loaded, and Shuffle must not wait
+// for (or depend on) the worker.  Every position still reaches the solver,
+// which checks it again.  tests/js/board.test.mjs checks this copy against a
+// breadth-first search of the reachable positions on the small boards.
 
 export const SHAPES = ["2x2", "2x3", "2x4", "2x5", "2x6", "3x3", "3x4", "4x3", "4x4"];
 
@@ -60,12 +67,16 @@ export function isPermutation(tiles, n) {
   return true;
 }
 
-function randomBelow(n) {
-  // Unbiased integer in [0, n) from crypto.getRandomValues (rejection sampling).
+/**
+ * An unbiased integer in [0, n) from 32-bit random words: words at or above
+ * the largest multiple of n are rejected.  fill(Uint32Array) supplies the
+ * words (crypto.getRandomValues; tests pass a scripted source).
+ */
+export function randomBelow(n, fill = (buf) => crypto.getRandomValues(buf)) {
   const buf = new Uint32Array(1);
   const limit = Math.floor(0x100000000 / n) * n;
   for (;;) {
-    crypto.getRandomValues(buf);
+    fill(buf);
     if (buf[0] < limit) return buf[0] % n;
   }
 }
@@ -74,6 +85,7 @@ function randomBelow(n) {
  * A uniformly random solvable position.  Fisher-Yates gives a uniform
  * permutation; swapping the first two non-blank tiles maps the unsolvable half
  * one-to-one onto the solvable half, so the result stays uniform.
+ * rand(k) returns an integer in [0, k).
  */
 export function randomTiles(rows, cols, rand = randomBelow) {
   const t = goalTiles(rows, cols);

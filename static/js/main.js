@@ -1,69 +1,90 @@
-// The app controller: wires the board model, the view, input, the solver
-// worker, share links, playback and the offline service worker together.
+// The controller ("game manager" in the 2048 game's terms): the page's state
+// and every decision.  It never touches the DOM: what the page shows goes
+// through the view (view.js), what the user does arrives through input.js as
+// the intents below; the solver runs behind SolverClient (solver-client.js,
+// protocol.js), share links and preferences in share.js, offline support in
+// offline.js, the board model in board.js.
 
-import { Board, SHAPES, parseShape, shapesForCount, randomTiles, goalTiles } from "./board.js";
+import { Board, SHAPES, parseShape, randomTiles, goalTiles } from "./board.js";
 import { SolverClient } from "./solver-client.js";
-import { BoardView, LoadingView, ProgressView, renderBounds, clearBounds, renderSolution, hideSolution,
-  highlightMove, setStatus, showError, hideError, toast, formatBytes, formatSeconds } from "./view.js";
+import { ErrorType, LoadState, Method, Stage } from "./protocol.js";
+import { PageView } from "./view.js";
+import { PackState } from "./view-solve.js";
+import { currentIteration, formatSeconds } from "./format.js";
+import { PageModel, Source } from "./page-model.js";
+import { parseMoveString, replayVerdict } from "./moves.js";
 import { bindInput } from "./input.js";
 import { Playback, SPEEDS } from "./playback.js";
 import { readHash, writeHash, shareUrl, prefs } from "./share.js";
 import { registerOffline, precacheAll } from "./offline.js";
+import { Lab } from "./lab.js";
+import { bindLabInput } from "./input-lab.js";
 
-const $ = (id) => document.getElementById(id);
-
-const BOUND_LABELS = {
-  auto: "Strongest available",
-  pdb78: "PDB 7-8 + reflection (pack)",
-  pdb663: "PDB 6-6-3 + reflection",
-  pdb555: "PDB 5-5-5 + reflection",
-  pdb: "Pattern database",
-  wdid: "WD + ID (the seed's)",
-  wd: "Walking distance (WD)",
-  id: "Inversion distance (ID)",
-  lc: "MD + linear conflict",
-  md: "Manhattan distance (MD)",
-};
-const boundLabel = (b) => BOUND_LABELS[b] || b;
-
+/**
+ * The page's state.  Everything the page shows follows from it (and from the
+ * solver's answers); input changes it only through the intents below.
+ */
 const state = {
-  board: new Board(4, 4),
-  solving: false,
-  ready: false,
-  playback: null,
-  solutionStart: null, // tiles string of the position the shown solution belongs to
+  text: "", // the tiles text field's content
+  textSeq: 0, // the latest text check (older answers are dropped)
+  pendingLink: null, // a share link waiting for the solver's parser
+  textDirty: false, // the text was edited since the board last matched it
+  shapeChoice: "4x4", // the size menu's selection (the board's shape, or a share link's)
+  bound: "auto", // the bound menu's selection
+  speedIndex: 2, // playback speed: an index into SPEEDS
+  ready: false, // the solver can take requests
+  onRestart: null, // set while a cancel waits: told when the worker had to restart
+  info: null, // the solver's "info" result: shapes, bounds per shape, bound labels
   examples: [],
   buildInfo: null,
   t0: performance.now(),
   firstReady: true,
-  readyAt: null,
-  textDirty: false,
+  loadWarning: false,
+  warnings: [], // messages of the current load (missing or skipped databases)
+  damaged: null, // a damaged database file the user may skip
   boundsSeq: 0,
   knownShapes: new Set(),
-  warnings: [], // messages of the current load (missing or skipped databases)
   warmed: new Set(), // shapes the current worker has already searched once
   packs: [], // the manifest's optional packs, each with `loaded` (from the worker)
   pack: { busy: false, error: null }, // the download in progress / its last failure
 };
 
-const boardView = new BoardView($("board"));
-const loadingView = new LoadingView();
-const progressView = new ProgressView();
+/** Position, solution, playback, solve job and status: page-model.js. */
+const model = new PageModel(new Board(4, 4));
+
+const view = new PageView();
+
+/** The lab (lab.js: Compare bounds, bound trace, Explain, explorer, hints): its own state, this page's board. */
+const lab = new Lab({
+  client: null, // set below, once the client exists
+  board: () => model.position,
+  shownBoard: () => model.shownBoard(),
+  load: (board) => changePosition(board, Source.LAB),
+  move: (direction) => run(model.applyMoves([direction])),
+  ready: () => state.ready,
+  solving: () => !!model.job,
+  info: () => state.info,
+  copy: (text, messages) => view.copyText(text, messages),
+});
+
+/** A bound's label, from the solver (info.labels); the name itself when unknown. */
+const boundLabel = (b) => state.info?.labels?.[b] || b;
+
+const STAGE_WHAT = { [Stage.RUNTIME]: "Python runtime", [Stage.SOLVER]: "solver", [Stage.DATABASES]: "databases" };
 
 // ------------------------------------------------------------------ solver client
 const client = new SolverClient({
   loading(msg) {
-    loadingView.update(msg, stageSizes());
-    if (!state.ready && !state.solving) {
-      const what = { runtime: "Python runtime", solver: "solver", databases: "databases" }[msg.stage];
-      if (msg.state !== "done") setStatus(state.cancelled ? "cancelled" : "loading", `${state.cancelled ? "Cancelled · " : ""}Loading the ${what}…`);
+    view.loading.update(msg, stageSizes());
+    if (!state.ready && !model.job && msg.state !== LoadState.DONE && model.status.state === "loading") {
+      run([model.setStatus("loading", `Loading the ${STAGE_WHAT[msg.stage]}…`)]);
     }
   },
   warning(msg) {
     console.warn(msg.message);
     state.loadWarning = true;
     state.warnings.push(msg.message);
-    loadingView.summary(state.warnings.join(" "));
+    view.loading.summary(state.warnings.join(" "));
   },
   ready(msg) {
     state.ready = true;
@@ -73,171 +94,295 @@ const client = new SolverClient({
     const seconds = (performance.now() - state.t0) / 1000;
     if (state.firstReady) {
       state.firstReady = false;
-      state.readyAt = seconds;
-      document.documentElement.dataset.readySeconds = seconds.toFixed(2);
-      loadingView.summary([`Ready in ${formatSeconds(seconds)}.`, ...state.warnings].join(" "));
-      precacheAll(state.buildInfo).then(offlineDone, () => {});
+      view.markReady(seconds);
+      view.loading.summary([`Ready in ${formatSeconds(seconds)}.`, ...state.warnings].join(" "));
+      precacheAll(state.buildInfo).then(
+        (summary) => summary && view.offlineReady(summary),
+        () => {},
+      );
     }
-    if (!state.loadWarning) setTimeout(() => state.ready && ($("loading-card").hidden = true), 2500);
+    if (!state.loadWarning) setTimeout(() => state.ready && view.loading.hide(), 2500);
+    if (state.info?.shapes) view.setShapes(state.info.shapes.map((s) => [s, shapeLabel(s)]), model.position.shape);
     fillBoundMenu();
     renderPack();
-    $("solve-button").disabled = false;
-    hideError();
-    if (state.cancelled) {
-      setStatus("cancelled", `Cancelled. The solver restarted in ${formatSeconds(msg.seconds)}; ready again.`);
-    } else if (!state.solving) {
-      setStatus("ready", "Ready");
+    view.setSolveEnabled(true);
+    view.hideError();
+    run(model.solverReady());
+    if (state.pendingLink) {
+      const h = state.pendingLink;
+      state.pendingLink = null;
+      loadLink(h, state.pendingLinkSource);
+    } else if (state.textDirty) {
+      syncText({ force: true });
     }
-    syncText({ force: true });
+    refreshBounds({ force: true });
+    lab.solverReady();
   },
   fatal(err) {
     state.ready = false;
-    loadingView.fail();
-    $("loading-card").hidden = false;
-    $("solve-button").disabled = true;
-    const title = err.type === "asset" ? "A database file is damaged" : "The solver could not start";
-    setStatus("error", `Error: ${err.message}`);
-    state.damaged = err.type === "asset" ? err.file : null;
-    showError(title, err.message, { skip: !!state.damaged });
+    view.loading.fail();
+    view.loading.show();
+    view.setSolveEnabled(false);
+    const title = err.type === ErrorType.ASSET ? "A database file is damaged" : "The solver could not start";
+    run(model.solverLost());
+    if (model.job) run(model.solveFailed(model.job, err));
+    run([model.setStatus("error", `Error: ${err.message}`)]);
+    state.damaged = err.type === ErrorType.ASSET ? err.file : null;
+    view.showError(title, err.message, { skip: !!state.damaged });
     endSolving();
   },
   restart() {
     state.ready = false;
+    state.onRestart?.();
+    run(model.solverLost());
+    setTimeout(() => lab.busyChanged());
     state.pack.busy = false;
     state.loadWarning = false;
     state.warnings = [];
-    $("solve-button").disabled = true;
-    loadingView.reset();
+    view.setSolveEnabled(false);
+    view.loading.reset();
   },
 });
+lab.client = client;
 
+/** Bytes of each loading stage, from build-info.json. */
 function stageSizes() {
   const files = state.buildInfo?.files || {};
   const sum = (prefix) => Object.entries(files).filter(([p]) => p.startsWith(prefix)).reduce((a, [, f]) => a + f.bytes, 0);
-  return { runtime: sum("static/vendor/pyodide/"), solver: sum("static/wheels/") };
+  return { [Stage.RUNTIME]: sum("static/vendor/pyodide/"), [Stage.SOLVER]: sum("static/wheels/") };
 }
 
-function offlineDone(summary) {
-  if (!summary) return;
-  document.documentElement.dataset.offline = "ready";
-  $("build-line").textContent = `Available offline · build ${summary.version} · ${formatBytes(summary.bytes)} cached.`;
+// ------------------------------------------------------------------ effects of the model
+/** Carry out the effects that the model's transitions return (page-model.js). */
+function run(effects) {
+  for (const e of effects || []) {
+    switch (e.type) {
+      case "status":
+        view.setStatus(e.state, e.text);
+        break;
+      case "clearSolution":
+        stopPlayback();
+        view.playback.hide();
+        view.solution.hide();
+        lab.solutionCleared();
+        if (!model.job) view.progress.hide();
+        break;
+      case "render":
+        renderPosition();
+        break;
+      case "url":
+        writeHash(model.position, { push: e.mode === "push" });
+        break;
+      case "showSolution":
+        showSolution(e.focus);
+        break;
+      case "seek":
+        playback?.seek(e.index);
+        break;
+      case "playToggle":
+        playback?.toggle();
+        break;
+      case "ask":
+        if (view.confirm(e.question)) run(model.applyMoves(e.then.directions));
+        break;
+      case "applyMoves":
+        run(model.applyMoves(e.directions));
+        break;
+      case "solve":
+        runSolve(e.job);
+        break;
+      case "cancel":
+        runCancel(e.job, e.why);
+        break;
+      case "solvingEnded":
+        endSolving();
+        break;
+      case "focusResult":
+        view.focusResult();
+        break;
+      case "focusText":
+        view.focusText();
+        break;
+      case "solveWhenReady":
+        client.readyPromise.then(() => solve(), () => {});
+        break;
+      case "showError":
+        view.showError(e.error.type === ErrorType.ASSET ? "A database file is damaged" : "The solve failed", e.error.message);
+        break;
+    }
+  }
 }
 
-// ------------------------------------------------------------------ board & text
-function setBoard(board, { fromText = false, keepSolution = false } = {}) {
-  state.board = board;
-  if (!keepSolution) clearSolution();
-  boardView.render(board, { busy: state.solving });
-  writeHash(board);
-  const sel = $("shape-select");
-  if (![...sel.options].some((o) => o.value === board.shape)) {
-    // A shape the menu does not offer (e.g. from a share link): the solver supports it.
-    const o = document.createElement("option");
-    o.value = board.shape;
-    o.textContent = board.shape.replace("x", "×");
-    sel.append(o);
+/** Show the model's position: board, text, size menu, example, undo, bounds, pack. */
+function renderPosition() {
+  const board = model.position;
+  view.board.render(model.shownBoard(), { busy: !!model.job });
+  lab.boardRendered();
+  const shapeChanged = state.shapeChoice !== board.shape;
+  state.shapeChoice = board.shape;
+  view.selectShape(board.shape);
+  if (tokens(state.text).join(" ") !== board.text() && !model.textError) {
+    setText(board.gridText());
+    showTextError("");
   }
-  if (sel.value !== board.shape) sel.value = board.shape;
-  if (!fromText) {
-    $("tiles-input").value = board.gridText();
-    setTextError("");
-    state.textDirty = false;
-  }
-  if (!keepSolution) refreshBounds();
+  view.setExample(model.example, model.example ? exampleNote(model.example) : "");
+  view.setUndoEnabled(model.canUndo);
+  if (!model.solution) view.setReplayResult("");
+  if (shapeChanged) fillBoundMenu();
+  refreshBounds();
   renderPack();
+  lab.positionChanged();
 }
 
-function clearSolution() {
-  if (state.playback) state.playback.pause();
-  state.playback = null;
-  $("playback").hidden = true;
-  hideSolution();
-  if (!state.solving) progressView.hide();
+/** A new position from `source` (page-model.js Source). */
+function changePosition(board, source, example = "") {
+  view.setNotice("");
+  run(model.setPosition(board, { source, example }));
 }
 
-function setTextError(message) {
-  $("tiles-error").textContent = message;
-  $("tiles-input").setAttribute("aria-invalid", message ? "true" : "false");
+const tokens = (text) => String(text).split(/[\s,;]+/).filter(Boolean);
+
+function setText(text) {
+  state.text = text;
+  state.textDirty = false;
+  view.setTilesText(text);
+}
+
+function showTextError(message, fix = null) {
+  view.setTextError(message, fix);
 }
 
 /** The shape to send with a text: the selected one when the count fits it. */
 function shapeForText(text) {
-  const count = text.split(/[\s,;]+/).filter(Boolean).length;
-  const selected = $("shape-select").value;
-  const dims = parseShape(selected);
-  if (dims && dims.rows * dims.cols === count) return selected;
-  const fits = shapesForCount(count);
+  const count = tokens(text).length;
+  const dims = parseShape(state.shapeChoice);
+  if (dims && dims.rows * dims.cols === count) return state.shapeChoice;
+  const fits = supportedShapes().filter((s) => {
+    const d = parseShape(s);
+    return d.rows * d.cols === count;
+  });
   return fits.length === 1 ? fits[0] : null;
+}
+
+/** The shapes the solver supports (its info), else the built-in menu's. */
+const supportedShapes = () => state.info?.shapes || SHAPES;
+
+/**
+ * A one-click fix for an unsolvable text: swap the two largest tiles (one swap
+ * of two tiles always changes the parity that decides solvability).
+ */
+function unsolvableFix(text) {
+  const t = tokens(text).map(Number);
+  const n = t.length;
+  if (n < 3 || !t.every((x) => Number.isInteger(x) && x >= 0 && x < n)) return null;
+  const a = n - 2;
+  const b = n - 1;
+  const ia = t.indexOf(a);
+  const ib = t.indexOf(b);
+  if (ia < 0 || ib < 0) return null;
+  t[ia] = b;
+  t[ib] = a;
+  return { label: `Swap tiles ${a} and ${b}`, text: t.join(" ") };
+}
+
+/** The solver's message in plain words (the details stay in the title). */
+function plainInputError(message) {
+  if (/^unsolvable/.test(message)) {
+    return "This position can't be solved: no sequence of slides reaches the goal from it. It is the mirror image of a solvable one: swapping any two tiles makes it solvable.";
+  }
+  return message;
 }
 
 /** Validate the text field with the solver; on success the board follows it. */
 async function syncText({ force = false } = {}) {
-  const text = $("tiles-input").value.trim();
+  const text = state.text.trim();
   if (!force && !state.textDirty) return true;
-  if (!state.ready && !force) return false;
+  if (!state.ready) return false;
   const shape = shapeForText(text);
+  const seq = ++state.textSeq;
   try {
-    const r = await client.call("parse", { text, shape });
+    const r = await client.call(Method.PARSE, { text, shape });
+    if (seq !== state.textSeq) return false;
     const board = new Board(r.rows, r.cols, r.tiles);
-    setTextError("");
     state.textDirty = false;
-    if (board.text() !== state.board.text() || board.shape !== state.board.shape) {
-      setBoard(board, { fromText: true });
-    } else {
-      refreshBounds();
-    }
+    model.textError = "";
+    showTextError("");
+    changePosition(board, Source.TEXT);
     return true;
   } catch (err) {
-    if (err.type === "cancelled") return false;
-    if (err.type === "input") {
-      setTextError(err.message);
-      clearBounds("");
-    } else {
-      setTextError(err.message);
-    }
+    if (err.type === ErrorType.CANCELLED || seq !== state.textSeq) return false;
+    const unsolvable = /^unsolvable/.test(err.message);
+    showTextError(plainInputError(err.message), unsolvable ? unsolvableFix(text) : null);
+    run(model.textInvalid(err.message));
+    view.bounds.clear("");
     return false;
   }
 }
 
+/**
+ * The text changed (each keystroke): it is checked only once its count of
+ * numbers fits the selected size (or on blur / Enter: textCommitted), never
+ * while a longer position is still being typed.
+ */
 let textTimer = 0;
-$("tiles-input").addEventListener("input", () => {
+function textEdited(text) {
+  state.text = text;
   state.textDirty = true;
   clearTimeout(textTimer);
-  textTimer = setTimeout(() => syncText(), 350);
-});
-$("tiles-input").addEventListener("keydown", (e) => {
-  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-    e.preventDefault();
-    solve();
-  }
-});
+  const dims = parseShape(state.shapeChoice);
+  if (dims && tokens(text).length === dims.rows * dims.cols) textTimer = setTimeout(() => syncText(), 200);
+}
+
+/** Blur or Enter in the text field: check it now whatever its count. */
+function textCommitted() {
+  clearTimeout(textTimer);
+  if (state.textDirty && state.text.trim()) syncText();
+}
+
+function applyTextFix(text) {
+  setText(text);
+  state.textDirty = true;
+  syncText({ force: true });
+}
+
+/** The bounds line for the last "bounds" answer, LB for the selected bound. */
+function renderBounds() {
+  const r = state.lastBounds;
+  if (!r || r.tiles.join(" ") !== model.position.text()) return;
+  view.bounds.render(r, { selected: state.bound || "auto", label: boundLabel(state.bound || "auto") });
+}
 
 let boundsTimer = 0;
-function refreshBounds() {
+let boundsKey = "";
+function refreshBounds({ force = false } = {}) {
   clearTimeout(boundsTimer);
-  if (!state.ready || state.solving) return;
+  if (!state.ready || model.job) return;
+  const board = model.position;
+  const key = `${board.shape}:${board.text()}`;
+  if (key === boundsKey && !force) return;
   boundsTimer = setTimeout(async () => {
     const seq = ++state.boundsSeq;
-    const board = state.board;
     const newShape = !state.knownShapes.has(board.shape);
     try {
-      const r = await client.call("bounds", { text: board.text(), shape: board.shape });
+      const r = await client.call(Method.BOUNDS, { text: board.text(), shape: board.shape });
       if (seq !== state.boundsSeq) return;
-      renderBounds(r);
+      boundsKey = key;
+      state.lastBounds = r;
+      renderBounds();
       warmUp(board.shape);
       if (newShape) {
         state.knownShapes.add(board.shape);
-        state.info = await client.call("info", {});
+        state.info = await client.call(Method.INFO, {});
         fillBoundMenu();
       }
     } catch (err) {
-      if (seq !== state.boundsSeq || err.type === "cancelled") return;
-      if (err.type === "asset") {
-        setStatus("error", `Error: ${err.message}`);
+      if (seq !== state.boundsSeq || err.type === ErrorType.CANCELLED) return;
+      if (err.type === ErrorType.ASSET) {
+        view.setStatus("error", `Error: ${err.message}`);
         state.damaged = err.file || null;
-        showError("A database file is damaged", err.message, { skip: !!state.damaged });
+        view.showError("A database file is damaged", err.message, { skip: !!state.damaged });
       } else {
-        clearBounds(err.message);
+        view.bounds.clear(err.message);
       }
     }
   }, 60);
@@ -254,432 +399,392 @@ function warmUp(shape) {
   const { rows, cols } = parseShape(shape);
   const t = goalTiles(rows, cols);
   [t[t.length - 1], t[t.length - 2]] = [t[t.length - 2], 0];
-  client.call("solve", { text: t.join(" "), shape, bound: "auto" }).catch(() => state.warmed.delete(shape));
+  client.call(Method.SOLVE, { text: t.join(" "), shape, bound: "auto" }).catch(() => state.warmed.delete(shape));
 }
 
 // ------------------------------------------------------------------ moves
-function applyMoves(directions) {
-  if (state.solving) return;
-  // During playback, a manual move edits the position shown on the board.
-  const b = (state.playback ? state.playback.board : state.board).clone();
-  let moved = false;
-  for (const d of directions) moved = b.moveBlank(d) !== 0 || moved;
-  if (!moved) return;
-  setBoard(b);
+function moveRequested(directions) {
+  run(model.moveRequested(directions));
 }
 
-bindInput($("board"), {
-  getBoard: () => state.board,
-  onMoves: applyMoves,
-  isBusy: () => state.solving || !!state.playback?.playing,
-});
+/** A playback key; true when it was used (the input layer then prevents its default). */
+function playbackKey(key) {
+  const effects = model.playbackKey(key);
+  if (!effects) return false;
+  run(effects);
+  return true;
+}
+
+/** A pasted move string (tile numbers or U/D/L/R), replayed from the position shown. */
+function replayMoves(text) {
+  const r = parseMoveString(model.position, text);
+  if (r.error) {
+    view.setReplayResult(r.error);
+    return;
+  }
+  run(model.replay(r));
+  const known = knownOptimal();
+  view.setReplayResult(replayVerdict(r, known));
+}
+
+/** The optimal length of the position, when the page knows it (a solve of it, or its example). */
+function knownOptimal() {
+  const s = model.lastSolved;
+  if (s && s.text === model.position.text() && s.shape === model.position.shape) return s.length;
+  const ex = state.examples.find((x) => x.id === model.example);
+  return ex ? ex.optimal : null;
+}
 
 // ------------------------------------------------------------------ shape, shuffle, examples, share
-function fillShapes() {
-  const sel = $("shape-select");
-  const names = { "3x3": "3×3 · 8", "3x4": "3×4 · 11", "4x3": "4×3 · 11", "4x4": "4×4 · 15" };
-  sel.replaceChildren(
-    ...SHAPES.map((s) => {
-      const o = document.createElement("option");
-      o.value = s;
-      o.textContent = names[s] || s.replace("x", "×");
-      return o;
-    }),
-  );
-  sel.value = state.board.shape;
+const SHAPE_NAMES = { "3x3": "3×3 · 8", "3x4": "3×4 · 11", "4x3": "4×3 · 11", "4x4": "4×4 · 15" };
+const shapeLabel = (s) => SHAPE_NAMES[s] || `${s.replace("x", "×")} · ${parseShape(s).rows * parseShape(s).cols - 1}`;
+
+function newRandomBoard(rows, cols, source = Source.SHUFFLE) {
+  changePosition(new Board(rows, cols, randomTiles(rows, cols)), source);
 }
 
-$("shape-select").addEventListener("change", (e) => {
-  const d = parseShape(e.target.value);
-  setBoard(new Board(d.rows, d.cols, randomTiles(d.rows, d.cols)));
-  fillBoundMenu();
-  $("examples").value = "";
-  $("example-note").textContent = "";
-});
-
-$("shuffle-button").addEventListener("click", () => {
-  const { rows, cols } = state.board;
-  setBoard(new Board(rows, cols, randomTiles(rows, cols)));
-  $("examples").value = "";
-  $("example-note").textContent = "";
-});
-
-$("reset-button").addEventListener("click", () => {
-  const { rows, cols } = state.board;
-  setBoard(new Board(rows, cols, goalTiles(rows, cols)));
-});
+function shapeChosen(shape) {
+  const d = parseShape(shape);
+  newRandomBoard(d.rows, d.cols, Source.SHAPE);
+}
 
 async function loadExamples() {
   try {
     const data = await (await fetch("static/data/examples.json")).json();
     state.examples = data.examples;
-    const sel = $("examples");
-    for (const ex of data.examples) {
-      const o = document.createElement("option");
-      o.value = ex.id;
-      o.textContent = `${ex.name} — ${ex.optimal} moves`;
-      sel.append(o);
-    }
+    view.addExamples(data.examples);
   } catch (e) {
     console.warn("examples", e);
   }
 }
 
-$("examples").addEventListener("change", (e) => {
-  const ex = state.examples.find((x) => x.id === e.target.value);
+function exampleNote(id) {
+  const ex = state.examples.find((x) => x.id === id);
+  return ex ? `Optimal: ${ex.optimal} ${ex.optimal === 1 ? "move" : "moves"}${ex.note ? ` — ${ex.note}` : ""}.` : "";
+}
+
+function exampleChosen(id) {
+  const ex = state.examples.find((x) => x.id === id);
   if (!ex) return;
   const d = parseShape(ex.shape);
-  setBoard(new Board(d.rows, d.cols, ex.tiles));
-  fillBoundMenu();
-  $("example-note").textContent = `Optimal: ${ex.optimal} moves${ex.note ? ` — ${ex.note}` : ""}.`;
-});
+  changePosition(new Board(d.rows, d.cols, ex.tiles), Source.EXAMPLE, id);
+}
 
-$("share-button").addEventListener("click", async () => {
-  const link = shareUrl(state.board);
+/** Longest fragment a position can need (25 squares); anything longer is refused unread. */
+const MAX_LINK_CHARS = 400;
+
+/** The address bar's fragment changed: Back/Forward, or a link typed or pasted. */
+function hashChanged(hash) {
+  if (String(hash).length > MAX_LINK_CHARS) {
+    refuseLink(`This link is too long to be a position (${String(hash).length.toLocaleString("en")} characters).`);
+    return;
+  }
+  const h = readHash(hash);
+  if (h?.bound) prefs.set("bound", h.bound);
+  const same = h?.tiles && h.shape === model.position.shape && h.tiles.join(" ") === model.position.text();
+  const loaded = h && !same ? loadLink(h, Source.HISTORY) : Promise.resolve();
+  loaded.then(() => lab.linkOpened(hash)); // a comparison link (lab.js), on its position
+}
+
+/**
+ * A link's position, checked by the same rules as typed input before anything
+ * is drawn: a position on a shape of the built-in menu is drawn at once; any
+ * other goes through the solver's parser (once it has loaded), and a refused
+ * one keeps the board and says why.
+ */
+async function loadLink(h, source) {
+  if (h.tiles && SHAPES.includes(h.shape)) {
+    changePosition(new Board(parseShape(h.shape).rows, parseShape(h.shape).cols, h.tiles), source);
+    return;
+  }
+  if (!state.ready) {
+    state.pendingLink = h; // checked when the solver is ready
+    state.pendingLinkSource = source;
+    return;
+  }
   try {
-    await navigator.clipboard.writeText(link);
-    toast("Link copied");
-  } catch {
-    prompt("Copy this link:", link);
+    const r = await client.call(Method.PARSE, { text: h.text, shape: h.shape || null });
+    changePosition(new Board(r.rows, r.cols, r.tiles), source);
+  } catch (err) {
+    if (err.type === ErrorType.CANCELLED) return;
+    refuseLink(`This link's position was refused: ${plainInputError(err.message)}`);
   }
-});
+}
 
-window.addEventListener("hashchange", () => {
-  const h = readHash();
-  if (!h || state.solving) return;
-  if (h.tiles && h.text === state.board.tiles.join(" ") && h.shape === state.board.shape) return;
-  loadFromHash(h);
-});
-
-function loadFromHash(h) {
-  if (h.tiles) {
-    const d = parseShape(h.shape);
-    setBoard(new Board(d.rows, d.cols, h.tiles));
-  } else {
-    // Not a valid position: let the solver explain what is wrong.
-    if (h.shape && parseShape(h.shape)) $("shape-select").value = h.shape;
-    $("tiles-input").value = h.text;
-    state.textDirty = true;
-    if (state.ready) syncText();
-  }
-  if (h.bound) prefs.set("bound", h.bound);
+/** Keep the board, put its own link back in the address bar, say why. */
+function refuseLink(message) {
+  view.setNotice(`${message} The board was kept.`);
+  writeHash(model.position, { push: false });
 }
 
 // ------------------------------------------------------------------ bound menu
 function fillBoundMenu() {
-  const sel = $("bound-select");
-  const shape = state.board.shape;
-  const list = state.info?.bounds?.[shape] || ["auto"];
-  const wanted = sel.value || prefs.get("bound", "auto");
-  sel.replaceChildren(
-    ...list.map((b) => {
-      const o = document.createElement("option");
-      o.value = b;
-      o.textContent = boundLabel(b);
-      return o;
-    }),
+  const list = state.info?.bounds?.[model.position.shape] || ["auto"];
+  const wanted = state.bound || prefs.get("bound", "auto");
+  state.bound = list.includes(wanted) ? wanted : list[0];
+  view.setBoundMenu(
+    list.map((b) => [b, boundLabel(b)]),
+    state.bound,
+    { disabled: !!model.job || !state.ready },
   );
-  sel.value = list.includes(wanted) ? wanted : list[0];
-  sel.disabled = state.solving || !state.ready;
+  renderBounds();
 }
-$("bound-select").addEventListener("change", (e) => prefs.set("bound", e.target.value));
+
+function boundChosen(bound) {
+  state.bound = bound;
+  prefs.set("bound", bound);
+  renderBounds();
+}
 
 // ------------------------------------------------------------------ optional pack
-const MB = 1024 * 1024;
-const packSize = (b) => (b >= MB ? `${Math.round(b / MB)} MB` : formatBytes(b));
+/** The optional pack that serves the current board's shape, if the site has one. */
+const currentPack = () => state.packs.find((p) => Array.isArray(p.shapes) && p.shapes.includes(model.position.shape));
 
-/** The pack's table, plus while loading the downloaded file and, for xz, the decoder's 64 MiB dictionary. */
-function packMemoryText(pack) {
-  if (!pack.memory_bytes) return "needs about 400 MB of memory while loading";
-  const bytes = pack.memory_bytes + (pack.bytes || 0) + (pack.compression === "xz" ? 64 * MB : 0);
-  const mb = bytes / MB;
-  const round = mb >= 100 ? Math.ceil(mb / 100) * 100 : Math.max(1, Math.ceil(mb));
-  return `needs about ${round} MB of memory while loading`;
-}
-
-/** Show the optional pack that serves the current board shape, if the site has one. */
 function renderPack() {
-  const panel = $("pack-panel");
-  const pack = state.packs.find((p) => Array.isArray(p.shapes) && p.shapes.includes(state.board.shape));
+  const pack = currentPack();
   if (!pack) {
-    panel.hidden = true;
+    view.pack.hide();
     return;
   }
-  panel.hidden = false;
-  panel.dataset.file = pack.file;
-  const button = $("pack-button");
-  const status = $("pack-status");
-  $("pack-memory").textContent = packMemoryText(pack);
   let st;
-  if (pack.loaded) st = "loaded";
-  else if (state.pack.busy) st = "downloading";
-  else if (state.pack.error) st = "error";
-  else st = "offered";
-  panel.dataset.state = st;
-  $("pack-progress-label").hidden = st !== "downloading";
-  button.hidden = st === "loaded" || st === "downloading";
-  button.disabled = !state.ready || state.solving;
-  const label = `hard-positions pack (${packSize(pack.bytes)})`;
-  button.setAttribute("aria-label", st === "error" ? `Retry downloading the ${label}` : `Download the ${label}`);
-  button.textContent = st === "error" ? `Retry the download (${packSize(pack.bytes)})` : `Download ${label}`;
-  if (st === "loaded") {
-    status.textContent = "Hard-positions pack loaded: the strongest bound now uses it.";
-  } else if (st === "error") {
-    const why = /[.!?]$/.test(state.pack.error) ? state.pack.error : `${state.pack.error}.`;
-    status.textContent = `The pack could not be loaded: ${why} The solver keeps working without it.`;
-  } else if (st === "offered") {
-    status.textContent = "";
-  }
+  if (pack.loaded) st = PackState.LOADED;
+  else if (state.pack.busy) st = PackState.DOWNLOADING;
+  else if (state.pack.error) st = PackState.ERROR;
+  else st = PackState.OFFERED;
+  view.pack.render(pack, st, { enabled: state.ready && !model.job, error: state.pack.error });
 }
 
 async function downloadPack() {
-  const file = $("pack-panel").dataset.file;
-  const pack = state.packs.find((p) => p.file === file);
+  const pack = currentPack();
   if (!pack || state.pack.busy || !state.ready) return;
   state.pack = { busy: true, error: null };
-  const bar = $("pack-progress");
-  bar.max = pack.bytes || 1;
-  bar.value = 0;
-  $("pack-status").textContent = `Downloading the hard-positions pack (${packSize(pack.bytes)})…`;
-  $("solve-button").disabled = true; // the worker serves one request at a time
+  view.pack.begin(pack);
+  view.setSolveEnabled(false); // the worker serves one request at a time
   renderPack();
-  let lastPct = -1;
   try {
-    let lastDecodePct = -1;
-    const result = await client.loadPack(file, (p) => {
-      if (p.phase === "decode") {
-        // the downloaded xz being decompressed into the solver (the bar stays full)
-        const pct = p.bytes ? Math.floor((100 * p.loaded) / p.bytes) : 0;
-        if (pct >= lastDecodePct + 10 || lastDecodePct < 0) {
-          lastDecodePct = pct;
-          $("pack-status").textContent = `Downloaded; unpacking the pack into the solver: ${pct} %…`;
-        }
-        return;
-      }
-      const total = p.bytes || pack.bytes || 0;
-      if (total) bar.max = total;
-      bar.value = Math.min(p.loaded, bar.max);
-      const pct = total ? Math.floor((100 * p.loaded) / total) : 0;
-      if (p.loaded >= total && total) {
-        $("pack-status").textContent = "Downloaded; loading the pack into the solver…";
-      } else if (pct >= lastPct + 10 || lastPct < 0) {
-        lastPct = pct; // the live region speaks every 10 %, not on every chunk
-        $("pack-status").textContent = `Downloading the hard-positions pack: ${pct} % of ${packSize(total)}…`;
-      }
-    });
+    const result = await client.loadPack(pack.file, (p) => view.pack.progress(pack, p));
     pack.loaded = true;
+    model.boundsChanged();
     state.pack = { busy: false, error: null };
     if (result.info) state.info = result.info;
     fillBoundMenu();
     renderPack();
-    if (!result.cached) $("pack-status").textContent += " (It could not be kept for offline use: it will be downloaded again next time.)";
+    if (!result.cached) view.pack.notKept();
     refreshBounds();
-    toast("Hard-positions pack loaded.");
+    view.toast("Hard-positions pack loaded.");
   } catch (err) {
     state.pack = { busy: false, error: err.message || String(err) };
-    if (err.type === "cancelled") state.pack.error = "the download was interrupted.";
+    if (err.type === ErrorType.CANCELLED) state.pack.error = "the download was interrupted.";
     renderPack();
   } finally {
-    $("solve-button").disabled = !state.ready;
+    view.setSolveEnabled(state.ready);
   }
 }
-$("pack-button").addEventListener("click", downloadPack);
 
 // ------------------------------------------------------------------ solve / cancel
-function beginSolving() {
-  state.solving = true;
-  state.cancelled = false;
-  $("solve-button").hidden = true;
-  $("cancel-button").hidden = false;
-  $("cancel-button").focus();
-  for (const id of ["shape-select", "shuffle-button", "reset-button", "examples", "bound-select", "tiles-input", "pack-button"]) $(id).disabled = true;
-  boardView.render(state.board, { busy: true });
-}
-
 function endSolving() {
-  state.solving = false;
-  $("solve-button").hidden = false;
-  $("cancel-button").hidden = true;
-  for (const id of ["shape-select", "shuffle-button", "reset-button", "examples", "bound-select", "tiles-input"]) $(id).disabled = false;
-  $("bound-select").disabled = !state.ready;
-  $("pack-button").disabled = !state.ready;
-  boardView.render(state.board, { busy: false });
+  view.setSolving(false, { ready: state.ready });
+  lab.busyChanged();
+  fillBoundMenu();
+  renderPack();
 }
 
-async function solve() {
-  if (state.solving) return;
-  hideError();
-  if ($("tiles-input").value.trim() !== state.board.gridText().trim()) state.textDirty = true;
-  if (!state.ready) {
-    setStatus(state.cancelled ? "cancelled" : "loading", "Waiting for the solver to finish loading…");
-    try {
-      await client.readyPromise;
-    } catch {
-      return;
-    }
-  }
-  if (state.textDirty && !(await syncText({ force: true }))) {
-    setStatus("ready", "Fix the position first.");
-    $("tiles-input").focus();
+function solve() {
+  if (model.job) return;
+  if (lab.running) {
+    view.toast("A comparison of bounds is running: stop it first.");
     return;
   }
-  if (state.playback) state.playback.seek(0);
-  const board = state.board.clone();
-  const bound = $("bound-select").value || "auto";
-  clearSolution();
-  beginSolving();
-  progressView.reset();
-  setStatus("solving", `Solving with the ${boundLabel(bound)} bound…`);
+  view.hideError();
+  if (tokens(state.text).join(" ") !== model.position.text()) state.textDirty = true;
+  if (state.textDirty && state.ready) {
+    // the click must use the typed text even before its check ran
+    syncText({ force: true }).then(() => run(model.solveRequested(state.bound || "auto", performance.now())));
+    return;
+  }
+  run(model.solveRequested(state.bound || "auto", performance.now()));
+}
+
+async function runSolve(job) {
+  view.setSolving(true);
+  lab.busyChanged();
+  view.progress.reset();
+  view.progress.reveal();
+  renderPack();
   const t0 = performance.now();
   try {
-    const result = await client.solve({ text: board.text(), shape: board.shape, bound }, (p) => {
-      progressView.update(p);
-      setStatus("solving", `Solving · bound ${p.bound} · ${formatSeconds(p.seconds)}`);
+    const result = await client.solve({ text: job.board.text(), shape: job.board.shape, bound: job.bound }, (p) => {
+      if (model.job !== job) return;
+      view.progress.update(p, { suggestion: progressSuggestion(job) });
+      run(model.solveProgress(job, currentIteration(p).bound));
     });
-    endSolving();
-    progressView.update({ ...result, bound: result.length, iteration_nodes: 0 }, { final: true });
-    const used = result.bound || bound;
-    renderSolution(result, { boundLabel: boundLabel(used) });
-    startPlayback(board, result);
-    const wall = (performance.now() - t0) / 1000;
-    setStatus("solved", `Solved: ${result.length} moves in ${formatSeconds(wall)}.`);
-  } catch (err) {
-    endSolving();
-    if (err.type === "cancelled" || state.cancelled) return; // cancel() already set the status
-    if (err.type === "input") {
-      setTextError(err.message);
-      setStatus("error", err.message);
-    } else {
-      setStatus("error", `Error: ${err.message}`);
-      showError(err.type === "asset" ? "A database file is damaged" : "The solve failed", err.message);
+    if (model.job === job && !job.cancelling) {
+      view.progress.update({ ...result, bound: result.length, iteration_nodes: 0 }, { final: true });
     }
-    progressView.hide();
+    model.lastSolved = { text: job.board.text(), shape: job.board.shape, length: result.length };
+    run(model.solveDone(job, result, { seconds: formatSeconds((performance.now() - t0) / 1000) }));
+    if (model.solution?.result === result) lab.solved(job.board, result);
+  } catch (err) {
+    if (model.job === job && !job.cancelling && err.type === ErrorType.INPUT) showTextError(plainInputError(err.message));
+    run(model.solveFailed(job, err));
+    if (!model.job) view.progress.hide();
   }
+}
+
+/** What could make a search that is beyond reach feasible, for the progress line. */
+function progressSuggestion(job) {
+  const tips = [];
+  const list = state.info?.bounds?.[job.board.shape] || [];
+  if (job.bound !== "auto" && job.bound !== list[1]) tips.push("choose “Strongest available”");
+  const pack = currentPack();
+  if (pack && !pack.loaded) tips.push("download the hard-positions pack");
+  return tips.length ? `Try: ${tips.join(", or ")}.` : "This position needs a stronger bound than this page has.";
 }
 
 function cancel() {
-  if (!state.solving) return;
-  state.cancelled = true;
+  run(model.cancelRequested(performance.now()));
+}
+
+/** Stop `job` in the solver; the status then says how it stopped. */
+function runCancel(job, why) {
+  view.progress.hide();
+  view.setCancelling();
   const hard = !client.interrupt;
-  setStatus("cancelled", hard ? "Cancelled. Restarting the solver…" : "Cancelled.");
-  endSolving();
-  progressView.hide();
-  $("solve-button").focus();
   const t0 = performance.now();
+  let restarted = hard;
+  state.onRestart = () => (restarted = true);
   client.cancel().then(() => {
-    if (!hard && state.cancelled && !state.solving) {
-      setStatus("cancelled", `Cancelled (stopped in ${formatSeconds((performance.now() - t0) / 1000)}, no restart needed).`);
-    }
+    state.onRestart = null;
+    run(model.cancelDone(job, { restarted, seconds: formatSeconds((performance.now() - t0) / 1000), why }));
+    view.focusSolve();
   });
 }
 
-$("solve-button").addEventListener("click", solve);
-$("cancel-button").addEventListener("click", cancel);
-document.addEventListener("keydown", (e) => {
-  if (e.key === "Escape" && state.solving) cancel();
-});
-
-$("skip-button").addEventListener("click", () => {
-  if (!state.damaged) return;
-  client.skip = [...client.skip, state.damaged];
-  state.damaged = null;
-  state.loadWarning = false;
-  state.warnings = [];
-  hideError();
-  state.cancelled = false;
-  setStatus("loading", "Restarting without the damaged database…");
-  loadingView.reset();
-  client.start(state.board.shape);
-});
-
-$("retry-button").addEventListener("click", () => {
-  hideError();
-  state.cancelled = false;
-  setStatus("loading", "Retrying…");
-  loadingView.reset();
-  client.start(state.board.shape);
-});
+/** Start the worker again (after a fatal error), going on without the damaged file when `skip`. */
+function restartSolver({ skip }) {
+  if (skip) {
+    if (!state.damaged) return;
+    client.skip = [...client.skip, state.damaged];
+    state.damaged = null;
+    state.loadWarning = false;
+    state.warnings = [];
+  }
+  view.hideError();
+  run([model.setStatus("loading", skip ? "Restarting without the damaged database…" : "Retrying…")]);
+  view.loading.reset();
+  client.start(model.position.shape);
+}
 
 // ------------------------------------------------------------------ playback
-function startPlayback(board, result) {
-  $("playback").hidden = false;
-  const pb = new Playback(board, result.directions, (b, i) => {
-    boardView.render(b, { busy: false });
-    $("board").dataset.tiles = b.tiles.join(",");
-    $("play-counter").textContent = `${i} / ${pb.length}`;
-    highlightMove(i - 1);
-    updatePlayButtons();
+let playback = null; // the Playback of model.solution
+
+function stopPlayback() {
+  playback?.pause();
+  playback = null;
+}
+
+/** Show model.solution (a solve's result or a replayed move string) and its playback. */
+function showSolution(focus) {
+  const { start, result, kind } = model.solution;
+  if (kind !== "replay") view.solution.show(result, { boundLabel: boundLabel(result.bound || model.solution.bound) });
+  view.playback.show();
+  const pb = new Playback(start, result.directions, (b, i) => {
+    model.playbackAt(i);
+    view.board.render(b, { busy: false });
+    lab.boardRendered();
+    lab.playbackAt(i);
+    if (kind !== "replay") view.solution.highlight(i - 1);
+    view.playback.render({ index: i, length: pb.length, playing: pb.playing });
   });
-  pb.speed = SPEEDS[Number($("play-speed").value)];
-  state.playback = pb;
-  $("play-counter").textContent = `0 / ${pb.length}`;
-  updatePlayButtons();
+  pb.speed = SPEEDS[state.speedIndex];
+  playback = pb;
+  model.playbackAt(0);
+  view.board.render(start, { busy: false });
+  view.playback.render({ index: 0, length: pb.length, playing: false });
+  if (kind === "replay") pb.play();
+  view.progress.scrollToEnd();
+  if (focus) view.focusResult();
 }
 
-const icon = (d) => `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false"><path fill="currentColor" d="${d}"/></svg>`;
-const PLAY_ICON = icon("M7 5v14l11-7z");
-const PAUSE_ICON = icon("M6 5h4v14H6zM14 5h4v14h-4z");
-$("play-toggle").innerHTML = PLAY_ICON;
-
-function updatePlayButtons() {
-  const pb = state.playback;
-  if (!pb) return;
-  const t = $("play-toggle");
-  t.innerHTML = pb.playing ? PAUSE_ICON : PLAY_ICON;
-  t.setAttribute("aria-label", pb.playing ? "Pause" : "Play");
-  $("play-back").disabled = $("play-start").disabled = pb.index === 0;
-  $("play-step").disabled = $("play-end").disabled = pb.index >= pb.length;
+function speedChosen(index) {
+  state.speedIndex = index;
+  const s = SPEEDS[index];
+  view.playback.speed(index, s);
+  prefs.set("speed", index);
+  if (playback) playback.speed = s;
 }
 
-$("play-toggle").addEventListener("click", () => state.playback?.toggle());
-$("play-step").addEventListener("click", () => {
-  state.playback?.pause();
-  state.playback?.step();
-});
-$("play-back").addEventListener("click", () => {
-  state.playback?.pause();
-  state.playback?.back();
-});
-$("play-start").addEventListener("click", () => state.playback?.seek(0));
-$("play-end").addEventListener("click", () => state.playback?.seek(state.playback.length));
-$("play-speed").addEventListener("input", (e) => {
-  const s = SPEEDS[Number(e.target.value)];
-  $("play-speed-label").textContent = `${s}/s`;
-  e.target.setAttribute("aria-valuetext", `${s} moves per second`);
-  prefs.set("speed", Number(e.target.value));
-  if (state.playback) state.playback.speed = s;
-});
+function copySolution() {
+  const r = model.solution?.result;
+  if (!r) return;
+  const text = `${r.length} moves\ntiles: ${r.moves.join(" ")}\nblank: ${r.directions}\n`;
+  view.copyText(text, { done: "Solution copied", ask: "Copy the solution:" });
+}
 
-$("copy-button").addEventListener("click", async () => {
-  const el = $("solution");
-  const text = `${el.dataset.length} moves\ntiles: ${el.dataset.moves}\nblank: ${el.dataset.directions}\n`;
-  try {
-    await navigator.clipboard.writeText(text);
-    toast("Solution copied");
-  } catch {
-    prompt("Copy the solution:", text);
-  }
+// ------------------------------------------------------------------ input
+bindInput({
+  board: {
+    getBoard: () => model.shownBoard(),
+    moves: moveRequested,
+    isBusy: () => !!model.job || !!playback?.playing,
+    playbackKey,
+  },
+  textEdited,
+  textCommitted,
+  textFix: applyTextFix,
+  solve,
+  cancel,
+  undo: () => run(model.undo()),
+  shapeChosen,
+  shuffle: () => newRandomBoard(model.position.rows, model.position.cols),
+  goal: () => changePosition(new Board(model.position.rows, model.position.cols), Source.GOAL),
+  exampleChosen,
+  share: () => view.copyText(shareUrl(model.position), { done: "Link copied", ask: "Copy this link:" }),
+  hashChanged,
+  boundChosen,
+  downloadPack,
+  skipDamaged: () => restartSolver({ skip: true }),
+  retry: () => restartSolver({ skip: false }),
+  playToggle: () => playback?.toggle(),
+  playStep: () => {
+    playback?.pause();
+    playback?.step();
+  },
+  playBack: () => {
+    playback?.pause();
+    playback?.back();
+  },
+  playStart: () => playback?.seek(0),
+  playEnd: () => playback?.seek(playback.length),
+  speedChosen,
+  copySolution,
+  replayMoves,
 });
 
 // ------------------------------------------------------------------ start-up
 async function main() {
-  fillShapes();
-  const speed = prefs.get("speed", 2);
-  $("play-speed").value = String(speed);
-  $("play-speed-label").textContent = `${SPEEDS[speed] || 4}/s`;
-  const h = readHash();
-  if (h && h.tiles) {
-    const d = parseShape(h.shape);
-    state.board = new Board(d.rows, d.cols, h.tiles);
-  } else if (!h) {
-    state.board = new Board(4, 4, randomTiles(4, 4));
+  view.setShapes(
+    SHAPES.map((s) => [s, shapeLabel(s)]),
+    model.position.shape,
+  );
+  const speed = Number(prefs.get("speed", 2));
+  state.speedIndex = SPEEDS[speed] ? speed : 2; // a stored index this build no longer has: the default
+  view.playback.speed(state.speedIndex, SPEEDS[state.speedIndex]);
+  const hashAtStart = location.hash;
+  const h = hashAtStart.length > MAX_LINK_CHARS ? null : readHash();
+  const linked = h?.tiles && SHAPES.includes(h.shape);
+  const first = linked ? new Board(parseShape(h.shape).rows, parseShape(h.shape).cols, h.tiles) : new Board(4, 4, randomTiles(4, 4));
+  run(model.setPosition(first, { source: Source.START }));
+  if (location.hash.length > MAX_LINK_CHARS) refuseLink(`This link is too long to be a position (${location.hash.length.toLocaleString("en")} characters).`);
+  else if (h && !linked) {
+    history.replaceState(null, "", location.href.replace(/#.*$/, "") + hashAtStart); // kept until checked
+    loadLink(h, Source.LINK);
   }
-  setBoard(state.board);
-  if (h && !h.tiles) loadFromHash(h);
-  if (h && h.bound) prefs.set("bound", h.bound);
+  if (h?.bound) prefs.set("bound", h.bound);
   loadExamples();
-  setStatus("loading", "Loading the solver…");
-  loadingView.reset();
+  bindLabInput(lab);
+  lab.start();
+  view.loading.reset();
 
   try {
     const resp = await fetch("static/build-info.json", { cache: "no-cache" });
@@ -687,10 +792,7 @@ async function main() {
   } catch {
     /* offline without a cached copy: sizes are unknown */
   }
-  if (state.buildInfo) {
-    const total = state.buildInfo.total_bytes;
-    $("build-line").textContent = `Build ${state.buildInfo.version} · first visit downloads at most ${formatBytes(total)}.`;
-  }
+  if (state.buildInfo) view.buildDownload(state.buildInfo);
   const files = state.buildInfo?.files || {};
   client.runtimeBytes = Object.fromEntries(
     Object.entries(files)
@@ -698,9 +800,9 @@ async function main() {
       .map(([p, f]) => [p.split("/").pop(), f.bytes]),
   );
   await registerOffline(state.buildInfo, {
-    onUpdate: () => toast("A new version was installed: reload the page to use it.", 8000),
+    onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000),
   });
-  client.start(state.board.shape);
+  client.start(model.position.shape);
 }
 
 main();

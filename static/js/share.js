@@ -36,10 +36,15 @@ export function shareUrl(board) {
   return u.href;
 }
 
-/** Put the position in the address bar without adding a history entry. */
-export function writeHash(board) {
+/**
+ * Put the position in the address bar: a new history entry with `push` (so
+ * Back returns to the previous position), else in place of the current one.
+ */
+export function writeHash(board, { push = false } = {}) {
   const h = makeHash(board);
-  if (location.hash !== h) history.replaceState(null, "", h);
+  if (location.hash === h) return;
+  if (push) history.pushState(null, "", h);
+  else history.replaceState(null, "", h);
 }
 
 const PREFIX = "fifteen.";

@@ -1,33 +1,49 @@
-// The page's side of the worker protocol (see the top of worker.js).
+// The page's side of the worker protocol (protocol.js).
 //
-// SolverClient owns the Web Worker: it starts it, turns requests into promises,
-// forwards loading/progress events, and cancels a solve — through the interrupt
-// buffer when the page is cross-origin isolated, otherwise by terminating the
-// worker and starting a fresh one (Python cannot be stopped from outside).
+// SolverClient owns one solver Web Worker: it starts it, turns requests into
+// promises, forwards loading/progress events, and cancels a solve — through
+// the interrupt buffer when the page is cross-origin isolated, otherwise by
+// terminating the worker and starting a fresh one (Python cannot be stopped
+// from outside).
+//
+// The controller (main.js) uses only this class's public surface: start(),
+// call(), solve(), loadPack(), cancel(), skip, interrupt, readyPromise and the
+// handlers; a pool of several workers can offer the same surface.
+
+import { ErrorType, FromWorker, SIGINT, message } from "./protocol.js";
 
 export class SolverError extends Error {
-  constructor(type, message, file) {
-    super(message);
+  constructor(type, text, file) {
+    super(text);
     this.type = type;
-    this.file = file; // the damaged database, for "asset" errors
+    this.file = file; // the damaged database, for ASSET errors
   }
 }
 
+const errorOf = (wire) => new SolverError(wire?.type || ErrorType.INTERNAL, wire?.message || "Unknown error", wire?.file);
+
+/** The solver worker (a module worker next to this file). */
+const moduleWorker = () => new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+
 export class SolverClient {
   /**
-   * handlers: {loading(msg), warning(msg), ready(msg), fatal(error), restart()}
+   * handlers: {loading(msg), warning(msg), ready(msg), fatal(error), restart()};
+   * createWorker: makes the Worker (tests pass a fake one).
    */
-  constructor(handlers) {
+  constructor(handlers, { createWorker = moduleWorker } = {}) {
     this.handlers = handlers;
+    this.createWorker = createWorker;
     this.worker = null;
-    this.pending = new Map();
+    this.pending = new Map(); // id -> {resolve, reject, onProgress}
     this.nextId = 1;
     this.ready = false;
     this.interrupt = null;
     this.info = null;
+    this.packs = [];
     this.shape = "4x4";
     this.readyPromise = null;
     this.skip = []; // damaged databases to go on without
+    this.runtimeBytes = {}; // {file: size} of the Pyodide files, for download progress
   }
 
   /** Start (or restart) the worker; resolves when it is ready. */
@@ -42,91 +58,70 @@ export class SolverClient {
       rejectReady = rej;
     });
     this.readyPromise.catch(() => {});
+    const fail = (err) => {
+      this.failAll(err);
+      rejectReady(err);
+      this.handlers.fatal?.(err);
+    };
     let worker;
     try {
-      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+      worker = this.createWorker();
     } catch (e) {
-      const err = new SolverError("load", `This browser cannot start a module worker (${e.message}). Try a current Chrome, Firefox or Safari.`);
+      const err = new SolverError(ErrorType.LOAD, `This browser cannot start a module worker (${e.message}). Try a current Chrome, Firefox or Safari.`);
       rejectReady(err);
       this.handlers.fatal?.(err);
       return this.readyPromise;
     }
     this.worker = worker;
+    const onMessage = {
+      [FromWorker.LOADING]: (msg) => this.handlers.loading?.(msg),
+      [FromWorker.WARNING]: (msg) => this.handlers.warning?.(msg),
+      [FromWorker.READY]: (msg) => {
+        this.ready = true;
+        this.info = msg.info;
+        this.packs = msg.packs || [];
+        this.interrupt = msg.interrupt ? new Int32Array(msg.interrupt) : null;
+        this.handlers.ready?.(msg);
+        resolveReady(msg);
+      },
+      [FromWorker.PROGRESS]: (msg) => this.pending.get(msg.id)?.onProgress?.(msg.progress),
+      [FromWorker.RESULT]: (msg) => this.settle(msg.id)?.resolve(msg.result),
+      [FromWorker.ERROR]: (msg) => {
+        const err = errorOf(msg.error);
+        if (msg.fatal || msg.id === null || msg.id === undefined) fail(err);
+        else this.settle(msg.id)?.reject(err);
+      },
+    };
     worker.onmessage = (event) => {
       if (this.worker !== worker) return; // a terminated worker's last words
       const msg = event.data;
-      switch (msg.type) {
-        case "loading":
-          this.handlers.loading?.(msg);
-          break;
-        case "warning":
-          this.handlers.warning?.(msg);
-          break;
-        case "ready":
-          this.ready = true;
-          this.info = msg.info;
-          this.packs = msg.packs || [];
-          this.interrupt = msg.interrupt ? new Int32Array(msg.interrupt) : null;
-          this.handlers.ready?.(msg);
-          resolveReady(msg);
-          break;
-        case "progress": {
-          const p = this.pending.get(msg.id);
-          p?.onProgress?.(msg.progress);
-          break;
-        }
-        case "result": {
-          const p = this.pending.get(msg.id);
-          this.pending.delete(msg.id);
-          p?.resolve(msg.result);
-          break;
-        }
-        case "error": {
-          const err = new SolverError(msg.error?.type || "internal", msg.error?.message || "Unknown error", msg.error?.file);
-          if (msg.fatal || msg.id === null || msg.id === undefined) {
-            this.failAll(err);
-            rejectReady(err);
-            this.handlers.fatal?.(err);
-          } else {
-            const p = this.pending.get(msg.id);
-            this.pending.delete(msg.id);
-            p?.reject(err);
-          }
-          break;
-        }
-        default:
-          break;
-      }
+      onMessage[msg?.type]?.(msg);
     };
     worker.onerror = (event) => {
       if (this.worker !== worker) return;
       event.preventDefault?.();
       const text = event.message || "the worker stopped";
-      const err = new SolverError(
-        "load",
-        /memory/i.test(text) ? `Out of memory: ${text}` : `The solver worker failed: ${text}`,
-      );
-      this.failAll(err);
-      rejectReady(err);
-      this.handlers.fatal?.(err);
+      fail(new SolverError(ErrorType.LOAD, /memory/i.test(text) ? `Out of memory: ${text}` : `The solver worker failed: ${text}`));
     };
-    worker.postMessage({
-      type: "init",
-      shape,
-      skip: this.skip,
-      controlled: !!navigator.serviceWorker?.controller,
-      runtimeBytes: this.runtimeBytes || {},
-    });
+    worker.postMessage(
+      message.init({
+        shape,
+        skip: this.skip,
+        controlled: !!globalThis.navigator?.serviceWorker?.controller,
+        runtimeBytes: this.runtimeBytes,
+      }),
+    );
     return this.readyPromise;
   }
 
+  /** Terminate the worker; pending requests fail as cancelled. */
   stop() {
     if (this.worker) {
       this.worker.terminate();
       this.worker = null;
     }
     this.ready = false;
-    this.failAll(new SolverError("cancelled", "Cancelled."));
+    this.failAll(new SolverError(ErrorType.CANCELLED, "Cancelled."));
   }
 
   failAll(err) {
@@ -135,26 +130,36 @@ export class SolverClient {
     for (const p of pending) p.reject(err);
   }
 
-  send(type, body, onProgress) {
-    if (!this.worker) return Promise.reject(new SolverError("internal", "The solver is not running."));
+  /** Forget the request `id` and return its handlers. */
+  settle(id) {
+    const p = this.pending.get(id);
+    this.pending.delete(id);
+    return p;
+  }
+
+  /** Send the request that build(id) makes; resolves with its RESULT. */
+  request(build, onProgress) {
+    if (!this.worker) return Promise.reject(new SolverError(ErrorType.INTERNAL, "The solver is not running."));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress });
-      this.worker.postMessage({ type, id, ...body });
+      this.worker.postMessage(build(id));
     });
   }
 
-  call(method, params = {}) {
-    return this.send("call", { method, params });
+  /** fifteen.api.call(method, params) (a protocol Method); onProgress(progress) for methods that report it (COMPARE). */
+  call(method, params = {}, onProgress = undefined) {
+    return this.request((id) => message.call(id, method, params, { progress: !!onProgress }), onProgress);
   }
 
+  /** Solve params = {text, shape, bound}; onProgress(progress) during the search. */
   solve(params, onProgress) {
-    return this.send("solve", { params }, onProgress);
+    return this.request((id) => message.solve(id, params), onProgress);
   }
 
-  /** Download and load an optional pack; onProgress({file, loaded, bytes}). */
+  /** Download and load an optional pack; onProgress({file, phase, loaded, bytes}). */
   async loadPack(file, onProgress) {
-    const result = await this.send("loadPack", { file }, onProgress);
+    const result = await this.request((id) => message.loadPack(id, file), onProgress);
     if (result && result.info) this.info = result.info;
     return result;
   }
@@ -168,7 +173,7 @@ export class SolverClient {
     if (!hard && this.interrupt) {
       // Python checks the buffer between bytecodes; if it does not stop within
       // a moment (stuck outside Python), fall back to a restart.
-      Atomics.store(this.interrupt, 0, 2);
+      Atomics.store(this.interrupt, 0, SIGINT);
       const worker = this.worker;
       return new Promise((resolve) => {
         const check = setInterval(() => {

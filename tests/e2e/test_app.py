@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, App, SiteServer, copy_site, save_screenshot
+from .conftest import ROOT, App, SiteServer, assert_no_axe_violations, copy_site, save_screenshot
 
 EXAMPLES = {e["id"]: e for e in json.loads((ROOT / "static/data/examples.json").read_text())["examples"]}
 HARD_80 = EXAMPLES["h01"]["tiles"]
@@ -179,6 +179,7 @@ def test_bad_input_shows_its_error(ready_app: App, text, words):
     page = app.page
     before = app.board_tiles()
     page.fill("#tiles-input", text)
+    page.locator("#tiles-input").blur()  # checked on blur (or Enter, or once the count fits the size)
     page.wait_for_function("() => document.querySelector('#tiles-error').textContent.trim() !== ''", timeout=15_000)
     message = page.inner_text("#tiles-error")
     assert "Traceback" not in message and "Error:" not in message, message
@@ -210,9 +211,15 @@ def test_cancel_stops_a_long_solve_and_the_next_solve_works(ready_app: App):
     page.click("#solve-button")
     app.wait_state("solving", timeout=10_000)
     page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=60_000)
+    page.wait_for_timeout(400)  # a Cancel right after Solve counts as a double click (page-model.js CLICK_GUARD_MS)
     page.click("#cancel-button")
     assert app.wait_state("cancelled", timeout=5_000) == "cancelled"
     assert page.is_visible("#solve-button") and not page.is_visible("#cancel-button")
+    # The status says how the solve stopped, once it has (here, without isolation, by a restart).
+    page.wait_for_function(
+        "() => /^Cancelled: (stopped in|the solver had to restart)/.test(document.querySelector('#status-text').textContent)",
+        timeout=120_000,
+    )
     assert page.get_attribute("#solution", "data-length") is None
     # The next solve works (the worker was restarted).
     ex = EXAMPLES["8p31a"]
@@ -258,7 +265,7 @@ def test_share_link_restores_its_position(app: App, app_context):
         page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, t34)))
         assert page.input_value("#shape-select") == "3x4"
         assert page.get_attribute("#board", "data-shape") == "3x4"
-        # A shape the size menu does not list still opens (and joins the menu).
+        # Any supported shape opens (the size menu lists them all).
         t32 = scramble(3, 2, "ULUR")
         page.goto(app.site.url + "index.html#tiles=" + ",".join(map(str, t32)) + "&shape=3x2")
         page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, t32)))
@@ -285,6 +292,10 @@ def test_screenshots_desktop_and_phone(ready_app: App, browser, site):
         assert phone.page.evaluate("() => document.documentElement.scrollWidth") <= 390
         phone.screenshot("phone-ready", full_page=True)
         phone.solve("auto")
+        # The answer is brought into view (and has the focus) when the solve ends.
+        box = phone.page.locator("#solution").bounding_box()
+        assert box["y"] < 844 and box["y"] + box["height"] > 0, box
+        assert phone.page.evaluate("() => document.activeElement.id") == "solution"
         phone.screenshot("phone-solved", full_page=True)
         # Nothing is wider than the phone (else the browser zooms the page out), and the board fits.
         assert phone.page.evaluate("() => document.documentElement.scrollWidth") <= 390
@@ -325,6 +336,7 @@ def test_cancel_uses_the_interrupt_buffer_once_isolated(ready_app: App):
     page.click("#solve-button")
     app.wait_state("solving", timeout=10_000)
     page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=60_000)
+    page.wait_for_timeout(400)  # a Cancel right after Solve counts as a double click (page-model.js CLICK_GUARD_MS)
     page.click("#cancel-button")
     app.wait_state("cancelled", timeout=5_000)
     page.wait_for_function("() => document.querySelector('#status-text').textContent.includes('no restart')", timeout=5_000)
@@ -369,6 +381,10 @@ def test_corrupt_database_asset_shows_an_error(browser, tmp_path):
         assert page.is_visible("#error-panel") and page.is_visible("#retry-button")
         assert "Traceback" not in text
         save_screenshot(page, "corrupt-asset")
+        for scheme in ("light", "dark"):  # the error state passes axe-core too
+            page.emulate_media(color_scheme=scheme)
+            assert_no_axe_violations(page, f"error ({scheme})")
+        page.emulate_media(color_scheme="light")
         # The user may go on without the damaged file (weaker bounds, same optimal answers).
         page.click("#skip-button")
         app = App(page, server)

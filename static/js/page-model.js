@@ -1,0 +1,328 @@
+// The page's state model: one object holding the position, the shown
+// solution, its playback, the solve job and the status, and one method per
+// user action or solver event that says what happens to each of them.  Pure:
+// no DOM, no timers, no worker (tests/js/page-model.test.mjs drives it under
+// node --test).  Each method returns a list of effects (plain objects) that
+// main.js carries out: start or cancel a solve, write the URL, render, focus
+// the result, ask before discarding a solution.
+//
+// The rules, in short:
+//   * Every change of position (shuffle, goal, size, example, valid text, a
+//     manual move, a link, Back/Forward, undo) clears the shown solution and
+//     its playback, resets the status to "Ready" (when the solver is) and the
+//     example name unless the change is that example; it is undoable and goes
+//     into the browser history (Back/Forward restore it; they never push).
+//   * Solve never starts a second job, never restarts a finished solve of the
+//     same position and bound, and a Cancel within CLICK_GUARD_MS of the
+//     solve's start is ignored (a double click on Solve is one click).
+//   * A position change from the history (Back/Forward) or a link while a
+//     job runs cancels the job first: the URL and the job always agree.
+//   * While a solution is shown, moves that follow it (or go back along it)
+//     step the playback; any other move asks before discarding the solution.
+//   * The status says what really happened: "Cancelled" only once the solver
+//     stopped, with the time and whether it had to restart.
+
+import { OPPOSITE } from "./board.js";
+
+/** #status[data-state] values. */
+export const Status = Object.freeze({
+  LOADING: "loading",
+  READY: "ready",
+  SOLVING: "solving",
+  SOLVED: "solved",
+  CANCELLED: "cancelled",
+  ERROR: "error",
+});
+
+/** Where a new position comes from. */
+export const Source = Object.freeze({
+  START: "start", // the page opened (replaces the history entry)
+  SHUFFLE: "shuffle",
+  GOAL: "goal",
+  SHAPE: "shape",
+  EXAMPLE: "example",
+  TEXT: "text",
+  MOVE: "move",
+  LINK: "link", // the share link the page was opened with (checked once the solver loaded)
+  HISTORY: "history", // Back / Forward
+  UNDO: "undo",
+  REPLAY: "replay", // a pasted move string replayed on the board
+  LAB: "lab", // a position the lab opened (explorer, presets)
+});
+
+/**
+ * A Cancel this soon (ms) after Solve is the second half of a double click (or
+ * a repeated key), not a request: Cancel never takes Solve's place or focus,
+ * so this is a second line of defence.
+ */
+export const CLICK_GUARD_MS = 300;
+
+/** At most this many undo steps are kept. */
+export const UNDO_LIMIT = 200;
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+export class PageModel {
+  /** board: the first position shown. */
+  constructor(board) {
+    this.position = board;
+    this.solution = null; // {start: Board, bound, result} the solution shown (start === position)
+    this.playbackIndex = 0; // moves of the solution played on the board
+    this.job = null; // {id, board, bound, startedAt, cancelling}
+    this.jobSeq = 0;
+    this.status = { state: Status.LOADING, text: "Loading the solver…" };
+    this.ready = false;
+    this.example = ""; // the example shown, "" when the position is not (any more) an example
+    this.undoStack = []; // [{position, solution, example}]
+    this.textError = ""; // the text field's last validation message ("" = valid)
+    this.lastSolved = null; // {text, shape, length} of the last finished solve
+  }
+
+  setStatus(state, text) {
+    this.status = { state, text };
+    return { type: "status", state, text };
+  }
+
+  /** The status a position change leaves behind. */
+  idleStatus() {
+    return this.ready ? this.setStatus(Status.READY, "Ready") : this.setStatus(Status.LOADING, this.status.text);
+  }
+
+  /** The board on screen: the playback's position while a solution is shown. */
+  shownBoard() {
+    if (!this.solution) return this.position;
+    const b = this.solution.start.clone();
+    for (let i = 0; i < this.playbackIndex; i++) b.moveBlank(this.solution.result.directions[i]);
+    return b;
+  }
+
+  // ---------------------------------------------------------------- solver life
+  solverReady() {
+    this.ready = true;
+    if (this.job) return [];
+    if (this.status.state === Status.LOADING) return [this.setStatus(Status.READY, "Ready")];
+    return [];
+  }
+
+  solverLost() {
+    this.ready = false;
+    return [];
+  }
+
+  /** The solver's bounds changed (a pack loaded): Solve may now answer differently, so it runs again. */
+  boundsChanged() {
+    this.solverEpoch = (this.solverEpoch || 0) + 1;
+  }
+
+  // ---------------------------------------------------------------- positions
+  /**
+   * A new position.  options: {source (Source), example: id when the position
+   * is that example}.  Returns effects; an empty list when nothing changed.
+   */
+  setPosition(board, { source, example = "" } = {}) {
+    const effects = [];
+    if (this.job) {
+      // Controls are disabled while solving; only the address bar can get here.
+      if (source !== Source.HISTORY && source !== Source.LINK) return [];
+      effects.push(...this.cancelJob("the position changed"));
+    }
+    const same = board.shape === this.position.shape && board.text() === this.position.text();
+    if (same && source !== Source.EXAMPLE && source !== Source.START && !this.solution) {
+      if (!this.job) effects.push(this.idleStatus());
+      return effects;
+    }
+    if (source !== Source.START && source !== Source.UNDO && source !== Source.HISTORY) {
+      this.undoStack.push({ position: this.position, solution: this.solution, example: this.example });
+      if (this.undoStack.length > UNDO_LIMIT) this.undoStack.shift();
+    }
+    this.position = board;
+    this.solution = null;
+    this.playbackIndex = 0;
+    this.example = source === Source.EXAMPLE ? example : "";
+    this.textError = "";
+    effects.push({ type: "clearSolution" });
+    effects.push({ type: "render" });
+    if (source === Source.START || source === Source.LINK) effects.push({ type: "url", mode: "replace" });
+    else if (source !== Source.HISTORY) effects.push({ type: "url", mode: "push" });
+    if (!this.job) effects.push(this.idleStatus());
+    return effects;
+  }
+
+  /** The text field holds something that is not a valid position. */
+  textInvalid(message) {
+    this.textError = message;
+    const effects = [];
+    if (this.solution) {
+      // The board no longer matches the text: the old playback must not stay playable.
+      this.solution = null;
+      this.playbackIndex = 0;
+      effects.push({ type: "clearSolution" }, { type: "render" });
+    }
+    if (!this.job && this.ready) effects.push(this.setStatus(Status.READY, "Ready · the tiles text needs fixing"));
+    return effects;
+  }
+
+  get canUndo() {
+    return this.undoStack.length > 0 && !this.job;
+  }
+
+  undo() {
+    if (!this.canUndo) return [];
+    const prev = this.undoStack.pop();
+    this.position = prev.position;
+    this.solution = prev.solution;
+    this.playbackIndex = 0;
+    this.example = prev.example;
+    this.textError = "";
+    const effects = [{ type: "clearSolution" }];
+    if (this.solution) effects.push({ type: "showSolution", focus: false });
+    effects.push({ type: "render" }, { type: "url", mode: "push" });
+    effects.push(this.solution ? this.solvedStatus() : this.idleStatus());
+    return effects;
+  }
+
+  // ---------------------------------------------------------------- moves and playback
+  /**
+   * The user moved the blank along `directions` (a tile click, a swipe, an
+   * arrow key).  With a solution shown: the next moves of the solution step
+   * the playback, the reverse of the last ones step back, anything else asks.
+   */
+  moveRequested(moves) {
+    const directions = [...moves].join(""); // an array of letters or a string
+    if (this.job || !directions.length) return [];
+    if (this.solution) {
+      const dirs = this.solution.result.directions;
+      const i = this.playbackIndex;
+      const forward = dirs.slice(i, i + directions.length);
+      if (forward === directions) return [{ type: "seek", index: i + directions.length }];
+      const reverse = [...directions].map((d) => OPPOSITE[d]).join("");
+      const backward = [...dirs.slice(i - directions.length, i)].reverse().join("");
+      if (i >= directions.length && backward === reverse) return [{ type: "seek", index: i - directions.length }];
+      return [{ type: "ask", question: "Discard the solution shown and move the tile?", then: { type: "applyMoves", directions } }];
+    }
+    return [{ type: "applyMoves", directions }];
+  }
+
+  /** Apply `directions` to the board shown (after moveRequested, or once the user agreed). */
+  applyMoves(directions) {
+    if (this.job) return [];
+    const b = this.shownBoard().clone();
+    let moved = false;
+    for (const d of directions) moved = b.moveBlank(d) !== 0 || moved;
+    if (!moved) return [];
+    return this.setPosition(b, { source: Source.MOVE });
+  }
+
+  /** The playback moved to `index` (main.js reports every step). */
+  playbackAt(index) {
+    this.playbackIndex = index;
+  }
+
+  /** A playback key (space, ArrowLeft/Right, Home/End): effects, or null when the key is not for the playback. */
+  playbackKey(key) {
+    if (!this.solution || this.job) return null;
+    const n = this.solution.result.directions.length;
+    switch (key) {
+      case " ":
+        return [{ type: "playToggle" }];
+      case "ArrowRight":
+        return [{ type: "seek", index: Math.min(n, this.playbackIndex + 1) }];
+      case "ArrowLeft":
+        return [{ type: "seek", index: Math.max(0, this.playbackIndex - 1) }];
+      case "Home":
+        return [{ type: "seek", index: 0 }];
+      case "End":
+        return [{ type: "seek", index: n }];
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * A pasted move string, checked (moves.js): it plays on the board from the
+   * position like a solution, which it replaces (undoably).
+   */
+  replay({ directions, moves }) {
+    if (this.job) return [];
+    if (this.solution) this.undoStack.push({ position: this.position, solution: this.solution, example: this.example });
+    this.solution = { start: this.position, bound: null, kind: "replay", result: { directions, moves, length: moves.length } };
+    this.playbackIndex = 0;
+    return [{ type: "clearSolution" }, { type: "showSolution", focus: false }, this.idleStatus(), { type: "render" }];
+  }
+
+  // ---------------------------------------------------------------- solve and cancel
+  /** Solve was clicked (or Ctrl+Enter) at time `now` (ms) with bound `bound`. */
+  solveRequested(bound, now) {
+    if (this.job) return [];
+    if (!this.ready) return [this.setStatus(this.status.state, "Waiting for the solver to finish loading…"), { type: "solveWhenReady" }];
+    if (this.textError) return [this.setStatus(Status.READY, "Fix the tiles text first (see the message under it)."), { type: "focusText" }];
+    const s = this.solution;
+    const same = s && s.bound === bound && s.epoch === (this.solverEpoch || 0);
+    if (same && s.start.text() === this.position.text() && s.start.shape === this.position.shape) {
+      return [{ type: "focusResult" }]; // solved already: a second click changes nothing
+    }
+    this.job = { id: ++this.jobSeq, board: this.position.clone(), bound, startedAt: now, cancelling: false };
+    this.solution = null;
+    this.playbackIndex = 0;
+    return [
+      { type: "clearSolution" },
+      this.setStatus(Status.SOLVING, "Solving…"),
+      { type: "solve", job: this.job },
+      { type: "render" },
+    ];
+  }
+
+  /** Cancel was clicked (or Escape) at time `now` (ms). */
+  cancelRequested(now) {
+    if (!this.job || this.job.cancelling) return [];
+    if (now - this.job.startedAt < CLICK_GUARD_MS) return []; // the second click of a double click on Solve
+    return this.cancelJob("");
+  }
+
+  cancelJob(why) {
+    if (!this.job || this.job.cancelling) return [];
+    this.job.cancelling = true;
+    return [this.setStatus(Status.CANCELLED, `Cancelling${why ? ` (${why})` : ""}…`), { type: "cancel", job: this.job, why }];
+  }
+
+  /** The solver stopped after a cancel: restarted (the worker had to be replaced) or not, after `seconds`. */
+  cancelDone(job, { restarted, seconds, why = "" }) {
+    if (this.job !== job) return [];
+    this.job = null;
+    const how = restarted ? `the solver had to restart (${seconds})` : `stopped in ${seconds}, no restart needed`;
+    const reason = why ? ` because ${why}` : "";
+    return [this.setStatus(Status.CANCELLED, `Cancelled${reason}: ${how}.`), { type: "render" }, { type: "solvingEnded" }];
+  }
+
+  /** A progress report for `job`: the status speaks only when the bound rises (throttled announcements). */
+  solveProgress(job, bound) {
+    if (this.job !== job || job.cancelling) return [];
+    const text = `Solving · the shortest solution has at least ${plural(bound, "move")}`;
+    if (this.status.text === text) return [];
+    return [this.setStatus(Status.SOLVING, text)];
+  }
+
+  solvedStatus() {
+    const r = this.solution.result;
+    return this.setStatus(Status.SOLVED, `Solved: ${plural(r.length, "move")}, optimal.`);
+  }
+
+  /** The solver answered `result` for `job`. */
+  solveDone(job, result, { seconds = "" } = {}) {
+    if (this.job !== job || job.cancelling) return []; // a stale answer, or cancelDone will follow
+    this.job = null;
+    this.solution = { start: job.board, bound: job.bound, result, epoch: this.solverEpoch || 0 };
+    this.playbackIndex = 0;
+    const status = this.solvedStatus();
+    if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, optimal.`;
+    return [{ type: "solvingEnded" }, { type: "showSolution", focus: true }, status, { type: "render" }];
+  }
+
+  /** The solve of `job` failed with `error` ({type, message}). */
+  solveFailed(job, error) {
+    if (this.job !== job || job.cancelling) return []; // cancelDone will follow
+    this.job = null;
+    if (error.type === "cancelled") return [this.setStatus(Status.CANCELLED, "Cancelled: the solver stopped."), { type: "solvingEnded" }, { type: "render" }];
+    return [{ type: "solvingEnded" }, this.setStatus(Status.ERROR, `Error: ${error.message}`), { type: "showError", error }, { type: "render" }];
+  }
+}

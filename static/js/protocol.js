@@ -1,0 +1,181 @@
+/*
+ * The message protocol between the page and a solver worker: the one place
+ * where its message types, their fields and the values of its enumerations
+ * are written.  Imported by the page's side (solver-client.js) and by the
+ * worker (worker.js and its modules); neither writes a type name as a literal.
+ *
+ * Every message is a plain object with a `type`; requests that expect an
+ * answer carry an `id` (a positive integer chosen by the page), and the
+ * worker's answer (PROGRESS*, then one RESULT or ERROR) carries the same id.
+ * A worker serves its requests one at a time, in the order they arrive.
+ *
+ * Page -> worker (ToWorker)
+ *   INIT      {shape, skip, controlled, runtimeBytes}
+ *             load the runtime, the solver and the databases for `shape` (sent once,
+ *             first); `skip` = asset files not to load (the user chose to go on without
+ *             a damaged one); `controlled` = a service worker caches what the worker
+ *             fetches; `runtimeBytes` = {file: size} of the Pyodide files (from
+ *             build-info.json, for download progress)
+ *   CALL      {id, method, params, progress?}
+ *             fifteen.api.call(method, params) for a Method below ("solve" without
+ *             progress: the page's warm-up); the databases of params.shape are loaded
+ *             first when that shape is new; with `progress` true the method's progress
+ *             reports come back as PROGRESS (the lab's COMPARE: the running bound's
+ *             run so far) and the interrupt buffer is cleared first, as for SOLVE
+ *   SOLVE     {id, params}   params = {text, shape, bound}
+ *             fifteen.api.call("solve", params, progress), with PROGRESS reports
+ *   LOAD_PACK {id, file}
+ *             download the optional pack `file` (listed under "packs" in
+ *             static/db/manifest.json; never fetched unasked), reporting PROGRESS
+ *             {file, phase: PackPhase.DOWNLOAD, loaded, bytes}; an xz pack is then
+ *             decompressed in the worker straight into a Python bytearray (PROGRESS
+ *             {file, phase: PackPhase.DECODE, loaded, bytes} in decompressed bytes),
+ *             handed to Python and, once accepted, kept as downloaded in Cache Storage
+ *             for offline use; result {file, bytes, cached, memory_bytes, info}; a
+ *             damaged or unreachable pack is an ordinary (non-fatal) ERROR
+ *   CANCEL    {}
+ *             only useful when the page is cross-origin isolated (the worker sets the
+ *             interrupt buffer; the page normally writes it itself, as this message
+ *             waits behind a running solve); otherwise the page terminates the worker
+ *             and starts a new one
+ *
+ * Worker -> page (FromWorker)
+ *   LOADING   {stage, state, label, bytes?, loaded?, seconds?, missing?}
+ *             stage: Stage; state: LoadState; label is human-readable ("wd-4x4.f15"),
+ *             bytes the size when known, missing = a database could not be fetched
+ *   WARNING   {message}              non-fatal (e.g. a missing WD table: rebuilt in-process)
+ *   READY     {info, interrupt, seconds, packs}
+ *             info = the result of Method.INFO (shapes, bounds per shape, bound labels);
+ *             interrupt = a SharedArrayBuffer (Int32, write SIGINT to stop Python) or null;
+ *             packs = the manifest's optional packs, each with `loaded` (true when a copy
+ *             kept in Cache Storage was loaded at INIT)
+ *   PROGRESS  {id, progress}
+ *             during a solve, about 4 times a second and per iteration: {bound, nodes,
+ *             iteration_nodes, seconds, done, iterations: [{bound, nodes, seconds}]}
+ *             (with done = true the report closes the iteration at `bound`; the next one
+ *             runs at bound + 2); during LOAD_PACK, see there
+ *   RESULT    {id, result}           the request's result object
+ *   ERROR     {id, error: {type, message, file?}, fatal?}
+ *             type: ErrorType; `fatal` (with id null) means the worker cannot serve
+ *             requests: the page shows the message and offers a retry; a damaged
+ *             database also names its `file`, so the page can offer to go on without it
+ *
+ * Python never sees JS objects except asset bytes and the progress callback; every
+ * other value crosses as JSON text (fifteen.api, py/fifteen/api.py).
+ */
+
+/** Types of the messages the page sends to a worker. */
+export const ToWorker = Object.freeze({
+  INIT: "init",
+  CALL: "call",
+  SOLVE: "solve",
+  LOAD_PACK: "loadPack",
+  CANCEL: "cancel",
+});
+
+/** Types of the messages a worker sends to the page. */
+export const FromWorker = Object.freeze({
+  LOADING: "loading",
+  WARNING: "warning",
+  READY: "ready",
+  PROGRESS: "progress",
+  RESULT: "result",
+  ERROR: "error",
+});
+
+/** fifteen.api methods (py/fifteen/api.py, `_METHODS`) a CALL may name. */
+export const Method = Object.freeze({
+  INFO: "info",
+  PARSE: "parse",
+  BOUNDS: "bounds",
+  SOLVE: "solve",
+  RANDOM: "random",
+  // the heuristic lab (fifteen.compare, fifteen.explain)
+  COMPARE: "compare",
+  TRACE: "trace",
+  EXPLAIN: "explain",
+  // the small-board explorer and hints (fifteen.explorer, fifteen.hint)
+  EXPLORE_INFO: "explore_info",
+  EXPLORE_POSITION: "explore_position",
+  EXPLORE_RANDOM: "explore_random",
+  HINT: "hint",
+});
+
+/**
+ * Error types.  INPUT, ASSET, CANCELLED and INTERNAL are fifteen.api's own
+ * (bad position/shape/bound, missing or corrupt database, cancelled, a bug);
+ * LOAD is the worker's (a file could not be fetched, the runtime did not start).
+ */
+export const ErrorType = Object.freeze({
+  INPUT: "input",
+  ASSET: "asset",
+  CANCELLED: "cancelled",
+  INTERNAL: "internal",
+  LOAD: "load",
+});
+
+/** LOADING stages, in the order they run. */
+export const Stage = Object.freeze({
+  RUNTIME: "runtime",
+  SOLVER: "solver",
+  DATABASES: "databases",
+});
+
+/** LOADING states of one stage (or one database). */
+export const LoadState = Object.freeze({
+  START: "start",
+  PROGRESS: "progress",
+  DONE: "done",
+});
+
+/** Phases of a pack's PROGRESS reports. */
+export const PackPhase = Object.freeze({
+  DOWNLOAD: "download",
+  DECODE: "decode",
+});
+
+/** The value written into the interrupt buffer to stop Python (SIGINT: KeyboardInterrupt). */
+export const SIGINT = 2;
+
+/**
+ * Builders of every message, so that field names, like type names, are written
+ * once.  An optional field left undefined reads as an absent one
+ * (`msg.bytes` is undefined either way).
+ */
+export const message = Object.freeze({
+  // page -> worker
+  init: ({ shape, skip = [], controlled = false, runtimeBytes = {} }) => ({ type: ToWorker.INIT, shape, skip, controlled, runtimeBytes }),
+  call: (id, method, params = {}, { progress = false } = {}) => ({ type: ToWorker.CALL, id, method, params, ...(progress ? { progress } : {}) }),
+  solve: (id, params) => ({ type: ToWorker.SOLVE, id, params }),
+  loadPack: (id, file) => ({ type: ToWorker.LOAD_PACK, id, file }),
+  cancel: () => ({ type: ToWorker.CANCEL }),
+  // worker -> page
+  loading: (stage, state, label, extra = {}) => ({ type: FromWorker.LOADING, stage, state, label, ...extra }),
+  warning: (text) => ({ type: FromWorker.WARNING, message: text }),
+  ready: ({ info, interrupt = null, seconds, packs = [] }) => ({ type: FromWorker.READY, info, interrupt, seconds, packs }),
+  progress: (id, progress) => ({ type: FromWorker.PROGRESS, id, progress }),
+  result: (id, result) => ({ type: FromWorker.RESULT, id, result }),
+  error: (id, error, { fatal = false } = {}) => ({ type: FromWorker.ERROR, id, error: wireError(error), fatal }),
+});
+
+/**
+ * The wire form {type, message, file?} of an error: an Error with `type`
+ * (and `file`) properties, a plain object of that shape, or anything else
+ * (an INTERNAL error).
+ */
+export function wireError(error) {
+  const type = (error && error.type) || ErrorType.INTERNAL;
+  const text = error && error.message ? String(error.message) : String(error ?? "Unknown error");
+  const out = { type, message: text };
+  if (error && error.file) out.file = error.file;
+  return out;
+}
+
+const toWorkerTypes = new Set(Object.values(ToWorker));
+const fromWorkerTypes = new Set(Object.values(FromWorker));
+
+/** True when `msg` is an object whose type the page may send. */
+export const isToWorker = (msg) => !!msg && typeof msg === "object" && toWorkerTypes.has(msg.type);
+
+/** True when `msg` is an object whose type a worker may send. */
+export const isFromWorker = (msg) => !!msg && typeof msg === "object" && fromWorkerTypes.has(msg.type);

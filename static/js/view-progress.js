@@ -1,0 +1,162 @@
+// View of what runs: the loading steps (runtime, solver, databases) and a
+// solve's live progress (bound, nodes, rate, iterations, estimate).
+
+import { Stage, LoadState } from "./protocol.js";
+import { currentIteration, estimateText, formatBytes, formatCount, formatSeconds, lowerBoundText } from "./format.js";
+
+const $ = (id) => document.getElementById(id);
+
+function span(className) {
+  const s = document.createElement("span");
+  s.className = className;
+  return s;
+}
+
+// ------------------------------------------------------------------ loading steps
+const STAGE_NAMES = { [Stage.RUNTIME]: "Python runtime", [Stage.SOLVER]: "Solver", [Stage.DATABASES]: "Database" };
+
+export class LoadingView {
+  constructor() {
+    this.card = $("loading-card");
+    this.list = $("loading-steps");
+    this.items = new Map();
+  }
+
+  reset() {
+    this.list.replaceChildren();
+    this.items.clear();
+    $("loading-summary").textContent = "";
+    this.card.hidden = false;
+  }
+
+  show() {
+    this.card.hidden = false;
+  }
+
+  hide() {
+    this.card.hidden = true;
+  }
+
+  item(key, label) {
+    let li = this.items.get(key);
+    if (!li) {
+      li = document.createElement("li");
+      const mark = span("mark");
+      mark.setAttribute("aria-hidden", "true");
+      li.append(mark, span("label"), span("size"));
+      this.list.append(li);
+      this.items.set(key, li);
+    }
+    if (label) li.querySelector(".label").textContent = label;
+    return li;
+  }
+
+  /** msg: a LOADING message; sizes: {stage: bytes} known in advance (build-info.json). */
+  update(msg, sizes) {
+    const key = msg.stage === Stage.DATABASES ? `db:${msg.label}` : msg.stage;
+    const label =
+      msg.stage === Stage.DATABASES
+        ? `Database ${msg.label}`
+        : `${STAGE_NAMES[msg.stage] || msg.stage}${msg.state === LoadState.DONE && msg.label ? ` — ${msg.label}` : ""}`;
+    const li = this.item(key, label);
+    const size = li.querySelector(".size");
+    const known = msg.bytes || sizes[msg.stage] || 0;
+    if (msg.state === LoadState.START) {
+      li.className = "active";
+      size.textContent = known ? formatBytes(known) : "";
+    } else if (msg.state === LoadState.PROGRESS) {
+      li.className = "active";
+      let bar = li.querySelector(".bar");
+      if (!bar) {
+        bar = span("bar");
+        bar.append(document.createElement("i"));
+        li.append(bar);
+      }
+      const pct = msg.bytes ? Math.min(100, (100 * msg.loaded) / msg.bytes) : 0;
+      bar.firstChild.style.width = `${pct}%`;
+      size.textContent = msg.bytes ? `${formatBytes(msg.loaded)} / ${formatBytes(msg.bytes)}` : formatBytes(msg.loaded);
+    } else if (msg.state === LoadState.DONE) {
+      li.className = msg.missing ? "missing" : "done";
+      li.querySelector(".bar")?.remove();
+      const bytes = msg.bytes || known;
+      size.textContent = msg.missing ? "missing" : `${bytes ? `${formatBytes(bytes)} · ` : ""}${formatSeconds(msg.seconds)}`;
+    }
+  }
+
+  fail() {
+    for (const li of this.items.values()) if (li.className === "active") li.className = "failed";
+  }
+
+  summary(text) {
+    $("loading-summary").textContent = text;
+  }
+}
+
+// ------------------------------------------------------------------ solve progress
+export class ProgressView {
+  constructor() {
+    this.root = $("progress");
+    this.tbody = document.querySelector("#p-iterations tbody");
+  }
+
+  reset() {
+    this.root.hidden = false;
+    this.tbody.replaceChildren();
+    $("p-bound").textContent = "–";
+    $("p-nodes").textContent = "0";
+    $("p-rate").textContent = "–";
+    $("p-elapsed").textContent = "0 s";
+    $("p-estimate").textContent = "";
+    $("p-lower").textContent = "";
+  }
+
+  hide() {
+    this.root.hidden = true;
+  }
+
+  /** Show the last iterations (the table may have just become shorter). */
+  scrollToEnd() {
+    const wrap = this.tbody.closest(".table-wrap");
+    wrap.scrollTop = wrap.scrollHeight;
+  }
+
+  /** On a phone (one column), bring the progress into view when a solve starts. */
+  reveal() {
+    if (window.matchMedia("(max-width: 820px)").matches) this.root.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
+
+  /**
+   * p = {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}]};
+   * final: the solve's result; suggestion: what to try when the search is beyond reach.
+   */
+  update(p, { final = false, suggestion = "" } = {}) {
+    const its = p.iterations || [];
+    if (!final) p = currentIteration(p);
+    $("p-bound").textContent = p.bound ?? "–";
+    $("p-nodes").textContent = formatCount(p.nodes);
+    const rate = p.seconds > 0 ? p.nodes / p.seconds : null;
+    $("p-rate").textContent = rate ? `${formatCount(rate)}/s` : "–";
+    $("p-elapsed").textContent = formatSeconds(p.seconds);
+    const row = (values, className) => {
+      const tr = document.createElement("tr");
+      if (className) tr.className = className;
+      for (const v of values) {
+        const td = document.createElement("td");
+        td.textContent = v;
+        tr.append(td);
+      }
+      return tr;
+    };
+    this.tbody.replaceChildren(
+      ...its.map((it, i) => {
+        const growth = i > 0 && its[i - 1].nodes > 0 ? `×${(it.nodes / its[i - 1].nodes).toFixed(1)}` : "";
+        return row([it.bound, formatCount(it.nodes), growth, formatSeconds(it.seconds)]);
+      }),
+    );
+    if (!final && p.bound !== undefined) this.tbody.append(row([p.bound, formatCount(p.iteration_nodes), "", "running"], "current"));
+    const wrap = this.tbody.closest(".table-wrap");
+    wrap.scrollTop = wrap.scrollHeight;
+    $("p-estimate").textContent = final ? "" : estimateText(p, rate, { suggestion });
+    $("p-lower").textContent = final ? "" : lowerBoundText(p.bound);
+  }
+}

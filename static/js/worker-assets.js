@@ -1,0 +1,82 @@
+// Solver worker, databases: the list of database assets (../db/manifest.json,
+// written by build_db.py) and loading those of a board shape into Python.
+// Reports LOADING for the stage DATABASES, one label per file.
+
+import { ErrorType, LoadState, Stage, message } from "./protocol.js";
+import { LoadError, fetchBytes, now, parseReply, post, url } from "./worker-common.js";
+
+export class Databases {
+  /**
+   * api: the fifteen.api module (a PyProxy); skip: asset files not to load
+   * (the user chose to go on without a damaged one).
+   */
+  constructor(api, skip = []) {
+    this.api = api;
+    this.skipped = new Set(skip);
+    this.manifestDoc = null; // {format, assets: [...], packs?: [...]}
+    this.loadedFiles = new Set(); // files handed to Python (or found missing)
+    this.loadedShapes = new Set();
+  }
+
+  /** The manifest (fetched once); an empty one, with a warning, when it is missing. */
+  async manifest() {
+    if (this.manifestDoc !== null) return this.manifestDoc;
+    try {
+      const resp = await fetch(url("../db/manifest.json"));
+      if (!resp.ok) throw new Error(`${resp.status} ${resp.statusText}`);
+      this.manifestDoc = await resp.json();
+    } catch (e) {
+      this.manifestDoc = { format: 1, assets: [] };
+      post(
+        message.warning(
+          `No database list (static/db/manifest.json: ${e.message || e}); tables will be built in the browser, which is slower.`,
+        ),
+      );
+    }
+    return this.manifestDoc;
+  }
+
+  /** Fetch and hand to Python every database asset for `shape` not loaded yet. */
+  async ensureShape(shape) {
+    if (!shape || this.loadedShapes.has(shape)) return;
+    const manifest = await this.manifest();
+    const wanted = (manifest.assets || []).filter(
+      (a) =>
+        Array.isArray(a.shapes) &&
+        a.shapes.includes(shape) &&
+        a.browser !== false && // "browser": false marks a native-only (too big) database
+        !this.loadedFiles.has(a.file) &&
+        !this.skipped.has(a.file),
+    );
+    for (const asset of wanted) await this.load(asset);
+    this.loadedShapes.add(shape);
+  }
+
+  async load(asset) {
+    const t0 = now();
+    const label = asset.file;
+    post(message.loading(Stage.DATABASES, LoadState.START, label, { bytes: asset.bytes }));
+    let bytes;
+    try {
+      bytes = await fetchBytes(`../db/${asset.file}`, {
+        label,
+        expected: asset.bytes,
+        onProgress: (loaded, total) => post(message.loading(Stage.DATABASES, LoadState.PROGRESS, label, { bytes: total, loaded })),
+      });
+    } catch (e) {
+      // A missing database is not fatal: the package can rebuild WD tables itself
+      // (slower) and simply lacks a PDB bound otherwise.
+      post(message.warning(`${e.message} — continuing without it.`));
+      post(message.loading(Stage.DATABASES, LoadState.DONE, label, { seconds: now() - t0, missing: true }));
+      this.loadedFiles.add(asset.file);
+      return;
+    }
+    const reply = parseReply(this.api.load_asset(asset.file, bytes));
+    if (!reply.ok) {
+      const err = reply.error || {};
+      throw new LoadError(err.type || ErrorType.ASSET, err.message || `${asset.file}: could not be read`, asset.file);
+    }
+    this.loadedFiles.add(asset.file);
+    post(message.loading(Stage.DATABASES, LoadState.DONE, label, { bytes: bytes.length, seconds: now() - t0 }));
+  }
+}

@@ -1,0 +1,371 @@
+"""End-to-end tests of the page's behaviour as people use it (issue 12, issue 11's page side).
+
+They share the session's page (fixture ``app``, one Pyodide start) and group
+their checks per concern: the state model (double click, playback keys, undo,
+Back/Forward, stale status), layout at 1280x800, accessibility (axe-core from
+node_modules, light and dark), honest progress, the bounds line, input
+checking, move-string replay and refused share links.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from fifteen.walking import supported_shapes
+
+from .conftest import App, assert_no_axe_violations
+from .test_app import EXAMPLES, HARD_80, apply_tile_moves, goal, scramble
+
+KORF12 = EXAMPLES["korf12"]  # 45 moves, solved in a second or two
+EIGHT = EXAMPLES["8p31a"]  # 31 moves on 3x3
+
+
+def _hash(tiles, shape=None) -> str:
+    return "tiles=" + ",".join(map(str, tiles)) + (f"&shape={shape}" if shape else "")
+
+
+def _solution(app: App) -> dict:
+    sol = app.page.locator("#solution")
+    return {"length": int(sol.get_attribute("data-length")), "directions": sol.get_attribute("data-directions")}
+
+
+def _status(app: App) -> tuple[str, str]:
+    return app.state(), app.page.inner_text("#status-text")
+
+
+def _axe(app: App, label: str) -> None:
+    assert_no_axe_violations(app.page, label)
+
+
+# ------------------------------------------------------------------ the state model
+def test_double_click_solve_starts_one_solve_that_is_not_cancelled(ready_app: App):
+    app = ready_app
+    page = app.page
+    app.set_position(KORF12["tiles"])
+    page.select_option("#bound-select", "auto")
+    before = page.locator("#solve-button").bounding_box()
+    page.dblclick("#solve-button")
+    during = page.locator("#solve-button").bounding_box()
+    page.keyboard.press("Enter")  # Enter on the focused Solve as well: still one solve
+    assert app.wait_state("solved", "cancelled", "error", timeout=120_000) == "solved", _status(app)
+    assert _solution(app)["length"] == KORF12["optimal"]
+    # Solve kept its place (Cancel appears beside it, never under the pointer) and the answer has the focus.
+    assert during == before
+    assert page.evaluate("() => document.activeElement.id") == "solution"
+    assert page.inner_text("#status-text").startswith("Solved in ") and f"{KORF12['optimal']} moves, optimal" in page.inner_text(
+        "#status-text"
+    )
+    # Solve again on the same position and bound: nothing restarts.
+    page.click("#solve-button")
+    page.wait_for_timeout(300)
+    assert app.state() == "solved" and page.is_hidden("#cancel-button")
+
+
+def test_playback_keys_clicks_undo_and_stale_status(ready_app: App):
+    app = ready_app
+    page = app.page
+    tiles = EIGHT["tiles"]
+    app.set_position(tiles, "3x3")
+    sol = app.solve("auto")
+    dirs = sol["directions"]
+    moves = [int(m) for m in page.get_attribute("#solution", "data-moves").split()]
+    page.focus("#board")
+    # Arrow keys step the playback; Home/End jump; nothing is thrown away.
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#play-counter") == f"2 / {len(dirs)}"
+    assert app.board_tiles() == apply_tile_moves(tiles, 3, moves[:2])
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#play-counter") == f"1 / {len(dirs)}"
+    page.keyboard.press("End")
+    assert app.board_tiles() == goal(3, 3)
+    page.keyboard.press("Home")
+    assert app.board_tiles() == tiles and app.state() == "solved"
+    # A click on the tile the solution moves next steps it too.
+    page.click(f"#board .tile[data-tile='{moves[0]}']")
+    assert page.inner_text("#play-counter") == f"1 / {len(dirs)}"
+    page.keyboard.press("Home")
+    # Any other move asks first: declined, the solution stays...
+    other = next(t for t in range(1, 9) if t != moves[0] and _adjacent(tiles, 3, t))
+    page.once("dialog", lambda d: d.dismiss())
+    page.click(f"#board .tile[data-tile='{other}']")
+    assert page.get_attribute("#solution", "data-length") == str(len(dirs)) and app.board_tiles() == tiles
+    # ...accepted, the tile moves, the solution and the "Solved" status go.
+    page.once("dialog", lambda d: d.accept())
+    page.click(f"#board .tile[data-tile='{other}']")
+    assert app.board_tiles() == apply_tile_moves(tiles, 3, [other])
+    assert page.get_attribute("#solution", "data-length") is None and page.is_hidden("#playback")
+    assert _status(app) == ("ready", "Ready")
+    # Ctrl+Z brings back the position and its solution.
+    page.focus("#board")
+    page.keyboard.press("Control+z")
+    assert app.board_tiles() == tiles and page.get_attribute("#solution", "data-length") == str(len(dirs))
+    assert app.state() == "solved"
+    # Stale state: solve -> shuffle -> size change -> type; the status follows each step.
+    page.click("#shuffle-button")
+    assert _status(app) == ("ready", "Ready") and page.is_hidden("#solution")
+    page.select_option("#shape-select", "3x4")
+    assert _status(app) == ("ready", "Ready") and page.get_attribute("#board", "data-shape") == "3x4"
+    page.select_option("#examples", "korf55")
+    note = f"Optimal: {EXAMPLES['korf55']['optimal']} moves"
+    assert page.inner_text("#example-note").startswith(note)
+    page.click("#shuffle-button")
+    assert page.input_value("#examples") == "" and page.inner_text("#example-note") == ""
+    page.click("#undo-button")
+    assert page.input_value("#examples") == "korf55" and page.inner_text("#example-note").startswith(note)
+    page.fill("#tiles-input", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15")  # 16 numbers: checked at once
+    page.wait_for_function("() => document.querySelector('#tiles-error').textContent !== ''")
+    assert app.state() == "ready" and "needs fixing" in page.inner_text("#status-text")
+    page.click("#solve-button")
+    page.wait_for_function("() => document.querySelector('#status-text').textContent.startsWith('Fix the tiles text first')")
+    assert app.state() == "ready" and page.evaluate("() => document.activeElement.id") == "tiles-input"
+
+
+def _adjacent(tiles, cols, t) -> bool:
+    b, i = tiles.index(0), tiles.index(t)
+    return abs(b - i) == cols or (abs(b - i) == 1 and b // cols == i // cols)
+
+
+def test_back_and_forward_restore_positions_and_cancel_a_solve(ready_app: App):
+    app = ready_app
+    page = app.page
+    page.select_option("#shape-select", "3x3")
+    page.click("#shuffle-button")
+    first = app.board_tiles()
+    page.click("#shuffle-button")
+    second = app.board_tiles()
+    page.go_back()
+    page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, first)))
+    page.go_forward()
+    page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, second)))
+    assert page.url.endswith("#" + _hash(second))
+    # Back during a solve: the solve is cancelled, the earlier position shown, never the old answer.
+    app.set_position(HARD_80)
+    page.select_option("#bound-select", "auto")
+    page.click("#solve-button")
+    app.wait_state("solving", timeout=10_000)
+    page.wait_for_timeout(800)
+    page.go_back()
+    page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, second)))
+    page.wait_for_function(
+        "() => /^Cancelled because the position changed: /.test(document.querySelector('#status-text').textContent)", timeout=15_000
+    )
+    assert app.state() == "cancelled" and page.get_attribute("#solution", "data-length") is None
+    assert page.url.endswith("#" + _hash(second))
+    app.wait_ready()
+
+
+# ------------------------------------------------------------------ layout
+def test_board_progress_and_answer_fit_1280x800(ready_app: App):
+    app = ready_app
+    page = app.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        page.evaluate("() => window.scrollTo(0, 0)")
+        app.set_position(KORF12["tiles"])
+        app.solve("auto")
+        assert page.evaluate("() => window.scrollY") == 0, "the page scrolled to show the answer"
+        for sel in ("#board", "#progress", "#solution", "#status"):
+            box = page.locator(sel).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= 800 and box["x"] + box["width"] <= 1280, (sel, box)
+        # Tap targets: every visible button and menu is at least 44 px high.
+        small = page.evaluate(
+            """() => [...document.querySelectorAll('button, select, summary, input[type=text]')]
+                 .filter(e => e.offsetParent && !e.closest('.board'))
+                 .map(e => [e.id || e.textContent.trim(), e.getBoundingClientRect().height])
+                 .filter(([, h]) => h < 44)"""
+        )
+        assert not small, small
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+
+# ------------------------------------------------------------------ accessibility
+def test_axe_finds_nothing_in_light_and_dark(ready_app: App, app_context, site):
+    app = ready_app
+    page = app.page
+    # loading: a second page, checked before its runtime is up
+    loading = App(app_context.new_page(), site)
+    try:
+        loading.page.goto(site.url + "index.html")
+        loading.page.wait_for_selector("#status[data-state=loading]", state="attached")
+        for scheme in ("light", "dark"):
+            loading.page.emulate_media(color_scheme=scheme)
+            _axe(loading, f"loading ({scheme})")
+    finally:
+        loading.page.close()
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        app.set_position(HARD_80)
+        _axe(app, f"ready ({scheme})")
+        page.select_option("#bound-select", "md")
+        page.click("#solve-button")
+        app.wait_state("solving")
+        page.wait_for_function("() => document.querySelector('#p-iterations tbody').children.length > 0", timeout=60_000)
+        _axe(app, f"solving ({scheme})")
+        page.wait_for_timeout(700)
+        page.click("#cancel-button")
+        app.wait_state("cancelled")
+        app.wait_ready()
+        app.set_position(EIGHT["tiles"], "3x3")
+        app.solve("auto")
+        page.click("#bounds-legend summary")
+        _axe(app, f"solved ({scheme})")
+        page.click("#bounds-legend summary")
+        page.fill("#tiles-input", "1 2 3 4 5 6 8 7 0")  # unsolvable: the text error and its fix
+        page.wait_for_selector("#fix-button:not([hidden])")
+        _axe(app, f"input error ({scheme})")
+    page.emulate_media(color_scheme="light")
+    assert "Space" in page.text_content(".keys") and "Home" in page.text_content(".keys")
+
+
+# ------------------------------------------------------------------ progress and bounds
+def test_progress_is_honest_and_the_bounds_line_is_labelled(ready_app: App):
+    app = ready_app
+    page = app.page
+    app.set_position(KORF12["tiles"])
+    # The bounds line: WD and ID summed, LB = where the selected bound's search starts.
+    page.select_option("#bound-select", "md")
+    page.wait_for_function("() => document.querySelector('#bounds').dataset.lb !== undefined")
+    text = page.inner_text("#bounds")
+    wd = page.inner_text("#bounds .bound-wd b")
+    v, h_total = wd.split("+")
+    h, total = h_total.split(" = ")
+    assert int(v) + int(h) == int(total), text
+    md = page.inner_text("#bounds .bound-md b")
+    page.wait_for_function("md => document.querySelector('#bounds').dataset.lb === md", arg=md)
+    page.select_option("#bound-select", "wdid")
+    wdid = page.inner_text("#bounds .bound-wdid b")
+    page.wait_for_function("v => document.querySelector('#bounds').dataset.lb === v", arg=wdid)
+    # Progress on a long search: "at least N moves" always, an estimate only after three iterations.
+    app.set_position(HARD_80)
+    page.select_option("#bound-select", "md")
+    page.evaluate(
+        """() => {
+          window.__seen = [];
+          const log = () => window.__seen.push({
+            rows: document.querySelectorAll('#p-iterations tbody tr:not(.current)').length,
+            lower: document.querySelector('#p-lower').textContent,
+            estimate: document.querySelector('#p-estimate').textContent,
+            status: document.querySelector('#status-text').textContent,
+          });
+          window.__obs = new MutationObserver(log);
+          window.__obs.observe(document.querySelector('#progress'), {subtree: true, childList: true, characterData: true});
+        }"""
+    )
+    page.click("#solve-button")
+    app.wait_state("solving")
+    page.wait_for_function(
+        "() => /ends in|Beyond reach|irregular|longer/.test(document.querySelector('#p-estimate').textContent)", timeout=120_000
+    )
+    start_bound = int(page.get_attribute("#bounds", "data-lb"))
+    seen = page.evaluate("() => { window.__obs.disconnect(); return window.__seen; }")
+    page.wait_for_timeout(400)  # the first iterations can end within the double-click guard (CLICK_GUARD_MS)
+    page.click("#cancel-button")
+    assert app.state() == "cancelled", _status(app)
+    solving = [s for s in seen if s["lower"]]
+    assert solving and all(s["lower"].startswith("Shortest solution ≥ ") for s in solving)
+    lowers = [int(s["lower"].split("≥ ")[1].split()[0]) for s in solving]
+    assert lowers[0] >= start_bound and lowers == sorted(lowers), lowers  # from the bounds line's LB, rising
+    early = [s for s in seen if s["rows"] < 3]
+    assert early and not [s for s in early if "ends in" in s["estimate"] or "Beyond" in s["estimate"]], early
+    # Announcements: the status changes once per bound, not on every progress tick.
+    statuses = [s["status"] for s in seen]
+    changes = sum(1 for a, b in zip(statuses, statuses[1:], strict=False) if a != b)
+    assert changes <= max(s["rows"] for s in seen) + 2, statuses
+    ends = [s["estimate"] for s in seen if "ends in" in s["estimate"]]
+    assert all(" – " in e or "about" in e for e in ends), ends  # a range, never a bare point
+    app.wait_ready()
+
+
+# ------------------------------------------------------------------ input, links, replay
+def test_input_checked_when_complete_with_a_one_click_fix(ready_app: App):
+    app = ready_app
+    page = app.page
+    app.set_position(scramble(4, 4, "UL"))
+    page.fill("#tiles-input", "1 2 3 4 5 6")  # a 2x3 count while a 4x4 is being typed: no guess, no error
+    page.wait_for_timeout(700)
+    assert page.inner_text("#tiles-error") == "" and page.get_attribute("#board", "data-shape") == "4x4"
+    page.fill("#tiles-input", "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0")
+    page.wait_for_selector("#fix-button:not([hidden])")
+    message = page.inner_text("#tiles-error")
+    assert "can't be solved" in message and "inversions" not in message, message
+    assert page.get_attribute("#tiles-error", "aria-live") == "polite"
+    assert page.inner_text("#fix-button") == "Swap tiles 14 and 15"
+    page.click("#fix-button")
+    page.wait_for_function("() => document.querySelector('#tiles-error').textContent === ''")
+    assert app.board_tiles() == goal(4, 4) and page.is_hidden("#fix-button")
+    # A 200 KB token: a short message, the layout intact.
+    page.fill("#tiles-input", "1 2 3 " + "7" * 200_000)
+    page.locator("#tiles-input").blur()
+    page.wait_for_function("() => document.querySelector('#tiles-error').textContent !== ''")
+    assert len(page.inner_text("#tiles-error")) <= 300
+    error_box = page.locator("#tiles-error").bounding_box()
+    field_box = page.locator("#tiles-input").bounding_box()
+    assert error_box["x"] + error_box["width"] <= field_box["x"] + field_box["width"] + 1
+    assert page.locator("#tiles-error").bounding_box()["height"] < 200
+    # An incomplete text is checked on blur.
+    page.fill("#tiles-input", "1 2 3 4 5")
+    page.focus("#shuffle-button")
+    page.wait_for_function("() => document.querySelector('#tiles-error').textContent !== ''")
+    app.set_position(goal(4, 4))
+
+
+def test_share_links_are_checked_before_drawing(ready_app: App):
+    app = ready_app
+    page = app.page
+    app.set_position(KORF12["tiles"])
+    before = app.board_tiles()
+    # The size menu lists exactly the shapes the solver supports.
+    menu = page.eval_on_selector_all("#shape-select option", "os => os.map(o => o.value)")
+    assert menu == [str(s) for s in supported_shapes()]
+    six = list(range(1, 36)) + [0]
+    huge = "tiles=" + ",".join(map(str, range(1, 160_000))) + ",0&shape=400x400"
+    for frag, words in [(_hash(six, "6x6"), "6x6"), (_hash([0], "1x1"), "1x1"), (huge, "too long"), (_hash([1, 2, 3, 0, 5], "2x3"), "")]:
+        t0 = time.monotonic()
+        page.evaluate("f => { location.hash = f; }", frag)
+        page.wait_for_function("() => !document.querySelector('#position-notice').hidden", timeout=5_000)
+        assert time.monotonic() - t0 < 3, frag[:40]
+        notice = page.inner_text("#position-notice")
+        assert words in notice and "board was kept" in notice, notice
+        assert len(notice) < 400, len(notice)
+        assert app.board_tiles() == before and page.url.endswith("#" + _hash(before))
+        notice_box = page.locator("#position-notice").bounding_box()
+        card_box = page.locator("#position-heading").locator("xpath=..").bounding_box()
+        assert notice_box["x"] + notice_box["width"] <= card_box["x"] + card_box["width"]  # wrapped inside its card
+    # A good link clears the notice.
+    app.set_position(EIGHT["tiles"], "3x3")
+    assert page.is_hidden("#position-notice")
+
+
+def test_move_string_replay_says_how_far_from_optimal(ready_app: App):
+    app = ready_app
+    page = app.page
+    tiles = EIGHT["tiles"]
+    app.set_position(tiles, "3x3")
+    sol = app.solve("auto")
+    solution_moves = [int(m) for m in page.get_attribute("#solution", "data-moves").split()]
+    page.click("#replay summary")
+    # The optimal moves in the gap's notation...
+    page.fill("#moves-input", sol["directions"])
+    page.click("#replay-button")
+    assert page.inner_text("#replay-result") == f"These {sol['length']} moves solve the position optimally."
+    page.click("#play-end")
+    assert app.board_tiles() == goal(3, 3)
+    # ...and a longer list in tile numbers: one tile moved there and back first.
+    t = tiles.index(0)
+    neighbour = tiles[t + 1] if t % 3 < 2 else tiles[t - 1]
+    moves = [neighbour, neighbour] + solution_moves
+    page.fill("#moves-input", " ".join(map(str, moves)))
+    page.press("#moves-input", "Enter")
+    assert (
+        page.inner_text("#replay-result")
+        == f"These {sol['length'] + 2} moves solve the position: 2 more than the shortest solution ({sol['length']})."
+    )
+    page.fill("#moves-input", "U U U U")
+    page.click("#replay-button")
+    assert "impossible" in page.inner_text("#replay-result") or "do not solve" in page.inner_text("#replay-result")
+    page.fill("#moves-input", json.dumps("x"))
+    page.click("#replay-button")
+    assert "not a tile number" in page.inner_text("#replay-result")

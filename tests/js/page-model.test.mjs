@@ -1,0 +1,177 @@
+// page-model.js: every action's effect on position, solution, playback, job and status.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { Board } from "../../static/js/board.js";
+import { CLICK_GUARD_MS, PageModel, Source, Status } from "../../static/js/page-model.js";
+
+// The goal with the blank moved up twice and left once: solved by R, D, D (tiles 8... below).
+const start = () => {
+  const b = new Board(3, 3);
+  for (const d of "UUL") b.moveBlank(d);
+  return b;
+};
+const RESULT = { length: 3, directions: "RDD", moves: [], nodes: 4, seconds: 0.01 };
+const types = (effects) => effects.map((e) => e.type);
+
+/** A ready model with `start()` solved and the solution shown. */
+function solvedModel() {
+  const m = new PageModel(start());
+  m.solverReady();
+  const [, , { job }] = m.solveRequested("auto", 1000);
+  m.solveDone(job, RESULT);
+  return m;
+}
+
+test("ready after loading; a new position resets a stale status and the example name", () => {
+  const m = new PageModel(start());
+  assert.equal(m.status.state, Status.LOADING);
+  m.solverReady();
+  assert.deepEqual(m.status, { state: Status.READY, text: "Ready" });
+  m.setPosition(new Board(3, 3), { source: Source.EXAMPLE, example: "ex1" });
+  assert.equal(m.example, "ex1");
+  const effects = m.setPosition(start(), { source: Source.SHUFFLE });
+  assert.equal(m.example, "");
+  assert.deepEqual(types(effects), ["clearSolution", "render", "url", "status"]);
+  assert.equal(effects[2].mode, "push");
+});
+
+test("solve then shuffle, size change and typing: the status never stays 'Solved'", () => {
+  for (const source of [Source.SHUFFLE, Source.SHAPE, Source.TEXT, Source.GOAL, Source.MOVE]) {
+    const m = solvedModel();
+    assert.equal(m.status.state, Status.SOLVED);
+    assert.equal(m.status.text, "Solved: 3 moves, optimal.");
+    m.setPosition(new Board(2, 2), { source });
+    assert.equal(m.status.state, Status.READY, source);
+    assert.equal(m.solution, null);
+  }
+  const m = solvedModel();
+  m.textInvalid("duplicate: tile 7");
+  assert.equal(m.solution, null, "invalid text drops the old playback");
+  assert.equal(m.status.state, Status.READY);
+  assert.match(m.status.text, /needs fixing/);
+  assert.deepEqual(types(m.solveRequested("auto", 5000)), ["status", "focusText"]);
+  assert.equal(m.job, null);
+});
+
+test("a double click on Solve starts one job and never cancels it", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  const first = m.solveRequested("auto", 1000);
+  assert.ok(types(first).includes("solve"));
+  assert.deepEqual(m.solveRequested("auto", 1100), [], "a second Solve while solving does nothing");
+  assert.deepEqual(m.cancelRequested(1000 + CLICK_GUARD_MS - 1), [], "Cancel right after Solve is the double click's second half");
+  assert.ok(m.job && !m.job.cancelling);
+  assert.deepEqual(types(m.cancelRequested(1000 + CLICK_GUARD_MS)), ["status", "cancel"]);
+  assert.deepEqual(m.cancelRequested(1000 + CLICK_GUARD_MS + 5), [], "one cancel per job");
+});
+
+test("Solve again on the solution shown does not start a second solve", () => {
+  const m = solvedModel();
+  assert.deepEqual(types(m.solveRequested("auto", 9000)), ["focusResult"]);
+  assert.equal(m.job, null);
+  m.boundsChanged(); // a pack loaded: the same bound may now search differently
+  assert.ok(types(m.solveRequested("auto", 9000)).includes("solve"));
+  const again = solvedModel();
+  assert.ok(types(again.solveRequested("md", 9000)).includes("solve"), "another bound solves again");
+});
+
+test("the cancel status says what happened, only once the solver stopped", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  const job = m.solveRequested("auto", 0)[2].job;
+  m.cancelRequested(5000);
+  assert.match(m.status.text, /^Cancelling/);
+  assert.deepEqual(m.solveDone(job, RESULT), [], "an answer racing the cancel is dropped");
+  assert.deepEqual(m.solveFailed(job, { type: "cancelled", message: "" }), []);
+  m.cancelDone(job, { restarted: true, seconds: "7.5 s" });
+  assert.equal(m.status.state, Status.CANCELLED);
+  assert.equal(m.status.text, "Cancelled: the solver had to restart (7.5 s).");
+  assert.equal(m.job, null);
+  const job2 = m.solveRequested("auto", 9000)[2].job;
+  m.cancelRequested(20000);
+  m.cancelDone(job2, { restarted: false, seconds: "40 ms" });
+  assert.equal(m.status.text, "Cancelled: stopped in 40 ms, no restart needed.");
+});
+
+test("Back/Forward during a solve cancels it and shows the position, without pushing history", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  const job = m.solveRequested("auto", 0)[2].job;
+  assert.deepEqual(m.setPosition(new Board(3, 3), { source: Source.SHUFFLE }), [], "controls are inert while solving");
+  const effects = m.setPosition(new Board(3, 3), { source: Source.HISTORY });
+  assert.deepEqual(types(effects), ["status", "cancel", "clearSolution", "render"]);
+  assert.ok(job.cancelling);
+  assert.ok(m.position.isGoal());
+  m.cancelDone(job, { restarted: false, seconds: "1 s", why: effects[1].why });
+  assert.equal(m.status.text, "Cancelled because the position changed: stopped in 1 s, no restart needed.");
+  assert.deepEqual(m.solveDone(job, RESULT), [], "the old position's answer is never shown");
+  assert.equal(m.solution, null);
+});
+
+test("progress announces only when the bound rises", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  const job = m.solveRequested("auto", 0)[2].job;
+  assert.equal(m.solveProgress(job, 21).length, 1);
+  assert.equal(m.status.text, "Solving · the shortest solution has at least 21 moves");
+  assert.deepEqual(m.solveProgress(job, 21), []);
+  assert.equal(m.solveProgress(job, 23).length, 1);
+});
+
+test("moves during playback step it, back along it, or ask before discarding", () => {
+  const m = solvedModel();
+  assert.deepEqual(m.moveRequested(["R"]), [{ type: "seek", index: 1 }]);
+  m.playbackAt(1);
+  assert.deepEqual(m.moveRequested("DD"), [{ type: "seek", index: 3 }], "a click sliding two tiles of the solution");
+  assert.deepEqual(m.moveRequested(["L"]), [{ type: "seek", index: 0 }], "the reverse of the last move");
+  m.playbackAt(2); // the blank in the middle of the right column
+  const [ask] = m.moveRequested(["L"]);
+  assert.equal(ask.type, "ask");
+  assert.ok(m.solution, "asking keeps the solution");
+  // The user agrees: the move applies to the board shown (one move played), undoably.
+  const effects = m.applyMoves(ask.then.directions);
+  assert.ok(types(effects).includes("clearSolution"));
+  assert.equal(m.solution, null);
+  assert.equal(m.status.state, Status.READY);
+  const shown = start();
+  for (const d of "RDL") shown.moveBlank(d);
+  assert.equal(m.position.text(), shown.text());
+  // Undo brings back the position and its solution.
+  m.undo();
+  assert.equal(m.position.text(), start().text());
+  assert.ok(m.solution);
+  assert.equal(m.status.state, Status.SOLVED);
+});
+
+test("playback keys only act on a shown solution", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  assert.equal(m.playbackKey("ArrowRight"), null);
+  const s = solvedModel();
+  assert.deepEqual(s.playbackKey("End"), [{ type: "seek", index: 3 }]);
+  assert.deepEqual(s.playbackKey("ArrowLeft"), [{ type: "seek", index: 0 }]);
+  assert.deepEqual(s.playbackKey(" "), [{ type: "playToggle" }]);
+  assert.equal(s.playbackKey("x"), null);
+});
+
+test("undo walks back through every position change; history moves are not undo steps", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  m.setPosition(new Board(3, 3), { source: Source.GOAL });
+  m.setPosition(new Board(2, 2), { source: Source.SHAPE });
+  m.setPosition(new Board(4, 4), { source: Source.HISTORY });
+  assert.equal(m.undoStack.length, 2);
+  assert.deepEqual(types(m.undo()), ["clearSolution", "render", "url", "status"]);
+  assert.equal(m.position.shape, "3x3");
+  m.undo();
+  assert.equal(m.position.text(), start().text());
+  assert.deepEqual(m.undo(), []);
+});
+
+test("a solve requested while loading waits for the solver", () => {
+  const m = new PageModel(start());
+  assert.deepEqual(types(m.solveRequested("auto", 0)), ["status", "solveWhenReady"]);
+  assert.equal(m.job, null);
+});

@@ -1,0 +1,161 @@
+// share.js: reading share links (good and bad), writing them, the address
+// bar, and the saved preferences.
+
+import assert from "node:assert/strict";
+import { afterEach, describe, test } from "node:test";
+
+import { Board, SHAPES, parseShape, randomTiles } from "../../static/js/board.js";
+import { makeHash, prefs, readHash, shareUrl, writeHash } from "../../static/js/share.js";
+
+const T4 = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0];
+
+describe("readHash", () => {
+  test("a 4x4 position: the shape is inferred from the count", () => {
+    assert.deepEqual(readHash(`#tiles=${T4.join(",")}`), { text: T4.join(" "), shape: "4x4", tiles: T4, bound: null });
+  });
+
+  test("spaces, plus signs and repeated separators are accepted; the leading # is optional", () => {
+    for (const h of ["#tiles=1+2+3+0", "#tiles=1%202%203%200", "tiles=1,,2, 3,0", "#tiles=,1,2,3,0,"]) {
+      assert.deepEqual(readHash(h), { text: "1 2 3 0", shape: "2x2", tiles: [1, 2, 3, 0], bound: null }, h);
+    }
+  });
+
+  test("12 tiles are ambiguous: the link must name the shape", () => {
+    const t = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0];
+    assert.deepEqual(readHash(`#tiles=${t.join(",")}`), { text: t.join(" "), shape: null, tiles: null, bound: null });
+    assert.deepEqual(readHash(`#tiles=${t.join(",")}&shape=3x4`).tiles, t);
+    assert.deepEqual(readHash(`#shape=4x3&tiles=${t.join(",")}`).shape, "4x3");
+  });
+
+  test("a shape the menu does not list still opens", () => {
+    const h = readHash("#tiles=1,2,3,4,5,0&shape=3x2");
+    assert.equal(h.shape, "3x2");
+    assert.deepEqual(h.tiles, [1, 2, 3, 4, 5, 0]);
+  });
+
+  test("the bound parameter is passed on", () => {
+    assert.equal(readHash(`#tiles=${T4.join(",")}&bound=pdb663`).bound, "pdb663");
+  });
+
+  test("no tiles parameter: not a share link", () => {
+    for (const h of ["", "#", "#board", "#shape=4x4", "#tile=1,2,3,0"]) assert.equal(readHash(h), null, h);
+  });
+
+  // Bad links keep their text (the page shows it, and the solver explains what is wrong) but no tiles.
+  const BAD = [
+    ["#tiles=", "", null],
+    ["#tiles=1,2,x,0", "1 2 x 0", "2x2"],
+    ["#tiles=1,2,-3,0", "1 2 -3 0", "2x2"],
+    ["#tiles=1,2,2.5,0", "1 2 2.5 0", "2x2"],
+    ["#tiles=1,2,2,0", "1 2 2 0", "2x2"], // a duplicate
+    ["#tiles=1,2,4,0", "1 2 4 0", "2x2"], // out of range
+    ["#tiles=1,2,3", "1 2 3", null], // no board of 3 squares
+    ["#tiles=1,2,3,0&shape=3x3", "1 2 3 0", "3x3"], // the count does not fit the shape
+    ["#tiles=1,2,3,0&shape=big", "1 2 3 0", "big"],
+    ["#tiles=1,2,3,0&shape=2×2", "1 2 3 0", "2×2"],
+  ];
+  for (const [hash, text, shape] of BAD) {
+    test(`bad link ${JSON.stringify(hash)}: text kept, no position`, () => {
+      assert.deepEqual(readHash(hash), { text, shape, tiles: null, bound: null });
+    });
+  }
+
+  test("an unsolvable permutation is still a position (the solver refuses it with its reason)", () => {
+    assert.deepEqual(readHash("#tiles=2,1,3,0").tiles, [2, 1, 3, 0]);
+  });
+
+  test("leading zeros read as numbers", () => {
+    assert.deepEqual(readHash("#tiles=01,2,3,00").tiles, [1, 2, 3, 0]);
+  });
+});
+
+describe("makeHash", () => {
+  test("the shape is written only when the count does not name it", () => {
+    assert.equal(makeHash(new Board(4, 4, T4)), `#tiles=${T4.join(",")}`);
+    assert.equal(makeHash(new Board(2, 3)), "#tiles=1,2,3,4,5,0");
+    assert.equal(makeHash(new Board(3, 4)), "#tiles=1,2,3,4,5,6,7,8,9,10,11,0&shape=3x4");
+    assert.equal(makeHash(new Board(4, 3)), "#tiles=1,2,3,4,5,6,7,8,9,10,11,0&shape=4x3");
+    assert.equal(makeHash(new Board(3, 2)), "#tiles=1,2,3,4,5,0&shape=3x2"); // 6 tiles read as 2x3 otherwise
+  });
+
+  test("every shape round-trips through a link", () => {
+    for (const shape of [...SHAPES, "3x2", "5x2"]) {
+      const { rows, cols } = parseShape(shape);
+      const b = new Board(rows, cols, randomTiles(rows, cols));
+      const h = readHash(makeHash(b));
+      assert.equal(h.shape, shape);
+      assert.deepEqual(h.tiles, b.tiles);
+    }
+  });
+});
+
+describe("the address bar", () => {
+  const saved = { location: globalThis.location, history: globalThis.history };
+  afterEach(() => Object.assign(globalThis, saved));
+
+  function fakeWindow(href) {
+    const url = new URL(href);
+    const calls = [];
+    globalThis.location = {
+      get href() {
+        return url.href;
+      },
+      get hash() {
+        return url.hash;
+      },
+    };
+    globalThis.history = {
+      replaceState(_state, _title, hash) {
+        calls.push(hash);
+        url.hash = hash;
+      },
+    };
+    return calls;
+  }
+
+  test("shareUrl keeps the page's address and replaces the fragment", () => {
+    fakeWindow("https://example.org/fifteen/index.html?x=1#tiles=1,2,3,0");
+    assert.equal(shareUrl(new Board(4, 4, T4)), `https://example.org/fifteen/index.html?x=1#tiles=${T4.join(",")}`);
+  });
+
+  test("writeHash replaces the fragment (no history entry), and only when it changes", () => {
+    const calls = fakeWindow("https://example.org/index.html");
+    writeHash(new Board(2, 2, [1, 2, 3, 0]));
+    writeHash(new Board(2, 2, [1, 2, 3, 0]));
+    assert.deepEqual(calls, ["#tiles=1,2,3,0"]);
+    assert.deepEqual(readHash(), { text: "1 2 3 0", shape: "2x2", tiles: [1, 2, 3, 0], bound: null });
+  });
+});
+
+describe("prefs", () => {
+  const saved = globalThis.localStorage;
+  afterEach(() => {
+    if (saved === undefined) delete globalThis.localStorage;
+    else globalThis.localStorage = saved;
+  });
+
+  test("values are stored as JSON under the fifteen. prefix", () => {
+    const store = new Map();
+    globalThis.localStorage = { getItem: (k) => (store.has(k) ? store.get(k) : null), setItem: (k, v) => store.set(k, v) };
+    assert.equal(prefs.get("speed", 2), 2);
+    prefs.set("speed", 4);
+    prefs.set("bound", "pdb663");
+    assert.deepEqual([...store], [["fifteen.speed", "4"], ["fifteen.bound", '"pdb663"']]);
+    assert.equal(prefs.get("speed", 2), 4);
+    store.set("fifteen.speed", "{broken");
+    assert.equal(prefs.get("speed", 2), 2, "an unreadable value gives the fallback");
+  });
+
+  test("no storage (private mode, quota): the fallback, and no error", () => {
+    globalThis.localStorage = {
+      getItem() {
+        throw new Error("denied");
+      },
+      setItem() {
+        throw new Error("quota");
+      },
+    };
+    assert.equal(prefs.get("bound", "auto"), "auto");
+    assert.doesNotThrow(() => prefs.set("bound", "md"));
+  });
+});

@@ -1,0 +1,219 @@
+// SolverClient (the page's side of the protocol) against a scripted fake
+// worker that speaks protocol.js: requests become promises, progress reaches
+// its request, errors keep their type, a fatal error fails everything, a
+// replaced worker's late messages are ignored, cancel restarts or interrupts.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import { ErrorType, LoadState, Method, PackPhase, SIGINT, Stage, ToWorker, message } from "../../static/js/protocol.js";
+import { SolverClient, SolverError } from "../../static/js/solver-client.js";
+
+class FakeWorker {
+  constructor() {
+    this.sent = [];
+    this.terminated = false;
+    this.onmessage = null;
+    this.onerror = null;
+  }
+
+  postMessage(msg) {
+    this.sent.push(structuredClone(msg)); // what crosses must be plain data
+  }
+
+  terminate() {
+    this.terminated = true;
+  }
+
+  /** The worker sends `msg` to the page. */
+  emit(msg) {
+    this.onmessage({ data: structuredClone(msg) });
+  }
+
+  last(type) {
+    return this.sent.filter((m) => m.type === type).at(-1);
+  }
+}
+
+/** A client with fake workers and recorded handler calls. */
+function setup() {
+  const workers = [];
+  const calls = [];
+  const record =
+    (name) =>
+    (...args) =>
+      calls.push([name, ...args]);
+  const client = new SolverClient(
+    { loading: record("loading"), warning: record("warning"), ready: record("ready"), fatal: record("fatal"), restart: record("restart") },
+    {
+      createWorker: () => {
+        const w = new FakeWorker();
+        workers.push(w);
+        return w;
+      },
+    },
+  );
+  return { client, workers, calls, worker: () => workers.at(-1) };
+}
+
+const READY = message.ready({ info: { version: "0", bounds: { "4x4": ["auto", "md"] }, labels: { auto: "Strongest available" } }, seconds: 1.5 });
+
+describe("SolverClient", () => {
+  test("start sends INIT; READY resolves readyPromise and reaches the handler", async () => {
+    const { client, worker, calls } = setup();
+    client.skip = ["wd-4x4.f15"];
+    client.runtimeBytes = { "pyodide.asm.wasm": 10 };
+    const ready = client.start("3x3");
+    assert.deepEqual(worker().sent, [message.init({ shape: "3x3", skip: ["wd-4x4.f15"], controlled: false, runtimeBytes: { "pyodide.asm.wasm": 10 } })]);
+    worker().emit(message.loading(Stage.RUNTIME, LoadState.START, "Python runtime"));
+    worker().emit(message.warning("slow"));
+    worker().emit(READY);
+    assert.deepEqual((await ready).info, READY.info);
+    assert.equal(client.ready, true);
+    assert.equal(client.interrupt, null);
+    assert.deepEqual(
+      calls.map((c) => c[0]),
+      ["loading", "warning", "ready"],
+    );
+    assert.equal(calls[0][1].stage, Stage.RUNTIME);
+  });
+
+  test("requests get ids; RESULT resolves, ERROR rejects with its type and file", async () => {
+    const { client, worker } = setup();
+    client.start();
+    worker().emit(READY);
+    const parse = client.call(Method.PARSE, { text: "1 2 3 0" });
+    const bounds = client.call(Method.BOUNDS, { text: "x" });
+    const [p, b] = worker().sent.slice(1);
+    assert.deepEqual(p, message.call(p.id, Method.PARSE, { text: "1 2 3 0" }));
+    assert.notEqual(p.id, b.id);
+    worker().emit(message.error(b.id, { type: ErrorType.ASSET, message: "corrupt", file: "wd-4x4.f15" }));
+    worker().emit(message.result(p.id, { rows: 2, cols: 2, tiles: [1, 2, 3, 0] }));
+    assert.deepEqual(await parse, { rows: 2, cols: 2, tiles: [1, 2, 3, 0] });
+    await assert.rejects(bounds, (e) => e instanceof SolverError && e.type === ErrorType.ASSET && e.file === "wd-4x4.f15" && e.message === "corrupt");
+    assert.equal(client.pending.size, 0);
+  });
+
+  test("PROGRESS goes to its own request's callback", async () => {
+    const { client, worker } = setup();
+    client.start();
+    worker().emit(READY);
+    const seen = [];
+    const solving = client.solve({ text: "t", shape: "4x4", bound: "auto" }, (p) => seen.push(p));
+    const other = client.call(Method.INFO);
+    const s = worker().last(ToWorker.SOLVE);
+    assert.deepEqual(s.params, { text: "t", shape: "4x4", bound: "auto" });
+    worker().emit(message.progress(s.id, { bound: 40, nodes: 10 }));
+    worker().emit(message.progress(worker().last(ToWorker.CALL).id, { bound: 0 })); // no callback: ignored
+    worker().emit(message.progress(999, { bound: 1 })); // unknown id: ignored
+    worker().emit(message.result(s.id, { length: 42 }));
+    assert.deepEqual(await solving, { length: 42 });
+    assert.deepEqual(seen, [{ bound: 40, nodes: 10 }]);
+    worker().emit(message.result(worker().last(ToWorker.CALL).id, {}));
+    await other;
+  });
+
+  test("a CALL with a progress callback asks for PROGRESS and gets it", async () => {
+    const { client, worker } = setup();
+    client.start();
+    worker().emit(READY);
+    const seen = [];
+    const comparing = client.call(Method.COMPARE, { tiles: [1, 2, 3, 0], shape: "2x2", bounds: ["md"] }, (p) => seen.push(p));
+    const c = worker().last(ToWorker.CALL);
+    assert.equal(c.progress, true);
+    worker().emit(message.progress(c.id, { name: "md", nodes: 5 }));
+    worker().emit(message.result(c.id, { bounds: {} }));
+    assert.deepEqual(await comparing, { bounds: {} });
+    assert.deepEqual(seen, [{ name: "md", nodes: 5 }]);
+    client.call(Method.INFO);
+    assert.equal(worker().last(ToWorker.CALL).progress, undefined); // plain calls stay as they were
+  });
+
+  test("a fatal ERROR fails every request and readyPromise", async () => {
+    const { client, worker, calls } = setup();
+    const ready = client.start();
+    const pending = client.call(Method.INFO);
+    worker().emit(message.error(null, { type: ErrorType.LOAD, message: "offline" }, { fatal: true }));
+    await assert.rejects(ready, (e) => e.type === ErrorType.LOAD && e.message === "offline");
+    await assert.rejects(pending, (e) => e.type === ErrorType.LOAD);
+    assert.deepEqual(calls.at(-1)[0], "fatal");
+  });
+
+  test("the worker's onerror is fatal, with a clear message", async () => {
+    const { client, worker, calls } = setup();
+    const ready = client.start();
+    worker().onerror({ message: "Out of memory: wasm allocation", preventDefault() {} });
+    await assert.rejects(ready, (e) => e.type === ErrorType.LOAD && /^Out of memory/.test(e.message));
+    assert.equal(calls.at(-1)[0], "fatal");
+  });
+
+  test("no worker at all: a fatal LOAD error", async () => {
+    const calls = [];
+    const client = new SolverClient(
+      { fatal: (e) => calls.push(e) },
+      {
+        createWorker: () => {
+          throw new Error("module workers unsupported");
+        },
+      },
+    );
+    await assert.rejects(client.start(), (e) => e.type === ErrorType.LOAD && /module worker/.test(e.message));
+    assert.equal(calls.length, 1);
+    await assert.rejects(client.call(Method.INFO), (e) => e.type === ErrorType.INTERNAL);
+  });
+
+  test("cancel without an interrupt buffer: restart; the old worker's late messages are ignored", async () => {
+    const { client, workers, worker, calls } = setup();
+    client.start("3x3");
+    worker().emit(READY);
+    const solving = client.solve({ text: "t", shape: "3x3", bound: "auto" });
+    const old = worker();
+    const id = old.last(ToWorker.SOLVE).id;
+    const restarted = client.cancel();
+    await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
+    assert.equal(old.terminated, true);
+    assert.equal(workers.length, 2);
+    assert.equal(worker().sent[0].type, ToWorker.INIT);
+    assert.equal(worker().sent[0].shape, "3x3");
+    assert.ok(calls.some((c) => c[0] === "restart"));
+    old.emit(message.result(id, { length: 1 })); // too late: ignored
+    old.emit(READY);
+    assert.equal(client.ready, false);
+    worker().emit(READY);
+    await restarted;
+    assert.equal(client.ready, true);
+  });
+
+  test("cancel with an interrupt buffer writes SIGINT and keeps the worker", async () => {
+    const { client, workers, worker, calls } = setup();
+    client.start();
+    const buffer = new SharedArrayBuffer(4);
+    worker().emit({ ...READY, interrupt: buffer });
+    assert.ok(client.interrupt instanceof Int32Array);
+    const solving = client.solve({ text: "t", shape: "4x4", bound: "auto" });
+    const id = worker().last(ToWorker.SOLVE).id;
+    const stopped = client.cancel();
+    assert.equal(Atomics.load(new Int32Array(buffer), 0), SIGINT);
+    worker().emit(message.error(id, { type: ErrorType.CANCELLED, message: "Cancelled." }));
+    await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
+    await stopped;
+    assert.equal(workers.length, 1);
+    assert.ok(!calls.some((c) => c[0] === "restart"));
+  });
+
+  test("loadPack sends LOAD_PACK, forwards its progress and takes the new info", async () => {
+    const { client, worker } = setup();
+    client.start();
+    worker().emit(READY);
+    const seen = [];
+    const loading = client.loadPack("pdb-78.f15.xz", (p) => seen.push(p.phase));
+    const m = worker().last(ToWorker.LOAD_PACK);
+    assert.equal(m.file, "pdb-78.f15.xz");
+    worker().emit(message.progress(m.id, { file: m.file, phase: PackPhase.DOWNLOAD, loaded: 1, bytes: 2 }));
+    worker().emit(message.progress(m.id, { file: m.file, phase: PackPhase.DECODE, loaded: 1, bytes: 2 }));
+    worker().emit(message.result(m.id, { file: m.file, bytes: 2, cached: true, info: { version: "pack" } }));
+    assert.equal((await loading).cached, true);
+    assert.deepEqual(seen, [PackPhase.DOWNLOAD, PackPhase.DECODE]);
+    assert.deepEqual(client.info, { version: "pack" });
+  });
+});
