@@ -142,7 +142,7 @@ def test_an_explicit_directory_needs_a_manifest(fresh_assets, tmp_path):
     [
         ("{not json", r"manifest.json: unreadable manifest \('Expecting property name"),
         ('{"assets": "x"}', r"manifest.json: 'assets' is 'x', not a list of databases; no database of it is used"),
-        ("[null]", r"manifest.json: not a database list \(the JSON is a list of 1 items, not an object\)"),
+        ("[null]", r"manifest.json: not a database list \(the JSON is a list of 1 item, not an object\)"),
         ("{}", r"manifest.json: 'assets' is missing, not a list of databases"),
         ('{"assets": [], "packs": {}}', r"'packs' is an object of 0 keys, not a list of databases"),
         ('{"assets": [null, {"file": "../x.f15"}]}', r"2 of 2 entries left out \(an entry is None, not an object\); no database"),
@@ -151,6 +151,7 @@ def test_an_explicit_directory_needs_a_manifest(fresh_assets, tmp_path):
             '{"assets": [{"file": "pdb-663.f15", "shapes": ["4x4"]}, 7]}',
             r"1 of 2 entries left out \(an entry is 7, not an object\); the others",
         ),
+        ('{"assets": [{"file": "pdb-663.f15", "bytes": "big"}]}', r"'pdb-663.f15': bytes is 'big', not a number of bytes"),
     ],
 )
 def test_an_unusable_manifest_is_a_warning_and_the_solver_goes_on(fresh_assets, tmp_path, manifest, warning):
@@ -207,5 +208,28 @@ def test_one_error_hierarchy():
     res = json.loads(api.call("parse", json.dumps({"tiles": {"not": "a list"}})))
     assert res["error"] == {
         "type": "input",
-        "message": "tiles must be a list of tile numbers or the position as text, not an object of 1 keys",
+        "message": "tiles must be a list of tile numbers or the position as text, not an object of 1 key",
     }
+
+
+@pytest.mark.parametrize(
+    "text, assets_, packs, warning",
+    [
+        ('{"format": 1, "assets": [{"file": "wd-3x3.f15", "shapes": ["3x3"]}], "packs": [{"file": "p.xz"}]}', 1, 1, None),
+        ('{"assets": "x"}', 0, 0, "static/db/manifest.json: 'assets' is 'x', not a list of databases; no database of it is used"),
+        ("[null]", 0, 0, "not a database list (the JSON is a list of 1 item, not an object)"),
+        ("{not json", 0, 0, "static/db/manifest.json: unreadable manifest ('Expecting property name"),
+        ('{"assets": [], "packs": [{"file": "p.xz", "memory_bytes": -1}]}', 0, 0, "'p.xz': memory_bytes is -1, not a number of bytes"),
+        ('{"assets": [{"file": "a.f15"}, null]}', 1, 0, "1 of 2 entries left out (an entry is None, not an object); the others are used"),
+    ],
+)
+def test_the_pages_worker_reads_the_manifest_by_the_same_rules(text, assets_, packs, warning):
+    """api.manifest: the worker's database list, checked in Python; a wrong shape is a warning, never an error."""
+    reply = json.loads(api.manifest(text))
+    assert reply["ok"] is True
+    got = reply["result"]
+    assert (len(got["assets"]), len(got["packs"])) == (assets_, packs)
+    if warning is None:
+        assert got["warnings"] == []
+    else:
+        assert len(got["warnings"]) == 1 and warning in got["warnings"][0], got["warnings"]

@@ -129,12 +129,35 @@ def test_api_bounds_start_values_are_each_bounds_first_threshold():
     b, start = r["bounds"], r["start"]
     assert start["md"] == b["md"] == 41 and start["lc"] == b["lc"] == 43
     assert start["wd"] == b["wd"] == b["wd_v"] + b["wd_h"] and start["id"] == b["id"] == b["id_v"] + b["id_h"]
-    assert start["auto"] == start[r["auto"]] and set(start) == set(_call("info")["result"]["bounds"]["4x4"])
+    cheap = max(start[k] for k in ("md", "lc", "id", "wd", "wdid"))
+    assert start["auto"] == max(start[r["auto"]], cheap) and set(start) == set(_call("info")["result"]["bounds"]["4x4"])
     eight = "8 6 7 2 5 4 3 0 1"  # a farthest 8-puzzle position (31 moves)
     small = _call("bounds", text=eight)["result"]
     for name in small["start"]:
         first = _call("solve", text=eight, bound=name)["result"]["iterations"][0]["bound"]
         assert first == small["start"][name], name
+
+
+def test_auto_starts_from_the_best_root_value_at_hand():
+    """'Strongest available' starts from the best value the page shows at the root (LC 18 above
+    WD+ID 16 on this 3x3 board; WD+ID 54 above the 6-6-3 database's 50 on Korf #60), raised to
+    the solutions' parity; the search from there on is the same as the bound's own."""
+    tiles = "7 5 0 3 1 8 4 2 6"
+    r = _call("bounds", text=tiles)["result"]
+    assert r["auto"] == "wdid" and r["bounds"]["wdid"] == 16 and r["bounds"]["lc"] == 18
+    assert r["start"]["wdid"] == 16 and r["start"]["auto"] == 18
+    auto = _call("solve", text=tiles)["result"]
+    own = _call("solve", text=tiles, bound="wdid")["result"]
+    assert [it["bound"] for it in own["iterations"]][:2] == [16, 18] and auto["iterations"][0]["bound"] == 18
+    assert auto["length"] == own["length"] == 24  # its BFS distance
+    assert [(it["bound"], it["nodes"]) for it in auto["iterations"]] == [(it["bound"], it["nodes"]) for it in own["iterations"][1:]]
+    # WD+ID of odd parity: its first threshold is one more
+    r = _call("bounds", text="7 0 5 4 2 3 1 8 6")["result"]
+    assert r["bounds"]["wdid"] == 10 and r["start"]["wdid"] == 11 and r["start"]["auto"] == 13 == r["bounds"]["lc"]
+    korf60 = "0 8 10 6 11 7 9 1 12 4 13 14 15 3 2 5"
+    r = _call("bounds", text=korf60)["result"]
+    assert (r["bounds"]["pdb663"], r["start"]["pdb663"], r["bounds"]["wdid"]) == (50, 50, 54)
+    assert r["start"]["auto"] == max(54, r["bounds"][r["auto"]])
 
 
 def test_api_load_asset_errors():

@@ -123,7 +123,7 @@ def test_solve_refuses_what_it_cannot_use():
         ("x" * 100, "'" + "x" * 40 + "'... (100 characters)"),
         (10**5000, "a 5,001-digit number"),
         ([1, 2], "a list of 2 items"),
-        ({"a": 1}, "an object of 1 keys"),
+        ({"a": 1}, "an object of 1 key"),
         (None, "None"),
         (b"x", "a bytes"),
     ],

@@ -72,6 +72,25 @@ def test_page_has_no_inline_script_or_style():
     assert html.index("Content-Security-Policy") < min(html.index("<link"), html.index("<script"))
 
 
+def test_stylesheet_blocks_close_where_they_open():
+    """Every rule and @media block of app.css is closed: an unclosed @media swallows the rules
+    after it (a merge once left the whole lab's styles inside `@media (pointer: coarse)`)."""
+    css = re.sub(r"/\*.*?\*/", "", (ROOT / "static/css/app.css").read_text(), flags=re.S)
+    css = re.sub(r'"[^"]*"', '""', css)
+    depth, at_media = 0, None
+    for n, line in enumerate(css.splitlines(), 1):
+        for ch in line:
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+            assert depth >= 0, f"app.css:{n}: a '}}' closes nothing"
+        if line.startswith("@media"):
+            assert depth == 1 and at_media is None, f"app.css:{n}: @media inside an open block (opened at line {at_media})"
+            at_media = n
+        if depth == 0:
+            at_media = None
+        assert depth <= 2, f"app.css:{n}: blocks nested deeper than @media {{ rule {{ }} }}"
+    assert depth == 0, f"app.css: {depth} block(s) left open (the last @media opened at line {at_media})"
+
+
 # ------------------------------------------------------------------ fake site trees
 def _write(root: Path, rel: str, data: bytes) -> Path:
     p = root / rel

@@ -24,7 +24,9 @@ most 40 digits (NaN and Infinity refused), only the keys the method takes
   heuristic lab's ``compare``, ``trace``, ``explain``; see the
   ``_method_*`` functions for their parameters and results.  ``progress`` is
   called with one JSON string about four times a second during a solve and
-  after every finished iteration.
+  after every finished iteration.  ``parallel_begin``, ``parallel_step``, ``parallel_tasks``,
+  ``parallel_result`` and ``parallel_drop`` serve the page's pool of workers
+  (:mod:`fifteen.webpool`).
 
 Small-board explorer and hints (:mod:`fifteen.explorer`, :mod:`fifteen.hint`).
 A position is given as for ``solve`` (``tiles`` list or text, ``shape``);
@@ -61,15 +63,16 @@ from __future__ import annotations
 import json
 import random as _random
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 from . import __version__, assets, dbfile, explorer
 from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
-from .errors import AssetError, FifteenError, InputError
-from .ida import Cancelled, Progress
+from .errors import AssetError, AssetWarning, FifteenError, InputError
+from .ida import Cancelled, Progress, SearchResult
 from .solver import available_bounds, bound_infos, bound_values, resolve_bound, solve, start_values, summary
-from .validate import check_params, describe, internal_message, parse_params
+from .validate import LONG_PARAMS, MAX_PARAMS_CHARS, check_params, describe, internal_message, parse_params
 from .walking import supported_shapes
 
 PROGRESS_SECONDS = 0.25
@@ -112,6 +115,26 @@ def load_asset(name: str, data: Any) -> str:
         return _error("asset", str(exc))
     except Exception as exc:  # pragma: no cover - defensive: never a traceback to the page
         return _error("internal", f"{describe(name)}: {internal_message(exc)}")
+
+
+def manifest(text: Any, name: str = "static/db/manifest.json") -> str:
+    """The database list for the page's worker: the manifest's *text* checked by the rules the
+    native side uses (:func:`fifteen.assets.manifest_lists`), as a JSON reply ``{"assets",
+    "packs", "warnings"}``: invalid JSON or JSON of the wrong shape is a warning and leaves
+    out what cannot be used, never an error."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AssetWarning)
+        try:
+            if not isinstance(text, str):
+                raise ValueError(f"expected text, got {describe(text)}")
+            doc = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            found: list = []
+            packs: list = []
+            warnings.warn(f"{name}: unreadable manifest ({describe(str(exc), 80)}); {assets.NOT_USED}", AssetWarning, stacklevel=1)
+        else:
+            found, packs = assets.manifest_lists(doc, name)
+    return _ok({"assets": found, "packs": packs, "warnings": [str(w.message) for w in caught]})
 
 
 def container_size(name: str, head: Any) -> str:
@@ -166,7 +189,7 @@ def _method_bounds(params: dict, **_: Any) -> dict:
         "bounds": values,
         "summary": summary(values),
         # what each bound of the menu starts its search from, and the bound "auto" picks
-        "start": start_values(board.shape, values),
+        "start": start_values(board, values),
         "auto": resolve_bound(board.shape, "auto").name,
     }
 
@@ -217,13 +240,17 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         cancel=cancel,
         tick_nodes=params.get("tick_nodes") or 1 << 14,
     )
-    r = sol.result
+    return _solution_json(board, sol.bound, sol.directions, sol.result, values)
+
+
+def _solution_json(board: Board, bound: str, directions: str, r: SearchResult, values: dict) -> dict:
+    """A ``solve`` result (also the parallel search's, :func:`_method_parallel_result`)."""
     return {
         **_board_json(board),
-        "bound": sol.bound,
-        "length": sol.length,
-        "moves": sol.tiles,
-        "directions": sol.directions,
+        "bound": bound,
+        "length": r.length,
+        "moves": r.tiles,
+        "directions": directions,
         "nodes": r.nodes,
         "setup_seconds": round(r.setup_seconds, 3),
         "seconds": round(r.seconds, 3),
@@ -233,6 +260,69 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         "bounds": values,
         "summary": summary(values),
     }
+
+
+# ------------------------------------------------------------------ the browser pool's parallel search
+# fifteen.webpool: the page's pool of workers drives fifteen.parallel's scheduler step by step.
+
+
+def _method_parallel_begin(params: dict, **_: Any) -> dict:
+    from . import webpool
+
+    min_task_nodes = params.get("min_task_nodes")
+    return webpool.begin(
+        _board(params),
+        params.get("bound") or "auto",
+        params.get("workers") or 2,
+        min_task_nodes=min_task_nodes,
+    )
+
+
+def _method_parallel_step(params: dict, **_: Any) -> dict:
+    from . import webpool
+
+    return webpool.step(params)
+
+
+def _method_parallel_drop(params: dict, **_: Any) -> dict:
+    from . import webpool
+
+    return webpool.drop(params)
+
+
+def _method_parallel_tasks(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> dict:
+    from . import webpool
+
+    return webpool.run_bundle(params, progress)
+
+
+def _method_parallel_result(params: dict, **_: Any) -> dict:
+    """The ``solve`` result of a solution found by the pool (the path replayed to the goal),
+    plus ``workers`` and ``worker_nodes``."""
+    from . import webpool
+    from .solver import resolve_bound
+
+    board = _board(params)
+    path = list(params.get("path") or [])
+    moved = webpool.check_solution(board, path)
+    its = webpool.iterations_from(params.get("iterations") or [])
+    h0 = params.get("h0")
+    if h0 is None:
+        h0 = its[0].bound if its else len(path)
+    result = SearchResult(
+        path,
+        moved,
+        h0,
+        sum(it.nodes for it in its),
+        float(params.get("seconds") or 0.0),
+        its,
+        setup_seconds=float(params.get("setup_seconds") or 0.0),
+    )
+    bound = resolve_bound(board.shape, params.get("bound") or "auto").name
+    out = _solution_json(board, bound, board.directions(moved), result, bound_values(board))
+    out["workers"] = params.get("workers") or 1
+    out["worker_nodes"] = list(params.get("worker_nodes") or [])
+    return out
 
 
 # ------------------------------------------------------------------ the heuristic lab
@@ -397,6 +487,11 @@ _METHODS: dict[str, Callable[..., dict]] = {
     "explore_position": _method_explore_position,
     "explore_random": _method_explore_random,
     "hint": _method_hint,
+    "parallel_begin": _method_parallel_begin,
+    "parallel_step": _method_parallel_step,
+    "parallel_tasks": _method_parallel_tasks,
+    "parallel_result": _method_parallel_result,
+    "parallel_drop": _method_parallel_drop,
 }
 
 
@@ -408,7 +503,7 @@ def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | 
         fn = _METHODS.get(method) if isinstance(method, str) else None
         if fn is None:
             return _error("input", f"unknown method {describe(method)} (one of {', '.join(_METHODS)})")
-        params = check_params(method, parse_params(params_json))
+        params = check_params(method, parse_params(params_json, LONG_PARAMS.get(method, MAX_PARAMS_CHARS)))
         return _ok(fn(params, progress=progress, cancel=cancel))
     except AssetError as exc:  # before FifteenError, its base class
         return _error("asset", str(exc))

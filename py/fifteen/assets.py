@@ -148,7 +148,7 @@ def _manifest_entries() -> dict[str, dict[str, Any]]:
             try:
                 manifest = json.loads(path.read_text())
             except (OSError, ValueError, RecursionError) as exc:
-                _warn(f"{path}: unreadable manifest ({describe(str(exc), 80)}); {_NOT_USED}")
+                _warn(f"{path}: unreadable manifest ({describe(str(exc), 80)}); {NOT_USED}")
             else:
                 entries = manifest_entries(manifest, str(path))
         elif _chosen_directory is not None or os.environ.get("FIFTEEN_DB"):  # asked for, not guessed
@@ -175,7 +175,8 @@ def _warn(message: str) -> None:
     warnings.warn(message, AssetWarning, stacklevel=4)
 
 
-_NOT_USED = "no database of it is used (weaker bounds, same answers)"
+#: The end of a warning about a manifest that cannot be used.
+NOT_USED = "no database of it is used (weaker bounds, same answers)"
 
 
 def _entry_problem(entry: Any) -> str | None:
@@ -188,32 +189,49 @@ def _entry_problem(entry: Any) -> str | None:
     shapes = entry.get("shapes", [])
     if not isinstance(shapes, list) or not all(isinstance(s, str) for s in shapes):
         return f"{describe(file)}: shapes is {describe(shapes)}, not a list of shapes"
+    for key in _COUNTS:
+        value = entry.get(key, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            return f"{describe(file)}: {key} is {describe(value)}, not a number of bytes"
     return None
 
 
-def manifest_entries(manifest: Any, name: str = "manifest.json") -> dict[str, dict[str, Any]]:
-    """The usable entries of a parsed manifest (assets and optional packs) by file name.
+#: An entry's byte counts (optional; the page's worker checks downloads and memory with them).
+_COUNTS = ("bytes", "raw_bytes", "memory_bytes")
+
+
+def manifest_lists(manifest: Any, name: str = "manifest.json") -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The usable entries of a parsed manifest: (assets, optional packs).
 
     JSON of the wrong shape is treated like invalid JSON: an :class:`AssetWarning`, and the
     entries that cannot be used are left out (all of them when the top level is wrong)."""
     if not isinstance(manifest, dict):
-        _warn(f"{name}: not a database list (the JSON is {describe(manifest)}, not an object); {_NOT_USED}")
-        return {}
-    listed: list[Any] = []
-    for key, required in (("assets", True), ("packs", False)):  # natively, optional packs load when present
+        _warn(f"{name}: not a database list (the JSON is {describe(manifest)}, not an object); {NOT_USED}")
+        return [], []
+    lists: dict[str, list[Any]] = {}
+    for key, required in (("assets", True), ("packs", False)):
         value = manifest.get(key)
         if value is None and not required:
-            continue
+            value = []
         if not isinstance(value, list):
             what = "missing" if key not in manifest else describe(value)
-            _warn(f"{name}: {key!r} is {what}, not a list of databases; {_NOT_USED}")
-            return {}
-        listed += value
+            _warn(f"{name}: {key!r} is {what}, not a list of databases; {NOT_USED}")
+            return [], []
+        lists[key] = value
+    listed = lists["assets"] + lists["packs"]
     problems = [p for p in map(_entry_problem, listed) if p]
     if problems:
-        rest = "the others are used" if len(problems) < len(listed) else _NOT_USED
+        rest = "the others are used" if len(problems) < len(listed) else NOT_USED
         _warn(f"{name}: {len(problems)} of {len(listed)} entries left out ({problems[0]}); {rest}")
-    return {e["file"]: e for e in listed if _entry_problem(e) is None}
+    usable = {key: [e for e in value if _entry_problem(e) is None] for key, value in lists.items()}
+    return usable["assets"], usable["packs"]
+
+
+def manifest_entries(manifest: Any, name: str = "manifest.json") -> dict[str, dict[str, Any]]:
+    """The usable entries of a parsed manifest (assets and optional packs: natively, a pack
+    loads when present) by file name; see :func:`manifest_lists`."""
+    found, packs = manifest_lists(manifest, name)
+    return {e["file"]: e for e in found + packs}
 
 
 def _listed(file: str, shape: Shape | None = None) -> bool:

@@ -122,6 +122,13 @@ class Progress:
     done: bool = False  # True when called at the end of an iteration
 
 
+def first_bound(shape: Shape, tiles: Sequence[int], lower: int) -> int:
+    """The first cost bound of a search whose root has the lower bound *lower*: *lower*, or
+    one more when that has the wrong parity (every solution of a position has the parity of
+    the blank's distance from its goal square, so this is still a lower bound)."""
+    return lower + ((lower - blank_steps(shape, list(tiles).index(0))) & 1)
+
+
 def ida_star(
     shape: Shape,
     tiles: Sequence[int],
@@ -131,12 +138,15 @@ def ida_star(
     cancel: Callable[[], bool] | None = None,
     tick_nodes: int = TICK_NODES,
     max_bound: int | None = None,
+    start_bound: int = 0,
 ) -> SearchResult:
     """Find a shortest solution of *tiles* with the searcher factory *searcher*.
 
     *progress* is called after each iteration and every *tick_nodes* nodes;
     *cancel* is checked at the same moments and stops the search with
-    :class:`Cancelled` when it returns true.
+    :class:`Cancelled` when it returns true.  The first iteration's bound is
+    :func:`first_bound` of the searcher's ``h0`` and *start_bound* (another lower
+    bound of the position, known to the caller; 0: none).
     """
     board = list(tiles)
     iterations: list[Iteration] = []
@@ -177,7 +187,7 @@ def ida_star(
     cpu_start = time.process_time()
     setup_seconds = start - setup_start
     h0 = search.h0
-    bound = h0 + ((h0 - blank_steps(shape, board.index(0))) & 1)
+    bound = first_bound(shape, board, max(h0, start_bound))
     while True:
         if cancel is not None and cancel():
             raise Cancelled()

@@ -42,8 +42,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TypeVar
 
-from .board import Shape, blank_steps
-from .ida import Iteration, Progress, SearcherFactory, SearchResult
+from .board import Shape
+from .ida import Iteration, Progress, SearcherFactory, SearchResult, first_bound
 from .moves import move_tables, tables_for
 
 T = TypeVar("T")
@@ -102,10 +102,17 @@ def _never_stopped() -> bool:
     return False
 
 
-def run_task(task: Task, factory: SearcherFactory | None = None, *, stopped: Callable[[], bool] = _never_stopped) -> TaskOutcome:
+def run_task(
+    task: Task,
+    factory: SearcherFactory | None = None,
+    *,
+    stopped: Callable[[], bool] = _never_stopped,
+    ticked: Callable[[int], None] | None = None,
+) -> TaskOutcome:
     """Search one task (in a worker).  *factory* defaults to the bound named by the task
     (its databases read at first use, once per process); *stopped* is polled every
-    :data:`TASK_TICK_NODES` nodes and ends the task early (``stopped=True``) when true."""
+    :data:`TASK_TICK_NODES` nodes and ends the task early (``stopped=True``) when true;
+    *ticked* (optional) receives the task's nodes so far at the same points (live progress)."""
     shape = Shape.parse(task.shape)
     if factory is None:
         from .solver import resolve_bound
@@ -115,6 +122,8 @@ def run_task(task: Task, factory: SearcherFactory | None = None, *, stopped: Cal
 
     def tick(nodes: int) -> int:
         last[0] = nodes
+        if ticked is not None and nodes:
+            ticked(nodes)
         if nodes and stopped():
             raise _Stop
         return nodes + TASK_TICK_NODES
@@ -216,7 +225,8 @@ class ParallelSearch:
     """The scheduler of a parallel IDA* search (see the module docstring).
 
     *bound* is the bound's name (workers resolve it), *factory* its searcher factory (for the
-    ``h0`` of the split tree's nodes, and for :func:`run_inline`).
+    ``h0`` of the split tree's nodes, and for :func:`run_inline`); *start_bound*, another lower
+    bound of the root (0: none), can raise the first iteration's bound as in :func:`fifteen.ida.ida_star`.
     """
 
     def __init__(
@@ -231,6 +241,7 @@ class ParallelSearch:
         split_factor: int = 24,
         min_task_nodes: int = 50_000,
         max_bound: int | None = None,
+        start_bound: int = 0,
     ):
         setup_start = time.perf_counter()
         self.shape, self.bound_name, self.factory = shape, bound, factory
@@ -242,7 +253,7 @@ class ParallelSearch:
         blank = self.tiles.index(0)
         self.root = self._node(self.tiles, self.tables.start_states[blank], ())
         self.h0 = self.root.h0
-        self.bound = self.h0 + ((self.h0 - blank_steps(shape, blank)) & 1)
+        self.bound = first_bound(shape, self.tiles, max(self.h0, start_bound))
         self.iterations: list[Iteration] = []
         self.task_log: list[list[TaskRecord]] = []
         self.split_log: list[int] = []
@@ -374,6 +385,10 @@ class ParallelSearch:
     @property
     def pending(self) -> int:
         return len(self._tasks) - len(self._records)
+
+    def is_pending(self, task_id: int) -> bool:
+        """Whether *task_id* is a task of the current iteration without an outcome yet."""
+        return task_id in self._tasks and task_id not in self._records
 
     @property
     def iteration_nodes(self) -> int:

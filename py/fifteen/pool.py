@@ -329,11 +329,12 @@ def solve_parallel(
     the messages about dead workers; *pool_hook* is called with the pool once it is started
     (tests use it to kill a worker).
     """
-    from .solver import Solution, resolve_bound
+    from .solver import Solution, resolve_bound, start_bound
 
     jobs = resolve_jobs(jobs)
     info = resolve_bound(board.shape, bound)
-    search = ParallelSearch(board.shape, board.tiles, info.name, info.factory, jobs)  # loads the databases before the fork
+    # (loads the databases before the fork)
+    search = ParallelSearch(board.shape, board.tiles, info.name, info.factory, jobs, start_bound=start_bound(board, bound))
     directory = assets.directory()
     with WorkerPool(jobs, None if directory is None else str(directory)) as pool:
         if pool_hook is not None:

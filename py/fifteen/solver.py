@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from . import assets, loops_manhattan, loops_walking
 from .board import Board, InputError, Shape
-from .ida import Progress, SearcherFactory, SearchResult, ida_star
+from .ida import Progress, SearcherFactory, SearchResult, first_bound, ida_star
 from .inversion import inversion_distance
 from .loops import Loop, generate
 from .manhattan import linear_conflict, manhattan
@@ -167,9 +167,11 @@ def check_solve_arguments(board: object, bound: object, progress: object, cancel
         raise InputError(f"tick_nodes is a whole number of at least 1, not {describe(tick_nodes)}")
 
 
-def bound_values(board: Board) -> dict[str, int]:
-    """Every lower bound of *board* that its shape supports, plus ``lb`` (the largest)."""
-    check_board(board)
+#: The bounds whose root value costs microseconds and no database beyond the WD tables.
+_CHEAP_BOUNDS = ("md", "lc", "id", "wd", "wdid")
+
+
+def _cheap_values(board: Board) -> dict[str, int]:
     shape, tiles = board.shape, board.tiles
     md = manhattan(shape, tiles)
     out = {"md": md, "lc": md + linear_conflict(shape, tiles)}
@@ -178,6 +180,25 @@ def bound_values(board: Board) -> dict[str, int]:
     if walking_available(shape):
         wd_v, wd_h = walking_distance(shape, tiles)
         out.update(wd_v=wd_v, wd_h=wd_h, wd=wd_v + wd_h, wdid=max(wd_v, id_v) + max(wd_h, id_h))
+    return out
+
+
+def start_bound(board: Board, bound: str = "auto") -> int:
+    """Another lower bound for the root of a search with *bound* (0: none beyond its own ``h0``):
+    for ``auto`` (the strongest available), the best of MD, LC, ID, WD and WD+ID at the root,
+    so a pattern database search of a position where WD+ID is higher (Korf #60: PDB 50, WD+ID
+    54) skips the iterations below it; it costs nothing per node."""
+    if (bound or "auto").lower() != "auto":
+        return 0
+    values = _cheap_values(board)
+    return max(values[k] for k in _CHEAP_BOUNDS if k in values)
+
+
+def bound_values(board: Board) -> dict[str, int]:
+    """Every lower bound of *board* that its shape supports, plus ``lb`` (the largest)."""
+    check_board(board)
+    shape, tiles = board.shape, board.tiles
+    out = _cheap_values(board)
     for name in _PDB_NAMES:
         db = assets.pattern_database(name, shape)  # read from the database directory at first use
         if db is not None:
@@ -192,14 +213,17 @@ def bound_values(board: Board) -> dict[str, int]:
     return out
 
 
-def start_values(shape: Shape, values: dict[str, int]) -> dict[str, int]:
-    """The value each bound available on *shape* starts its search from (its value of the
-    position, from *values* = :func:`bound_values`); ``auto`` gives that of the bound it picks."""
+def start_values(board: Board, values: dict[str, int]) -> dict[str, int]:
+    """The first cost bound of a search of *board* with each bound available on its shape (the
+    bound's value of the position, from *values* = :func:`bound_values`, raised to the
+    solutions' parity); ``auto``'s also takes :func:`start_bound` into account."""
+    shape = board.shape
     out = {}
     for name in available_bounds(shape):
         picked = resolve_bound(shape, name).name
         if picked in values:
-            out[name] = values[picked]
+            extra = max(values[k] for k in _CHEAP_BOUNDS if k in values) if name == "auto" else 0
+            out[name] = first_bound(shape, board.tiles, max(values[picked], extra))
     return out
 
 
@@ -245,5 +269,13 @@ def solve(
     """A shortest solution of *board* by IDA* with the named bound."""
     check_solve_arguments(board, bound, progress, cancel, tick_nodes)
     info = resolve_bound(board.shape, bound)
-    result = ida_star(board.shape, board.tiles, info.factory, progress=progress, cancel=cancel, tick_nodes=tick_nodes)
+    result = ida_star(
+        board.shape,
+        board.tiles,
+        info.factory,
+        progress=progress,
+        cancel=cancel,
+        tick_nodes=tick_nodes,
+        start_bound=start_bound(board, bound),
+    )
     return Solution(board, info.name, result)

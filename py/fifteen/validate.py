@@ -51,6 +51,13 @@ MAX_INT_DIGITS = 40
 MAX_MOVES = 10_000
 #: The largest tick_nodes.
 MAX_COUNT = 1 << 40
+#: The longest JSON parameters of the browser pool's methods (``parallel_*``: an iteration's
+#: tasks or outcomes, a few thousand records of about 150 characters).
+MAX_POOL_PARAMS_CHARS = 1 << 22
+#: The most workers (and records per worker) a parallel search is told about.
+MAX_WORKERS = 256
+#: The most tasks or outcomes in one ``parallel_*`` call.
+MAX_TASKS = 100_000
 
 
 def describe(value: Any, limit: int = TOKEN_CHARS) -> str:
@@ -69,9 +76,9 @@ def describe(value: Any, limit: int = TOKEN_CHARS) -> str:
             return repr(value[:limit]) + f"... ({len(value):,} characters)"
         text = repr(value)
     elif isinstance(value, list | tuple):
-        return f"a list of {len(value):,} items"
+        return f"a list of {len(value):,} item{'' if len(value) == 1 else 's'}"
     elif isinstance(value, dict):
-        return f"an object of {len(value):,} keys"
+        return f"an object of {len(value):,} key{'' if len(value) == 1 else 's'}"
     else:
         return f"a {type(value).__name__}"
     return text if len(text) <= limit else text[:limit] + "..."
@@ -121,14 +128,15 @@ def _depth_problem(value: Any) -> str | None:
     return None
 
 
-def parse_params(params_json: Any) -> dict[str, Any]:
-    """The JSON object of an API call's parameters, size and nesting checked first."""
+def parse_params(params_json: Any, limit: int = MAX_PARAMS_CHARS) -> dict[str, Any]:
+    """The JSON object of an API call's parameters, size (at most *limit* characters) and
+    nesting checked first."""
     if params_json is None or params_json == "":
         return {}
     if not isinstance(params_json, str):
         raise InputError(f"the parameters are JSON text, not {describe(params_json)}")
-    if len(params_json) > MAX_PARAMS_CHARS:
-        raise InputError(f"the parameters are {len(params_json):,} characters long; at most {MAX_PARAMS_CHARS:,} are read")
+    if len(params_json) > limit:
+        raise InputError(f"the parameters are {len(params_json):,} characters long; at most {limit:,} are read")
     try:
         params = json.loads(params_json, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
     except RecursionError:
@@ -169,6 +177,19 @@ def _moves(v: Any) -> bool:
     return isinstance(v, list) and len(v) <= MAX_MOVES
 
 
+def _number(v: Any) -> bool:
+    return (_is_int(v) or isinstance(v, float)) and 0 <= v <= MAX_COUNT
+
+
+def _ints(limit: int) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, list) and len(v) <= limit and all(_is_int(x) and 0 <= x <= MAX_COUNT for x in v)
+
+
+def _records(required: tuple[str, ...], limit: int) -> Callable[[Any], bool]:
+    """A list of at most *limit* objects, each with the *required* keys (checked further by their reader)."""
+    return lambda v: isinstance(v, list) and len(v) <= limit and all(isinstance(d, dict) and all(k in d for k in required) for d in v)
+
+
 def _bound_names(v: Any) -> bool:
     if isinstance(v, str):
         return len(v) <= 200
@@ -189,6 +210,18 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "moves": (_moves, f"a list of tile numbers or a string of directions (at most {MAX_MOVES:,})"),
     "all": (lambda v: isinstance(v, bool), "true or false"),
     "solution": (lambda v: isinstance(v, dict), 'an object {"tiles": [...], "moves": [...]}'),
+    # the browser pool's parallel search (fifteen.webpool): records it made itself, checked again there
+    "workers": (lambda v: _is_int(v) and 1 <= v <= MAX_WORKERS, f"an integer from 1 to {MAX_WORKERS}"),
+    "min_task_nodes": (_count(1), f"an integer from 1 to {MAX_COUNT:,}"),
+    "search": (_count(0), "the number of a parallel search"),
+    "tasks": (_records(("id", "board", "budget"), MAX_TASKS), "a list of the tasks parallel_begin or parallel_step gave"),
+    "outcomes": (_records(("id", "nodes"), MAX_TASKS), 'a list of {"id", "nodes"} objects'),
+    "path": (_ints(MAX_MOVES), "a list of square numbers"),
+    "iterations": (_records(("bound", "nodes"), 1000), 'a list of {"bound", "nodes"} objects'),
+    "h0": (_count(0), "an integer from 0"),
+    "seconds": (_number, "a number of seconds"),
+    "setup_seconds": (_number, "a number of seconds"),
+    "worker_nodes": (_ints(MAX_WORKERS), "a list of node counts"),
 }
 
 _POSITION = ("text", "tiles", "shape")
@@ -207,7 +240,15 @@ METHOD_PARAMS: dict[str, tuple[str, ...]] = {
     "explore_position": _POSITION,
     "explore_random": ("shape", "distance", "seed"),
     "hint": (*_POSITION, "all", "budget", "bound", "solution"),
+    # the browser pool (fifteen.webpool)
+    "parallel_begin": (*_POSITION, "bound", "workers", "min_task_nodes"),
+    "parallel_step": ("search", "outcomes"),
+    "parallel_tasks": ("shape", "tasks"),
+    "parallel_result": (*_POSITION, "bound", "path", "iterations", "h0", "seconds", "setup_seconds", "workers", "worker_nodes"),
+    "parallel_drop": ("search",),
 }
+#: Methods whose parameters may be longer than :data:`MAX_PARAMS_CHARS`.
+LONG_PARAMS: dict[str, int] = {"parallel_step": MAX_POOL_PARAMS_CHARS, "parallel_tasks": MAX_POOL_PARAMS_CHARS}
 
 
 def check_params(method: str, params: dict[str, Any]) -> dict[str, Any]:

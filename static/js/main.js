@@ -1,12 +1,13 @@
 // The controller ("game manager" in the 2048 game's terms): the page's state
 // and every decision.  It never touches the DOM: what the page shows goes
 // through the view (view.js), what the user does arrives through input.js as
-// the intents below; the solver runs behind SolverClient (solver-client.js,
-// protocol.js), share links and preferences in share.js, offline support in
+// the intents below; the solver runs behind SolverPool (solver-pool.js,
+// solver-client.js, protocol.js), share links and preferences in share.js, offline support in
 // offline.js, the board model in board.js.
 
 import { Board, SHAPES, parseShape, randomTiles, goalTiles } from "./board.js";
-import { SolverClient } from "./solver-client.js";
+import { SolverPool, WORKER_BASE_BYTES, poolLimits } from "./solver-pool.js";
+import { PoolView } from "./view-pool.js";
 import { ErrorType, LoadState, Method, Stage } from "./protocol.js";
 import { PageView } from "./view.js";
 import { PackState } from "./view-solve.js";
@@ -73,7 +74,7 @@ const boundLabel = (b) => state.info?.labels?.[b] || b;
 const STAGE_WHAT = { [Stage.RUNTIME]: "Python runtime", [Stage.SOLVER]: "solver", [Stage.DATABASES]: "databases" };
 
 // ------------------------------------------------------------------ solver client
-const client = new SolverClient({
+const client = new SolverPool({
   loading(msg) {
     view.loading.update(msg, stageSizes());
     if (!state.ready && !model.job && msg.state !== LoadState.DONE && model.status.state === "loading") {
@@ -105,6 +106,7 @@ const client = new SolverClient({
     if (state.info?.shapes) view.setShapes(state.info.shapes.map((s) => [s, shapeLabel(s)]), model.position.shape);
     fillBoundMenu();
     renderPack();
+    renderPool();
     view.setSolveEnabled(true);
     view.hideError();
     run(model.solverReady());
@@ -142,8 +144,39 @@ const client = new SolverClient({
     view.setSolveEnabled(false);
     view.loading.reset();
   },
+  pool: () => renderPool(),
 });
 lab.client = client;
+
+// ------------------------------------------------------------------ the pool of workers
+// How many solver workers (solver-pool.js): the user's choice (remembered), else one per
+// core but one, within half the device's memory; the memory it takes is shown.
+const poolView = new PoolView();
+const cores = globalThis.navigator?.hardwareConcurrency || 1;
+
+/** Bytes of one worker: the runtime and databases, plus the pack when loaded. */
+function workerBytes() {
+  const pack = state.packs.find((p) => p.loaded && p.memory_bytes);
+  return { perWorker: WORKER_BASE_BYTES + (pack ? pack.memory_bytes : 0), packBytes: pack ? pack.memory_bytes : 0 };
+}
+
+function renderPool() {
+  poolView.render(client.status(), { ...workerBytes(), cores });
+}
+
+function setUpPool() {
+  const limits = poolLimits(globalThis.navigator || {}, workerBytes().perWorker);
+  const max = Math.max(limits.max, 2); // two workers can always be tried (one core: slower, not wrong)
+  const stored = Number(prefs.get("workers", 0));
+  const size = stored >= 1 && stored <= max ? stored : limits.suggested;
+  client.setSize(size);
+  poolView.setChoices(max, size, (n) => {
+    prefs.set("workers", n);
+    client.setSize(n);
+  });
+  renderPool();
+}
+globalThis.fifteenPool = client; // for automation and the e2e tests (e.g. a worker killed mid-solve)
 
 /** Bytes of each loading stage, from build-info.json. */
 function stageSizes() {
@@ -569,6 +602,7 @@ async function downloadPack() {
     if (result.info) state.info = result.info;
     fillBoundMenu();
     renderPack();
+    renderPool();
     if (!result.cached) view.pack.notKept();
     refreshBounds();
     view.toast("Hard-positions pack loaded.");
@@ -609,6 +643,7 @@ async function runSolve(job) {
   view.setSolving(true);
   lab.busyChanged();
   view.progress.reset();
+  poolView.hideProgress();
   view.progress.reveal();
   renderPack();
   const t0 = performance.now();
@@ -616,6 +651,7 @@ async function runSolve(job) {
     const result = await client.solve({ text: job.board.text(), shape: job.board.shape, bound: job.bound }, (p) => {
       if (model.job !== job) return;
       view.progress.update(p, { suggestion: progressSuggestion(job) });
+      poolView.progress(p);
       run(model.solveProgress(job, currentIteration(p).bound));
     });
     if (model.job === job && !job.cancelling) {
@@ -802,6 +838,7 @@ async function main() {
   await registerOffline(state.buildInfo, {
     onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000),
   });
+  setUpPool();
   client.start(model.position.shape);
 }
 

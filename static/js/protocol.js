@@ -20,8 +20,8 @@
  *             fifteen.api.call(method, params) for a Method below ("solve" without
  *             progress: the page's warm-up); the databases of params.shape are loaded
  *             first when that shape is new; with `progress` true the method's progress
- *             reports come back as PROGRESS (the lab's COMPARE: the running bound's
- *             run so far) and the interrupt buffer is cleared first, as for SOLVE
+ *             reports come back as PROGRESS {id, progress} (the lab's COMPARE: the
+ *             running bound's run so far; the pool's PARALLEL_TASKS: {nodes})
  *   SOLVE     {id, params}   params = {text, shape, bound}
  *             fifteen.api.call("solve", params, progress), with PROGRESS reports
  *   LOAD_PACK {id, file}
@@ -99,6 +99,14 @@ export const Method = Object.freeze({
   EXPLORE_POSITION: "explore_position",
   EXPLORE_RANDOM: "explore_random",
   HINT: "hint",
+  // the pool's parallel search (py/fifteen/webpool.py; solver-pool.js): the scheduler runs
+  // in the first worker (BEGIN, STEP, DROP), the tasks in every worker (TASKS, with
+  // progress), the result from the worker whose task found the solution (RESULT)
+  PARALLEL_BEGIN: "parallel_begin",
+  PARALLEL_STEP: "parallel_step",
+  PARALLEL_TASKS: "parallel_tasks",
+  PARALLEL_RESULT: "parallel_result",
+  PARALLEL_DROP: "parallel_drop",
 });
 
 /**

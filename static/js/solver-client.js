@@ -10,7 +10,7 @@
 // call(), solve(), loadPack(), cancel(), skip, interrupt, readyPromise and the
 // handlers; a pool of several workers can offer the same surface.
 
-import { ErrorType, FromWorker, SIGINT, message } from "./protocol.js";
+import { ErrorType, FromWorker, SIGINT, Stage, message } from "./protocol.js";
 
 export class SolverError extends Error {
   constructor(type, text, file) {
@@ -21,6 +21,25 @@ export class SolverError extends Error {
 }
 
 const errorOf = (wire) => new SolverError(wire?.type || ErrorType.INTERNAL, wire?.message || "Unknown error", wire?.file);
+
+/**
+ * Start-up watchdogs: each phase (the runtime, the solver package, each database, a
+ * pack's download and decoding) must report within a base time plus its bytes at a
+ * slow link's rate; any LOADING (or pack PROGRESS) message re-arms the timer.  On
+ * expiry the worker is terminated and the page gets a fatal error (the pack: an
+ * ordinary one) saying which phase stalled, instead of "Loading..." for ever.
+ */
+export const WATCHDOG = Object.freeze({ baseSeconds: 30, bytesPerSecond: 50 * 1024 });
+
+/** Milliseconds allowed for a phase of `bytes`. */
+export const phaseTimeout = (bytes) => Math.round((WATCHDOG.baseSeconds + (bytes || 0) / WATCHDOG.bytesPerSecond) * 1000);
+
+const PHASE_TEXT = {
+  [Stage.RUNTIME]: () =>
+    "The Python runtime did not start in time: its files (pyodide.asm.wasm, python_stdlib.zip) may be damaged or missing, or the connection stalled.",
+  [Stage.SOLVER]: () => "The solver package did not install in time (static/wheels): the connection may have stalled.",
+  [Stage.DATABASES]: (label) => `The database ${label} did not load in time: the connection may have stalled.`,
+};
 
 /** The solver worker (a module worker next to this file). */
 const moduleWorker = () => new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
@@ -44,6 +63,8 @@ export class SolverClient {
     this.readyPromise = null;
     this.skip = []; // damaged databases to go on without
     this.runtimeBytes = {}; // {file: size} of the Pyodide files, for download progress
+    this.failWorker = null; // the current worker's failure path (kill())
+    this.watchdog = 0; // the start-up watchdog's timer
   }
 
   /** Start (or restart) the worker; resolves when it is ready. */
@@ -59,10 +80,12 @@ export class SolverClient {
     });
     this.readyPromise.catch(() => {});
     const fail = (err) => {
+      clearTimeout(this.watchdog);
       this.failAll(err);
       rejectReady(err);
       this.handlers.fatal?.(err);
     };
+    this.failWorker = fail;
     let worker;
     try {
       worker = this.createWorker();
@@ -73,10 +96,28 @@ export class SolverClient {
       return this.readyPromise;
     }
     this.worker = worker;
+    const runtimeBytes = Object.values(this.runtimeBytes || {}).reduce((a, b) => a + (Number(b) || 0), 0);
+    const watch = (stage, label, bytes) => {
+      clearTimeout(this.watchdog);
+      const ms = phaseTimeout(bytes);
+      this.watchdog = setTimeout(() => {
+        if (this.worker !== worker || this.ready) return;
+        worker.terminate();
+        this.worker = null;
+        fail(new SolverError(ErrorType.LOAD, `${PHASE_TEXT[stage](label)} (no progress for ${Math.round(ms / 1000)} s)`));
+      }, ms);
+      this.watchdog.unref?.(); // (Node, in the tests: a pending watchdog does not keep the process alive)
+    };
+    watch(Stage.RUNTIME, "", runtimeBytes);
     const onMessage = {
-      [FromWorker.LOADING]: (msg) => this.handlers.loading?.(msg),
+      [FromWorker.LOADING]: (msg) => {
+        const bytes = msg.stage === Stage.RUNTIME ? runtimeBytes : msg.bytes || (msg.stage === Stage.SOLVER ? 1 << 20 : 0);
+        watch(msg.stage, msg.label, bytes);
+        this.handlers.loading?.(msg);
+      },
       [FromWorker.WARNING]: (msg) => this.handlers.warning?.(msg),
       [FromWorker.READY]: (msg) => {
+        clearTimeout(this.watchdog);
         this.ready = true;
         this.info = msg.info;
         this.packs = msg.packs || [];
@@ -114,8 +155,22 @@ export class SolverClient {
     return this.readyPromise;
   }
 
+  /**
+   * The worker died (or, in tests and automation, is made to die): terminate it and
+   * fail its requests and start-up as a crashed worker does (a LOAD error, the
+   * fatal handler), not as a cancel.
+   */
+  kill(text = "the worker was terminated") {
+    if (!this.worker) return;
+    this.worker.terminate();
+    this.worker = null;
+    this.ready = false;
+    this.failWorker?.(new SolverError(ErrorType.LOAD, `The solver worker failed: ${text}`));
+  }
+
   /** Terminate the worker; pending requests fail as cancelled. */
   stop() {
+    clearTimeout(this.watchdog);
     if (this.worker) {
       this.worker.terminate();
       this.worker = null;
@@ -157,11 +212,42 @@ export class SolverClient {
     return this.request((id) => message.solve(id, params), onProgress);
   }
 
-  /** Download and load an optional pack; onProgress({file, phase, loaded, bytes}). */
+  /**
+   * Download and load an optional pack; onProgress({file, phase, loaded, bytes}).  A
+   * download or decoding that makes no progress for phaseTimeout(its bytes) fails
+   * (a LOAD error) and the worker, blocked on it, is restarted.
+   */
   async loadPack(file, onProgress) {
-    const result = await this.request((id) => message.loadPack(id, file), onProgress);
-    if (result && result.info) this.info = result.info;
-    return result;
+    const worker = this.worker;
+    let timer = 0;
+    let stalled = null;
+    const arm = (bytes) => {
+      clearTimeout(timer);
+      const ms = phaseTimeout(bytes);
+      timer = setTimeout(() => {
+        if (this.worker !== worker) return;
+        stalled = new SolverError(ErrorType.LOAD, `${file}: the download stalled (no progress for ${Math.round(ms / 1000)} s); try again later.`);
+        this.handlers.restart?.();
+        this.start(this.shape);
+      }, ms);
+      timer.unref?.();
+    };
+    arm(0);
+    try {
+      const result = await this.request(
+        (id) => message.loadPack(id, file),
+        (p) => {
+          arm(p && p.bytes ? Math.max(0, p.bytes - (p.loaded || 0)) : 0);
+          onProgress?.(p);
+        },
+      );
+      if (result && result.info) this.info = result.info;
+      return result;
+    } catch (e) {
+      throw stalled || e;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**

@@ -30,6 +30,7 @@ export class SolutionView {
     el.dataset.length = String(result.length);
     el.dataset.moves = result.moves.join(" ");
     el.dataset.directions = result.directions;
+    el.dataset.workers = String(result.workers || 1); // the pool's workers that searched
     $("solution-length").textContent = String(result.length);
     $("solution-unit").textContent = result.length === 1 ? "move, optimal" : "moves, optimal";
     const rate = result.seconds > 0 ? result.nodes / result.seconds : null;
@@ -46,6 +47,7 @@ export class SolutionView {
     delete el.dataset.length;
     delete el.dataset.moves;
     delete el.dataset.directions;
+    delete el.dataset.workers;
   }
 
   /** Mark move i (0-based; -1: none) in both notations, scrolled into view. */
@@ -93,9 +95,8 @@ export class PackView {
     button.hidden = state === PackState.LOADED || state === PackState.DOWNLOADING;
     button.disabled = !enabled;
     const size = formatPackSize(pack.bytes);
-    const label = `hard-positions pack (${size})`;
-    button.setAttribute("aria-label", state === PackState.ERROR ? `Retry downloading the ${label}` : `Download the ${label}`);
-    button.textContent = state === PackState.ERROR ? `Retry the download (${size})` : `Download ${label}`;
+    // the visible text is the accessible name (no aria-label that could drift from it)
+    button.textContent = state === PackState.ERROR ? `Retry downloading the pack (${size})` : `Download hard-positions pack (${size})`;
     if (state === PackState.LOADED) {
       this.status.textContent = "Hard-positions pack loaded: the strongest bound now uses it.";
     } else if (state === PackState.ERROR) {

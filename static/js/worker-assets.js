@@ -13,26 +13,36 @@ export class Databases {
   constructor(api, skip = []) {
     this.api = api;
     this.skipped = new Set(skip);
-    this.manifestDoc = null; // {format, assets: [...], packs?: [...]}
+    this.manifestDoc = null; // {assets: [...], packs: [...]}, checked (manifest())
     this.loadedFiles = new Set(); // files handed to Python (or found missing)
     this.loadedShapes = new Set();
   }
 
-  /** The manifest (fetched once); an empty one, with a warning, when it is missing. */
+  /**
+   * The manifest (fetched once) as {assets, packs}, checked in Python by the rules the
+   * native side uses (fifteen.api.manifest): invalid JSON or JSON of the wrong shape is a
+   * warning and leaves out what cannot be used; a missing manifest is a warning too.
+   */
   async manifest() {
     if (this.manifestDoc !== null) return this.manifestDoc;
+    let text;
     try {
       const resp = await fetch(url("../db/manifest.json"));
       if (!resp.ok) throw new Error(`${resp.status} ${resp.statusText}`);
-      this.manifestDoc = await resp.json();
+      text = await resp.text();
     } catch (e) {
-      this.manifestDoc = { format: 1, assets: [] };
+      this.manifestDoc = { assets: [], packs: [] };
       post(
         message.warning(
           `No database list (static/db/manifest.json: ${e.message || e}); tables will be built in the browser, which is slower.`,
         ),
       );
+      return this.manifestDoc;
     }
+    const reply = parseReply(this.api.manifest(text));
+    const checked = reply.ok ? reply.result : { assets: [], packs: [], warnings: [reply.error?.message || "unreadable"] };
+    this.manifestDoc = { assets: checked.assets, packs: checked.packs };
+    for (const w of checked.warnings || []) post(message.warning(w));
     return this.manifestDoc;
   }
 
@@ -40,10 +50,9 @@ export class Databases {
   async ensureShape(shape) {
     if (!shape || this.loadedShapes.has(shape)) return;
     const manifest = await this.manifest();
-    const wanted = (manifest.assets || []).filter(
+    const wanted = manifest.assets.filter(
       (a) =>
-        Array.isArray(a.shapes) &&
-        a.shapes.includes(shape) &&
+        (a.shapes || []).includes(shape) &&
         a.browser !== false && // "browser": false marks a native-only (too big) database
         !this.loadedFiles.has(a.file) &&
         !this.skipped.has(a.file),

@@ -40,6 +40,48 @@ async function prefetchRuntime({ controlled, runtimeBytes }) {
   }
 }
 
+const WASM = "pyodide.asm.wasm";
+
+/** The runtime file is damaged or missing: a fatal LoadError naming it. */
+const damagedRuntime = (why) => new LoadError(ErrorType.LOAD, `The Python runtime file is damaged or missing (${WASM}): ${why}`, WASM);
+
+/**
+ * Pyodide's loader does not reject when its wasm cannot be compiled (truncated,
+ * bit-flipped, missing: it logs "wasm instantiation failed!" and waits for ever).
+ * Watch WebAssembly.instantiate/instantiateStreaming while it starts: a CompileError
+ * or LinkError, or a streamed response that is not OK, rejects `failed`.  A TypeError
+ * alone (a server without the application/wasm type) is left to Pyodide's fallback.
+ * Returns {failed, restore}.
+ */
+function watchWasm() {
+  let fail;
+  const failed = new Promise((_, reject) => {
+    fail = reject;
+  });
+  failed.catch(() => {});
+  const originals = {};
+  for (const name of ["instantiate", "instantiateStreaming", "compile", "compileStreaming"]) {
+    const original = WebAssembly[name];
+    if (typeof original !== "function") continue;
+    originals[name] = original;
+    WebAssembly[name] = function (source, ...rest) {
+      if (name.endsWith("Streaming")) {
+        Promise.resolve(source).then(
+          (resp) => resp && resp.ok === false && fail(damagedRuntime(`the server answered ${resp.status} ${resp.statusText || ""}`.trim())),
+          (e) => fail(damagedRuntime(`could not be downloaded (${firstLine(e)})`)),
+        );
+      }
+      const result = original.call(this, source, ...rest);
+      result.catch((e) => {
+        if (e instanceof WebAssembly.CompileError || e instanceof WebAssembly.LinkError) fail(damagedRuntime(firstLine(e)));
+      });
+      return result;
+    };
+  }
+  const restore = () => Object.assign(WebAssembly, originals);
+  return { failed, restore };
+}
+
 /**
  * Start Pyodide; returns {pyodide, interrupt} where interrupt is the Int32Array
  * interrupt buffer when the page is cross-origin isolated, else null.
@@ -63,16 +105,23 @@ export async function loadRuntime(opts) {
     throw new LoadError(ErrorType.LOAD, "This browser does not support WebAssembly, which the solver needs.");
   }
   let pyodide;
+  const wasm = watchWasm();
   try {
-    pyodide = await loadPyodide({
-      indexURL: url(PYODIDE),
-      stdout: (s) => console.log("[py]", s),
-      stderr: (s) => console.warn("[py]", s),
-    });
+    pyodide = await Promise.race([
+      loadPyodide({
+        indexURL: url(PYODIDE),
+        stdout: (s) => console.log("[py]", s),
+        stderr: (s) => console.warn("[py]", s),
+      }),
+      wasm.failed,
+    ]);
   } catch (e) {
+    if (e instanceof LoadError) throw e;
     const msg = String(e && e.message ? e.message : e);
     if (/memory/i.test(msg)) throw new LoadError(ErrorType.LOAD, `Out of memory while starting Python: ${msg}`);
     throw new LoadError(ErrorType.LOAD, `Python runtime: failed to start (${msg})`);
+  } finally {
+    wasm.restore();
   }
   let interrupt = null;
   if (self.crossOriginIsolated && typeof SharedArrayBuffer === "function") {

@@ -177,6 +177,19 @@ export class Packs {
     return reply.result || {};
   }
 
+  /** The kept copy of `pack` (its bytes), or null when there is none of the right size. */
+  async keptCopy(pack) {
+    if (!self.caches) return null;
+    try {
+      const hit = await (await caches.open(PACK_CACHE)).match(packUrl(pack.file));
+      if (!hit) return null;
+      const bytes = new Uint8Array(await hit.arrayBuffer());
+      return !pack.bytes || bytes.length === pack.bytes ? bytes : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** At INIT: load every pack the user downloaded before (kept in Cache Storage). */
   async loadCached() {
     if (!self.caches) return;
@@ -221,6 +234,12 @@ export class Packs {
     if (!pack) throw new LoadError(ErrorType.LOAD, `${file}: not an optional pack of this site`);
     const result = (bytes, cached) => ({ file, bytes, cached, memory_bytes: pack.memory_bytes || null });
     if (this.loaded.has(file)) return result(pack.bytes || 0, true);
+    // A copy kept by another worker of the page's pool (or an earlier visit): no second download.
+    const kept = await this.keptCopy(pack);
+    if (kept) {
+      await this.register(pack, kept, onProgress.decode);
+      return result(kept.length, true);
+    }
     // `?pack` keeps the service worker out of the way (it would cache a second
     // copy under its versioned cache); no-store keeps the HTTP cache out too.
     const bytes = await fetchBytes(`../db/${file}?pack=1`, {

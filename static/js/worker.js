@@ -81,8 +81,10 @@ async function request(msg) {
     requireSolver();
     const params = msg.params || {};
     if (params.shape) await solver.databases.ensureShape(params.shape);
+    // A request starts uninterrupted: a SIGINT written for the request before it (which
+    // had already ended, e.g. a pool worker stopped just as its task finished) is not its.
+    if (solver.interrupt) solver.interrupt[0] = 0;
     if (msg.type === ToWorker.SOLVE || msg.progress) {
-      if (solver.interrupt) solver.interrupt[0] = 0;
       const progress = (json) => post(message.progress(id, JSON.parse(json)));
       post(replyMessage(id, apiCall(msg.type === ToWorker.SOLVE ? Method.SOLVE : msg.method, params, progress)));
     } else {

@@ -367,6 +367,33 @@ def _corrupt_site(tmp: Path) -> str:
     return victim["file"]
 
 
+@pytest.mark.parametrize(
+    "text, warning",
+    [
+        ('{"assets": "x", "packs": 5}', "static/db/manifest.json: 'assets' is 'x', not a list of databases"),
+        ("[null]", "not a database list (the JSON is a list of 1 item, not an object)"),
+    ],
+)
+def test_a_manifest_of_the_wrong_shape_is_a_warning_and_solving_works(browser, tmp_path, text, warning):
+    """Valid JSON of the wrong shape is read like invalid JSON (fifteen.api.manifest, the native
+    rules): a warning in the Loading card, no database, the same optimal answers."""
+    db, _ = copy_site(tmp_path)
+    (db / "manifest.json").write_text(text)
+    server = SiteServer(tmp_path).start()
+    ctx = browser.new_context(service_workers="block")
+    try:
+        app = App(ctx.new_page(), server)
+        app.open()
+        assert warning in app.page.inner_text("#loading-summary")
+        assert app.state() == "ready" and "filter is not a function" not in app.page.content()
+        tiles = scramble(3, 3, "ULULDRDRUL")
+        app.set_position(tiles, "3x3")
+        assert app.solve()["length"] == optimal_length(tiles, 3, 3)
+    finally:
+        ctx.close()
+        server.stop()
+
+
 def test_corrupt_database_asset_shows_an_error(browser, tmp_path):
     name = _corrupt_site(tmp_path)
     server = SiteServer(tmp_path).start()

@@ -44,6 +44,7 @@ def test_double_click_solve_starts_one_solve_that_is_not_cancelled(ready_app: Ap
     page = app.page
     app.set_position(KORF12["tiles"])
     page.select_option("#bound-select", "auto")
+    page.locator("#solve-button").scroll_into_view_if_needed()  # where an earlier test left the page scrolled
     before = page.locator("#solve-button").bounding_box()
     page.dblclick("#solve-button")
     during = page.locator("#solve-button").bounding_box()
@@ -62,14 +63,17 @@ def test_double_click_solve_starts_one_solve_that_is_not_cancelled(ready_app: Ap
     assert app.state() == "solved" and page.is_hidden("#cancel-button")
 
 
+def _solve_eight(app: App) -> tuple[list[int], dict]:
+    """The farthest 8-puzzle position solved on the shared page: (its tiles, the solution)."""
+    app.set_position(EIGHT["tiles"], "3x3")
+    return EIGHT["tiles"], app.solve("auto")
+
+
 def test_playback_keys_clicks_undo_and_stale_status(ready_app: App):
     app = ready_app
     page = app.page
-    tiles = EIGHT["tiles"]
-    app.set_position(tiles, "3x3")
-    sol = app.solve("auto")
-    dirs = sol["directions"]
-    moves = [int(m) for m in page.get_attribute("#solution", "data-moves").split()]
+    tiles, sol = _solve_eight(app)
+    dirs, moves = sol["directions"], sol["moves"]
     page.focus("#board")
     # Arrow keys step the playback; Home/End jump; nothing is thrown away.
     page.keyboard.press("ArrowRight")
@@ -342,10 +346,8 @@ def test_share_links_are_checked_before_drawing(ready_app: App):
 def test_move_string_replay_says_how_far_from_optimal(ready_app: App):
     app = ready_app
     page = app.page
-    tiles = EIGHT["tiles"]
-    app.set_position(tiles, "3x3")
-    sol = app.solve("auto")
-    solution_moves = [int(m) for m in page.get_attribute("#solution", "data-moves").split()]
+    tiles, sol = _solve_eight(app)
+    solution_moves = sol["moves"]
     page.click("#replay summary")
     # The optimal moves in the gap's notation...
     page.fill("#moves-input", sol["directions"])

@@ -141,7 +141,7 @@ describe("one source for the protocol", () => {
   });
 
   // The modules of both sides: the worker's and the page's client.
-  const sides = readdirSync(new URL("static/js/", ROOT)).filter((f) => /^worker.*\.js$/.test(f) || f === "solver-client.js");
+  const sides = readdirSync(new URL("static/js/", ROOT)).filter((f) => /^worker.*\.js$/.test(f) || f === "solver-client.js" || f === "solver-pool.js");
 
   test("both sides import protocol.js", () => {
     for (const f of ["worker.js", "solver-client.js"]) {

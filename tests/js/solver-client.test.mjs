@@ -7,33 +7,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { ErrorType, LoadState, Method, PackPhase, SIGINT, Stage, ToWorker, message } from "../../static/js/protocol.js";
-import { SolverClient, SolverError } from "../../static/js/solver-client.js";
-
-class FakeWorker {
-  constructor() {
-    this.sent = [];
-    this.terminated = false;
-    this.onmessage = null;
-    this.onerror = null;
-  }
-
-  postMessage(msg) {
-    this.sent.push(structuredClone(msg)); // what crosses must be plain data
-  }
-
-  terminate() {
-    this.terminated = true;
-  }
-
-  /** The worker sends `msg` to the page. */
-  emit(msg) {
-    this.onmessage({ data: structuredClone(msg) });
-  }
-
-  last(type) {
-    return this.sent.filter((m) => m.type === type).at(-1);
-  }
-}
+import { SolverClient, SolverError, phaseTimeout } from "../../static/js/solver-client.js";
+import { FakeWorker } from "./fake-worker.mjs";
 
 /** A client with fake workers and recorded handler calls. */
 function setup() {
@@ -215,5 +190,48 @@ describe("SolverClient", () => {
     assert.equal((await loading).cached, true);
     assert.deepEqual(seen, [PackPhase.DOWNLOAD, PackPhase.DECODE]);
     assert.deepEqual(client.info, { version: "pack" });
+  });
+});
+
+describe("SolverClient start-up watchdog", () => {
+  test("a phase that reports nothing for its time fails fatally, naming it; a report re-arms the timer", (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const { client, worker, calls } = setup();
+    client.runtimeBytes = { "pyodide.asm.wasm": 10 * 1024 * 1024 };
+    client.start("4x4");
+    const runtimeMs = phaseTimeout(10 * 1024 * 1024);
+    assert.equal(runtimeMs, (30 + 204.8) * 1000); // 10 MiB at 50 KiB/s
+    t.mock.timers.tick(runtimeMs - 1000);
+    worker().emit(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { bytes: 10, loaded: 5 }));
+    t.mock.timers.tick(runtimeMs - 1000);
+    assert.equal(calls.filter((c) => c[0] === "fatal").length, 0, "re-armed by the report");
+    worker().emit(message.loading(Stage.DATABASES, LoadState.START, "pdb-663.f15", { bytes: 512 * 1024 }));
+    t.mock.timers.tick(phaseTimeout(512 * 1024) + 1);
+    const fatal = calls.filter((c) => c[0] === "fatal");
+    assert.equal(fatal.length, 1);
+    assert.equal(fatal[0][1].type, ErrorType.LOAD);
+    assert.match(fatal[0][1].message, /^The database pdb-663\.f15 did not load in time.*\(no progress for 40 s\)$/);
+    assert.ok(worker().terminated);
+  });
+
+  test("READY disarms it", (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const { client, worker, calls } = setup();
+    client.start("4x4");
+    worker().emit(READY);
+    t.mock.timers.tick(10 * 60 * 1000);
+    assert.deepEqual(
+      calls.filter((c) => c[0] === "fatal"),
+      [],
+    );
+    assert.equal(client.ready, true);
+  });
+
+  test("the runtime phase's message says which files", (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const { client, calls } = setup();
+    client.start("4x4");
+    t.mock.timers.tick(phaseTimeout(0));
+    assert.match(calls.find((c) => c[0] === "fatal")[1].message, /The Python runtime did not start in time: .*pyodide\.asm\.wasm/);
   });
 });

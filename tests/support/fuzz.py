@@ -206,7 +206,9 @@ JSON_VALUES = st.recursive(
 )
 API_METHODS = ["info", "parse", "bounds", "random", "solve", "nosuch", "", "PARSE"]
 API_METHODS += ["compare", "trace", "explain", "explore_info", "explore_position", "explore_random", "hint"]
+API_METHODS += ["parallel_begin", "parallel_step", "parallel_tasks", "parallel_result", "parallel_drop"]
 PARAM_KEYS = ["text", "tiles", "shape", "bound", "seed", "tick_nodes", "bounds", "budget", "moves", "all", "solution", "distance", "x"]
+PARAM_KEYS += ["workers", "min_task_nodes", "search", "tasks", "outcomes", "path", "iterations", "h0", "seconds", "worker_nodes"]
 BOUND_NAMES = ["auto", "md", "lc", "id", "wd", "wdid", "pdb663", "pdb555", "pdb78", "", "MD", "nosuch"]
 
 

@@ -1,0 +1,140 @@
+"""The pool of solver workers on the real page (solver-pool.js, fifteen.webpool): the Solve
+card's worker count (remembered), a solve with 2 workers equal to the serial length with the
+progress of both workers, a worker killed mid-solve (its tasks re-run: still the optimum),
+and Cancel with 2 workers.  They share the session's page (one more Pyodide for the helper);
+the count goes back to 1 at the end so that the other tests see the page as before."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import App
+
+# Korf's #3 (59 moves, 1.6 M nodes serially with pdb663), #88 (65 moves, 1.8 M nodes)
+KORF_3 = (1, 15, 10, 13, 0, 11, 4, 7, 12, 6, 5, 3, 14, 8, 9, 2)
+KORF_88 = (12, 10, 6, 0, 9, 8, 13, 15, 11, 7, 3, 2, 5, 4, 14, 1)
+HARD_80 = (0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1)  # beyond reach without the pack: a long solve
+HELPER_TIMEOUT_MS = 240_000
+
+
+def wait_workers_ready(app: App, n: int) -> None:
+    app.page.wait_for_selector(f"#workers-note[data-ready='{n}']", timeout=HELPER_TIMEOUT_MS, state="attached")
+
+
+@pytest.fixture(scope="module")
+def pool_app(app: App):
+    app.wait_ready()
+    page = app.page
+    page.select_option("#workers-select", "2")
+    wait_workers_ready(app, 2)
+    yield app
+    if page.is_visible("#cancel-button"):
+        page.click("#cancel-button")
+    page.select_option("#workers-select", "1")
+    page.evaluate("() => localStorage.removeItem('fifteen:workers')")
+    app.wait_ready()
+
+
+def test_worker_count_is_offered_remembered_and_shows_memory(pool_app: App):
+    page = pool_app.page
+    values = page.eval_on_selector_all("#workers-select option", "os => os.map(o => Number(o.value))")
+    cores = page.evaluate("() => navigator.hardwareConcurrency")
+    assert values == list(range(1, max(cores, 2) + 1))
+    assert page.input_value("#workers-select") == "2"
+    stored = page.evaluate("() => Object.entries(localStorage).filter(([k]) => k.endsWith('workers'))")
+    assert [v for _, v in stored] == ["2"], stored
+    note = page.inner_text("#workers-note")
+    assert "2 of 2 ready" in note and "per worker" in note and "MB" in note, note
+
+
+def solve_watching_workers(app: App, tiles, *, during=None) -> dict:
+    page = app.page
+    # A page that is not cross-origin isolated restarts the workers stopped after a solution.
+    wait_workers_ready(app, 2)
+    app.wait_ready()
+    app.set_position(tiles)
+    page.select_option("#bound-select", "auto")  # pdb663 here (no pack in this page)
+    page.click("#solve-button")
+    app.wait_state("solving", timeout=10_000)
+    page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
+    line = page.inner_text("#p-workers")
+    if during:
+        during()
+    state = app.wait_state("solved", "error", timeout=600_000)
+    assert state == "solved", page.inner_text("#status")
+    sol = page.locator("#solution")
+    return {
+        "length": int(sol.get_attribute("data-length")),
+        "workers": sol.get_attribute("data-workers"),
+        "moves": [int(m) for m in sol.get_attribute("data-moves").split()],
+        "line": line,
+    }
+
+
+def replays(tiles, moves) -> bool:
+    b = list(tiles)
+    for t in moves:
+        i, z = b.index(t), b.index(0)
+        assert abs(i - z) in (1, 4), "not a move"
+        b[i], b[z] = 0, t
+    return b == list(range(1, 16)) + [0]
+
+
+def test_two_workers_give_the_serial_length_with_both_workers_progress(pool_app: App):
+    r = solve_watching_workers(pool_app, KORF_88)
+    assert r["length"] == 65 and r["workers"] == "2"
+    assert replays(KORF_88, r["moves"])
+    assert r["line"].startswith("2 workers: #1 ") and "#2 " in r["line"] and "total" in r["line"], r["line"]
+
+
+KILL_WHILE_RUNNING = """() => new Promise((resolve) => {
+  const start = Date.now();
+  const timer = setInterval(() => {
+    const job = fifteenPool.job;
+    if (job && !job.done && job.running.has(1)) {
+      clearInterval(timer);
+      job.clients[1].kill("killed by the test");
+      resolve(true);
+    } else if (Date.now() - start > 60000) {
+      clearInterval(timer);
+      resolve(false);
+    }
+  }, 10);
+})"""
+
+
+def test_a_worker_killed_mid_solve_still_gives_the_optimum(pool_app: App):
+    page = pool_app.page
+
+    def kill_helper():
+        # as soon as the helper runs a task of the solve (worker 2: the job's client 1)
+        # (checked and killed in one page task: the solve cannot end in between)
+        killed = page.evaluate(KILL_WHILE_RUNNING)
+        assert killed, "the helper never ran a task of the solve"
+
+    r = solve_watching_workers(pool_app, KORF_3, during=kill_helper)
+    assert r["length"] == 59 and replays(KORF_3, r["moves"])
+    assert any("searched again by another worker" in m for m in pool_app.console), pool_app.console[-5:]
+    wait_workers_ready(pool_app, 2)  # a new helper was started in the background
+
+
+def test_cancel_stops_both_workers_and_the_next_solve_works(pool_app: App):
+    app = pool_app
+    page = app.page
+    wait_workers_ready(app, 2)
+    app.set_position(HARD_80)
+    page.select_option("#bound-select", "auto")
+    page.click("#solve-button")
+    page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
+    page.wait_for_timeout(400)  # past the double-click guard (a Cancel within 300 ms of Solve is ignored)
+    page.click("#cancel-button")
+    app.wait_state("cancelled", timeout=5_000)
+    busy = page.evaluate("() => fifteenPool.primary.pending.size + fifteenPool.helpers.reduce((a, h) => a + h.client.pending.size, 0)")
+    page.wait_for_function(
+        "() => fifteenPool.primary.pending.size + fifteenPool.helpers.reduce((a, h) => a + h.client.pending.size, 0) === 0",
+        timeout=30_000,
+    )
+    app.wait_ready()
+    wait_workers_ready(app, 2)
+    r = solve_watching_workers(app, KORF_3)
+    assert r["length"] == 59 and r["workers"] == "2", busy

@@ -1,0 +1,292 @@
+// SolverPool (solver-pool.js) against scripted fake workers that speak protocol.js,
+// through real SolverClients: helpers start only after the primary is ready, one after
+// the other; with no helper a solve is the serial SOLVE; a parallel solve sends
+// PARALLEL_BEGIN to the primary, hands bundles largest first to free workers,
+// aggregates their progress, steps the scheduler when an iteration's tasks are all
+// done, stops the others when one finds a solution and asks that one for the result;
+// a helper that dies has its bundle re-run; cancel stops every worker.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import { ErrorType, FromWorker, Method, SIGINT, ToWorker, message } from "../../static/js/protocol.js";
+import { SolverClient } from "../../static/js/solver-client.js";
+import { MAX_WORKERS, SolverPool, poolLimits } from "../../static/js/solver-pool.js";
+import { FakeWorker } from "./fake-worker.mjs";
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+const READY = (interrupt = null) => message.ready({ info: { bounds: { "4x4": ["auto"] } }, seconds: 1, interrupt });
+
+/** A pool of `size` workers with fake Web Workers; workers[k] = the k-th Worker made. */
+function setup(size = 2, { isolated = false } = {}) {
+  const workers = [];
+  const events = [];
+  const record =
+    (name) =>
+    (...args) =>
+      events.push([name, ...args]);
+  const pool = new SolverPool(
+    { loading: record("loading"), ready: record("ready"), fatal: record("fatal"), restart: record("restart"), pool: record("pool") },
+    {
+      size,
+      helperDelay: 0,
+      createClient: (h) =>
+        new SolverClient(h, {
+          createWorker: () => {
+            const w = new FakeWorker();
+            workers.push(w);
+            return w;
+          },
+        }),
+    },
+  );
+  const ready = async (w) => {
+    w.emit(READY(isolated ? new SharedArrayBuffer(4) : null));
+    await tick();
+  };
+  return { pool, workers, events, ready };
+}
+
+/** Start the pool and bring the primary and one helper up. */
+async function upWithHelper(opts) {
+  const s = setup(2, opts);
+  s.pool.start("4x4");
+  assert.equal(s.workers.length, 1, "the helper waits for the primary");
+  await s.ready(s.workers[0]);
+  await tick();
+  assert.equal(s.workers.length, 2, "the helper starts once the primary is ready");
+  await s.ready(s.workers[1]);
+  return s;
+}
+
+const task = (id, estimate, path = [id]) => ({ id, bound: "md", shape: "4x4", mirror_closed: false, board: [], state: 0, budget: 9, path, estimate });
+const WORK = {
+  search: 7,
+  bound: 40,
+  h0: 38,
+  split_nodes: 5,
+  iterations: [{ bound: 38, nodes: 100, seconds: 0.1 }],
+  bundles: [[task(1, 900)], [task(2, 500)], [task(3, 10), task(4, 5)]],
+  bound_name: "md",
+  setup_seconds: 0.2,
+};
+
+/** Answer the last CALL of `method` on worker w. */
+function answer(w, method, result) {
+  const req = w.calls(method).at(-1);
+  assert.ok(req, `no ${method} request`);
+  w.emit(message.result(req.id, result));
+  return req;
+}
+
+describe("poolLimits", () => {
+  test("one core left for the page, capped by half the device memory", () => {
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 8 }), { max: 8, suggested: 7 });
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 2 }), { max: 2, suggested: 1 });
+    assert.deepEqual(poolLimits({}), { max: 1, suggested: 1 });
+    // 4 GB, 290 MB + 120 MB per worker: 2 GB hold 4 of them
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 8, deviceMemory: 4 }, 410 * 2 ** 20), { max: 8, suggested: 4 });
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 64, deviceMemory: 8 }), { max: MAX_WORKERS, suggested: MAX_WORKERS });
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 4, deviceMemory: 0.5 }, 290 * 2 ** 20), { max: 4, suggested: 1 });
+  });
+});
+
+describe("SolverPool", () => {
+  test("one worker: a solve is the serial SOLVE on the primary, no helper ever starts", async () => {
+    const { pool, workers, ready } = setup(1);
+    pool.start("4x4");
+    await ready(workers[0]);
+    await tick();
+    assert.equal(workers.length, 1);
+    const solving = pool.solve({ text: "1 2", shape: "4x4", bound: "md" }, () => {});
+    const req = workers[0].sent.at(-1);
+    assert.equal(req.type, ToWorker.SOLVE);
+    workers[0].emit(message.result(req.id, { length: 3 }));
+    assert.deepEqual(await solving, { length: 3 });
+  });
+
+  test("helpers start one after the other, report their state, and leave the page's handlers alone", async () => {
+    const { pool, workers, events, ready } = setup(3);
+    pool.start("3x3");
+    await ready(workers[0]);
+    await tick();
+    assert.equal(workers.length, 2, "one helper at a time");
+    await ready(workers[1]);
+    await tick();
+    assert.equal(workers.length, 3);
+    await ready(workers[2]);
+    assert.deepEqual(pool.status(), { size: 3, ready: 3, starting: 0 });
+    assert.equal(events.filter((e) => e[0] === "ready").length, 1, "only the primary's READY reaches the page");
+    // each helper got INIT for the shape, then a one-move warm-up search
+    assert.equal(workers[1].sent[0].shape, "3x3");
+    assert.equal(workers[1].calls(Method.SOLVE)[0].params.text, "1 2 3 4 5 6 7 0 8");
+    pool.setSize(2);
+    assert.ok(workers[2].terminated);
+    assert.deepEqual(pool.status(), { size: 2, ready: 2, starting: 0 });
+  });
+
+  test("a parallel solve: largest first, aggregated progress, a step per iteration, the finder's result", async () => {
+    const { pool, workers } = await upWithHelper();
+    const [primary, helper] = workers;
+    const progress = [];
+    const solving = pool.solve({ text: "t", shape: "4x4", bound: "auto" }, (p) => progress.push(p));
+    const begin = primary.calls(Method.PARALLEL_BEGIN).at(-1);
+    assert.deepEqual(begin.params, { text: "t", shape: "4x4", bound: "auto", workers: 2 });
+    answer(primary, Method.PARALLEL_BEGIN, WORK);
+    await tick();
+    // the two largest bundles go out first, one per worker
+    const t1 = primary.calls(Method.PARALLEL_TASKS).at(-1);
+    const t2 = helper.calls(Method.PARALLEL_TASKS).at(-1);
+    assert.deepEqual(
+      t1.params.tasks.map((t) => t.id),
+      [1],
+    );
+    assert.deepEqual(
+      t2.params.tasks.map((t) => t.id),
+      [2],
+    );
+    assert.equal(t1.progress, true);
+    // live progress from both workers is summed
+    primary.emit(message.progress(t1.id, { nodes: 300 }));
+    await new Promise((r) => setTimeout(r, 260));
+    helper.emit(message.progress(t2.id, { nodes: 200 }));
+    const last = progress.at(-1);
+    assert.equal(last.bound, 40);
+    assert.equal(last.iteration_nodes, 5 + 300 + 200);
+    assert.equal(last.nodes, 100 + 5 + 300 + 200);
+    assert.deepEqual(
+      last.workers.map((w) => w.nodes),
+      [300, 200],
+    );
+    // the helper finishes first and takes the third bundle
+    helper.emit(message.result(t2.id, { outcomes: [{ id: 2, path: null, nodes: 250, stopped: false }] }));
+    await tick();
+    const t3 = helper.calls(Method.PARALLEL_TASKS).at(-1);
+    assert.deepEqual(
+      t3.params.tasks.map((t) => t.id),
+      [3, 4],
+    );
+    helper.emit(message.result(t3.id, { outcomes: [{ id: 3, path: null, nodes: 7, stopped: false }, { id: 4, path: null, nodes: 2, stopped: false }] }));
+    await tick();
+    assert.equal(primary.calls(Method.PARALLEL_STEP).length, 0, "no step while a task runs");
+    primary.emit(message.result(t1.id, { outcomes: [{ id: 1, path: null, nodes: 1000, stopped: false }] }));
+    await tick();
+    const step = primary.calls(Method.PARALLEL_STEP).at(-1);
+    assert.equal(step.params.search, 7);
+    assert.deepEqual(
+      step.params.outcomes.map((o) => [o.id, o.nodes]).sort(),
+      [
+        [1, 1000],
+        [2, 250],
+        [3, 7],
+        [4, 2],
+      ],
+    );
+    // next iteration: the helper's task finds the solution; the primary's is stopped (restart: not isolated)
+    answer(primary, Method.PARALLEL_STEP, { ...WORK, bound: 42, split_nodes: 1, iterations: [...WORK.iterations, { bound: 40, nodes: 1264, seconds: 1 }], bundles: [[task(5, 9, [4, 8])], [task(6, 3, [1])]] });
+    await tick();
+    const t5 = primary.calls(Method.PARALLEL_TASKS).at(-1);
+    const t6 = helper.calls(Method.PARALLEL_TASKS).at(-1);
+    assert.equal(t5.params.tasks[0].id, 5);
+    helper.emit(message.result(t6.id, { outcomes: [{ id: 6, path: [2, 3], nodes: 11, stopped: false }] }));
+    await tick();
+    assert.ok(primary.terminated, "the primary's task was stopped (no interrupt buffer: restarted)");
+    assert.equal(workers.length, 3, "the primary restarts in the background");
+    const res = helper.calls(Method.PARALLEL_RESULT).at(-1);
+    assert.deepEqual(res.params.path, [1, 2, 3]);
+    assert.equal(res.params.bound, "md");
+    assert.equal(res.params.workers, 2);
+    assert.deepEqual(
+      res.params.iterations.map((it) => [it.bound, it.nodes]),
+      [
+        [38, 100],
+        [40, 1264],
+        [42, 12],
+      ],
+    );
+    assert.deepEqual(res.params.worker_nodes, [1000, 270]);
+    helper.emit(message.result(res.id, { length: 3, moves: [1, 2, 3] }));
+    assert.deepEqual(await solving, { length: 3, moves: [1, 2, 3] });
+  });
+
+  test("a silent restart of the primary after a stop: the page sees no restart", async () => {
+    const { pool, workers, events } = await upWithHelper();
+    const solving = pool.solve({ text: "t", shape: "4x4", bound: "md" });
+    answer(workers[0], Method.PARALLEL_BEGIN, WORK);
+    await tick();
+    const t2 = workers[1].calls(Method.PARALLEL_TASKS).at(-1);
+    workers[1].emit(message.result(t2.id, { outcomes: [{ id: 2, path: [5], nodes: 1, stopped: false }] }));
+    await tick();
+    answer(workers[1], Method.PARALLEL_RESULT, { length: 2 });
+    await solving;
+    const before = events.length;
+    workers[2].emit(READY());
+    await tick();
+    assert.deepEqual(
+      events.slice(before).filter((e) => e[0] !== "pool"),
+      [],
+    );
+    assert.equal(events.filter((e) => e[0] === "restart").length, 0);
+  });
+
+  test("a helper that dies mid-task: its bundle is searched again by another worker", async () => {
+    const { pool, workers } = await upWithHelper();
+    const [primary, helper] = workers;
+    const solving = pool.solve({ text: "t", shape: "4x4", bound: "md" });
+    answer(primary, Method.PARALLEL_BEGIN, { ...WORK, bundles: [[task(1, 9)], [task(2, 5)]] });
+    await tick();
+    const t1 = primary.calls(Method.PARALLEL_TASKS).at(-1);
+    assert.equal(helper.calls(Method.PARALLEL_TASKS).at(-1).params.tasks[0].id, 2);
+    helper.onerror({ message: "out of memory", preventDefault() {} });
+    await tick();
+    primary.emit(message.result(t1.id, { outcomes: [{ id: 1, path: null, nodes: 40, stopped: false }] }));
+    await tick();
+    const again = primary.calls(Method.PARALLEL_TASKS).at(-1);
+    assert.deepEqual(
+      again.params.tasks.map((t) => t.id),
+      [2],
+      "the dead helper's task runs on the primary",
+    );
+    primary.emit(message.result(again.id, { outcomes: [{ id: 2, path: [3], nodes: 6, stopped: false }] }));
+    await tick();
+    const res = answer(primary, Method.PARALLEL_RESULT, { length: 2 });
+    assert.deepEqual(res.params.path, [2, 3]);
+    assert.deepEqual(res.params.worker_nodes, [46, 0], "the dead helper's partial work counts for nothing");
+    assert.deepEqual(await solving, { length: 2 });
+    await tick();
+    assert.equal(workers.length, 3, "a new helper is started in the background");
+  });
+
+  test("cancel with interrupt buffers: SIGINT to every busy worker, none restarted", async () => {
+    const { pool, workers } = await upWithHelper({ isolated: true });
+    const solving = pool.solve({ text: "t", shape: "4x4", bound: "md" });
+    answer(workers[0], Method.PARALLEL_BEGIN, WORK);
+    await tick();
+    const done = pool.cancel();
+    await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
+    for (const w of workers) {
+      const client = w === workers[0] ? pool.primary : pool.helpers[0].client;
+      assert.equal(Atomics.load(client.interrupt, 0), SIGINT);
+      const req = w.calls(Method.PARALLEL_TASKS).at(-1);
+      w.emit(message.error(req.id, { type: ErrorType.CANCELLED, message: "Cancelled." }));
+    }
+    workers[0].emit(message.result(workers[0].calls(Method.PARALLEL_DROP).at(-1).id, {}));
+    await done;
+    assert.equal(workers.length, 2, "no worker restarted");
+    assert.ok(!workers[0].terminated && !workers[1].terminated);
+  });
+
+  test("cancel without interrupt buffers: every busy worker is terminated and restarted", async () => {
+    const { pool, workers, events } = await upWithHelper();
+    const solving = pool.solve({ text: "t", shape: "4x4", bound: "md" });
+    answer(workers[0], Method.PARALLEL_BEGIN, WORK);
+    await tick();
+    pool.cancel();
+    await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
+    assert.ok(workers[0].terminated && workers[1].terminated);
+    assert.equal(workers.length, 4);
+    assert.equal(events.filter((e) => e[0] === "restart").length, 1, "the page sees its solver restart");
+    assert.equal(workers[2].sent[0].type, ToWorker.INIT);
+    assert.equal(FromWorker.READY, "ready");
+  });
+});
