@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: all assets db web serve dist test unit e2e js-test bench clean browser lint lint-python lint-js FORCE
+.PHONY: all assets db web serve dist test unit e2e js-test bench clean browser lint lint-python lint-js mutants FORCE
 
 all: assets
 
@@ -142,6 +142,30 @@ js-test: node_modules/.stamp
 
 test: lint js-test assets browser
 	$(PY) -m pytest -q tests
+
+# ---------------------------------------------------------------- mutation testing (not CI)
+# mutmut (pinned; installed into the venv here, not by requirements-dev.txt) over the bound and
+# pruning modules, configured in pyproject.toml ([tool.mutmut]). mutmut knows only a src/
+# layout, so it runs in a staged copy, $(MUTANTS_DIR), whose results (mutants/) are reused by the
+# next run (only changed functions are run again). `make mutants MODULE=manhattan` runs one
+# module; the score per module is printed at the end.
+MUTMUT_VERSION := 3.8.1
+MUTANTS_DIR    := .cache/mutmut
+$(VENV)/.mutmut-$(MUTMUT_VERSION).stamp: $(VENV)/.stamp
+	$(PY) -m pip install -q mutmut==$(MUTMUT_VERSION)
+	touch $@
+
+mutants: $(VENV)/.mutmut-$(MUTMUT_VERSION).stamp db
+	mkdir -p $(MUTANTS_DIR)/src $(MUTANTS_DIR)/py $(MUTANTS_DIR)/bench $(MUTANTS_DIR)/static
+	rm -rf $(MUTANTS_DIR)/src/fifteen $(MUTANTS_DIR)/py/dbbuild $(MUTANTS_DIR)/tests $(MUTANTS_DIR)/bench/data $(MUTANTS_DIR)/static/db
+	cp -r py/fifteen $(MUTANTS_DIR)/src/fifteen
+	cp -r py/dbbuild $(MUTANTS_DIR)/py/dbbuild
+	cp -r tests $(MUTANTS_DIR)/tests
+	cp -r bench/data $(MUTANTS_DIR)/bench/data
+	cp -rL static/db $(MUTANTS_DIR)/static/db
+	cp pyproject.toml $(MUTANTS_DIR)/
+	cd $(MUTANTS_DIR) && $(CURDIR)/$(VENV)/bin/mutmut run --max-children 2 $(if $(MODULE),"fifteen.$(MODULE).*")
+	cd $(MUTANTS_DIR) && $(CURDIR)/$(VENV)/bin/mutmut results --all true | $(CURDIR)/$(PY) $(CURDIR)/tests/support/mutation_score.py
 
 bench: $(VENV)/.stamp db
 	PYTHONPATH=py $(PY) bench/bench_bounds.py

@@ -37,7 +37,7 @@ def contents_digest(data: bytes) -> str:
 
 
 # ----------------------------------------------------------------- the cache
-def test_build_cache(tmp_path, monkeypatch):
+def test_build_cache(tmp_path, monkeypatch, capsys):
     calls = []
 
     def build(params, log, cache):
@@ -82,8 +82,10 @@ def test_build_cache(tmp_path, monkeypatch):
     assert cli.main(args) == 0
     assert len(calls) == 4
     # --only with an unknown name is an error
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as exit_info:
         cli.main(args + ["--only", "nope"])
+    assert exit_info.value.code == 2
+    assert "unknown asset(s) ['nope']" in capsys.readouterr().err
 
 
 def test_registry_names():

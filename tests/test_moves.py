@@ -88,3 +88,53 @@ def test_own_mirror_4x4_positions_same_length_as_the_ordinary_tables(monkeypatch
             full = solve(board, "pdb663")
         assert halved.length == full.length and board.solves(halved.tiles), tiles
         assert halved.result.nodes < full.result.nodes
+
+
+def test_mirror_closed_tables_need_a_square_board():
+    with pytest.raises(ValueError, match="^mirror images need a square board$"):
+        move_tables(Shape(2, 3), True)
+
+
+@pytest.mark.parametrize(
+    "shape,mirror_closed", [("2x2", False), ("2x3", False), ("3x3", False), ("3x3", True), ("2x4", False), ("4x4", True)]
+)
+def test_every_move_begins_a_forbidden_sequence(shape, mirror_closed):
+    """Every move is the first of some forbidden sequence (a circle round a 2x2 block), so the
+    automaton's root has a transition for every move and never fails to it: its ``get(m, 0)``
+    defaults and the root's ``final`` flag are never read (equivalent mutants of make mutants)."""
+    tables = move_tables(Shape.parse(shape), mirror_closed)
+    assert {f[0] for f in tables.forbidden_sequences} == set(range(len(tables.moves)))
+
+
+@pytest.mark.parametrize("name", ["3x4", "4x3", "4x4", "2x5"])
+def test_moves_carry_their_axis_direction_and_jumped_squares(name):
+    """Every move's fields against an independent reading: vertical when the blank changes row,
+    forward when it goes down or right, and the squares the sliding tile jumps over in the
+    reading order of its axis (row-major for vertical moves, column-major for horizontal ones)."""
+    shape = Shape.parse(name)
+    rows, cols = shape.rows, shape.cols
+    tables = moves.MoveTables(shape, prune_depth=2)  # built here, not the cached tables
+    assert tables.shape == shape and tables.mirror_closed is False and tables.n == shape.size
+    column_major = sorted(range(shape.size), key=lambda q: (q % cols, q // cols))
+    pairs = set()
+    for mv in tables.moves:
+        b, s = mv.blank_from, mv.blank_to
+        pairs.add((b, s))
+        assert mv.vertical == (b % cols == s % cols) and mv.forward == (s > b)
+        if mv.vertical:
+            expected = tuple(range(min(b, s) + 1, max(b, s)))
+            assert len(expected) == cols - 1
+        else:
+            i, j = sorted((column_major.index(b), column_major.index(s)))
+            expected = tuple(column_major[i + 1 : j])
+            assert len(expected) == rows - 1
+        assert mv.jumped == expected, (name, b, s)
+    horizontal = {(q, q + d) for q in range(shape.size) for d in (-1, 1) if 0 <= q % cols + d < cols}
+    vertical = {(q, q + d) for q in range(shape.size) for d in (-cols, cols) if 0 <= q + d < shape.size}
+    assert pairs == horizontal | vertical and len(tables.moves) == len(pairs)
+    # the successor lists by axis: each state's list split, entries unchanged (move id * N)
+    n = tables.n
+    for row, v, h in zip(tables.successors, tables.successors_vertical, tables.successors_horizontal, strict=True):
+        assert v == tuple(e for e in row if tables.moves[e[1] // n].vertical)
+        assert h == tuple(e for e in row if not tables.moves[e[1] // n].vertical)
+        assert all(isinstance(e[1], int) and e[1] % n == 0 for e in row)

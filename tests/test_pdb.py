@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import struct
 import zlib
 from collections import deque
@@ -22,6 +23,7 @@ from fifteen.pdb import (  # noqa: E402
     PatternDatabase,
     asset_file,
     board_symmetries,
+    load_partition,
     plan_groups,
     reflect_board,
 )
@@ -419,7 +421,7 @@ def test_refuses_wrong_kind_shape_partition(pdb3):
     def claims_663(m):
         m.update(rows=4, cols=4, partition="663")
 
-    with pytest.raises(AssetError):
+    with pytest.raises(AssetError, match=r"groups \[\[1, 2, 3, 4\], \[5, 6, 7, 8\]\] are not a partition of tiles 1\.\.15"):
         PatternDatabase.from_bytes(_rewrite(data, meta_fn=claims_663))
 
 
@@ -497,3 +499,29 @@ def test_pdb_search_4x4_real(pdb_real):
             s[b], s[p] = s[p], 0
             b = p
             assert db.bound(s) <= res.length - k - 1
+
+
+def test_load_names_the_file_and_passes_the_checks(tmp_path, pdb3):
+    """``load`` names the database after its file unless told otherwise, and forwards the
+    expected partition and shape; ``load_partition`` reads ``pdb-<partition>.f15``."""
+    data, _ = pdb3
+    path = tmp_path / asset_file("44")
+    path.write_bytes(data)
+    db = PatternDatabase.load(path)
+    assert db.name == str(path) and db.value([8, 6, 7, 2, 5, 4, 3, 0, 1]) == pdb3[1].value([8, 6, 7, 2, 5, 4, 3, 0, 1])
+    assert PatternDatabase.load(path, name="mine").name == "mine"
+    with pytest.raises(AssetError, match=f"^{re.escape(str(path))}: holds partition '44', expected '663'$"):
+        PatternDatabase.load(path, partition="663")
+    assert load_partition(tmp_path, "44").name == str(path)
+    with pytest.raises(AssetError, match=r"pdb-555\.f15: holds partition '44', expected '555'$"):
+        (tmp_path / asset_file("555")).write_bytes(data)
+        load_partition(tmp_path, "555")
+
+
+def test_reflection_needs_a_square_board(small_pdbs):
+    db = small_pdbs["2x4"]
+    with pytest.raises(ValueError, match="^reflection needs a square board$"):
+        db.reflect([1, 2, 3, 4, 5, 6, 7, 0])
+    with pytest.raises(ValueError, match="^reflection needs a square board$"):
+        db.reflected_value([1, 2, 3, 4, 5, 6, 7, 0])
+    assert db.bound([1, 2, 3, 4, 5, 6, 0, 7]) == db.value([1, 2, 3, 4, 5, 6, 0, 7]) == 1

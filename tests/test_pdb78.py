@@ -270,7 +270,7 @@ def test_refusals(pack3):
         PDB78.from_bytes(_rewrite(pack3, {"tables": tabs}))
     tabs = [dict(t) for t in meta["tables"]]
     tabs[1]["tiles"] = [5, 6, 7]
-    with pytest.raises(AssetError):
+    with pytest.raises(AssetError, match="table 1 has a bad size or offset"):
         PDB78.from_bytes(_rewrite(pack3, {"tables": tabs}))
     with pytest.raises(AssetError, match="'pdb'"):
         PDB78.from_bytes(_rewrite(pack3, {"kind": "pdb"}))

@@ -1,12 +1,13 @@
 """The WD asset: round trip, and refusal of corrupt, truncated or wrong-version files."""
 
+import hashlib
 import struct
 
 import pytest
 
 from fifteen import AssetError, Shape
 from fifteen.dbfile import read_asset, write_asset
-from fifteen.walking import WalkingTable
+from fifteen.walking import NO_LINK, WalkingTable
 
 
 @pytest.fixture(scope="module")
@@ -65,3 +66,59 @@ def test_container_round_trip_uncompressed():
     data = write_asset({"kind": "x", "rows": 1}, b"abc", compress=False)
     a = read_asset(data)
     assert a.payload == b"abc" and a.kind == "x"
+
+
+def test_asset_meta_and_payload_pinned():
+    """The container's metadata and payload of two WD tables (2-byte links), pinned."""
+    for shape, states, maximum, digest in (
+        (Shape(3, 3), 105, 14, "a9eb5fa1df701b08c17bf8f2b250867d74009f1b8564af502c0c65dbbe56bbf5"),
+        (Shape(3, 4), 255, 18, "4d81352ca88b1ffa4a6b200f4b7c0e367657bae079f424ddd009296f5234c683"),
+    ):
+        table = WalkingTable.build(shape)
+        asset = read_asset(table.to_bytes())
+        rows = shape.rows
+        assert asset.meta == {"kind": "wd", "rows": shape.rows, "cols": shape.cols, "states": states, "max": maximum, "link_bytes": 2}
+        assert len(asset.payload) == states * (rows * rows + 1 + 2 * rows * 2)
+        assert hashlib.sha256(bytes(asset.payload)).hexdigest() == digest
+
+
+def test_four_byte_links_round_trip():
+    """Tables of 65,535 states or more store 4-byte links (no supported shape needs them yet)."""
+    n = 0xFFFF
+    keys = [i.to_bytes(4, "little") for i in range(n)]
+    links = [(i + 1) % n if i % 3 else NO_LINK for i in range(n * 4)]
+    table = WalkingTable(Shape(2, 2), keys, bytes([0] + [1] * (n - 1)), links)
+    data = table.to_bytes()
+    assert read_asset(data).meta["link_bytes"] == 4
+    loaded = WalkingTable.from_bytes(data)
+    assert loaded.links == links and loaded.keys == keys and len(loaded) == n
+    smaller = WalkingTable(Shape(2, 2), keys[:-1], bytes([0] + [1] * (n - 2)), [x if x != n - 1 else 0 for x in links[:-4]])
+    assert read_asset(smaller.to_bytes()).meta["link_bytes"] == 2
+
+
+def test_bad_link_size_and_metadata_refused():
+    data = write_asset({"kind": "wd", "rows": 3, "cols": 3, "states": 1, "link_bytes": 3, "max": 0}, b"")
+    with pytest.raises(AssetError, match="WD asset: link size 3 is not 2 or 4"):
+        WalkingTable.from_bytes(data)
+    data = write_asset({"kind": "wd", "rows": 3, "cols": 3, "link_bytes": 2}, b"")
+    with pytest.raises(AssetError, match=r"wd-x: bad WD metadata \('states'\)"):
+        WalkingTable.from_bytes(data, "wd-x")
+    # the right size, but the tables do not hang together (duplicate keys)
+    data = write_asset({"kind": "wd", "rows": 2, "cols": 2, "states": 2, "link_bytes": 2, "max": 1}, bytes(2 * 4 + 2 + 2 * 4 * 2))
+    with pytest.raises(AssetError, match="WD asset: inconsistent WD tables"):
+        WalkingTable.from_bytes(data)
+
+
+def test_which_shapes_have_wd_tables():
+    """Every supported shape, and the WD tables each shape's boards read (both readings)."""
+    from fifteen.walking import asset_file, supported_shapes, table_users
+
+    names = "2x2 2x3 2x4 2x5 2x6 3x2 3x3 3x4 3x5 3x6 4x2 4x3 4x4 4x5 4x6 5x2 5x3 5x4 5x5 6x2 6x3 6x4"
+    assert [str(s) for s in supported_shapes()] == names.split()
+    users = {str(table): [str(b) for b in boards] for table, boards in table_users().items()}
+    pairs = {"2x3": "3x2", "2x4": "4x2", "2x5": "5x2", "3x4": "4x3"}
+    expected = {"2x2": ["2x2"], "3x3": ["3x3"], "4x4": ["4x4"]}
+    for a, b in pairs.items():
+        expected[a] = expected[b] = [a, b]
+    assert users == expected
+    assert asset_file(Shape(3, 4)) == "wd-3x4.f15"

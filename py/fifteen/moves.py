@@ -134,15 +134,15 @@ def _pruning_automaton(moves: list[Move], from_square: list[list[int]], n: int, 
                 final.append(False)
             u = goto[u][m]
         final[u] = True
-    fail = [0] * len(goto)
+    fail = [0] * len(goto)  # the depth-1 nodes fail to the root
     queue = deque(goto[0].values())
     while queue:
-        u = queue.popleft()
+        u = queue.popleft()  # never the root: the queue holds depth >= 1 nodes
         for m, v in goto[u].items():
             f = fail[u]
             while f and m not in goto[f]:
                 f = fail[f]
-            fail[v] = goto[f].get(m, 0) if u else 0
+            fail[v] = goto[f].get(m, 0)
             final[v] = final[v] or final[fail[v]]
             queue.append(v)
 

@@ -1,0 +1,103 @@
+"""Branches of the generated loops that the searches of the other tests do not reach, and the
+JSON API's ``bounds`` method.
+
+* The ordering pass (reflected PDB loop, nodes with slack >= 6) and its goal test: a search
+  never has that much slack next to the goal within IDA* (the bound rises by 2 from the
+  solution's parity), so a searcher is run directly with a large budget.
+* The plain PDB loop's tick and cancel (tests/test_search.py drives every other loop: md, lc,
+  id, wd, wdid, the reflected PDB loop with 5-5-5 and 6-6-3, and both 7-8 loops).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from fifteen import Shape, api, assets
+from fifteen.ida import Cancelled, ida_star
+from fifteen.loops_pdb import pdb_searcher
+from fifteen.moves import tables_for
+
+
+def never(nodes: int) -> int:
+    return sys.maxsize
+
+
+ONE_MOVE_3X3 = [1, 2, 3, 4, 5, 0, 7, 8, 6]  # tile 6 slid up: the blank goes down to the goal
+
+
+def test_the_ordering_pass_finds_the_goal_child(small_pdbs):
+    """With slack >= 6 at the root, the ordering pass takes the children whose value does not
+    rise first: the goal child (value 0) is found there at once, although another child comes
+    before it in the successor list (searched first, in the successor list's order)."""
+    shape = Shape(3, 3)
+    tables = tables_for(shape, ONE_MOVE_3X3)
+    order = [s for s, _, _ in tables.successors[tables.start_states[ONE_MOVE_3X3.index(0)]]]
+    assert sorted(order) == [2, 4, 8] and order[0] != 8  # the goal's move (to 8) is not the first listed
+    searcher = pdb_searcher(small_pdbs["3x3"], reflect=True)(shape, ONE_MOVE_3X3, never)
+    assert searcher.h0 == 1
+    assert searcher.run(11) == ([8], 1)  # the root only: the goal child found in the ordering pass
+    assert searcher.run(7) == ([8], 1)  # slack 6 (budget 6 after the root, value 1 < 6 - 4)
+    assert searcher.run(5) == ([8], 3)  # no ordering pass: the children before the goal's are searched
+    # The plain loop (no ordering pass) with the same budget searches the first child's subtree first.
+    plain = pdb_searcher(small_pdbs["3x3"], reflect=False)(shape, ONE_MOVE_3X3, never)
+    assert plain.run(11) == ([8], 17)
+
+
+def cancel_in_the_loop() -> bool:
+    """Cancel at the first check made by the loop's tick (not between iterations)."""
+    return sys._getframe(1).f_code.co_name == "tick"
+
+
+@pytest.mark.parametrize("shape_name", ["3x3", "2x4"])
+def test_tick_and_cancel_in_the_plain_pdb_loop(small_pdbs, shape_name):
+    shape = Shape.parse(shape_name)
+    tiles = {"3x3": [8, 6, 7, 2, 5, 4, 3, 0, 1], "2x4": [4, 3, 7, 1, 2, 6, 5, 0]}[shape_name]
+    factory = pdb_searcher(small_pdbs[shape_name], reflect=False)
+    ticks = []
+    result = ida_star(shape, tiles, factory, progress=ticks.append, tick_nodes=4)
+    inner = [p for p in ticks if not p.done]
+    assert len(inner) > 5 and all(p.iteration_nodes > 0 for p in inner)
+    assert [p.iterations[-1].bound for p in ticks if p.done] == [it.bound for it in result.iterations]
+    with pytest.raises(Cancelled) as info:
+        ida_star(shape, tiles, factory, cancel=cancel_in_the_loop, tick_nodes=4)
+    assert any(entry.name == "dfs" for entry in info.traceback)  # raised inside the generated loop
+
+
+def bounds(**params) -> dict:
+    reply = json.loads(api.call("bounds", json.dumps(params)))
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def test_api_bounds(fresh_assets, databases_without_pack):
+    """``bounds``: the position and every bound's value, with the CLI's summary line."""
+    assets.use_directory(databases_without_pack)
+    transposed = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0]
+    got = bounds(text=" ".join(map(str, transposed)))
+    assert (got["rows"], got["cols"], got["tiles"]) == (4, 4, transposed)
+    assert got["bounds"] == {
+        "md": 40,
+        "lc": 40,
+        "id_v": 12,
+        "id_h": 12,
+        "id": 24,
+        "wd_v": 20,
+        "wd_h": 20,
+        "wd": 40,
+        "wdid": 40,
+        "pdb663": 48,
+        "pdb": 48,
+        "pdb_r": 48,
+        "pdb555": 46,
+        "lb": 48,
+    }
+    assert got["summary"] == "MD=40 LC=40 WD=20/20 ID=12/12 PDB=48 PDBr=48 LB=48"
+    # 3x3, 31 moves from the goal (no PDB on this shape)
+    got = bounds(tiles=[8, 6, 7, 2, 5, 4, 3, 0, 1])
+    assert got["bounds"] == {"md": 21, "lc": 23, "id_v": 12, "id_h": 11, "id": 23, "wd_v": 12, "wd_h": 13, "wd": 25, "wdid": 25, "lb": 25}
+    assert got["summary"] == "MD=21 LC=23 WD=12/13 ID=12/11 LB=25"
+    got = bounds(text="1 2 3 4 5 6 7 8 9 10 0 11", shape="3x4")
+    assert (got["rows"], got["cols"], got["bounds"]["lb"], got["summary"]) == (3, 4, 1, "MD=1 LC=1 WD=0/1 ID=0/1 LB=1")
