@@ -2,25 +2,26 @@
 // fifteen package into it.  Reports LOADING for the stages RUNTIME and SOLVER.
 
 import { ErrorType, LoadState, Stage, message } from "./protocol.js";
-import { LoadError, fetchOk, firstLine, now, post, url } from "./worker-common.js";
+import { LoadError, fetchBytes, fetchOk, firstLine, isCached, now, post, url } from "./worker-common.js";
 
 const PYODIDE = "../vendor/pyodide/";
+
+const RUNTIME_FILES = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.mjs"];
+
+/** The runtime files the service worker has not cached yet (all of them when there is none). */
+async function missingRuntime({ controlled }) {
+  const missing = [];
+  for (const f of RUNTIME_FILES) if (!(await isCached(`${PYODIDE}${f}`, controlled))) missing.push(f);
+  return missing;
+}
 
 /**
  * First visit under the service worker: download the big runtime files here,
  * reporting progress; the service worker caches them on the way, so Pyodide's
  * own requests for them are then answered from its cache (no second download).
  */
-async function prefetchRuntime({ controlled, runtimeBytes }) {
-  if (!controlled || !self.caches) return;
-  const sizes = runtimeBytes || {};
-  const files = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.mjs"];
-  const missing = [];
-  for (const f of files) {
-    if (!(await caches.match(url(`${PYODIDE}${f}`)))) missing.push(f);
-  }
-  if (!missing.length) return;
-  const total = missing.reduce((a, f) => a + (sizes[f] || 0), 0);
+async function prefetchRuntime({ controlled }, missing, total) {
+  if (!controlled || !self.caches || !missing.length) return;
   let loaded = 0;
   let last = 0;
   for (const f of missing) {
@@ -89,9 +90,13 @@ function watchWasm() {
  */
 export async function loadRuntime(opts) {
   const t0 = now();
-  post(message.loading(Stage.RUNTIME, LoadState.START, "Python runtime (Pyodide)"));
+  const missing = await missingRuntime(opts);
+  const cached = !missing.length; // (never without a service worker: the HTTP cache is not asked)
+  const sizes = opts.runtimeBytes || {};
+  const total = missing.reduce((a, f) => a + (sizes[f] || 0), 0);
+  post(message.loading(Stage.RUNTIME, LoadState.START, "Python runtime (Pyodide)", cached ? { cached } : total ? { bytes: total } : {}));
   try {
-    await prefetchRuntime(opts);
+    await prefetchRuntime(opts, missing, total);
   } catch (e) {
     console.warn("prefetch", e);
   }
@@ -128,29 +133,47 @@ export async function loadRuntime(opts) {
     interrupt = new Int32Array(new SharedArrayBuffer(4));
     pyodide.setInterruptBuffer(interrupt);
   }
-  post(message.loading(Stage.RUNTIME, LoadState.DONE, `Pyodide ${pyodide.version}`, { seconds: now() - t0 }));
+  post(message.loading(Stage.RUNTIME, LoadState.DONE, `Pyodide ${pyodide.version}`, { seconds: now() - t0, ...(cached ? { cached } : {}) }));
   return { pyodide, interrupt };
 }
 
-/** Install the fifteen wheel (listed in ../wheels/manifest.json); returns the fifteen.api module. */
-export async function loadSolver(pyodide) {
+/**
+ * Start downloading the solver package (../wheels/manifest.json names it: `archive`, the
+ * fifteen wheel's files plus their bytecode, tools/web_pyc.mjs; else the wheel) while the
+ * runtime starts; resolves to {name, format, bytes}, or to {error} (reported by loadSolver).
+ */
+export function fetchSolver({ controlled = false } = {}) {
+  return (async () => {
+    const manifest = await (await fetchOk("../wheels/manifest.json", "wheel list")).json();
+    const name = manifest.archive || manifest.fifteen;
+    const cached = await isCached(`../wheels/${name}`, controlled);
+    const bytes = await fetchBytes(`../wheels/${name}`, { label: "Solver package" });
+    return { name, format: name.endsWith(".whl") ? "wheel" : "zip", version: (manifest.fifteen || name).split("-")[1] || "", bytes, cached };
+  })().catch((error) => ({ error }));
+}
+
+/**
+ * Install the solver package (its bytes from fetchSolver) and import it; returns the
+ * fifteen.api module.  Pure Python, so it is unpacked straight into site-packages
+ * (pyodide.unpackArchive): no micropip (two more wheels and about a second of start-up),
+ * no package resolver; with the bytecode in the archive nothing is compiled either.
+ */
+export async function loadSolver(pyodide, wheel = fetchSolver()) {
   const t0 = now();
   post(message.loading(Stage.SOLVER, LoadState.START, "solver package"));
-  const manifest = await (await fetchOk("../wheels/manifest.json", "wheel list")).json();
+  const { name, format, version, bytes, cached, error } = await wheel;
+  if (error) throw error instanceof LoadError ? error : new LoadError(ErrorType.LOAD, `Solver package: ${firstLine(error)}`);
   let api;
   try {
-    await pyodide.loadPackage([url(`../wheels/${manifest.micropip}`), url(`../wheels/${manifest.packaging}`)], {
-      messageCallback: () => {},
-      errorCallback: (s) => console.warn(s),
-    });
-    const micropip = pyodide.pyimport("micropip");
-    await micropip.install(url(`../wheels/${manifest.fifteen}`), { deps: false });
-    micropip.destroy();
+    const sys = pyodide.pyimport("sys");
+    const sitePackages = sys.path.toJs().find((p) => p.endsWith("/site-packages"));
+    sys.destroy();
+    pyodide.unpackArchive(bytes, format, { extractDir: sitePackages });
     api = pyodide.pyimport("fifteen.api");
   } catch (e) {
-    throw new LoadError(ErrorType.LOAD, `Solver package: could not be installed (${firstLine(e)})`);
+    throw new LoadError(ErrorType.LOAD, `Solver package: could not be installed (${name}: ${firstLine(e)})`);
   }
-  const version = manifest.fifteen.split("-")[1] || "";
-  post(message.loading(Stage.SOLVER, LoadState.DONE, `fifteen ${version}`.trim(), { seconds: now() - t0 }));
+  const size = cached ? { cached } : { bytes: bytes.length };
+  post(message.loading(Stage.SOLVER, LoadState.DONE, `fifteen ${version}`.trim(), { ...size, seconds: now() - t0 }));
   return api;
 }
