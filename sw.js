@@ -101,13 +101,16 @@ function networkFirst(request, fallbacks) {
     });
 }
 
-async function cacheFirst(request) {
+/** The cached copy, else the network's answer, returned at once (the runtime's wasm is compiled
+ * as it streams in) while a copy is stored (the event is kept alive until it is). */
+async function cacheFirst(event) {
+  const request = event.request;
   const cache = await caches.open(CACHE);
   const hit = await cache.match(request);
   if (hit) return hit;
   const resp = await fetch(request);
   if (resp.ok && resp.type === "basic" && resp.status === 200) {
-    await cache.put(request, resp.clone());
+    event.waitUntil(cache.put(request, resp.clone()).catch((e) => console.warn("not cached:", request.url, e)));
   }
   return resp;
 }
@@ -128,6 +131,6 @@ self.addEventListener("fetch", (event) => {
   } else if (url.pathname.endsWith("/static/build-info.json")) {
     event.respondWith(networkFirst(request, []).then(harden));
   } else {
-    event.respondWith(cacheFirst(request).then(harden));
+    event.respondWith(cacheFirst(event).then(harden));
   }
 });

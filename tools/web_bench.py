@@ -20,6 +20,9 @@ as the e2e tests.  Needs `make web` first.
 It prints every repetition and the medians, and the ratio app/bare cold and warm.  A profile
 is a user-data directory on disk (Chromium keeps compiled WebAssembly only there); with
 ``--incognito`` each repetition is a new in-memory context of one browser instead.
+``--isolated-host`` serves every response with COOP/COEP, as a host configured for
+cross-origin isolation does: the first visit is then isolated like the reloads under the
+service worker (whose headers make the page isolated from the second visit on).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM_ARGS, App, SiteServer, _chromium_path, launch_chromium  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_ARGS, App, SiteServer, _chromium_path, _QuietHandler, launch_chromium  # noqa: E402
 
 TIMEOUT_MS = 300_000
 KINDS = ("cold", "warm", "warm2")  # a first visit, a reload, a second reload (the page then isolated both times)
@@ -67,6 +70,19 @@ const t0 = performance.now();
 await loadPyodide({ indexURL: new URL("../static/vendor/pyodide/", import.meta.url).href });
 postMessage({ seconds: (performance.now() - t0) / 1000, wasm });
 """
+
+
+class _IsolatingHandler(_QuietHandler):
+    """Sends COOP/COEP on every response, as a host configured for cross-origin isolation does."""
+
+    def end_headers(self):
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+
+class IsolatingServer(SiteServer):
+    handler = _IsolatingHandler
 
 
 def bare_site(tmp: Path) -> Path:
@@ -172,10 +188,10 @@ def med(values) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def startup(reps: int, incognito: bool) -> None:
+def startup(reps: int, incognito: bool, isolated_host: bool = False) -> None:
     with tempfile.TemporaryDirectory(prefix="fifteen-bench-") as tmpname:
         tmp = Path(tmpname)
-        server = SiteServer(bare_site(tmp)).start()
+        server = (IsolatingServer if isolated_host else SiteServer)(bare_site(tmp)).start()
         bare_runs, app_runs = [], []
         try:
             with sync_playwright() as p:
@@ -200,7 +216,8 @@ def startup(reps: int, incognito: bool) -> None:
                 profiles.close()
         finally:
             server.stop()
-    print(f"\nmedians of {reps} ({'incognito contexts' if incognito else 'fresh on-disk profiles'}):")
+    where = "incognito contexts" if incognito else "fresh on-disk profiles"
+    print(f"\nmedians of {reps} ({where}{', a host sending COOP/COEP' if isolated_host else ''}):")
     for kind in KINDS:
         bare, app = med(r[kind] for r in bare_runs), med(r[kind] for r in app_runs)
         ph = {k: med(r[f"{kind}_phases"].get(k) for r in app_runs) for k in ("page", "runtime", "solver", "databases", "warmup")}
@@ -210,11 +227,11 @@ def startup(reps: int, incognito: bool) -> None:
             f"app {app:.2f} s, app/bare {app / bare:.2f}; app phases: " + ", ".join(f"{k} {v:.2f} s" for k, v in ph.items())
         )
     last = app_runs[-1]
-    counts = collections.Counter(r.split("?")[0] if r.startswith("/sw.js") else r for r in last["first_requests"])
-    dups = {u: n for u, n in counts.items() if n > 1}
+    asked = {u: n for u, n in collections.Counter(last["first_requests"]).items() if n > 1}
+    sent = {u: n for u, n in collections.Counter(last["first_downloads"]).items() if n > 1}
     print(
         f"  first visit: {len(last['first_requests'])} requests, {med(r['first_bytes'] for r in app_runs) / 1e6:.1f} MB; "
-        f"URLs fetched more than once: {dups or 'none'}"
+        f"URLs downloaded more than once: {sent or 'none'}; asked for more than once: {asked or 'none'}"
     )
     print(
         f"  warm reload: {med(r['warm_bytes'] for r in app_runs) / 1e3:.0f} kB from the server "
@@ -264,9 +281,14 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--startup", action="store_true", help="measure start-up: bare Pyodide page vs the app, cold and warm")
     ap.add_argument("--reps", type=int, default=3, help="repetitions of --startup (default 3; medians are printed)")
     ap.add_argument("--incognito", action="store_true", help="--startup in incognito contexts instead of on-disk profiles")
+    ap.add_argument(
+        "--isolated-host",
+        action="store_true",
+        help="--startup with a server that sends COOP/COEP (the first visit is cross-origin isolated too)",
+    )
     args = ap.parse_args(argv)
     if args.startup:
-        startup(args.reps, args.incognito)
+        startup(args.reps, args.incognito, args.isolated_host)
     else:
         solves(args.ids)
 

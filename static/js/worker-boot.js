@@ -16,29 +16,38 @@ async function missingRuntime({ controlled }) {
 }
 
 /**
- * First visit under the service worker: download the big runtime files here,
- * reporting progress; the service worker caches them on the way, so Pyodide's
- * own requests for them are then answered from its cache (no second download).
+ * While Pyodide starts on a first visit, count the bytes of the runtime files it downloads
+ * (`missing`) and report them as PROGRESS: its own fetches are wrapped (one download per
+ * file, streamed into the compiler, cached on the way by the service worker).  Returns the
+ * function that restores fetch.  Nothing is wrapped when everything is cached, so that a
+ * cached start hands Pyodide the service worker's own responses (with their code cache).
  */
-async function prefetchRuntime({ controlled }, missing, total) {
-  if (!controlled || !self.caches || !missing.length) return;
+function countDownloads(missing, total) {
+  if (!missing.length || !globalThis.TransformStream) return () => {};
+  const original = self.fetch;
+  const watched = new Set(missing.map((f) => url(`${PYODIDE}${f}`)));
   let loaded = 0;
   let last = 0;
-  for (const f of missing) {
-    const resp = await fetch(url(`${PYODIDE}${f}`));
-    if (!resp.ok || !resp.body) continue; // Pyodide will report the failure itself
-    const reader = resp.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      loaded += value.length;
-      const t = performance.now();
-      if (t - last > 100) {
-        last = t;
-        post(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { bytes: total, loaded }));
-      }
-    }
-  }
+  self.fetch = async function (input, init) {
+    const resp = await original.call(this, input, init);
+    const href = typeof input === "string" ? new URL(input, self.location.href).href : input?.url;
+    if (!watched.has(href) || !resp.ok || !resp.body) return resp;
+    const counter = new TransformStream({
+      transform(chunk, controller) {
+        loaded += chunk.byteLength;
+        const t = performance.now();
+        if (t - last > 100) {
+          last = t;
+          post(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { bytes: total, loaded }));
+        }
+        controller.enqueue(chunk);
+      },
+    });
+    return new Response(resp.body.pipeThrough(counter), { status: resp.status, statusText: resp.statusText, headers: resp.headers });
+  };
+  return () => {
+    self.fetch = original;
+  };
 }
 
 const WASM = "pyodide.asm.wasm";
@@ -95,11 +104,11 @@ export async function loadRuntime(opts) {
   const sizes = opts.runtimeBytes || {};
   const total = missing.reduce((a, f) => a + (sizes[f] || 0), 0);
   post(message.loading(Stage.RUNTIME, LoadState.START, "Python runtime (Pyodide)", cached ? { cached } : total ? { bytes: total } : {}));
-  try {
-    await prefetchRuntime(opts, missing, total);
-  } catch (e) {
-    console.warn("prefetch", e);
-  }
+  // (pyodide.asm.mjs comes by import(), uncounted: the progress counts the .wasm and the stdlib)
+  const uncount = countDownloads(
+    missing.filter((f) => !f.endsWith(".mjs")),
+    missing.filter((f) => !f.endsWith(".mjs")).reduce((a, f) => a + (sizes[f] || 0), 0),
+  );
   let loadPyodide;
   try {
     ({ loadPyodide } = await import("../vendor/pyodide/pyodide.mjs"));
@@ -127,6 +136,7 @@ export async function loadRuntime(opts) {
     throw new LoadError(ErrorType.LOAD, `Python runtime: failed to start (${msg})`);
   } finally {
     wasm.restore();
+    uncount();
   }
   let interrupt = null;
   if (self.crossOriginIsolated && typeof SharedArrayBuffer === "function") {

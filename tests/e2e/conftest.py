@@ -100,6 +100,8 @@ def bind_http_server(port: int, handler) -> http.server.ThreadingHTTPServer:
 class SiteServer:
     """A static file server that can be stopped and started again on the same port."""
 
+    handler: type[http.server.SimpleHTTPRequestHandler] = _QuietHandler
+
     def __init__(self, root: Path, port: int | None = None):
         self.root = Path(root)
         self.port = port or _free_port()
@@ -111,7 +113,7 @@ class SiteServer:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self) -> SiteServer:
-        self.httpd = bind_http_server(self.port, functools.partial(_QuietHandler, directory=str(self.root)))
+        self.httpd = bind_http_server(self.port, functools.partial(self.handler, directory=str(self.root)))
         self.httpd.bytes_sent = 0
         self.httpd.bytes_by_path = {}
         self.httpd.requests = []
