@@ -30,15 +30,15 @@ static/db/manifest.json: $(DB_INPUTS) $(VENV)/.stamp
 db: static/db/manifest.json
 
 # ---------------------------------------------------------------- web runtime
-# Vendored Pyodide (from npm, pinned in package-lock.json), the micropip/packaging
-# wheels (from PyPI, cached in .cache/wheels), the fifteen wheel (rebuilt when py/ changes),
+# Vendored Pyodide (from npm, pinned in package-lock.json), the fifteen wheel (rebuilt when
+# py/ changes) and what the worker installs from it, fifteen-*-pyodide.zip: its files plus
+# bytecode compiled by Pyodide's own Python (tools/web_pyc.mjs; no micropip in the browser),
 # static/wheels/manifest.json and static/build-info.json (asset list + hashes: the
 # service worker's cache version).  See README, "The browser app".  The fifteen wheel is
 # reproducible (SOURCE_DATE_EPOCH: fixed zip time stamps), so a rebuild of unchanged sources,
 # e.g. every deploy from a fresh checkout, keeps the same cache version.
 PYODIDE_DIR   := static/vendor/pyodide
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
-WEB_WHEELS    := micropip-0.11.1-py3-none-any.whl packaging-26.1-py3-none-any.whl
 FIFTEEN_SRC   := pyproject.toml $(wildcard py/fifteen/*.py)  # the wheel holds py/fifteen only (pyproject)
 
 node_modules/.stamp: package.json package-lock.json
@@ -50,22 +50,15 @@ $(PYODIDE_DIR)/.stamp: node_modules/.stamp
 	cd node_modules/pyodide && cp $(PYODIDE_FILES) $(CURDIR)/$(PYODIDE_DIR)/
 	touch $@
 
-.PRECIOUS: .cache/wheels/%.whl
-.cache/wheels/%.whl: | $(VENV)/.stamp
-	$(PY) -m pip download -q --no-deps --only-binary=:all: --python-version 3.14 \
-	  -d .cache/wheels $$(echo $* | cut -d- -f1)==$$(echo $* | cut -d- -f2)
-
-static/wheels/%.whl: .cache/wheels/%.whl
-	mkdir -p static/wheels && cp $< $@
-
-static/wheels/.fifteen.stamp: $(FIFTEEN_SRC) | $(VENV)/.stamp
-	mkdir -p static/wheels && rm -f static/wheels/fifteen-*.whl
+static/wheels/.fifteen.stamp: $(FIFTEEN_SRC) tools/web_pyc.mjs | $(VENV)/.stamp node_modules/.stamp
+	mkdir -p static/wheels && rm -f static/wheels/fifteen-*.whl static/wheels/fifteen-*.zip
 	mkdir -p .cache && SOURCE_DATE_EPOCH=315532800 $(PY) -m pip wheel -q --no-deps -w static/wheels . >.cache/wheel.log 2>&1 \
 	  || { cat .cache/wheel.log; exit 1; }
 	rm -rf py/*.egg-info build/lib build/bdist.*
 	$(PY) -c "import glob, sys, zipfile; names = zipfile.ZipFile(glob.glob('static/wheels/fifteen-*.whl')[0]).namelist(); \
 	  extra = [n for n in names if n.split('/')[0] != 'fifteen' and '.dist-info/' not in n]; \
 	  sys.exit(f'the fifteen wheel holds more than the runtime package: {extra}' if extra else None)"
+	node tools/web_pyc.mjs static/wheels/fifteen-*.whl
 	touch $@
 
 # The xz decoder for the optional 7-8 pack (npm xz-decompress, MIT: xz-embedded compiled to
@@ -80,8 +73,7 @@ $(XZ_JS): node_modules/.stamp
 	  echo "export const { XzReadableStream } = module.exports;"; } >$@.tmp
 	mv $@.tmp $@
 
-static/build-info.json: $(PYODIDE_DIR)/.stamp $(XZ_JS) $(addprefix static/wheels/,$(WEB_WHEELS)) \
-		static/wheels/.fifteen.stamp tools/web_build_info.py FORCE
+static/build-info.json: $(PYODIDE_DIR)/.stamp $(XZ_JS) static/wheels/.fifteen.stamp tools/web_build_info.py FORCE
 	$(PY) tools/web_build_info.py
 
 web: static/build-info.json

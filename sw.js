@@ -9,8 +9,17 @@
  *   - pages and static/build-info.json: network first, cached copy when offline;
  *   - everything else (scripts, runtime, wheels, databases): cache first, and
  *     whatever is fetched from the network is cached on the way.
- * On install only the small app shell is cached; the page caches the rest of
- * the build (listed in build-info.json) once the solver has loaded.
+ * Nothing is fetched on install: the page has just downloaded the app shell, and once
+ * the solver has loaded it caches every file of the build (listed in build-info.json)
+ * through this worker, each fetched from the browser's HTTP cache when it is there (with
+ * its SHA-256 as the request's integrity, so a stale copy is never taken): no file of a
+ * first visit is downloaded twice (offline.js, precacheAll).
+ *
+ * Cached responses are served as they are (not rebuilt), so that Chromium's code cache
+ * for them works: the compiled WebAssembly of the runtime (pyodide.asm.wasm, compiled by
+ * WebAssembly.instantiateStreaming) is kept beside its Cache Storage entry and a reload
+ * does not compile it again.  Only pages and the solver worker's script are rebuilt, to
+ * carry the headers below.
  *
  * Optional packs (static/db manifest "packs", e.g. the 7-8 database) are fetched
  * only when the user asks, bypass this worker (`?pack`), and are kept by the
@@ -40,48 +49,9 @@ const CSP =
   "worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
 // Pages (top-level or framed navigations) also refuse to be framed.
 const CSP_PAGE = `${CSP}; frame-ancestors 'none'`;
-const SHELL = [
-  "./",
-  "index.html",
-  "static/build-info.json",
-  "static/css/app.css",
-  "static/img/icon.svg",
-  "static/data/examples.json",
-  "static/data/lab-presets.json",
-  "static/js/main.js",
-  "static/js/board.js",
-  "static/js/format.js",
-  "static/js/view.js",
-  "static/js/view-board.js",
-  "static/js/view-progress.js",
-  "static/js/view-solve.js",
-  "static/js/view-lab.js",
-  "static/js/view-explorer.js",
-  "static/js/lab.js",
-  "static/js/lab-table.js",
-  "static/js/chart.js",
-  "static/js/input-lab.js",
-  "static/js/input.js",
-  "static/js/playback.js",
-  "static/js/share.js",
-  "static/js/offline.js",
-  "static/js/protocol.js",
-  "static/js/solver-client.js",
-  "static/js/worker.js",
-  "static/js/worker-common.js",
-  "static/js/worker-boot.js",
-  "static/js/worker-assets.js",
-  "static/js/worker-packs.js",
-];
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(
-    (async () => {
-      const cache = await caches.open(CACHE);
-      await cache.addAll(SHELL.map((p) => new Request(p, { cache: "no-cache" })));
-      await self.skipWaiting();
-    })(),
-  );
+  event.waitUntil(self.skipWaiting());
 });
 
 self.addEventListener("activate", (event) => {
@@ -95,14 +65,20 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+/**
+ * A page (navigation) or the solver worker's script, with the COOP/COEP headers and the CSP;
+ * any other response unchanged (same-origin subresources need no CORP header under COEP, and
+ * a rebuilt Response would lose Chromium's code cache of a cached script or wasm).
+ */
 function isolate(resp, request) {
   if (!resp || resp.status !== 200 || resp.type === "opaque") return resp;
+  const policy = request.mode === "navigate" ? CSP_PAGE : request.destination === "worker" ? CSP : null;
+  if (!policy) return resp;
   const headers = new Headers(resp.headers);
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   headers.set("Cross-Origin-Embedder-Policy", "require-corp");
   headers.set("Cross-Origin-Resource-Policy", "same-origin");
-  const policy = request.mode === "navigate" ? CSP_PAGE : request.destination === "worker" ? CSP : null;
-  if (policy) headers.append("Content-Security-Policy", policy);
+  headers.append("Content-Security-Policy", policy);
   return new Response(resp.body, { status: resp.status, statusText: resp.statusText, headers });
 }
 
@@ -125,13 +101,16 @@ function networkFirst(request, fallbacks) {
     });
 }
 
-async function cacheFirst(request) {
+/** The cached copy, else the network's answer, returned at once (the runtime's wasm is compiled
+ * as it streams in) while a copy is stored (the event is kept alive until it is). */
+async function cacheFirst(event) {
+  const request = event.request;
   const cache = await caches.open(CACHE);
   const hit = await cache.match(request);
   if (hit) return hit;
   const resp = await fetch(request);
   if (resp.ok && resp.type === "basic" && resp.status === 200) {
-    await cache.put(request, resp.clone());
+    event.waitUntil(cache.put(request, resp.clone()).catch((e) => console.warn("not cached:", request.url, e)));
   }
   return resp;
 }
@@ -152,6 +131,6 @@ self.addEventListener("fetch", (event) => {
   } else if (url.pathname.endsWith("/static/build-info.json")) {
     event.respondWith(networkFirst(request, []).then(harden));
   } else {
-    event.respondWith(cacheFirst(request).then(harden));
+    event.respondWith(cacheFirst(event).then(harden));
   }
 });

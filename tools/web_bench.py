@@ -1,16 +1,39 @@
 #!/usr/bin/env python3
-"""Measure the browser app: page-ready time (cold and warm) and in-browser solve times.
+"""Measure the browser app: start-up (cold and warm, against a bare Pyodide page) and solve times.
 
+    .venv/bin/python tools/web_bench.py --startup [--reps 3] [--incognito]
     .venv/bin/python tools/web_bench.py [korf55 korf79 korf12 korf1 ...]
 
-Serves the repository root on a free port, drives headless Chromium through the
-same hooks as the e2e tests, and prints a small table.  Needs `make web` first.
+Serves the repository root on a free port and drives headless Chromium through the same hooks
+as the e2e tests.  Needs `make web` first.
+
+``--startup`` measures side by side, in one run, each repetition in a fresh browser profile:
+
+* bare: a tiny page (written to a temporary directory, never part of the site) whose module
+  worker only calls ``loadPyodide()`` from the same vendored files; cold (a fresh profile)
+  and warm (a reload in the same profile);
+* app: ``index.html`` until Solve is enabled (``App.open``), cold and warm, with each phase as
+  the page reports it (``html[data-phases]``: runtime, solver install, databases, warm-up);
+* the requests of the app's first visit, counted per URL by the server (any URL asked for more
+  than once is listed), and the bytes the server sent during the warm reload.
+
+It prints every repetition and the medians, and the ratio app/bare cold and warm.  A profile
+is a user-data directory on disk (Chromium keeps compiled WebAssembly only there); with
+``--incognito`` each repetition is a new in-memory context of one browser instead.
+``--isolated-host`` serves every response with COOP/COEP, as a host configured for
+cross-origin isolation does: the first visit is then isolated like the reloads under the
+service worker (whose headers make the page isolated from the second visit on).
 """
 
 from __future__ import annotations
 
+import argparse
+import collections
+import contextlib
 import json
+import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -19,10 +42,205 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.e2e.conftest import App, SiteServer, launch_chromium  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_ARGS, App, SiteServer, _chromium_path, _QuietHandler, launch_chromium  # noqa: E402
+
+TIMEOUT_MS = 300_000
+KINDS = ("cold", "warm", "warm2")  # a first visit, a reload, a second reload (the page then isolated both times)
+SETTLE_S = 2.0  # idle time before a warm reload (the browser writes its caches)
+
+BARE_HTML = """<!doctype html>
+<html><head><meta charset="utf-8"><title>bare Pyodide</title>
+<script type="module" src="boot.js"></script></head><body>bare</body></html>
+"""
+BARE_BOOT = """const w = new Worker(new URL("worker.mjs", import.meta.url), { type: "module" });
+w.onmessage = (e) => {
+  document.documentElement.dataset.wasm = e.data.wasm.toFixed(3);
+  document.documentElement.dataset.ready = e.data.seconds.toFixed(3);
+};
+"""
+BARE_WORKER = """import { loadPyodide } from "../static/vendor/pyodide/pyodide.mjs";
+// the time of WebAssembly.instantiateStreaming (fetch + compile + instantiate of pyodide.asm.wasm)
+const original = WebAssembly.instantiateStreaming;
+let wasm = 0;
+WebAssembly.instantiateStreaming = async (...args) => {
+  const t = performance.now();
+  try { return await original.apply(WebAssembly, args); } finally { wasm = (performance.now() - t) / 1000; }
+};
+const t0 = performance.now();
+await loadPyodide({ indexURL: new URL("../static/vendor/pyodide/", import.meta.url).href });
+postMessage({ seconds: (performance.now() - t0) / 1000, wasm });
+"""
 
 
-def main(ids: list[str]) -> None:
+class _IsolatingHandler(_QuietHandler):
+    """Sends COOP/COEP on every response, as a host configured for cross-origin isolation does."""
+
+    def end_headers(self):
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+
+class IsolatingServer(SiteServer):
+    handler = _IsolatingHandler
+
+
+def bare_site(tmp: Path) -> Path:
+    """A site root: the repository's files (symlinked) plus bench-bare/, a bare Pyodide page."""
+    root = tmp / "site"
+    root.mkdir()
+    for entry in ROOT.iterdir():
+        if entry.name in ("index.html", "sw.js", "static"):
+            (root / entry.name).symlink_to(entry)
+    bare = root / "bench-bare"
+    bare.mkdir()
+    (bare / "index.html").write_text(BARE_HTML)
+    (bare / "boot.js").write_text(BARE_BOOT)
+    (bare / "worker.mjs").write_text(BARE_WORKER)
+    return root
+
+
+class Profiles:
+    """Fresh browser profiles: persistent user-data directories (default) or incognito contexts."""
+
+    def __init__(self, p, tmp: Path, incognito: bool):
+        self.p, self.tmp, self.incognito, self.n = p, tmp, incognito, 0
+        self.browser = launch_chromium(p) if incognito else None
+
+    @contextlib.contextmanager
+    def fresh(self):
+        self.n += 1
+        if self.browser is not None:
+            ctx = self.browser.new_context(viewport={"width": 1280, "height": 900})
+        else:
+            kwargs = {"args": CHROMIUM_ARGS, "headless": True, "viewport": {"width": 1280, "height": 900}}
+            exe = _chromium_path()
+            if exe:
+                kwargs["executable_path"] = exe
+            ctx = self.p.chromium.launch_persistent_context(str(self.tmp / f"profile-{self.n}"), **kwargs)
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+
+    def close(self):
+        if self.browser:
+            self.browser.close()
+
+
+def run_bare(profiles: Profiles, server: SiteServer) -> dict:
+    out = {}
+    with profiles.fresh() as ctx:
+        page = ctx.pages[0] if ctx.pages else ctx.new_page()
+        for kind in KINDS:
+            t0 = time.monotonic()
+            page.goto(server.url + "bench-bare/index.html")
+            page.wait_for_selector("html[data-ready]", state="attached", timeout=TIMEOUT_MS)
+            out[kind] = time.monotonic() - t0
+            out[f"{kind}_load"] = float(page.get_attribute("html", "data-ready"))
+            out[f"{kind}_wasm"] = float(page.get_attribute("html", "data-wasm"))
+            time.sleep(SETTLE_S)
+    return out
+
+
+def phases(page) -> dict:
+    attr = page.get_attribute("html", "data-phases") or ""
+    return {k: float(v) for k, v in (item.split("=") for item in attr.split())}
+
+
+def wait_warmup(page) -> None:
+    with contextlib.suppress(Exception):
+        page.wait_for_function("() => /warmup=/.test(document.documentElement.dataset.phases || '')", timeout=60_000)
+
+
+def run_app(profiles: Profiles, server: SiteServer) -> dict:
+    out: dict = {}
+    with profiles.fresh() as ctx:
+        page = ctx.pages[0] if ctx.pages else ctx.new_page()
+        app = App(page, server)
+        server.reset_counts()
+        out["cold"] = app.open()
+        wait_warmup(page)
+        out["cold_phases"] = phases(page)
+        page.wait_for_selector("html[data-offline=ready]", state="attached", timeout=TIMEOUT_MS)
+        time.sleep(SETTLE_S)
+        out["first_requests"] = server.requests
+        out["first_downloads"] = server.downloads
+        out["first_bytes"] = server.bytes_sent
+        server.reset_counts()
+        out["warm"] = app.open()
+        wait_warmup(page)
+        out["warm_phases"] = phases(page)
+        out["warm_requests"] = server.requests
+        out["warm_bytes"] = server.bytes_sent
+        out["warm_bytes_by_path"] = server.bytes_by_path
+        out["warm_build_line"] = page.inner_text("#build-line")
+        out["warm_loading"] = page.inner_text("#loading-steps")
+        time.sleep(SETTLE_S)
+        out["warm2"] = app.open()
+        wait_warmup(page)
+        out["warm2_phases"] = phases(page)
+    return out
+
+
+def med(values) -> float:
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else float("nan")
+
+
+def startup(reps: int, incognito: bool, isolated_host: bool = False) -> None:
+    with tempfile.TemporaryDirectory(prefix="fifteen-bench-") as tmpname:
+        tmp = Path(tmpname)
+        server = (IsolatingServer if isolated_host else SiteServer)(bare_site(tmp)).start()
+        bare_runs, app_runs = [], []
+        try:
+            with sync_playwright() as p:
+                profiles = Profiles(p, tmp, incognito)
+                for i in range(reps):
+                    # alternate the order, so that a drift of the machine's load hits both alike
+                    if i % 2 == 0:
+                        bare_runs.append(run_bare(profiles, server))
+                        app_runs.append(run_app(profiles, server))
+                    else:
+                        app_runs.append(run_app(profiles, server))
+                        bare_runs.append(run_bare(profiles, server))
+                    b, a = bare_runs[-1], app_runs[-1]
+                    print(
+                        f"rep {i + 1}: bare cold {b['cold']:.2f} s (loadPyodide {b['cold_load']:.2f}, wasm {b['cold_wasm']:.2f}) "
+                        f"warm {b['warm']:.2f} s (loadPyodide {b['warm_load']:.2f}, wasm {b['warm_wasm']:.2f}) | "
+                        f"app cold {a['cold']:.2f} s {a['cold_phases']} "
+                        f"warm {a['warm']:.2f} s {a['warm_phases']} warm2 {a['warm2']:.2f} s {a['warm2_phases']}; "
+                        f"bare warm2 {b['warm2']:.2f} s",
+                        flush=True,
+                    )
+                profiles.close()
+        finally:
+            server.stop()
+    where = "incognito contexts" if incognito else "fresh on-disk profiles"
+    print(f"\nmedians of {reps} ({where}{', a host sending COOP/COEP' if isolated_host else ''}):")
+    for kind in KINDS:
+        bare, app = med(r[kind] for r in bare_runs), med(r[kind] for r in app_runs)
+        ph = {k: med(r[f"{kind}_phases"].get(k) for r in app_runs) for k in ("page", "runtime", "solver", "databases", "warmup")}
+        print(
+            f"  {kind}: bare {bare:.2f} s (loadPyodide {med(r[f'{kind}_load'] for r in bare_runs):.2f} s, "
+            f"its instantiateStreaming {med(r[f'{kind}_wasm'] for r in bare_runs):.2f} s), "
+            f"app {app:.2f} s, app/bare {app / bare:.2f}; app phases: " + ", ".join(f"{k} {v:.2f} s" for k, v in ph.items())
+        )
+    last = app_runs[-1]
+    asked = {u: n for u, n in collections.Counter(last["first_requests"]).items() if n > 1}
+    sent = {u: n for u, n in collections.Counter(last["first_downloads"]).items() if n > 1}
+    print(
+        f"  first visit: {len(last['first_requests'])} requests, {med(r['first_bytes'] for r in app_runs) / 1e6:.1f} MB; "
+        f"URLs downloaded more than once: {sent or 'none'}; asked for more than once: {asked or 'none'}"
+    )
+    print(
+        f"  warm reload: {med(r['warm_bytes'] for r in app_runs) / 1e3:.0f} kB from the server "
+        f"({len(last['warm_requests'])} requests: {sorted(set(last['warm_requests']))}); "
+        f"build line: {last['warm_build_line']!r}; loading card: {last['warm_loading']!r}"
+    )
+
+
+def solves(ids: list[str]) -> None:
     examples = {e["id"]: e for e in json.loads((ROOT / "static/data/examples.json").read_text())["examples"]}
     ids = ids or ["korf55", "korf79", "korf12", "korf1"]
     server = SiteServer(ROOT).start()
@@ -55,6 +273,24 @@ def main(ids: list[str]) -> None:
             browser.close()
     finally:
         server.stop()
+
+
+def main(argv: list[str]) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("ids", nargs="*", help="examples to solve (static/data/examples.json ids)")
+    ap.add_argument("--startup", action="store_true", help="measure start-up: bare Pyodide page vs the app, cold and warm")
+    ap.add_argument("--reps", type=int, default=3, help="repetitions of --startup (default 3; medians are printed)")
+    ap.add_argument("--incognito", action="store_true", help="--startup in incognito contexts instead of on-disk profiles")
+    ap.add_argument(
+        "--isolated-host",
+        action="store_true",
+        help="--startup with a server that sends COOP/COEP (the first visit is cross-origin isolated too)",
+    )
+    args = ap.parse_args(argv)
+    if args.startup:
+        startup(args.reps, args.incognito, args.isolated_host)
+    else:
+        solves(args.ids)
 
 
 if __name__ == "__main__":

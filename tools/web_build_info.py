@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Write the browser app's build manifests (run by ``make web``).
 
-* ``static/wheels/manifest.json`` — which wheel files the worker loads:
-  ``{"micropip": "...whl", "packaging": "...whl", "fifteen": "fifteen-X.Y.Z-...whl"}``.
+* ``static/wheels/manifest.json`` — the fifteen wheel and the archive the worker unpacks
+  into site-packages (the wheel's files plus bytecode, ``tools/web_pyc.mjs``; no micropip):
+  ``{"fifteen": "fifteen-X.Y.Z-py3-none-any.whl", "archive": "fifteen-X.Y.Z-pyodide.zip"}``.
 * ``static/build-info.json`` — every file the site serves, with its size and
   SHA-256, plus ``version``: a short hash over that list.  The service worker
   (``sw.js``) is registered as ``sw.js?v=<version>``, so any changed asset
@@ -37,7 +38,7 @@ PATTERNS = [
     "static/vendor/pyodide/*.zip",
     "static/vendor/pyodide/pyodide-lock.json",
     "static/vendor/xz/*.mjs",
-    "static/wheels/*.whl",
+    "static/wheels/fifteen-*-pyodide.zip",  # what the worker installs (not the wheel; no micropip)
     "static/wheels/manifest.json",
     "static/db/manifest.json",
 ]
@@ -57,14 +58,17 @@ def write_if_changed(path: Path, text: str) -> bool:
 def wheel_manifest() -> None:
     wheels = ROOT / "static" / "wheels"
     found: dict[str, str] = {}
-    for whl in sorted(wheels.glob("*.whl")):
+    for whl in sorted(wheels.glob("fifteen-*.whl")):
         dist = whl.name.split("-")[0].lower()
         if dist in found:
             sys.exit(f"web_build_info: two wheels for {dist!r} in {wheels}: {found[dist]}, {whl.name}")
         found[dist] = whl.name
-    for need in ("micropip", "packaging", "fifteen"):
-        if need not in found:
-            sys.exit(f"web_build_info: no {need} wheel in {wheels} (run make web)")
+    if "fifteen" not in found:
+        sys.exit(f"web_build_info: no fifteen wheel in {wheels} (run make web)")
+    archive = wheels / found["fifteen"].replace("-py3-none-any.whl", "-pyodide.zip")
+    if not archive.is_file():
+        sys.exit(f"web_build_info: no {archive.name} in {wheels} (run make web)")
+    found["archive"] = archive.name
     if write_if_changed(wheels / "manifest.json", json.dumps(found, indent=2) + "\n"):
         print("wrote static/wheels/manifest.json")
 

@@ -115,3 +115,29 @@ export function estimateText(p, rate, { suggestion = "" } = {}) {
 export function lowerBoundText(bound) {
   return bound === undefined || bound === null ? "" : `Shortest solution ≥ ${bound} moves`;
 }
+
+/** The start-up phases, in order, with the names the timing line gives them. */
+export const PHASES = Object.freeze([
+  ["page", "page"],
+  ["runtime", "runtime"],
+  ["solver", "solver"],
+  ["databases", "databases"],
+  ["warmup", "warm-up"],
+]);
+
+/**
+ * Start-up phases {page, runtime, solver, databases, warmup} (seconds; a missing one is left out; page: from
+ * opening the page until its solver worker starts) as the page's timing line ("runtime 3.2 s · solver 180 ms · databases 420 ms · warm-up 610 ms")
+ * and as html[data-phases] ("runtime=3.200 solver=0.180 ..."), read by tools/web_bench.py.
+ */
+export function phasesText(phases) {
+  return PHASES.filter(([k]) => Number.isFinite(phases?.[k]))
+    .map(([k, name]) => `${name} ${formatSeconds(phases[k])}`)
+    .join(" · ");
+}
+
+export function phasesAttr(phases) {
+  return PHASES.filter(([k]) => Number.isFinite(phases?.[k]))
+    .map(([k]) => `${k}=${phases[k].toFixed(3)}`)
+    .join(" ");
+}

@@ -11,7 +11,7 @@ import { PoolView } from "./view-pool.js";
 import { ErrorType, LoadState, Method, Stage } from "./protocol.js";
 import { PageView } from "./view.js";
 import { PackState } from "./view-solve.js";
-import { currentIteration, formatSeconds } from "./format.js";
+import { currentIteration, formatSeconds, phasesText } from "./format.js";
 import { PageModel, Source } from "./page-model.js";
 import { parseMoveString, replayVerdict } from "./moves.js";
 import { bindInput } from "./input.js";
@@ -40,6 +40,9 @@ const state = {
   buildInfo: null,
   t0: performance.now(),
   firstReady: true,
+  cachedStart: !!globalThis.navigator?.serviceWorker?.controller, // this build's service worker served the page
+  readySeconds: 0, // seconds from opening the page to the first READY
+  phases: {}, // the first start-up's phases in seconds: runtime, solver, databases, warmup (format.js PHASES)
   loadWarning: false,
   warnings: [], // messages of the current load (missing or skipped databases)
   damaged: null, // a damaged database file the user may skip
@@ -76,7 +79,12 @@ const STAGE_WHAT = { [Stage.RUNTIME]: "Python runtime", [Stage.SOLVER]: "solver"
 // ------------------------------------------------------------------ solver client
 const client = new SolverPool({
   loading(msg) {
-    view.loading.update(msg, stageSizes());
+    // build-info's sizes are what a first visit downloads; a cached start shows none
+    view.loading.update(msg, state.cachedStart ? {} : stageSizes());
+    if (state.firstReady && msg.state === LoadState.DONE && Number.isFinite(msg.seconds)) {
+      const p = state.phases;
+      p[msg.stage] = msg.stage === Stage.DATABASES ? (p[msg.stage] || 0) + msg.seconds : msg.seconds;
+    }
     if (!state.ready && !model.job && msg.state !== LoadState.DONE && model.status.state === "loading") {
       run([model.setStatus("loading", `Loading the ${STAGE_WHAT[msg.stage]}…`)]);
     }
@@ -94,9 +102,10 @@ const client = new SolverPool({
     state.packs = msg.packs || [];
     const seconds = (performance.now() - state.t0) / 1000;
     if (state.firstReady) {
+      state.readySeconds = seconds;
       state.firstReady = false;
-      view.markReady(seconds);
-      view.loading.summary([`Ready in ${formatSeconds(seconds)}.`, ...state.warnings].join(" "));
+      view.markReady(seconds, state.phases);
+      view.loading.summary([readyText(seconds), ...state.warnings].join(" "));
       precacheAll(state.buildInfo).then(
         (summary) => summary && view.offlineReady(summary),
         () => {},
@@ -432,8 +441,25 @@ function warmUp(shape) {
   const { rows, cols } = parseShape(shape);
   const t = goalTiles(rows, cols);
   [t[t.length - 1], t[t.length - 2]] = [t[t.length - 2], 0];
-  client.call(Method.SOLVE, { text: t.join(" "), shape, bound: "auto" }).catch(() => state.warmed.delete(shape));
+  const t0 = performance.now();
+  const first = state.phases.warmup === undefined;
+  client.call(Method.SOLVE, { text: t.join(" "), shape, bound: "auto" }).then(
+    () => {
+      if (!first || state.phases.warmup !== undefined) return;
+      // the first start-up's last phase: on the timing line and html[data-phases]
+      state.phases.warmup = (performance.now() - t0) / 1000;
+      view.markReady(state.readySeconds, state.phases);
+      if (!state.loadWarning) view.loading.summary(readyText(state.readySeconds));
+    },
+    () => state.warmed.delete(shape),
+  );
 }
+
+/** "Ready in 4.1 s (runtime 3.2 s · solver 180 ms · databases 420 ms · warm-up 610 ms)." */
+const readyText = (seconds) => {
+  const phases = phasesText(state.phases);
+  return `Ready in ${formatSeconds(seconds)}${phases ? ` (${phases})` : ""}.`;
+};
 
 // ------------------------------------------------------------------ moves
 function moveRequested(directions) {
@@ -828,7 +854,7 @@ async function main() {
   } catch {
     /* offline without a cached copy: sizes are unknown */
   }
-  if (state.buildInfo) view.buildDownload(state.buildInfo);
+  if (state.buildInfo) view.buildDownload(state.buildInfo, { cached: state.cachedStart });
   const files = state.buildInfo?.files || {};
   client.runtimeBytes = Object.fromEntries(
     Object.entries(files)
@@ -839,6 +865,7 @@ async function main() {
     onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000),
   });
   setUpPool();
+  state.phases.page = performance.now() / 1000; // opening the page until its solver worker starts
   client.start(model.position.shape);
 }
 

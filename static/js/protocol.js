@@ -40,9 +40,11 @@
  *             and starts a new one
  *
  * Worker -> page (FromWorker)
- *   LOADING   {stage, state, label, bytes?, loaded?, seconds?, missing?}
+ *   LOADING   {stage, state, label, bytes?, loaded?, seconds?, missing?, cached?}
  *             stage: Stage; state: LoadState; label is human-readable ("wd-4x4.f15"),
- *             bytes the size when known, missing = a database could not be fetched
+ *             bytes the size when known, missing = a database could not be fetched,
+ *             cached = served from the site's offline cache (nothing downloaded: the page
+ *             shows no size then)
  *   WARNING   {message}              non-fatal (e.g. a missing WD table: rebuilt in-process)
  *   READY     {info, interrupt, seconds, packs}
  *             info = the result of Method.INFO (shapes, bounds per shape, bound labels);

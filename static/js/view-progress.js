@@ -60,7 +60,8 @@ export class LoadingView {
         : `${STAGE_NAMES[msg.stage] || msg.stage}${msg.state === LoadState.DONE && msg.label ? ` — ${msg.label}` : ""}`;
     const li = this.item(key, label);
     const size = li.querySelector(".size");
-    const known = msg.bytes || sizes[msg.stage] || 0;
+    // a size is a download: none for what the offline cache served (msg.cached)
+    const known = msg.cached ? 0 : msg.bytes || sizes[msg.stage] || 0;
     if (msg.state === LoadState.START) {
       li.className = "active";
       size.textContent = known ? formatBytes(known) : "";
@@ -78,7 +79,7 @@ export class LoadingView {
     } else if (msg.state === LoadState.DONE) {
       li.className = msg.missing ? "missing" : "done";
       li.querySelector(".bar")?.remove();
-      const bytes = msg.bytes || known;
+      const bytes = msg.cached ? 0 : msg.bytes || known;
       size.textContent = msg.missing ? "missing" : `${bytes ? `${formatBytes(bytes)} · ` : ""}${formatSeconds(msg.seconds)}`;
     }
   }

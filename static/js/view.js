@@ -13,7 +13,7 @@
 import { BoardView, BoundsView, PlaybackView } from "./view-board.js";
 import { LoadingView, ProgressView } from "./view-progress.js";
 import { PackView, SolutionView } from "./view-solve.js";
-import { formatBytes, shorten } from "./format.js";
+import { formatBytes, phasesAttr, shorten } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -208,8 +208,11 @@ export class PageView {
   }
 
   /** The build line before anything is cached: what a first visit downloads. */
-  buildDownload(buildInfo) {
-    this.setBuildLine(`Build ${buildInfo.version} · first visit downloads at most ${formatBytes(buildInfo.total_bytes)}.`);
+  buildDownload(buildInfo, { cached = false } = {}) {
+    // under the service worker nothing (or only what changed) is downloaded: no size then
+    this.setBuildLine(
+      cached ? `Build ${buildInfo.version}.` : `Build ${buildInfo.version} · first visit downloads at most ${formatBytes(buildInfo.total_bytes)}.`,
+    );
   }
 
   /** Everything of this build is cached: html[data-offline=ready]. */
@@ -218,8 +221,12 @@ export class PageView {
     this.setBuildLine(`Available offline · build ${summary.version} · ${formatBytes(summary.bytes)} cached.`);
   }
 
-  /** The first time the solver was ready: html[data-ready-seconds]. */
-  markReady(seconds) {
+  /**
+   * The first time the solver was ready: html[data-ready-seconds], and html[data-phases] with
+   * each start-up phase's seconds (format.js phasesAttr; the warm-up joins it when done).
+   */
+  markReady(seconds, phases = {}) {
     document.documentElement.dataset.readySeconds = seconds.toFixed(2);
+    document.documentElement.dataset.phases = phasesAttr(phases);
   }
 }

@@ -3,15 +3,17 @@
 // Reports LOADING for the stage DATABASES, one label per file.
 
 import { ErrorType, LoadState, Stage, message } from "./protocol.js";
-import { LoadError, fetchBytes, now, parseReply, post, url } from "./worker-common.js";
+import { LoadError, fetchBytes, isCached, now, parseReply, post, url } from "./worker-common.js";
 
 export class Databases {
   /**
    * api: the fifteen.api module (a PyProxy); skip: asset files not to load
-   * (the user chose to go on without a damaged one).
+   * (the user chose to go on without a damaged one); controlled: a service worker serves
+   * this worker (a file it has cached is reported `cached`: no download size shown).
    */
-  constructor(api, skip = []) {
+  constructor(api, skip = [], controlled = false) {
     this.api = api;
+    this.controlled = controlled;
     this.skipped = new Set(skip);
     this.manifestDoc = null; // {assets: [...], packs: [...]}, checked (manifest())
     this.loadedFiles = new Set(); // files handed to Python (or found missing)
@@ -64,13 +66,14 @@ export class Databases {
   async load(asset) {
     const t0 = now();
     const label = asset.file;
-    post(message.loading(Stage.DATABASES, LoadState.START, label, { bytes: asset.bytes }));
+    const cached = await isCached(`../db/${asset.file}`, this.controlled);
+    post(message.loading(Stage.DATABASES, LoadState.START, label, cached ? { cached } : { bytes: asset.bytes }));
     let bytes;
     try {
       bytes = await fetchBytes(`../db/${asset.file}`, {
         label,
         expected: asset.bytes,
-        onProgress: (loaded, total) => post(message.loading(Stage.DATABASES, LoadState.PROGRESS, label, { bytes: total, loaded })),
+        onProgress: cached ? undefined : (loaded, total) => post(message.loading(Stage.DATABASES, LoadState.PROGRESS, label, { bytes: total, loaded })),
       });
     } catch (e) {
       // A missing database is not fatal: the package can rebuild WD tables itself
@@ -86,6 +89,6 @@ export class Databases {
       throw new LoadError(err.type || ErrorType.ASSET, err.message || `${asset.file}: could not be read`, asset.file);
     }
     this.loadedFiles.add(asset.file);
-    post(message.loading(Stage.DATABASES, LoadState.DONE, label, { bytes: bytes.length, seconds: now() - t0 }));
+    post(message.loading(Stage.DATABASES, LoadState.DONE, label, { ...(cached ? { cached } : { bytes: bytes.length }), seconds: now() - t0 }));
   }
 }

@@ -2,42 +2,52 @@
 // fifteen package into it.  Reports LOADING for the stages RUNTIME and SOLVER.
 
 import { ErrorType, LoadState, Stage, message } from "./protocol.js";
-import { LoadError, fetchOk, firstLine, now, post, url } from "./worker-common.js";
+import { LoadError, fetchBytes, fetchOk, firstLine, isCached, now, post, url } from "./worker-common.js";
 
 const PYODIDE = "../vendor/pyodide/";
 
-/**
- * First visit under the service worker: download the big runtime files here,
- * reporting progress; the service worker caches them on the way, so Pyodide's
- * own requests for them are then answered from its cache (no second download).
- */
-async function prefetchRuntime({ controlled, runtimeBytes }) {
-  if (!controlled || !self.caches) return;
-  const sizes = runtimeBytes || {};
-  const files = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.mjs"];
+const RUNTIME_FILES = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.mjs"];
+
+/** The runtime files the service worker has not cached yet (all of them when there is none). */
+async function missingRuntime({ controlled }) {
   const missing = [];
-  for (const f of files) {
-    if (!(await caches.match(url(`${PYODIDE}${f}`)))) missing.push(f);
-  }
-  if (!missing.length) return;
-  const total = missing.reduce((a, f) => a + (sizes[f] || 0), 0);
+  for (const f of RUNTIME_FILES) if (!(await isCached(`${PYODIDE}${f}`, controlled))) missing.push(f);
+  return missing;
+}
+
+/**
+ * While Pyodide starts on a first visit, count the bytes of the runtime files it downloads
+ * (`missing`) and report them as PROGRESS: its own fetches are wrapped (one download per
+ * file, streamed into the compiler, cached on the way by the service worker).  Returns the
+ * function that restores fetch.  Nothing is wrapped when everything is cached, so that a
+ * cached start hands Pyodide the service worker's own responses (with their code cache).
+ */
+function countDownloads(missing, total) {
+  if (!missing.length || !globalThis.TransformStream) return () => {};
+  const original = self.fetch;
+  const watched = new Set(missing.map((f) => url(`${PYODIDE}${f}`)));
   let loaded = 0;
   let last = 0;
-  for (const f of missing) {
-    const resp = await fetch(url(`${PYODIDE}${f}`));
-    if (!resp.ok || !resp.body) continue; // Pyodide will report the failure itself
-    const reader = resp.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      loaded += value.length;
-      const t = performance.now();
-      if (t - last > 100) {
-        last = t;
-        post(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { bytes: total, loaded }));
-      }
-    }
-  }
+  self.fetch = async function (input, init) {
+    const resp = await original.call(this, input, init);
+    const href = typeof input === "string" ? new URL(input, self.location.href).href : input?.url;
+    if (!watched.has(href) || !resp.ok || !resp.body) return resp;
+    const counter = new TransformStream({
+      transform(chunk, controller) {
+        loaded += chunk.byteLength;
+        const t = performance.now();
+        if (t - last > 100) {
+          last = t;
+          post(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { bytes: total, loaded }));
+        }
+        controller.enqueue(chunk);
+      },
+    });
+    return new Response(resp.body.pipeThrough(counter), { status: resp.status, statusText: resp.statusText, headers: resp.headers });
+  };
+  return () => {
+    self.fetch = original;
+  };
 }
 
 const WASM = "pyodide.asm.wasm";
@@ -89,12 +99,16 @@ function watchWasm() {
  */
 export async function loadRuntime(opts) {
   const t0 = now();
-  post(message.loading(Stage.RUNTIME, LoadState.START, "Python runtime (Pyodide)"));
-  try {
-    await prefetchRuntime(opts);
-  } catch (e) {
-    console.warn("prefetch", e);
-  }
+  const missing = await missingRuntime(opts);
+  const cached = !missing.length; // (never without a service worker: the HTTP cache is not asked)
+  const sizes = opts.runtimeBytes || {};
+  const total = missing.reduce((a, f) => a + (sizes[f] || 0), 0);
+  post(message.loading(Stage.RUNTIME, LoadState.START, "Python runtime (Pyodide)", cached ? { cached } : total ? { bytes: total } : {}));
+  // (pyodide.asm.mjs comes by import(), uncounted: the progress counts the .wasm and the stdlib)
+  const uncount = countDownloads(
+    missing.filter((f) => !f.endsWith(".mjs")),
+    missing.filter((f) => !f.endsWith(".mjs")).reduce((a, f) => a + (sizes[f] || 0), 0),
+  );
   let loadPyodide;
   try {
     ({ loadPyodide } = await import("../vendor/pyodide/pyodide.mjs"));
@@ -122,35 +136,54 @@ export async function loadRuntime(opts) {
     throw new LoadError(ErrorType.LOAD, `Python runtime: failed to start (${msg})`);
   } finally {
     wasm.restore();
+    uncount();
   }
   let interrupt = null;
   if (self.crossOriginIsolated && typeof SharedArrayBuffer === "function") {
     interrupt = new Int32Array(new SharedArrayBuffer(4));
     pyodide.setInterruptBuffer(interrupt);
   }
-  post(message.loading(Stage.RUNTIME, LoadState.DONE, `Pyodide ${pyodide.version}`, { seconds: now() - t0 }));
+  post(message.loading(Stage.RUNTIME, LoadState.DONE, `Pyodide ${pyodide.version}`, { seconds: now() - t0, ...(cached ? { cached } : {}) }));
   return { pyodide, interrupt };
 }
 
-/** Install the fifteen wheel (listed in ../wheels/manifest.json); returns the fifteen.api module. */
-export async function loadSolver(pyodide) {
+/**
+ * Start downloading the solver package (../wheels/manifest.json names it: `archive`, the
+ * fifteen wheel's files plus their bytecode, tools/web_pyc.mjs; else the wheel) while the
+ * runtime starts; resolves to {name, format, bytes}, or to {error} (reported by loadSolver).
+ */
+export function fetchSolver({ controlled = false } = {}) {
+  return (async () => {
+    const manifest = await (await fetchOk("../wheels/manifest.json", "wheel list")).json();
+    const name = manifest.archive || manifest.fifteen;
+    const cached = await isCached(`../wheels/${name}`, controlled);
+    const bytes = await fetchBytes(`../wheels/${name}`, { label: "Solver package" });
+    return { name, format: name.endsWith(".whl") ? "wheel" : "zip", version: (manifest.fifteen || name).split("-")[1] || "", bytes, cached };
+  })().catch((error) => ({ error }));
+}
+
+/**
+ * Install the solver package (its bytes from fetchSolver) and import it; returns the
+ * fifteen.api module.  Pure Python, so it is unpacked straight into site-packages
+ * (pyodide.unpackArchive): no micropip (two more wheels and about a second of start-up),
+ * no package resolver; with the bytecode in the archive nothing is compiled either.
+ */
+export async function loadSolver(pyodide, wheel = fetchSolver()) {
   const t0 = now();
   post(message.loading(Stage.SOLVER, LoadState.START, "solver package"));
-  const manifest = await (await fetchOk("../wheels/manifest.json", "wheel list")).json();
+  const { name, format, version, bytes, cached, error } = await wheel;
+  if (error) throw error instanceof LoadError ? error : new LoadError(ErrorType.LOAD, `Solver package: ${firstLine(error)}`);
   let api;
   try {
-    await pyodide.loadPackage([url(`../wheels/${manifest.micropip}`), url(`../wheels/${manifest.packaging}`)], {
-      messageCallback: () => {},
-      errorCallback: (s) => console.warn(s),
-    });
-    const micropip = pyodide.pyimport("micropip");
-    await micropip.install(url(`../wheels/${manifest.fifteen}`), { deps: false });
-    micropip.destroy();
+    const sys = pyodide.pyimport("sys");
+    const sitePackages = sys.path.toJs().find((p) => p.endsWith("/site-packages"));
+    sys.destroy();
+    pyodide.unpackArchive(bytes, format, { extractDir: sitePackages });
     api = pyodide.pyimport("fifteen.api");
   } catch (e) {
-    throw new LoadError(ErrorType.LOAD, `Solver package: could not be installed (${firstLine(e)})`);
+    throw new LoadError(ErrorType.LOAD, `Solver package: could not be installed (${name}: ${firstLine(e)})`);
   }
-  const version = manifest.fifteen.split("-")[1] || "";
-  post(message.loading(Stage.SOLVER, LoadState.DONE, `fifteen ${version}`.trim(), { seconds: now() - t0 }));
+  const size = cached ? { cached } : { bytes: bytes.length };
+  post(message.loading(Stage.SOLVER, LoadState.DONE, `fifteen ${version}`.trim(), { ...size, seconds: now() - t0 }));
   return api;
 }

@@ -14,6 +14,19 @@ const here = new URL(".", import.meta.url);
 /** The absolute URL of `rel`, relative to the worker's directory (static/js/). */
 export const url = (rel) => new URL(rel, here).href;
 
+/**
+ * True when the service worker controls this worker and has `rel` in its cache, i.e. a
+ * fetch of it downloads nothing (the page then shows no download size).
+ */
+export async function isCached(rel, controlled) {
+  if (!controlled || !self.caches) return false;
+  try {
+    return !!(await caches.match(url(rel)));
+  } catch {
+    return false;
+  }
+}
+
 /** Send a protocol message (built with protocol.js's `message`) to the page. */
 export const post = (msg, transfer) => self.postMessage(msg, transfer || []);
 

@@ -13,7 +13,7 @@
 
 import { ErrorType, Method, PackPhase, SIGINT, ToWorker, message } from "./protocol.js";
 import { Databases } from "./worker-assets.js";
-import { loadRuntime, loadSolver } from "./worker-boot.js";
+import { fetchSolver, loadRuntime, loadSolver } from "./worker-boot.js";
 import { LoadError, firstLine, now, parseReply, post } from "./worker-common.js";
 import { Packs } from "./worker-packs.js";
 
@@ -59,10 +59,11 @@ async function init(msg) {
   const skip = msg.skip || [];
   for (const file of skip) post(message.warning(`${file} is damaged and was skipped; weaker bounds are used instead.`));
   try {
+    const wheel = fetchSolver(msg); // downloaded while the runtime starts
     const runtime = await loadRuntime(msg);
     solver.interrupt = runtime.interrupt;
-    solver.api = await loadSolver(runtime.pyodide);
-    solver.databases = new Databases(solver.api, skip);
+    solver.api = await loadSolver(runtime.pyodide, wheel);
+    solver.databases = new Databases(solver.api, skip, !!msg.controlled);
     solver.packs = new Packs(solver.api, solver.databases);
     await solver.databases.ensureShape(msg.shape || "4x4");
     await solver.packs.loadCached();

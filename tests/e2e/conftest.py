@@ -58,10 +58,22 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         pass
 
+    def send_head(self):
+        # every request for a file, counted by path (query kept): tests and tools/web_bench.py
+        # check that no file is fetched twice
+        with self.server.lock:
+            self.server.requests.append(self.path)
+        return super().send_head()
+
     def copyfile(self, source, outputfile):
         before = source.tell()
         super().copyfile(source, outputfile)
-        self.server.bytes_sent += source.tell() - before
+        sent = source.tell() - before
+        with self.server.lock:
+            self.server.downloads.append(self.path)
+            self.server.bytes_sent += sent
+            path = self.path.split("?")[0]
+            self.server.bytes_by_path[path] = self.server.bytes_by_path.get(path, 0) + sent
 
     def handle(self):
         try:
@@ -88,6 +100,8 @@ def bind_http_server(port: int, handler) -> http.server.ThreadingHTTPServer:
 class SiteServer:
     """A static file server that can be stopped and started again on the same port."""
 
+    handler: type[http.server.SimpleHTTPRequestHandler] = _QuietHandler
+
     def __init__(self, root: Path, port: int | None = None):
         self.root = Path(root)
         self.port = port or _free_port()
@@ -99,8 +113,12 @@ class SiteServer:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self) -> SiteServer:
-        self.httpd = bind_http_server(self.port, functools.partial(_QuietHandler, directory=str(self.root)))
+        self.httpd = bind_http_server(self.port, functools.partial(self.handler, directory=str(self.root)))
         self.httpd.bytes_sent = 0
+        self.httpd.bytes_by_path = {}
+        self.httpd.requests = []
+        self.httpd.downloads = []
+        self.httpd.lock = threading.Lock()
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
         return self
@@ -109,6 +127,31 @@ class SiteServer:
     def bytes_sent(self) -> int:
         """Bytes of file bodies served since the last start()."""
         return self.httpd.bytes_sent if self.httpd else 0
+
+    @property
+    def requests(self) -> list[str]:
+        """The paths (with their queries) of every GET or HEAD since the last start(), in order."""
+        return list(self.httpd.requests) if self.httpd else []
+
+    @property
+    def downloads(self) -> list[str]:
+        """The paths (with their queries) of every file body sent since the last start() (a request
+        answered 304 Not Modified, or HEAD, sends none)."""
+        return list(self.httpd.downloads) if self.httpd else []
+
+    @property
+    def bytes_by_path(self) -> dict[str, int]:
+        """Bytes of file bodies served since the last start(), per path (no query)."""
+        return dict(self.httpd.bytes_by_path) if self.httpd else {}
+
+    def reset_counts(self) -> None:
+        """Forget the requests and bytes counted so far."""
+        if self.httpd:
+            with self.httpd.lock:
+                self.httpd.requests.clear()
+                self.httpd.downloads.clear()
+                self.httpd.bytes_by_path.clear()
+                self.httpd.bytes_sent = 0
 
     def stop(self) -> None:
         if self.httpd:

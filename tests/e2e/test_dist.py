@@ -71,5 +71,5 @@ def test_dist_alone_under_a_sub_path(browser):
     assert wasm and all(h.encoding == "gzip" for h in wasm), wasm
     # Everything the page precached was served from dist.
     info = json.loads((dist / "static/build-info.json").read_text())
-    served = {h.path[len(PREFIX) :] for h in host.log if h.status == 200}
+    served = {h.path[len(PREFIX) :].split("?")[0] for h in host.log if h.status == 200}  # (sw.js?v=<version>)
     assert set(info["files"]) - {"index.html"} <= served, set(info["files"]) - served

@@ -14,6 +14,8 @@ import {
   formatPackSize,
   formatSeconds,
   packMemoryText,
+  phasesAttr,
+  phasesText,
 } from "../../static/js/format.js";
 
 const MB = 1024 * 1024;
@@ -89,4 +91,16 @@ test("long messages are cut", () => {
   const cut = shorten("x".repeat(1_000_000));
   assert.equal(cut.length, 300);
   assert.ok(cut.endsWith("…"));
+});
+
+describe("start-up phases", () => {
+  test("the timing line names each measured phase in order, skipping unknown ones", () => {
+    assert.equal(phasesText({ databases: 0.42, runtime: 3.2, warmup: 0.61, solver: 0.18 }), "runtime 3.2 s · solver 180 ms · databases 420 ms · warm-up 610 ms");
+    assert.equal(phasesText({ runtime: 12.5, solver: undefined }), "runtime 13 s");
+    assert.equal(phasesText({}), "");
+    assert.equal(phasesText(null), "");
+  });
+  test("the attribute keeps milliseconds for tools", () => {
+    assert.equal(phasesAttr({ runtime: 3.2, solver: 0.1804, warmup: Number.NaN }), "runtime=3.200 solver=0.180");
+  });
 });

@@ -1,0 +1,29 @@
+// offline.js: what the precache asks for, and how (integrity from build-info.json's SHA-256).
+
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { describe, test } from "node:test";
+
+import { integrityOf, precacheFiles } from "../../static/js/offline.js";
+
+describe("precache", () => {
+  test("a build-info SHA-256 becomes the fetch integrity of the same bytes", () => {
+    const data = Buffer.from("print('fifteen')\n");
+    const hex = createHash("sha256").update(data).digest("hex");
+    assert.equal(integrityOf(hex), `sha256-${createHash("sha256").update(data).digest("base64")}`);
+    assert.equal(integrityOf(hex.toUpperCase()), integrityOf(hex));
+  });
+  test("no integrity for a missing or malformed digest (the fetch is then unchecked)", () => {
+    assert.equal(integrityOf(undefined), "");
+    assert.equal(integrityOf("abc"), "");
+    assert.equal(integrityOf("z".repeat(64)), "");
+  });
+  test("every file of the build but the service worker's own script", () => {
+    const info = { files: { "index.html": { bytes: 1 }, "sw.js": { bytes: 2 }, "static/js/main.js": { bytes: 3 } } };
+    assert.deepEqual(
+      precacheFiles(info).map(([p]) => p),
+      ["index.html", "static/js/main.js"],
+    );
+    assert.deepEqual(precacheFiles(null), []);
+  });
+});
