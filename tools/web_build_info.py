@@ -3,7 +3,8 @@
 
 * ``static/wheels/manifest.json`` — the fifteen wheel and the archive the worker unpacks
   into site-packages (the wheel's files plus bytecode, ``tools/web_pyc.mjs``; no micropip):
-  ``{"fifteen": "fifteen-X.Y.Z-py3-none-any.whl", "archive": "fifteen-X.Y.Z-pyodide.zip"}``.
+  ``{"fifteen": "fifteen-X.Y.Z-py3-none-any.whl", "archive": "fifteen-X.Y.Z-pyodide.zip",
+  "archive_sha256": ...}`` (the worker refuses an archive whose SHA-256 differs: damaged).
 * ``static/build-info.json`` — every file the site serves, with its size and
   SHA-256, plus ``version``: a short hash over that list.  The service worker
   (``sw.js``) is registered as ``sw.js?v=<version>``, so any changed asset
@@ -69,6 +70,7 @@ def wheel_manifest() -> None:
     if not archive.is_file():
         sys.exit(f"web_build_info: no {archive.name} in {wheels} (run make web)")
     found["archive"] = archive.name
+    found["archive_sha256"] = hashlib.sha256(archive.read_bytes()).hexdigest()  # the worker checks it
     if write_if_changed(wheels / "manifest.json", json.dumps(found, indent=2) + "\n"):
         print("wrote static/wheels/manifest.json")
 

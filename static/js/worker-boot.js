@@ -152,12 +152,26 @@ export async function loadRuntime(opts) {
  * fifteen wheel's files plus their bytecode, tools/web_pyc.mjs; else the wheel) while the
  * runtime starts; resolves to {name, format, bytes}, or to {error} (reported by loadSolver).
  */
+/**
+ * Refuse `bytes` whose SHA-256 is not `want` (hex, from a manifest): a damaged file is
+ * named as such, not reported later as an unreadable zip.  Without WebCrypto (a page
+ * served over plain HTTP from another host) or without `want`, nothing is checked.
+ */
+export async function checkDigest(bytes, want, what) {
+  if (!want || !globalThis.crypto?.subtle) return;
+  const got = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  if (got !== want) {
+    throw new LoadError(ErrorType.LOAD, `${what} is damaged: ${bytes.length.toLocaleString("en")} bytes whose SHA-256 is not the listed one. Reload the page; if it stays, rebuild the site (make web).`);
+  }
+}
+
 export function fetchSolver({ controlled = false } = {}) {
   return (async () => {
     const manifest = await (await fetchOk("../wheels/manifest.json", "wheel list")).json();
     const name = manifest.archive || manifest.fifteen;
     const cached = await isCached(`../wheels/${name}`, controlled);
-    const bytes = await fetchBytes(`../wheels/${name}`, { label: "Solver package" });
+    const bytes = await fetchBytes(`../wheels/${name}`, { label: `Solver package (static/wheels/${name})` });
+    await checkDigest(bytes, manifest.archive_sha256, `Solver package (static/wheels/${name})`);
     return { name, format: name.endsWith(".whl") ? "wheel" : "zip", version: (manifest.fifteen || name).split("-")[1] || "", bytes, cached };
   })().catch((error) => ({ error }));
 }

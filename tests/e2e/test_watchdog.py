@@ -8,6 +8,8 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from .conftest import ROOT, SiteServer, copy_site
 
 WASM = "pyodide.asm.wasm"
@@ -49,6 +51,50 @@ def test_truncated_runtime_wasm_is_a_fatal_error_with_retry(browser, tmp_path):
         assert "The Python runtime file is damaged or missing (pyodide.asm.wasm)" in message, message
         assert page.is_visible("#retry-button")
         assert page.is_disabled("#solve-button")
+    finally:
+        ctx.close()
+        server.stop()
+
+
+def site_with_solver_archive(tmp: Path, change: str) -> str:
+    """A copy of the site whose solver archive is damaged (one byte flipped) or missing; its name."""
+    import json
+
+    db, manifest = copy_site(tmp)
+    (db / "manifest.json").write_text(json.dumps(manifest))
+    wheels = tmp / "static" / "wheels"
+    os.unlink(wheels)
+    wheels.mkdir()
+    name = json.loads((ROOT / "static/wheels/manifest.json").read_text())["archive"]
+    for entry in (ROOT / "static" / "wheels").iterdir():
+        if entry.name != name:
+            os.symlink(entry, wheels / entry.name)
+    if change == "damaged":
+        data = bytearray((ROOT / "static/wheels" / name).read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        (wheels / name).write_bytes(bytes(data))
+    return name
+
+
+@pytest.mark.parametrize(
+    "change, says",
+    [
+        ("damaged", "is damaged: {size} bytes whose SHA-256 is not the listed one"),
+        ("missing", "the server answered 404"),
+    ],
+)
+def test_a_damaged_or_missing_solver_archive_is_named_with_why(browser, tmp_path, change, says):
+    name = site_with_solver_archive(tmp_path, change)
+    size = f"{(ROOT / 'static/wheels' / name).stat().st_size:,}"
+    server = SiteServer(tmp_path).start()
+    ctx = browser.new_context(service_workers="block")
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "index.html")
+        page.wait_for_selector("#status[data-state=error]", timeout=60_000, state="attached")
+        message = page.inner_text("#error-message")
+        assert f"Solver package (static/wheels/{name})" in message and says.format(size=size) in message, message
+        assert page.is_visible("#retry-button")
     finally:
         ctx.close()
         server.stop()
