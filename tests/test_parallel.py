@@ -214,9 +214,12 @@ def test_pool_killed_worker_task_rerun():
         submit = pool.submit
 
         def submit_then_kill(worker, call_id, fn, *args):
-            submit(worker, call_id, fn, *args)
             submitted[0] += 1
-            if submitted[0] in (8, 16):
+            doomed = submitted[0] in (8, 16)
+            if doomed:  # stopped first, so it cannot finish the task before the kill lands
+                os.kill(worker.process.pid, signal.SIGSTOP)
+            submit(worker, call_id, fn, *args)
+            if doomed:
                 os.kill(worker.process.pid, signal.SIGKILL)
 
         pool.submit = submit_then_kill  # type: ignore[method-assign]
@@ -258,10 +261,13 @@ def test_a_task_that_kills_every_worker_gives_no_answer():
         submit = pool.submit
 
         def submit_then_kill(worker, call_id, fn, *args):
-            submit(worker, call_id, fn, *args)
             bundle = tuple(task.id for task in args[0])
-            if bundle == first[0] or first[0] is None:
+            doomed = bundle == first[0] or first[0] is None
+            if doomed:  # stopped first, so it cannot finish the bundle before the kill lands
                 first[0] = bundle
+                os.kill(worker.process.pid, signal.SIGSTOP)
+            submit(worker, call_id, fn, *args)
+            if doomed:
                 os.kill(worker.process.pid, signal.SIGKILL)
 
         pool.submit = submit_then_kill  # type: ignore[method-assign]
