@@ -17,6 +17,7 @@ import pytest
 
 from fifteen import Board, Shape, batch
 from fifteen.bfs import distances
+from support.ctrl_c import popen_interruptible
 from support.instances import read
 from support.positions import OWN_MIRROR_3X3, SET_3X3
 
@@ -119,12 +120,11 @@ def test_batch_interrupted_then_resumed(tmp_path):
     f.write_text("".join(f"{i}\t{_text(KORF[i].tiles)}\n" for i in ids))
     out = tmp_path / "out.jsonl"
     env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
-    proc = subprocess.Popen(
+    proc = popen_interruptible(
         [sys.executable, "-m", "fifteen", "batch", str(f), "--jobs", "1", "--out", str(out), "--bound", "md"],
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        start_new_session=True,
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not (out.exists() and out.read_text().count("\n") >= 1):

@@ -24,6 +24,7 @@ from fifteen.ida import ida_star
 from fifteen.moves import is_own_mirror
 from fifteen.parallel import TASK_TICK_NODES, ParallelSearch, Task, outcome_from_json, run_inline, run_task, run_task_json
 from fifteen.pool import WorkerError, WorkerPool, solve_parallel
+from support.ctrl_c import popen_interruptible
 from support.instances import read
 from support.positions import KORF, OWN_MIRROR_3X3, OWN_MIRROR_4X4, SET_2X4, SET_3X3
 
@@ -306,13 +307,12 @@ def test_cli_bad_jobs_one_line(jobs):
 def test_cli_ctrl_c_stops_every_worker():
     """SIGINT to the process group (what Ctrl-C does): status 130, one line, no worker left."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
-    proc = subprocess.Popen(
+    proc = popen_interruptible(
         [sys.executable, "-m", "fifteen", "solve", " ".join(map(str, KORF["1"])), "--bound", "md", "--jobs", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        start_new_session=True,
     )
     assert proc.stderr is not None
     first = proc.stderr.readline()  # the first finished iteration: the workers are running
