@@ -525,3 +525,49 @@ def test_reflection_needs_a_square_board(small_pdbs):
     with pytest.raises(ValueError, match="^reflection needs a square board$"):
         db.reflected_value([1, 2, 3, 4, 5, 6, 7, 0])
     assert db.bound([1, 2, 3, 4, 5, 6, 0, 7]) == db.value([1, 2, 3, 4, 5, 6, 0, 7]) == 1
+
+
+def _meta_change(path: str, value):
+    """A meta_fn setting (or, with value ..., deleting) the key at *path* ("groups.0.table")."""
+
+    def change(m):
+        keys = [int(k) if k.isdigit() else k for k in path.split(".")]
+        target = m
+        for k in keys[:-1]:
+            target = target[k]
+        if value is ...:
+            del target[keys[-1]]
+        else:
+            target[keys[-1]] = value
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "path, value, message",
+    [
+        ("tables", ..., "incomplete PDB metadata (KeyError('tables'))"),
+        ("groups", ..., "incomplete PDB metadata (KeyError('groups'))"),
+        ("index", "dense5", "unknown index scheme"),
+        ("invalid", 1, "unknown index scheme"),
+        ("tables", [], "no groups or tables"),
+        ("groups", {}, "no groups or tables"),
+        ("groups.1.tiles", [5, 6, 7], "groups [[1, 2, 3, 4], [5, 6, 7]] are not a partition of tiles 1..8"),
+        ("tables.0.size", 16**4 + 1, "table 0 has a bad size or offset"),
+        ("tables.1.offset", 1, "table 1 has a bad size or offset"),
+        ("tables.0.tiles", [], "table 0 has a bad size or offset"),
+        ("groups.1.table", 2, "group 1 names no table"),
+        ("groups.1.table", -1, "group 1 names no table"),
+        ("groups.0.table", "0", "group 0 names no table"),
+        ("groups.0.smap", [0, 1, 2, 3, 4, 5, 6, 7, 7], "group 0: square map is not a permutation"),
+        ("groups.0.smap", [1, 0, 2, 3, 4, 5, 6, 7, 8], "group 0: square map is not a board symmetry"),
+        ("groups.0.smap", [2, 1, 0, 5, 4, 3, 8, 7, 6], "group 0: square map does not take its goals onto table 0's"),
+        ("groups.1.table", 0, "group 1: square map does not take its goals onto table 0's"),
+    ],
+)
+def test_each_metadata_fault_is_refused_with_its_message(pdb3, path, value, message):
+    """Every check of PatternDatabase._check, each with its exact message (the file's name first)."""
+    data, _ = pdb3
+    with pytest.raises(AssetError) as caught:
+        PatternDatabase.from_bytes(_rewrite(data, meta_fn=_meta_change(path, value)), name="pdb-44-3x3")
+    assert str(caught.value) == f"pdb-44-3x3: {message}"
