@@ -571,3 +571,32 @@ def test_each_metadata_fault_is_refused_with_its_message(pdb3, path, value, mess
     with pytest.raises(AssetError) as caught:
         PatternDatabase.from_bytes(_rewrite(data, meta_fn=_meta_change(path, value)), name="pdb-44-3x3")
     assert str(caught.value) == f"pdb-44-3x3: {message}"
+
+
+@pytest.mark.parametrize(
+    "path, value, expect, message",
+    [
+        ("rows", ..., {}, "incomplete PDB metadata (KeyError('rows'))"),
+        ("partition", ..., {}, "incomplete PDB metadata (KeyError('partition'))"),
+        ("cols", "x", {}, "incomplete PDB metadata (ValueError(\"invalid literal for int() with base 10: 'x'\"))"),
+        ("rows", 3, {"rows": 4}, "is a 3x3 database, expected 4x?"),
+        ("rows", 3, {"cols": 4}, "is a 3x3 database, expected ?x4"),
+        ("rows", 3, {"rows": 3, "cols": 4}, "is a 3x3 database, expected 3x4"),
+        ("rows", 3, {"partition": "333"}, "holds partition '44', expected '333'"),
+        ("cols", 17, {}, "unsupported board 3x17"),
+        ("rows", 0, {}, "unsupported board 0x3"),
+    ],
+)
+def test_layout_faults_are_refused_with_their_message(pdb3, path, value, expect, message):
+    """The shape and partition checks (check_layout_meta, PatternDatabase._check), exact messages."""
+    data, _ = pdb3
+    with pytest.raises(AssetError) as caught:
+        PatternDatabase.from_bytes(_rewrite(data, meta_fn=_meta_change(path, value)), name="pdb-44-3x3", **expect)
+    assert str(caught.value) == f"pdb-44-3x3: {message}"
+
+
+def test_a_one_row_board_of_the_same_squares_is_a_valid_layout(pdb3):
+    """1x9 holds the 3x3 tables' tiles and squares as well: the size checks let it through (r = 1 allowed)."""
+    data, _ = pdb3
+    db = PatternDatabase.from_bytes(_rewrite(data, meta_fn=lambda m: m.update(rows=1, cols=9)), name="pdb-44-1x9")
+    assert (db.rows, db.cols, db.n) == (1, 9, 9)

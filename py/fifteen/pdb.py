@@ -247,7 +247,8 @@ def check_layout_meta(meta: dict, name: str, format_key: str, version: int, what
     except (KeyError, TypeError, ValueError) as exc:
         raise AssetError(f"{name}: incomplete {what} metadata ({exc!r})") from None
     if (rows is not None and rows != r) or (cols is not None and cols != c):
-        raise AssetError(f"{name}: is a {r}x{c} database, expected {rows}x{cols}")
+        want = f"{'?' if rows is None else rows}x{'?' if cols is None else cols}"
+        raise AssetError(f"{name}: is a {r}x{c} database, expected {want}")
     if partition is not None and part != partition:
         raise AssetError(f"{name}: holds partition {part!r}, expected {partition!r}")
     return r, c, part
