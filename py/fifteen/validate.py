@@ -177,7 +177,8 @@ def _moves(v: Any) -> bool:
     return isinstance(v, list) and len(v) <= MAX_MOVES
 
 
-def _number(v: Any) -> bool:
+def is_number(v: Any) -> bool:
+    """A JSON number (not a boolean) from 0 to :data:`MAX_COUNT`."""
     return (_is_int(v) or isinstance(v, float)) and 0 <= v <= MAX_COUNT
 
 
@@ -219,8 +220,8 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "path": (_ints(MAX_MOVES), "a list of square numbers"),
     "iterations": (_records(("bound", "nodes"), 1000), 'a list of {"bound", "nodes"} objects'),
     "h0": (_count(0), "an integer from 0"),
-    "seconds": (_number, "a number of seconds"),
-    "setup_seconds": (_number, "a number of seconds"),
+    "seconds": (is_number, "a number of seconds"),
+    "setup_seconds": (is_number, "a number of seconds"),
     "worker_nodes": (_ints(MAX_WORKERS), "a list of node counts"),
 }
 

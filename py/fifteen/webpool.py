@@ -44,7 +44,7 @@ from .ida import Iteration
 from .moves import move_tables
 from .parallel import ParallelSearch, Task, TaskOutcome, bundles, run_task
 from .solver import resolve_bound, start_bound
-from .validate import MAX_COUNT, MAX_MOVES, describe
+from .validate import MAX_COUNT, MAX_MOVES, describe, is_number
 
 _SEARCHES: dict[int, ParallelSearch] = {}
 _IDS = itertools.count(1)
@@ -70,7 +70,7 @@ def iterations_from(records: list) -> list[Iteration]:
     out = []
     for d in records:
         seconds = d.get("seconds", 0.0)
-        if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 0 <= seconds <= MAX_COUNT:
+        if not is_number(seconds):
             raise InputError(f"an iteration's seconds must be a number, not {describe(seconds)}")
         out.append(Iteration(field(d, "bound", 0, MAX_BOUND, "an iteration"), field(d, "nodes", what="an iteration"), float(seconds)))
     return out
