@@ -329,7 +329,13 @@ def test_share_links_are_checked_before_drawing(ready_app: App):
     for frag, words in [(_hash(six, "6x6"), "6x6"), (_hash([0], "1x1"), "1x1"), (huge, "too long"), (_hash([1, 2, 3, 0, 5], "2x3"), "")]:
         t0 = time.monotonic()
         page.evaluate("f => { location.hash = f; }", frag)
-        page.wait_for_function("() => !document.querySelector('#position-notice').hidden", timeout=5_000)
+        # Done when the kept board's link is back in the address bar and the notice shows: the notice
+        # alone may still be the previous link's.
+        page.wait_for_function(
+            "kept => location.hash === kept && !document.querySelector('#position-notice').hidden",
+            arg="#" + _hash(before),
+            timeout=5_000,
+        )
         assert time.monotonic() - t0 < 3, frag[:40]
         notice = page.inner_text("#position-notice")
         assert words in notice and "board was kept" in notice, notice
