@@ -220,6 +220,19 @@ def test_mirror_groups_share_tables():
     assert len(tables) == 2
 
 
+def test_a_table_is_shared_past_one_of_another_size():
+    """A group is matched against every earlier table, not only up to the first of another size;
+    its square map is the inverse of the symmetry that maps the table's goals onto its own."""
+    tables, groups = plan_groups(3, 3, [(1,), (2, 3), (4, 7)])
+    assert tables == [{"tiles": [1]}, {"tiles": [2, 3]}]
+    transpose = (0, 3, 6, 1, 4, 7, 2, 5, 8)  # its own inverse
+    assert groups[2] == {"tiles": [4, 7], "table": 1, "smap": list(transpose)}
+    tables, groups = plan_groups(3, 3, [(2, 3), (6, 9)])
+    rotate = (2, 5, 8, 1, 4, 7, 0, 3, 6)  # squares' images turning the board a quarter clockwise
+    assert groups[1]["smap"] == sorted(range(9), key=rotate.__getitem__) != list(rotate)
+    assert groups[1]["tiles"] == [6, 9]
+
+
 def test_partitions_not_self_mapped_by_transpose():
     from fifteen.board import tile_mirrors
 
@@ -340,6 +353,32 @@ def test_incremental_4x4(pdb4small):
 
 def test_incremental_real(pdb_real):
     _walk_check(pdb_real, 4, 4, 300, 7)
+
+
+def test_a_fresh_load_exposes_its_tables(pdb3):
+    """The loaded object as the module docstring describes it (loaded here, in the test, so a
+    mutation tool sees which test covers the constructor)."""
+    data, _ = pdb3
+    asset = dbfile.read_asset(data)
+    db = PatternDatabase.from_bytes(data)
+    assert db.name == "pdb" and db.meta == asset.meta and db.partition == "44" and (db.rows, db.cols, db.n) == (3, 3, 9)
+    payload = bytes(asset.payload)
+    assert PatternDatabase(asset.meta, payload).data is payload  # never copied
+    from_array = PatternDatabase(asset.meta, bytearray(payload)).data
+    assert type(from_array) is bytes and from_array == payload
+    assert [bytes(t) for t in db.tables] == [payload[: 16**4], payload[16**4 :]]
+    for groups in (db.groups, db.rgroups):
+        assert [(g.table_id, g.offset, g.size) for g in groups] == [(0, 0, 16**4), (1, 16**4, 16**4)]
+        assert [bytes(g.table) for g in groups] == [bytes(t) for t in db.tables]
+    assert [g.tiles for g in db.rgroups] == [(1, 4, 7, 2), (5, 8, 3, 6)]
+    # The blank belongs to no group and moves no index.
+    assert db.group_of == (-1, 0, 0, 0, 0, 1, 1, 1, 1) and db.rgroup_of == (-1, 0, 0, 1, 0, 1, 1, 0, 1)
+    for weight, delta in ((db.weight, db.delta), (db.rweight, db.rdelta)):
+        assert weight[0] == (0,) * 9 and delta[0] == (0,) * 81
+    assert db.weight[2] == tuple(q << 4 for q in range(9))  # second of its group, on an unmapped square
+    _walk_check(db, 3, 3, 50, 3)
+    with pytest.raises(AssetError, match=r"^pdb: "):
+        PatternDatabase.from_bytes(data[:-1])
 
 
 def test_group_of(pdb4small):
@@ -563,14 +602,56 @@ def _meta_change(path: str, value):
         ("groups.0.smap", [1, 0, 2, 3, 4, 5, 6, 7, 8], "group 0: square map is not a board symmetry"),
         ("groups.0.smap", [2, 1, 0, 5, 4, 3, 8, 7, 6], "group 0: square map does not take its goals onto table 0's"),
         ("groups.1.table", 0, "group 1: square map does not take its goals onto table 0's"),
+        ("groups.1.tiles", ..., "groups [[1, 2, 3, 4], None] are not a partition of tiles 1..8"),
+        ("groups.0.smap", ..., "group 0: square map is not a permutation"),
+        ("partition", "663", None),  # a 4x4 partition's name on a 3x3 asset: its groups are not checked against it
     ],
 )
 def test_each_metadata_fault_is_refused_with_its_message(pdb3, path, value, message):
     """Every check of PatternDatabase._check, each with its exact message (the file's name first)."""
     data, _ = pdb3
+    changed = _rewrite(data, meta_fn=_meta_change(path, value))
+    if message is None:
+        PatternDatabase.from_bytes(changed, name="pdb-44-3x3")
+        return
     with pytest.raises(AssetError) as caught:
-        PatternDatabase.from_bytes(_rewrite(data, meta_fn=_meta_change(path, value)), name="pdb-44-3x3")
+        PatternDatabase.from_bytes(changed, name="pdb-44-3x3")
     assert str(caught.value) == f"pdb-44-3x3: {message}"
+
+
+def test_a_group_and_its_table_must_hold_as_many_tiles(pdb3):
+    data, _ = pdb3
+
+    def three_tile_table(meta):
+        meta["tables"][1] = {**meta["tables"][1], "tiles": [5, 6, 7], "size": 16**3}
+
+    changed = _rewrite(data, meta_fn=three_tile_table, payload_fn=lambda p: p[: 16**4 + 16**3])
+    with pytest.raises(AssetError, match=r"^pdb-44-3x3: group 1 has 4 tiles, its table 3$"):
+        PatternDatabase.from_bytes(changed, name="pdb-44-3x3")
+
+
+def test_a_4x4_partition_name_must_match_its_groups():
+    data = pattern.build_pdb_asset(4, 4, "33333", SMALL_4x4_GROUPS)
+    renamed = _rewrite(data, meta_fn=_meta_change("partition", "555"))
+    with pytest.raises(AssetError) as caught:
+        PatternDatabase.from_bytes(renamed, name="small")
+    assert str(caught.value) == f"small: groups do not match partition '555' {PARTITIONS['555']}"
+
+
+@pytest.mark.parametrize("rows, cols, accepted", [(1, 2, True), (2, 1, True), (2, 8, True), (1, 17, False)])
+def test_boards_of_2_to_16_squares_are_supported(rows, cols, accepted):
+    """The size limits of a PDB's board, at their edges: one row or one column, 2 and 16 squares."""
+    n = rows * cols
+    threes = [tuple(range(t, t + 3)) for t in range(1, 16, 3)]
+    if accepted:
+        data = pattern.build_pdb_asset(rows, cols, "1", [tuple(range(1, n))] if n < 3 else threes)
+        db = PatternDatabase.from_bytes(data, name="line")
+        assert (db.rows, db.cols) == (rows, cols) and db.value(list(range(1, n)) + [0]) == 0
+    else:
+        data = pattern.build_pdb_asset(2, 8, "1", threes)
+        wide = _rewrite(data, meta_fn=lambda m: {**m, "rows": rows, "cols": cols})
+        with pytest.raises(AssetError, match=r"^line: unsupported board 1x17$"):
+            PatternDatabase.from_bytes(wide, name="line")
 
 
 @pytest.mark.parametrize(

@@ -76,16 +76,11 @@ unless the board is square); each is a :class:`LookupGroup` with ``offset``,
   group's flat index is its ``offset`` plus the sum of its tiles' weights;
 * ``db.delta[t][a * N + b]`` – ``weight[t][b] - weight[t][a]``: add it to
   the group's index when tile t moves from square a to square b;
-* ``db.step[t][b - a]`` – the same number for adjacent a, b, indexed by the
-  signed difference ``b - a`` (one of ``-cols, -1, 1, cols``; a list of
-  length ``2*cols + 1``, negative differences use Python's negative
-  indexing).  It depends only on the direction because every board symmetry
-  is affine in (row, col).  One subscript fewer than ``delta`` in the loop;
 * ``db.indices(board)`` – the list of initial flat plain indices (one per
   group, in ``db.groups`` order).
 
 The reflected lookup has the same names with an ``r`` prefix: ``rgroup_of``,
-``rweight``, ``rdelta``, ``rstep``, ``rindices(board)``.  Then
+``rweight``, ``rdelta``, ``rindices(board)``.  Then
 ``sum(db.data[i] for i in db.indices(board))`` is :meth:`value` and the same
 with ``rindices`` is :meth:`reflected_value` — no reflected board is ever
 built.  (One flat ``bytes`` instead of a table per group saves a subscript
@@ -138,9 +133,7 @@ def board_symmetries(rows: int, cols: int) -> list[tuple[int, ...]]:
     8 for a square board, 4 otherwise (2 for a single row/column); identity first.
     """
     maps = []
-    for transpose in (False, True):
-        if transpose and rows != cols:
-            continue
+    for transpose in (False, True) if rows == cols else (False,):
         for flip_r in (False, True):
             for flip_c in (False, True):
                 perm = []
@@ -195,9 +188,7 @@ def plan_groups(rows: int, cols: int, groups: Sequence[Sequence[int]]) -> tuple[
             out.append({"tiles": list(grp), "table": len(tables) - 1, "smap": list(range(n))})
         else:
             ti, sigma = found
-            inv = [0] * n
-            for p, q in enumerate(sigma):
-                inv[q] = p
+            inv = sorted(range(n), key=sigma.__getitem__)  # the inverse permutation
             order = [sigma[t - 1] + 1 for t in tables[ti]["tiles"]]
             out.append({"tiles": order, "table": ti, "smap": inv})
     return tables, out
@@ -227,11 +218,6 @@ class LookupGroup:
     def table(self) -> memoryview:
         """The group's table (a zero-copy view, indexed by the placement index)."""
         return memoryview(self.data)[self.offset : self.offset + self.size]
-
-
-def _adjacent(p: int, rows: int, cols: int) -> list[int]:
-    r, c = divmod(p, cols)
-    return [q for q, ok in ((p - cols, r > 0), (p + cols, r < rows - 1), (p - 1, c > 0), (p + 1, c < cols - 1)) if ok]
 
 
 def check_layout_meta(meta: dict, name: str, format_key: str, version: int, what: str, partition, rows, cols):
@@ -281,31 +267,24 @@ class PatternDatabase:
             )
         else:
             self.rgroups = ()
-        self.group_of, self.weight, self.delta, self.step = self._incremental(self.groups)
-        self.rgroup_of, self.rweight, self.rdelta, self.rstep = self._incremental(self.rgroups)
+        self.group_of, self.weight, self.delta = self._incremental(self.groups)
+        self.rgroup_of, self.rweight, self.rdelta = self._incremental(self.rgroups)
 
     def _incremental(self, groups):
         n = self.n
         group_of = [-1] * n
         weight = [[0] * n for _ in range(n)]
         delta = [[0] * (n * n) for _ in range(n)]
-        step = [[0] * (2 * self.cols + 1) for _ in range(n)]
         for gi, g in enumerate(groups):
             for i, t in enumerate(g.tiles):
                 group_of[t] = gi
                 weight[t] = [g.smap[q] << (4 * i) for q in range(n)]
                 w = weight[t]
                 delta[t] = [w[b] - w[a] for a in range(n) for b in range(n)]
-                # A board symmetry is affine in (row, col), so the change depends
-                # only on the direction b - a (one of -cols, -1, 1, cols).
-                for a in range(n):
-                    for b in _adjacent(a, self.rows, self.cols):
-                        step[t][b - a] = w[b] - w[a]
         return (
             tuple(group_of),
             tuple(tuple(w) for w in weight),
             tuple(tuple(d) for d in delta),
-            tuple(tuple(s) for s in step),
         )
 
     # ------------------------------------------------------------ loading
@@ -383,12 +362,9 @@ class PatternDatabase:
             tt = tables[ti]["tiles"]
             if len(g["tiles"]) != len(tt):
                 bad(f"group {gi} has {len(g['tiles'])} tiles, its table {len(tt)}")
-            inv = [0] * n
             if sorted(smap) != list(range(n)):
                 bad(f"group {gi}: square map is not a permutation")
-            for p, q in enumerate(smap):
-                inv[q] = p
-            if tuple(inv) not in syms:
+            if smap not in syms:  # (the symmetries are a group: its inverse is one too)
                 bad(f"group {gi}: square map is not a board symmetry")
             if any(smap[u - 1] != t - 1 for u, t in zip(g["tiles"], tt, strict=True)):
                 bad(f"group {gi}: square map does not take its goals onto table {ti}'s")
