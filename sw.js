@@ -7,6 +7,7 @@
  *
  * Strategy (same-origin GET requests only):
  *   - pages and static/build-info.json: network first, cached copy when offline;
+ *   - the runtime's wasm: not handled (see below);
  *   - everything else (scripts, runtime, wheels, databases): cache first, and
  *     whatever is fetched from the network is cached on the way.
  * Nothing is fetched on install: the page has just downloaded the app shell, and once
@@ -16,10 +17,12 @@
  * first visit is downloaded twice (offline.js, precacheAll).
  *
  * Cached responses are served as they are (not rebuilt), so that Chromium's code cache
- * for them works: the compiled WebAssembly of the runtime (pyodide.asm.wasm, compiled by
- * WebAssembly.instantiateStreaming) is kept beside its Cache Storage entry and a reload
- * does not compile it again.  Only pages and the solver worker's script are rebuilt, to
- * carry the headers below.
+ * for cached scripts works; only pages and the solver worker's script are rebuilt, to carry
+ * the headers below.  The runtime's wasm (pyodide.asm.wasm) is cached (for offline use) but
+ * never served from here: Chromium reuses its compiled code only for a copy from its HTTP
+ * cache (a reload's runtime start 2.6 s instead of 4.0 s, tools/web_bench.py --startup), so
+ * the solver worker takes the HTTP cache's copy when there is one and this cache's copy
+ * otherwise (static/js/worker-boot.js, runtimeWasm).
  *
  * Optional packs (static/db manifest "packs", e.g. the 7-8 database) are fetched
  * only when the user asks, bypass this worker (`?pack`), and are kept by the
@@ -42,6 +45,10 @@ const CACHE = `fifteen-${VERSION}`;
 // Optional packs the user chose to download (the solver worker fills it): kept
 // across builds, never cleaned up here, never filled by the fetch handler.
 const PACKS = "fifteen-packs";
+// The runtime's wasm as the solver worker downloaded it on a first visit (it does not come through
+// here): offline.js's precache moves it into CACHE (its SHA-256 checked) and deletes this one.
+// Keep equal to protocol.js's DOWNLOADS_CACHE.
+const DOWNLOADS = "fifteen-downloads";
 // Keep equal to the <meta http-equiv="Content-Security-Policy"> in index.html (a test checks).
 // 'wasm-unsafe-eval' is what Pyodide needs in the worker (WebAssembly compilation, no JS eval).
 const CSP =
@@ -58,7 +65,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const key of await caches.keys()) {
-        if (key.startsWith("fifteen-") && key !== CACHE && key !== PACKS) await caches.delete(key);
+        if (key.startsWith("fifteen-") && key !== CACHE && key !== PACKS && key !== DOWNLOADS) await caches.delete(key);
       }
       await self.clients.claim();
     })(),
@@ -124,6 +131,10 @@ self.addEventListener("fetch", (event) => {
   // An optional pack's download (worker.js asks with ?pack): straight to the network,
   // so the ~100 MB file is not also stored in the versioned cache.
   if (url.searchParams.has("pack")) return;
+  // The runtime's wasm: left to the browser's HTTP cache, which keeps its compiled code (a copy
+  // served from Cache Storage is compiled again on every start); the solver worker takes the
+  // copy cached here itself when the HTTP cache has none (worker-boot.js, runtimeWasm).
+  if (url.pathname.endsWith(".wasm")) return;
   const scope = new URL(self.registration.scope);
   const harden = (resp) => isolate(resp, request);
   if (request.mode === "navigate") {

@@ -106,7 +106,7 @@ const client = new SolverPool({
       state.firstReady = false;
       view.markReady(seconds, state.phases);
       view.loading.summary([readyText(seconds), ...state.warnings].join(" "));
-      precacheAll(state.buildInfo).then(
+      buildInfoRead.then(() => precacheAll(state.buildInfo)).then(
         (summary) => summary && view.offlineReady(summary),
         () => {},
       );
@@ -824,6 +824,17 @@ bindInput({
 });
 
 // ------------------------------------------------------------------ start-up
+/** This build's file list (static/build-info.json) in state.buildInfo; null when it cannot be read. */
+let buildInfoRead = null;
+async function readBuildInfo() {
+  try {
+    const resp = await fetch("static/build-info.json", { cache: "no-cache" });
+    if (resp.ok) state.buildInfo = await resp.json();
+  } catch {
+    /* offline without a cached copy: sizes are unknown */
+  }
+}
+
 async function main() {
   view.setShapes(
     SHAPES.map((s) => [s, shapeLabel(s)]),
@@ -843,17 +854,18 @@ async function main() {
     loadLink(h, Source.LINK);
   }
   if (h?.bound) prefs.set("bound", h.bound);
+  view.loading.reset();
+  // The solver worker first: the runtime's start is the longest part of the page's, and
+  // nothing of it needs what follows (the files' sizes reach the client when known).
+  setUpPool();
+  state.phases.page = performance.now() / 1000; // opening the page until its solver worker starts
+  client.start(model.position.shape);
+  buildInfoRead = readBuildInfo();
   loadExamples();
   bindLabInput(lab);
   lab.start();
-  view.loading.reset();
 
-  try {
-    const resp = await fetch("static/build-info.json", { cache: "no-cache" });
-    if (resp.ok) state.buildInfo = await resp.json();
-  } catch {
-    /* offline without a cached copy: sizes are unknown */
-  }
+  await buildInfoRead;
   if (state.buildInfo) view.buildDownload(state.buildInfo, { cached: state.cachedStart });
   const files = state.buildInfo?.files || {};
   client.runtimeBytes = Object.fromEntries(
@@ -864,9 +876,6 @@ async function main() {
   await registerOffline(state.buildInfo, {
     onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000),
   });
-  setUpPool();
-  state.phases.page = performance.now() / 1000; // opening the page until its solver worker starts
-  client.start(model.position.shape);
 }
 
 main();

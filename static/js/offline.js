@@ -6,7 +6,16 @@
 // build means a new service worker with a new cache; the old cache is deleted
 // when it activates.
 
+import { DOWNLOADS_CACHE } from "./protocol.js";
+
 const cacheName = (version) => `fifteen-${version}`;
+
+/** The hex SHA-256 of a response's body ("" without WebCrypto: then it is never taken). */
+async function sha256(resp) {
+  if (!globalThis.crypto?.subtle) return "";
+  const digest = await crypto.subtle.digest("SHA-256", await resp.arrayBuffer());
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 export async function registerOffline(buildInfo, { onUpdate } = {}) {
   if (!("serviceWorker" in navigator) || !buildInfo) return;
@@ -17,18 +26,11 @@ export async function registerOffline(buildInfo, { onUpdate } = {}) {
   try {
     // The script's URL names its build (sw.js is one of the files the version hashes), so the
     // browser's update checks may take it from the HTTP cache ("all") instead of the server.
+    // (On a first visit the solver worker has started already, without it: what it downloads
+    // is in the HTTP cache, from which precacheAll takes it.)
     await navigator.serviceWorker.register(`sw.js?v=${encodeURIComponent(buildInfo.version)}`, { updateViaCache: "all" });
   } catch (e) {
     console.warn("service worker not registered:", e);
-    return;
-  }
-  if (!navigator.serviceWorker.controller) {
-    // First visit: wait (briefly) for the worker to take control, so the
-    // solver's downloads go through it and are cached as they arrive.
-    await Promise.race([
-      new Promise((res) => navigator.serviceWorker.addEventListener("controllerchange", res, { once: true })),
-      new Promise((res) => setTimeout(res, 3000)),
-    ]);
   }
 }
 
@@ -45,8 +47,8 @@ export const precacheFiles = (buildInfo) => Object.entries(buildInfo?.files || {
 /**
  * Cache whatever of this build is not cached yet; resolves to {version, bytes}.
  *
- * On a first visit most files have just been downloaded (the page's scripts before the
- * service worker took control, the runtime and databases through it): each is asked for
+ * On a first visit most files have just been downloaded, before the service worker took
+ * control (the page's scripts, the solver's runtime, package and databases): each is asked for
  * with `force-cache`, i.e. from the browser's HTTP cache when it is there, and with its
  * SHA-256 as the integrity, so a stale or damaged copy fails and is fetched again from the
  * server (`reload`).  No file is downloaded twice; build-info.json itself is stored from
@@ -56,6 +58,7 @@ export async function precacheAll(buildInfo) {
   if (!buildInfo || !("caches" in window) || !("serviceWorker" in navigator)) return null;
   await navigator.serviceWorker.ready;
   const cache = await caches.open(cacheName(buildInfo.version));
+  const downloads = await caches.open(DOWNLOADS_CACHE);
   const infoUrl = new URL("static/build-info.json", document.baseURI).href;
   if (!(await cache.match(infoUrl))) {
     await cache.put(infoUrl, new Response(JSON.stringify(buildInfo), { headers: { "Content-Type": "application/json" } }));
@@ -63,6 +66,8 @@ export async function precacheAll(buildInfo) {
   let bytes = 0;
   for (const [path, file] of precacheFiles(buildInfo)) {
     const url = new URL(path, document.baseURI).href;
+    const downloaded = await downloads.match(url);
+    if (downloaded && !(await cache.match(url)) && (await sha256(downloaded.clone())) === file.sha256) await cache.put(url, downloaded);
     if (!(await cache.match(url))) {
       const integrity = integrityOf(file.sha256);
       let resp;
@@ -83,5 +88,6 @@ export async function precacheAll(buildInfo) {
     }
     bytes += file.bytes;
   }
+  await caches.delete(DOWNLOADS_CACHE);
   return { version: buildInfo.version, bytes };
 }

@@ -10,12 +10,13 @@
  * A worker serves its requests one at a time, in the order they arrive.
  *
  * Page -> worker (ToWorker)
- *   INIT      {shape, skip, controlled, runtimeBytes}
+ *   INIT      {shape, skip, controlled}
  *             load the runtime, the solver and the databases for `shape` (sent once,
  *             first); `skip` = asset files not to load (the user chose to go on without
  *             a damaged one); `controlled` = a service worker caches what the worker
- *             fetches; `runtimeBytes` = {file: size} of the Pyodide files (from
- *             build-info.json, for download progress)
+ *             fetches (the page sends INIT as soon as it starts, before it knows the
+ *             files' sizes: the runtime's LOADING messages name the files it downloads,
+ *             `files`, and the page's side adds their `bytes` from build-info.json)
  *   CALL      {id, method, params, progress?}
  *             fifteen.api.call(method, params) for a Method below ("solve" without
  *             progress: the page's warm-up); the databases of params.shape are loaded
@@ -148,13 +149,20 @@ export const PackPhase = Object.freeze({
 export const SIGINT = 2;
 
 /**
+ * The Cache Storage cache where the solver worker keeps the runtime's wasm it downloaded past
+ * the service worker (a first visit), until the page's precache (offline.js) moves it into
+ * the build's cache; sw.js, a classic script, repeats the name.
+ */
+export const DOWNLOADS_CACHE = "fifteen-downloads";
+
+/**
  * Builders of every message, so that field names, like type names, are written
  * once.  An optional field left undefined reads as an absent one
  * (`msg.bytes` is undefined either way).
  */
 export const message = Object.freeze({
   // page -> worker
-  init: ({ shape, skip = [], controlled = false, runtimeBytes = {} }) => ({ type: ToWorker.INIT, shape, skip, controlled, runtimeBytes }),
+  init: ({ shape, skip = [], controlled = false }) => ({ type: ToWorker.INIT, shape, skip, controlled }),
   call: (id, method, params = {}, { progress = false } = {}) => ({ type: ToWorker.CALL, id, method, params, ...(progress ? { progress } : {}) }),
   solve: (id, params) => ({ type: ToWorker.SOLVE, id, params }),
   loadPack: (id, file) => ({ type: ToWorker.LOAD_PACK, id, file }),

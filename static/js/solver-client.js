@@ -96,7 +96,8 @@ export class SolverClient {
       return this.readyPromise;
     }
     this.worker = worker;
-    const runtimeBytes = Object.values(this.runtimeBytes || {}).reduce((a, b) => a + (Number(b) || 0), 0);
+    // The runtime's files' sizes (build-info.json): all of them until the worker names those it downloads.
+    const runtimeBytes = (files = Object.keys(this.runtimeBytes || {})) => files.reduce((a, f) => a + (Number(this.runtimeBytes?.[f]) || 0), 0);
     const watch = (stage, label, bytes) => {
       clearTimeout(this.watchdog);
       const ms = phaseTimeout(bytes);
@@ -108,10 +109,15 @@ export class SolverClient {
       }, ms);
       this.watchdog.unref?.(); // (Node, in the tests: a pending watchdog does not keep the process alive)
     };
-    watch(Stage.RUNTIME, "", runtimeBytes);
+    watch(Stage.RUNTIME, "", runtimeBytes());
     const onMessage = {
       [FromWorker.LOADING]: (msg) => {
-        const bytes = msg.stage === Stage.RUNTIME ? runtimeBytes : msg.bytes || (msg.stage === Stage.SOLVER ? 1 << 20 : 0);
+        if (msg.stage === Stage.RUNTIME && Array.isArray(msg.files)) {
+          const { files, ...rest } = msg;
+          const total = runtimeBytes(files);
+          msg = total ? { ...rest, bytes: total } : rest; // the bytes of the files it downloads
+        }
+        const bytes = msg.stage === Stage.RUNTIME ? runtimeBytes() : msg.bytes || (msg.stage === Stage.SOLVER ? 1 << 20 : 0);
         watch(msg.stage, msg.label, bytes);
         this.handlers.loading?.(msg);
       },
@@ -149,7 +155,6 @@ export class SolverClient {
         shape,
         skip: this.skip,
         controlled: !!globalThis.navigator?.serviceWorker?.controller,
-        runtimeBytes: this.runtimeBytes,
       }),
     );
     return this.readyPromise;

@@ -1,7 +1,7 @@
 // Solver worker, boot: start the Python runtime (Pyodide) and install the
 // fifteen package into it.  Reports LOADING for the stages RUNTIME and SOLVER.
 
-import { ErrorType, LoadState, Stage, message } from "./protocol.js";
+import { DOWNLOADS_CACHE, ErrorType, LoadState, Stage, message } from "./protocol.js";
 import { LoadError, fetchBytes, fetchOk, firstLine, isCached, now, post, url } from "./worker-common.js";
 
 const PYODIDE = "../vendor/pyodide/";
@@ -15,14 +15,17 @@ async function missingRuntime({ controlled }) {
   return missing;
 }
 
+/** The absolute URL a fetch() is asked for: a string, a URL (what Pyodide passes) or a Request. */
+const hrefOf = (input) => new URL(input instanceof Request ? input.url : String(input), self.location.href).href;
+
 /**
  * While Pyodide starts on a first visit, count the bytes of the runtime files it downloads
- * (`missing`) and report them as PROGRESS: its own fetches are wrapped (one download per
- * file, streamed into the compiler, cached on the way by the service worker).  Returns the
- * function that restores fetch.  Nothing is wrapped when everything is cached, so that a
- * cached start hands Pyodide the service worker's own responses (with their code cache).
+ * (`missing`) and report them as PROGRESS {files, loaded} (the page knows the files' sizes):
+ * its own fetches are wrapped (one download per file, streamed into the compiler).  Returns
+ * the function that restores fetch.  Nothing is wrapped when everything is cached, so that a
+ * cached start hands Pyodide the responses as they come.
  */
-function countDownloads(missing, total) {
+function countDownloads(missing) {
   if (!missing.length || !globalThis.TransformStream) return () => {};
   const original = self.fetch;
   const watched = new Set(missing.map((f) => url(`${PYODIDE}${f}`)));
@@ -30,7 +33,7 @@ function countDownloads(missing, total) {
   let last = 0;
   self.fetch = async function (input, init) {
     const resp = await original.call(this, input, init);
-    const href = typeof input === "string" ? new URL(input, self.location.href).href : input?.url;
+    const href = hrefOf(input);
     if (!watched.has(href) || !resp.ok || !resp.body) return resp;
     const counter = new TransformStream({
       transform(chunk, controller) {
@@ -38,7 +41,7 @@ function countDownloads(missing, total) {
         const t = performance.now();
         if (t - last > 100) {
           last = t;
-          post(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { bytes: total, loaded }));
+          post(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { files: missing, loaded }));
         }
         controller.enqueue(chunk);
       },
@@ -51,6 +54,64 @@ function countDownloads(missing, total) {
 }
 
 const WASM = "pyodide.asm.wasm";
+
+// Pyodide's loader, asked for as soon as the worker starts (before INIT arrives).
+const pyodideModule = import("../vendor/pyodide/pyodide.mjs");
+pyodideModule.catch(() => {}); // (reported by loadRuntime)
+
+/**
+ * Where the runtime's wasm comes from.  Chromium keeps the compiled code of a wasm in its HTTP
+ * cache, so a start from there skips compiling and tiering it up again; a copy served from
+ * Cache Storage gets none of that (measured by tools/web_bench.py --startup: a reload's runtime
+ * 2.6 s from the HTTP cache, 4.0 s from Cache Storage).  So the service worker leaves the wasm
+ * alone (sw.js) and this wrapper of fetch picks the copy:
+ *
+ * - served by the service worker (`controlled`: the runtime's JavaScript came from its cache):
+ *   the HTTP cache's copy when it has one (asked `only-if-cached`: no request) of the same
+ *   length as the copy the service worker keeps (not an older or newer build's); else that
+ *   kept copy (offline, or a private window, whose HTTP cache does not hold ~10 MB); else the
+ *   network;
+ * - otherwise (a first visit, or no service worker): the network as usual (the HTTP cache
+ *   revalidates), and a kept copy only when it fails.
+ *
+ * A copy downloaded while none is kept is stored in DOWNLOADS_CACHE, from which the page's
+ * precache (offline.js) takes it instead of asking the HTTP cache, which may not hold it.
+ * Returns the function that restores fetch.
+ */
+function runtimeWasm(controlled) {
+  if (!self.caches) return () => {};
+  const original = self.fetch;
+  const wasmUrl = url(`${PYODIDE}${WASM}`);
+  const length = (resp) => resp.headers.get("content-length");
+  const attempt = (init) => original(wasmUrl, init).catch(() => null);
+  self.fetch = async function (input, init) {
+    if (hrefOf(input) !== wasmUrl) return original.call(this, input, init);
+    const kept = await caches.match(wasmUrl).catch(() => undefined);
+    if (controlled && kept) {
+      const cached = await attempt({ cache: "only-if-cached", mode: "same-origin" });
+      if (cached?.ok && length(cached) === length(kept)) return cached;
+      cached?.body?.cancel().catch(() => {});
+      return kept;
+    }
+    const resp = await attempt(init);
+    if (kept && !resp?.ok) {
+      resp?.body?.cancel().catch(() => {});
+      return kept;
+    }
+    if (!resp) return original.call(this, input, init); // (its error, for the caller)
+    if (!kept && resp.status === 200) {
+      const copy = resp.clone();
+      caches
+        .open(DOWNLOADS_CACHE)
+        .then((cache) => cache.put(wasmUrl, copy))
+        .catch(() => {});
+    }
+    return resp;
+  };
+  return () => {
+    self.fetch = original;
+  };
+}
 
 /** The runtime file is damaged or missing: a fatal LoadError naming it. */
 const damagedRuntime = (why) => new LoadError(ErrorType.LOAD, `The Python runtime file is damaged or missing (${WASM}): ${why}`, WASM);
@@ -95,29 +156,27 @@ function watchWasm() {
 /**
  * Start Pyodide; returns {pyodide, interrupt} where interrupt is the Int32Array
  * interrupt buffer when the page is cross-origin isolated, else null.
- * opts: the INIT message ({controlled, runtimeBytes}).
+ * opts: the INIT message ({controlled}).
  */
 export async function loadRuntime(opts) {
   const t0 = now();
+  const imported = pyodideModule;
   const missing = await missingRuntime(opts);
   const cached = !missing.length; // (never without a service worker: the HTTP cache is not asked)
-  const sizes = opts.runtimeBytes || {};
-  const total = missing.reduce((a, f) => a + (sizes[f] || 0), 0);
-  post(message.loading(Stage.RUNTIME, LoadState.START, "Python runtime (Pyodide)", cached ? { cached } : total ? { bytes: total } : {}));
-  // (pyodide.asm.mjs comes by import(), uncounted: the progress counts the .wasm and the stdlib)
-  const uncount = countDownloads(
-    missing.filter((f) => !f.endsWith(".mjs")),
-    missing.filter((f) => !f.endsWith(".mjs")).reduce((a, f) => a + (sizes[f] || 0), 0),
-  );
+  // (pyodide.asm.mjs is imported, uncounted: the progress counts the .wasm and the stdlib)
+  const files = missing.filter((f) => !f.endsWith(".mjs"));
+  post(message.loading(Stage.RUNTIME, LoadState.START, "Python runtime (Pyodide)", cached ? { cached } : { files }));
   let loadPyodide;
   try {
-    ({ loadPyodide } = await import("../vendor/pyodide/pyodide.mjs"));
+    ({ loadPyodide } = await imported);
   } catch (e) {
     throw new LoadError(ErrorType.LOAD, `Python runtime: could not be loaded (${e.message || e}). Was \`make web\` run?`);
   }
   if (typeof WebAssembly !== "object") {
     throw new LoadError(ErrorType.LOAD, "This browser does not support WebAssembly, which the solver needs.");
   }
+  const unwrap = runtimeWasm(!!opts.controlled);
+  const uncount = countDownloads(files);
   let pyodide;
   const wasm = watchWasm();
   try {
@@ -137,6 +196,7 @@ export async function loadRuntime(opts) {
   } finally {
     wasm.restore();
     uncount();
+    unwrap();
   }
   let interrupt = null;
   if (self.crossOriginIsolated && typeof SharedArrayBuffer === "function") {

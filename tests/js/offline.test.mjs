@@ -2,9 +2,11 @@
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import { integrityOf, precacheFiles } from "../../static/js/offline.js";
+import { DOWNLOADS_CACHE } from "../../static/js/protocol.js";
 
 describe("precache", () => {
   test("a build-info SHA-256 becomes the fetch integrity of the same bytes", () => {
@@ -25,5 +27,14 @@ describe("precache", () => {
       ["index.html", "static/js/main.js"],
     );
     assert.deepEqual(precacheFiles(null), []);
+  });
+});
+
+describe("the service worker", () => {
+  test("keeps the cache of the worker's downloads under the name the page and the worker use", () => {
+    const sw = readFileSync(new URL("../../sw.js", import.meta.url), "utf8");
+    assert.equal(sw.match(/^const DOWNLOADS = "([^"]+)";$/m)?.[1], DOWNLOADS_CACHE);
+    assert.match(sw, /key !== CACHE && key !== PACKS && key !== DOWNLOADS\)/); // not deleted on activation
+    assert.match(sw, /if \(url\.pathname\.endsWith\("\.wasm"\)\) return;/); // the wasm is left to the HTTP cache
   });
 });

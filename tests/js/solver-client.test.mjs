@@ -37,9 +37,8 @@ describe("SolverClient", () => {
   test("start sends INIT; READY resolves readyPromise and reaches the handler", async () => {
     const { client, worker, calls } = setup();
     client.skip = ["wd-4x4.f15"];
-    client.runtimeBytes = { "pyodide.asm.wasm": 10 };
     const ready = client.start("3x3");
-    assert.deepEqual(worker().sent, [message.init({ shape: "3x3", skip: ["wd-4x4.f15"], controlled: false, runtimeBytes: { "pyodide.asm.wasm": 10 } })]);
+    assert.deepEqual(worker().sent, [message.init({ shape: "3x3", skip: ["wd-4x4.f15"], controlled: false })]);
     worker().emit(message.loading(Stage.RUNTIME, LoadState.START, "Python runtime"));
     worker().emit(message.warning("slow"));
     worker().emit(READY);
@@ -190,6 +189,22 @@ describe("SolverClient", () => {
     assert.equal((await loading).cached, true);
     assert.deepEqual(seen, [PackPhase.DOWNLOAD, PackPhase.DECODE]);
     assert.deepEqual(client.info, { version: "pack" });
+  });
+});
+
+describe("SolverClient runtime download sizes", () => {
+  test("the runtime's messages name the files it downloads; the client adds their bytes once it knows them", () => {
+    const { client, worker, calls } = setup();
+    client.start("4x4"); // sent before the sizes are known (build-info.json is read meanwhile)
+    const files = ["pyodide.asm.wasm", "python_stdlib.zip"];
+    worker().emit(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { files, loaded: 5 }));
+    client.runtimeBytes = { "pyodide.asm.wasm": 100, "python_stdlib.zip": 20, "pyodide.asm.mjs": 7 };
+    worker().emit(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { files, loaded: 50 }));
+    worker().emit(message.loading(Stage.RUNTIME, LoadState.DONE, "Pyodide", { cached: true, seconds: 1 }));
+    const seen = calls.filter((c) => c[0] === "loading").map((c) => c[1]);
+    assert.deepEqual(seen[0], message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { loaded: 5 }));
+    assert.deepEqual(seen[1], message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { loaded: 50, bytes: 120 }));
+    assert.deepEqual(seen[2], message.loading(Stage.RUNTIME, LoadState.DONE, "Pyodide", { cached: true, seconds: 1 }));
   });
 });
 
