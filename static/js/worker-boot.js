@@ -19,34 +19,44 @@ async function missingRuntime({ controlled }) {
 const hrefOf = (input) => new URL(input instanceof Request ? input.url : String(input), self.location.href).href;
 
 /**
- * While Pyodide starts on a first visit, count the bytes of the runtime files it downloads
- * (`missing`) and report them as PROGRESS {files, loaded} (the page knows the files' sizes):
- * its own fetches are wrapped (one download per file, streamed into the compiler).  Returns
- * the function that restores fetch.  Nothing is wrapped when everything is cached, so that a
- * cached start hands Pyodide the responses as they come.
+ * The runtime's download progress on a first visit: `through(stream)` counts the bytes read
+ * from a download of the runtime files `files` and reports them as PROGRESS {files, loaded}
+ * (the page knows the files' sizes), at most every 100 ms.
  */
-function countDownloads(missing) {
-  if (!missing.length || !globalThis.TransformStream) return () => {};
-  const original = self.fetch;
-  const watched = new Set(missing.map((f) => url(`${PYODIDE}${f}`)));
+function downloadProgress(files) {
   let loaded = 0;
   let last = 0;
+  const through = (stream) =>
+    stream.pipeThrough(
+      new TransformStream({
+        transform(chunk, controller) {
+          loaded += chunk.byteLength;
+          const t = performance.now();
+          if (t - last > 100) {
+            last = t;
+            post(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { files, loaded }));
+          }
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+  return { through: globalThis.TransformStream ? through : null };
+}
+
+/**
+ * Count the downloads of the runtime files `missing` but the wasm (runtimeWasm counts that one
+ * on its kept copy: a wasm response Pyodide gets must be the browser's own, whose compiled code
+ * Chromium keeps, not a rebuilt one) by wrapping fetch.  Returns the function that restores
+ * fetch.  Nothing is wrapped when nothing is downloaded.
+ */
+function countDownloads(missing, progress) {
+  if (!missing.length || !progress.through) return () => {};
+  const original = self.fetch;
+  const watched = new Set(missing.map((f) => url(`${PYODIDE}${f}`)));
   self.fetch = async function (input, init) {
     const resp = await original.call(this, input, init);
-    const href = hrefOf(input);
-    if (!watched.has(href) || !resp.ok || !resp.body) return resp;
-    const counter = new TransformStream({
-      transform(chunk, controller) {
-        loaded += chunk.byteLength;
-        const t = performance.now();
-        if (t - last > 100) {
-          last = t;
-          post(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { files: missing, loaded }));
-        }
-        controller.enqueue(chunk);
-      },
-    });
-    return new Response(resp.body.pipeThrough(counter), { status: resp.status, statusText: resp.statusText, headers: resp.headers });
+    if (!watched.has(hrefOf(input)) || !resp.ok || !resp.body) return resp;
+    return new Response(progress.through(resp.body), { status: resp.status, statusText: resp.statusText, headers: resp.headers });
   };
   return () => {
     self.fetch = original;
@@ -75,10 +85,11 @@ pyodideModule.catch(() => {}); // (reported by loadRuntime)
  *   revalidates), and a kept copy only when it fails.
  *
  * A copy downloaded while none is kept is stored in DOWNLOADS_CACHE, from which the page's
- * precache (offline.js) takes it instead of asking the HTTP cache, which may not hold it.
+ * precache (offline.js) takes it instead of asking the HTTP cache, which may not hold it; its
+ * bytes are counted there (`progress`, downloadProgress).
  * Returns the function that restores fetch.
  */
-function runtimeWasm(controlled) {
+function runtimeWasm(controlled, progress) {
   if (!self.caches) return () => {};
   const original = self.fetch;
   const wasmUrl = url(`${PYODIDE}${WASM}`);
@@ -101,9 +112,10 @@ function runtimeWasm(controlled) {
     if (!resp) return original.call(this, input, init); // (its error, for the caller)
     if (!kept && resp.status === 200) {
       const copy = resp.clone();
+      const counted = progress.through && copy.body ? new Response(progress.through(copy.body), { status: 200, statusText: copy.statusText, headers: copy.headers }) : copy;
       caches
         .open(DOWNLOADS_CACHE)
-        .then((cache) => cache.put(wasmUrl, copy))
+        .then((cache) => cache.put(wasmUrl, counted))
         .catch(() => {});
     }
     return resp;
@@ -175,8 +187,12 @@ export async function loadRuntime(opts) {
   if (typeof WebAssembly !== "object") {
     throw new LoadError(ErrorType.LOAD, "This browser does not support WebAssembly, which the solver needs.");
   }
-  const unwrap = runtimeWasm(!!opts.controlled);
-  const uncount = countDownloads(files);
+  const progress = downloadProgress(files);
+  const unwrap = runtimeWasm(!!opts.controlled, progress);
+  const uncount = countDownloads(
+    files.filter((f) => f !== WASM),
+    progress,
+  );
   let pyodide;
   const wasm = watchWasm();
   try {

@@ -39,9 +39,31 @@ def _twice(paths: list[str]) -> dict[str, int]:
     return {p: n for p, n in collections.Counter(paths).items() if n > 1}
 
 
+# Records the solver worker's runtime download reports (LOADING, stage runtime, state progress).
+RECORD_RUNTIME_PROGRESS = """
+window.__runtimeProgress = [];
+const NativeWorker = window.Worker;
+window.Worker = class extends NativeWorker {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (e) => {
+      const m = e.data || {};
+      if (m.type === "loading" && m.stage === "runtime" && m.state === "progress") window.__runtimeProgress.push(m);
+    });
+  }
+};
+"""
+
+
 def test_first_visit_fetches_each_file_once_and_reload_downloads_nothing(fresh):
     app, server = fresh
+    app.page.add_init_script(RECORD_RUNTIME_PROGRESS)
     app.open()
+    # The runtime's download is counted as it comes (the wasm on the copy kept for offline use).
+    reports = app.page.evaluate("() => window.__runtimeProgress")
+    assert reports and all(r["files"] == ["pyodide.asm.wasm", "python_stdlib.zip"] for r in reports), reports[:3]
+    sizes = sum((ROOT / "static/vendor/pyodide" / f).stat().st_size for f in ("pyodide.asm.wasm", "python_stdlib.zip"))
+    assert 0 < max(r["loaded"] for r in reports) <= sizes
     app.page.wait_for_selector("html[data-offline=ready]", state="attached", timeout=180_000)
     assert not _twice(server.downloads), f"downloaded more than once: {_twice(server.downloads)}"
     # (the browser's own update check of the service worker script may ask again: from the HTTP
