@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measure the browser app: start-up (cold and warm, against a bare Pyodide page) and solve times.
 
-    .venv/bin/python tools/web_bench.py --startup [--reps 3] [--incognito]
+    .venv/bin/python tools/web_bench.py --startup [--reps 3] [--settle 2] [--incognito]
     .venv/bin/python tools/web_bench.py [korf55 korf79 korf12 korf1 ...]
 
 Serves the repository root on a free port and drives headless Chromium through the same hooks
@@ -46,7 +46,7 @@ from tests.e2e.conftest import CHROMIUM_ARGS, App, SiteServer, _chromium_path, _
 
 TIMEOUT_MS = 300_000
 KINDS = ("cold", "warm", "warm2")  # a first visit, a reload, a second reload (the page then isolated both times)
-SETTLE_S = 2.0  # idle time before a warm reload (the browser writes its caches)
+SETTLE_S = 2.0  # idle time before a warm reload (the browser writes its caches): --settle
 
 BARE_HTML = """<!doctype html>
 <html><head><meta charset="utf-8"><title>bare Pyodide</title>
@@ -128,7 +128,7 @@ class Profiles:
             self.browser.close()
 
 
-def run_bare(profiles: Profiles, server: SiteServer) -> dict:
+def run_bare(profiles: Profiles, server: SiteServer, settle_s: float = SETTLE_S) -> dict:
     out = {}
     with profiles.fresh() as ctx:
         page = ctx.pages[0] if ctx.pages else ctx.new_page()
@@ -139,7 +139,7 @@ def run_bare(profiles: Profiles, server: SiteServer) -> dict:
             out[kind] = time.monotonic() - t0
             out[f"{kind}_load"] = float(page.get_attribute("html", "data-ready"))
             out[f"{kind}_wasm"] = float(page.get_attribute("html", "data-wasm"))
-            time.sleep(SETTLE_S)
+            time.sleep(settle_s)
     return out
 
 
@@ -153,7 +153,7 @@ def wait_warmup(page) -> None:
         page.wait_for_function("() => /warmup=/.test(document.documentElement.dataset.phases || '')", timeout=60_000)
 
 
-def run_app(profiles: Profiles, server: SiteServer) -> dict:
+def run_app(profiles: Profiles, server: SiteServer, settle_s: float = SETTLE_S) -> dict:
     out: dict = {}
     with profiles.fresh() as ctx:
         page = ctx.pages[0] if ctx.pages else ctx.new_page()
@@ -163,7 +163,7 @@ def run_app(profiles: Profiles, server: SiteServer) -> dict:
         wait_warmup(page)
         out["cold_phases"] = phases(page)
         page.wait_for_selector("html[data-offline=ready]", state="attached", timeout=TIMEOUT_MS)
-        time.sleep(SETTLE_S)
+        time.sleep(settle_s)
         out["first_requests"] = server.requests
         out["first_downloads"] = server.downloads
         out["first_bytes"] = server.bytes_sent
@@ -176,7 +176,7 @@ def run_app(profiles: Profiles, server: SiteServer) -> dict:
         out["warm_bytes_by_path"] = server.bytes_by_path
         out["warm_build_line"] = page.inner_text("#build-line")
         out["warm_loading"] = page.inner_text("#loading-steps")
-        time.sleep(SETTLE_S)
+        time.sleep(settle_s)
         out["warm2"] = app.open()
         wait_warmup(page)
         out["warm2_phases"] = phases(page)
@@ -188,7 +188,7 @@ def med(values) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def startup(reps: int, incognito: bool, isolated_host: bool = False) -> None:
+def startup(reps: int, incognito: bool, isolated_host: bool = False, settle_s: float = SETTLE_S) -> None:
     with tempfile.TemporaryDirectory(prefix="fifteen-bench-") as tmpname:
         tmp = Path(tmpname)
         server = (IsolatingServer if isolated_host else SiteServer)(bare_site(tmp)).start()
@@ -199,11 +199,11 @@ def startup(reps: int, incognito: bool, isolated_host: bool = False) -> None:
                 for i in range(reps):
                     # alternate the order, so that a drift of the machine's load hits both alike
                     if i % 2 == 0:
-                        bare_runs.append(run_bare(profiles, server))
-                        app_runs.append(run_app(profiles, server))
+                        bare_runs.append(run_bare(profiles, server, settle_s))
+                        app_runs.append(run_app(profiles, server, settle_s))
                     else:
-                        app_runs.append(run_app(profiles, server))
-                        bare_runs.append(run_bare(profiles, server))
+                        app_runs.append(run_app(profiles, server, settle_s))
+                        bare_runs.append(run_bare(profiles, server, settle_s))
                     b, a = bare_runs[-1], app_runs[-1]
                     print(
                         f"rep {i + 1}: bare cold {b['cold']:.2f} s (loadPyodide {b['cold_load']:.2f}, wasm {b['cold_wasm']:.2f}) "
@@ -217,7 +217,7 @@ def startup(reps: int, incognito: bool, isolated_host: bool = False) -> None:
         finally:
             server.stop()
     where = "incognito contexts" if incognito else "fresh on-disk profiles"
-    print(f"\nmedians of {reps} ({where}{', a host sending COOP/COEP' if isolated_host else ''}):")
+    print(f"\nmedians of {reps} ({where}{', a host sending COOP/COEP' if isolated_host else ''}, {settle_s:g} s idle before a reload):")
     for kind in KINDS:
         bare, app = med(r[kind] for r in bare_runs), med(r[kind] for r in app_runs)
         ph = {k: med(r[f"{kind}_phases"].get(k) for r in app_runs) for k in ("page", "runtime", "solver", "databases", "warmup")}
@@ -280,6 +280,13 @@ def main(argv: list[str]) -> None:
     ap.add_argument("ids", nargs="*", help="examples to solve (static/data/examples.json ids)")
     ap.add_argument("--startup", action="store_true", help="measure start-up: bare Pyodide page vs the app, cold and warm")
     ap.add_argument("--reps", type=int, default=3, help="repetitions of --startup (default 3; medians are printed)")
+    ap.add_argument(
+        "--settle",
+        type=float,
+        default=SETTLE_S,
+        help=f"idle seconds before each reload, for the bare page and the app alike (default {SETTLE_S}): Chromium writes "
+        "a wasm's compiled code to its cache in the background once the code is optimised, which a busy page delays",
+    )
     ap.add_argument("--incognito", action="store_true", help="--startup in incognito contexts instead of on-disk profiles")
     ap.add_argument(
         "--isolated-host",
@@ -288,7 +295,7 @@ def main(argv: list[str]) -> None:
     )
     args = ap.parse_args(argv)
     if args.startup:
-        startup(args.reps, args.incognito, args.isolated_host)
+        startup(args.reps, args.incognito, args.isolated_host, args.settle)
     else:
         solves(args.ids)
 

@@ -106,10 +106,15 @@ const client = new SolverPool({
       state.firstReady = false;
       view.markReady(seconds, state.phases);
       view.loading.summary([readyText(seconds), ...state.warnings].join(" "));
-      buildInfoRead.then(() => precacheAll(state.buildInfo)).then(
-        (summary) => summary && view.offlineReady(summary),
-        () => {},
-      );
+      // The service worker is registered once the solver is ready (its install would compete
+      // with the runtime's start), then everything of the build is cached for offline use.
+      buildInfoRead
+        .then(() => registerOffline(state.buildInfo, { onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000) }))
+        .then(() => precacheAll(state.buildInfo))
+        .then(
+          (summary) => summary && view.offlineReady(summary),
+          () => {},
+        );
     }
     if (!state.loadWarning) setTimeout(() => state.ready && view.loading.hide(), 2500);
     if (state.info?.shapes) view.setShapes(state.info.shapes.map((s) => [s, shapeLabel(s)]), model.position.shape);
@@ -873,9 +878,6 @@ async function main() {
       .filter(([p]) => p.startsWith("static/vendor/pyodide/"))
       .map(([p, f]) => [p.split("/").pop(), f.bytes]),
   );
-  await registerOffline(state.buildInfo, {
-    onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000),
-  });
 }
 
 main();

@@ -1,5 +1,5 @@
-// Offline support: register the service worker (sw.js at the site root) and,
-// once the solver is ready, make sure every file of this build is cached.
+// Offline support: once the solver is ready (main.js), register the service worker
+// (sw.js at the site root) and make sure every file of this build is cached.
 //
 // The service worker is registered as `sw.js?v=<version>`, where the version is
 // a hash over static/build-info.json's file list (written by `make web`): a new
