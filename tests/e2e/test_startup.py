@@ -4,11 +4,12 @@ Each test opens the site, served by its own server (so that the counts are this 
 fresh browser context:
 
 * A first visit fetches every file at most once: the service worker caches nothing on install
-  (the page has just downloaded the shell), the runtime the solver worker downloads is cached
-  on the way, and the page's precache takes the rest from the browser's HTTP cache (checked
-  against build-info.json's SHA-256), so the server sends no file body twice, and is asked
-  for no URL twice (but the service worker's script, which the browser may check for an
-  update: revalidated, never downloaded again).
+  (the page has just downloaded the shell), the solver worker keeps the runtime's wasm it
+  downloaded (a private window's HTTP cache does not hold ~10 MB), and the page's precache
+  takes that copy and the rest from the browser's HTTP cache (checked against
+  build-info.json's SHA-256), so the server sends no file body twice, and is asked for no URL
+  twice (but the service worker's script, which the browser may check for an update:
+  revalidated, never downloaded again).  The runtime's download is reported as it comes.
 * A reload under the service worker downloads no byte of the runtime (nor of anything else
   but build-info.json, network-first), and the page shows no download size: the loading
   steps give times only and the build line names no download.
