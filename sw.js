@@ -20,7 +20,7 @@
  * for cached scripts works; only pages and the solver worker's script are rebuilt, to carry
  * the headers below.  The runtime's wasm (pyodide.asm.wasm) is cached (for offline use) but
  * never served from here: Chromium reuses its compiled code only for a copy from its HTTP
- * cache (a reload's runtime start 2.6 s instead of 4.0 s, tools/web_bench.py --startup), so
+ * cache (a reload's runtime start 2.2 s instead of 2.9 s, tools/web_bench.py --startup), so
  * the solver worker takes the HTTP cache's copy when there is one and this cache's copy
  * otherwise (static/js/worker-boot.js, runtimeWasm).
  *
@@ -75,7 +75,7 @@ self.addEventListener("activate", (event) => {
 /**
  * A page (navigation) or the solver worker's script, with the COOP/COEP headers and the CSP;
  * any other response unchanged (same-origin subresources need no CORP header under COEP, and
- * a rebuilt Response would lose Chromium's code cache of a cached script or wasm).
+ * a rebuilt Response would lose Chromium's code cache of a cached script).
  */
 function isolate(resp, request) {
   if (!resp || resp.status !== 200 || resp.type === "opaque") return resp;
@@ -108,8 +108,8 @@ function networkFirst(request, fallbacks) {
     });
 }
 
-/** The cached copy, else the network's answer, returned at once (the runtime's wasm is compiled
- * as it streams in) while a copy is stored (the event is kept alive until it is). */
+/** The cached copy, else the network's answer, returned at once (a download streams on to its
+ * reader) while a copy is stored (the event is kept alive until it is). */
 async function cacheFirst(event) {
   const request = event.request;
   const cache = await caches.open(CACHE);

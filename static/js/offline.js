@@ -6,16 +6,10 @@
 // build means a new service worker with a new cache; the old cache is deleted
 // when it activates.
 
+import { sha256Hex } from "./digest.js";
 import { DOWNLOADS_CACHE } from "./protocol.js";
 
 const cacheName = (version) => `fifteen-${version}`;
-
-/** The hex SHA-256 of a response's body ("" without WebCrypto: then it is never taken). */
-async function sha256(resp) {
-  if (!globalThis.crypto?.subtle) return "";
-  const digest = await crypto.subtle.digest("SHA-256", await resp.arrayBuffer());
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 export async function registerOffline(buildInfo, { onUpdate } = {}) {
   if (!("serviceWorker" in navigator) || !buildInfo) return;
@@ -66,9 +60,14 @@ export async function precacheAll(buildInfo) {
   let bytes = 0;
   for (const [path, file] of precacheFiles(buildInfo)) {
     const url = new URL(path, document.baseURI).href;
-    const downloaded = await downloads.match(url);
-    if (downloaded && !(await cache.match(url)) && (await sha256(downloaded.clone())) === file.sha256) await cache.put(url, downloaded);
-    if (!(await cache.match(url))) {
+    let have = !!(await cache.match(url));
+    if (!have) {
+      // what the solver worker kept from its own download (worker-boot.js), when it is this build's file
+      const downloaded = await downloads.match(url);
+      have = !!downloaded && (await sha256Hex(await downloaded.clone().arrayBuffer())) === file.sha256;
+      if (have) await cache.put(url, downloaded);
+    }
+    if (!have) {
       const integrity = integrityOf(file.sha256);
       let resp;
       try {

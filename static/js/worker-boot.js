@@ -1,6 +1,7 @@
 // Solver worker, boot: start the Python runtime (Pyodide) and install the
 // fifteen package into it.  Reports LOADING for the stages RUNTIME and SOLVER.
 
+import { sha256Hex } from "./digest.js";
 import { DOWNLOADS_CACHE, ErrorType, LoadState, Stage, message } from "./protocol.js";
 import { LoadError, fetchBytes, fetchOk, firstLine, isCached, now, post, url } from "./worker-common.js";
 
@@ -10,23 +11,29 @@ const RUNTIME_FILES = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.mjs
 
 /** The runtime files the service worker has not cached yet (all of them when there is none). */
 async function missingRuntime({ controlled }) {
-  const missing = [];
-  for (const f of RUNTIME_FILES) if (!(await isCached(`${PYODIDE}${f}`, controlled))) missing.push(f);
-  return missing;
+  const cached = await Promise.all(RUNTIME_FILES.map((f) => isCached(`${PYODIDE}${f}`, controlled)));
+  return RUNTIME_FILES.filter((_, i) => !cached[i]);
 }
 
 /** The absolute URL a fetch() is asked for: a string, a URL (what Pyodide passes) or a Request. */
 const hrefOf = (input) => new URL(input instanceof Request ? input.url : String(input), self.location.href).href;
 
+const WASM = "pyodide.asm.wasm";
+
+// Pyodide's loader, asked for as soon as the worker starts (before INIT arrives).
+const pyodideModule = import("../vendor/pyodide/pyodide.mjs");
+pyodideModule.catch(() => {}); // (reported by loadRuntime)
+
 /**
- * The runtime's download progress on a first visit: `through(stream)` counts the bytes read
- * from a download of the runtime files `files` and reports them as PROGRESS {files, loaded}
- * (the page knows the files' sizes), at most every 100 ms.
+ * A counter of the runtime's download on a first visit: `count(stream)` passes the stream
+ * through, adding its bytes to those reported as PROGRESS {files, loaded} (the runtime files
+ * being downloaded; the page knows their sizes), at most every 100 ms.  Null without streams.
  */
-function downloadProgress(files) {
+function downloadCounter(files) {
+  if (!globalThis.TransformStream) return null;
   let loaded = 0;
   let last = 0;
-  const through = (stream) =>
+  return (stream) =>
     stream.pipeThrough(
       new TransformStream({
         transform(chunk, controller) {
@@ -40,85 +47,74 @@ function downloadProgress(files) {
         },
       }),
     );
-  return { through: globalThis.TransformStream ? through : null };
 }
 
-/**
- * Count the downloads of the runtime files `missing` but the wasm (runtimeWasm counts that one
- * on its kept copy: a wasm response Pyodide gets must be the browser's own, whose compiled code
- * Chromium keeps, not a rebuilt one) by wrapping fetch.  Returns the function that restores
- * fetch.  Nothing is wrapped when nothing is downloaded.
- */
-function countDownloads(missing, progress) {
-  if (!missing.length || !progress.through) return () => {};
-  const original = self.fetch;
-  const watched = new Set(missing.map((f) => url(`${PYODIDE}${f}`)));
-  self.fetch = async function (input, init) {
-    const resp = await original.call(this, input, init);
-    if (!watched.has(hrefOf(input)) || !resp.ok || !resp.body) return resp;
-    return new Response(progress.through(resp.body), { status: resp.status, statusText: resp.statusText, headers: resp.headers });
-  };
-  return () => {
-    self.fetch = original;
-  };
-}
-
-const WASM = "pyodide.asm.wasm";
-
-// Pyodide's loader, asked for as soon as the worker starts (before INIT arrives).
-const pyodideModule = import("../vendor/pyodide/pyodide.mjs");
-pyodideModule.catch(() => {}); // (reported by loadRuntime)
+const length = (resp) => resp.headers.get("content-length");
 
 /**
- * Where the runtime's wasm comes from.  Chromium keeps the compiled code of a wasm in its HTTP
- * cache, so a start from there skips compiling and tiering it up again; a copy served from
- * Cache Storage gets none of that (measured by tools/web_bench.py --startup: a reload's runtime
- * 2.6 s from the HTTP cache, 4.0 s from Cache Storage).  So the service worker leaves the wasm
- * alone (sw.js) and this wrapper of fetch picks the copy:
+ * The runtime's wasm.  Chromium keeps the compiled code of a wasm in its HTTP cache, so a
+ * start from there skips compiling and tiering it up again; a copy served from Cache Storage
+ * gets none of that (tools/web_bench.py --startup: a reload's runtime 2.2 s from the HTTP
+ * cache, 2.9 s from Cache Storage), nor does a rebuilt Response.  So the service worker leaves
+ * the wasm alone (sw.js) and this picks the copy:
  *
  * - served by the service worker (`controlled`: the runtime's JavaScript came from its cache):
  *   the HTTP cache's copy when it has one (asked `only-if-cached`: no request) of the same
  *   length as the copy the service worker keeps (not an older or newer build's); else that
- *   kept copy (offline, or a private window, whose HTTP cache does not hold ~10 MB); else the
- *   network;
+ *   kept copy (offline, or a private window, whose HTTP cache does not hold ~10 MB);
  * - otherwise (a first visit, or no service worker): the network as usual (the HTTP cache
  *   revalidates), and a kept copy only when it fails.
  *
  * A copy downloaded while none is kept is stored in DOWNLOADS_CACHE, from which the page's
- * precache (offline.js) takes it instead of asking the HTTP cache, which may not hold it; its
- * bytes are counted there (`progress`, downloadProgress).
+ * precache (offline.js) takes it instead of asking the HTTP cache, which may not hold it; the
+ * download is counted there (`count`), the response Pyodide compiles being the browser's own.
+ */
+async function runtimeWasm(original, wasmUrl, init, controlled, count) {
+  const kept = await caches.match(wasmUrl).catch(() => undefined);
+  if (controlled && kept) {
+    const cached = await original(wasmUrl, { cache: "only-if-cached", mode: "same-origin" }).catch(() => null);
+    if (cached?.ok && length(cached) === length(kept)) return cached;
+    cached?.body?.cancel().catch(() => {});
+    return kept;
+  }
+  let resp;
+  try {
+    resp = await original(wasmUrl, init);
+  } catch (e) {
+    if (kept) return kept;
+    throw e;
+  }
+  if (kept && !resp.ok) {
+    resp.body?.cancel().catch(() => {});
+    return kept;
+  }
+  if (!kept && resp.status === 200) {
+    const copy = resp.clone();
+    const body = count && copy.body ? count(copy.body) : copy.body;
+    caches
+      .open(DOWNLOADS_CACHE)
+      .then((cache) => cache.put(wasmUrl, new Response(body, { status: 200, statusText: copy.statusText, headers: copy.headers })))
+      .catch(() => {});
+  }
+  return resp;
+}
+
+/**
+ * While Pyodide starts, its fetches go through here: the wasm as runtimeWasm says, the other
+ * runtime files still to download (`files`) counted as they stream in (downloadCounter).
  * Returns the function that restores fetch.
  */
-function runtimeWasm(controlled, progress) {
-  if (!self.caches) return () => {};
+function runtimeFetch(controlled, files) {
   const original = self.fetch;
   const wasmUrl = url(`${PYODIDE}${WASM}`);
-  const length = (resp) => resp.headers.get("content-length");
-  const attempt = (init) => original(wasmUrl, init).catch(() => null);
+  const count = downloadCounter(files);
+  const counted = new Set(files.filter((f) => f !== WASM).map((f) => url(`${PYODIDE}${f}`)));
   self.fetch = async function (input, init) {
-    if (hrefOf(input) !== wasmUrl) return original.call(this, input, init);
-    const kept = await caches.match(wasmUrl).catch(() => undefined);
-    if (controlled && kept) {
-      const cached = await attempt({ cache: "only-if-cached", mode: "same-origin" });
-      if (cached?.ok && length(cached) === length(kept)) return cached;
-      cached?.body?.cancel().catch(() => {});
-      return kept;
-    }
-    const resp = await attempt(init);
-    if (kept && !resp?.ok) {
-      resp?.body?.cancel().catch(() => {});
-      return kept;
-    }
-    if (!resp) return original.call(this, input, init); // (its error, for the caller)
-    if (!kept && resp.status === 200) {
-      const copy = resp.clone();
-      const counted = progress.through && copy.body ? new Response(progress.through(copy.body), { status: 200, statusText: copy.statusText, headers: copy.headers }) : copy;
-      caches
-        .open(DOWNLOADS_CACHE)
-        .then((cache) => cache.put(wasmUrl, counted))
-        .catch(() => {});
-    }
-    return resp;
+    const href = hrefOf(input);
+    if (href === wasmUrl && self.caches) return runtimeWasm(original, wasmUrl, init, controlled, count);
+    const resp = await original.call(this, input, init);
+    if (!count || !counted.has(href) || !resp.ok || !resp.body) return resp;
+    return new Response(count(resp.body), { status: resp.status, statusText: resp.statusText, headers: resp.headers });
   };
   return () => {
     self.fetch = original;
@@ -172,7 +168,6 @@ function watchWasm() {
  */
 export async function loadRuntime(opts) {
   const t0 = now();
-  const imported = pyodideModule;
   const missing = await missingRuntime(opts);
   const cached = !missing.length; // (never without a service worker: the HTTP cache is not asked)
   // (pyodide.asm.mjs is imported, uncounted: the progress counts the .wasm and the stdlib)
@@ -180,19 +175,14 @@ export async function loadRuntime(opts) {
   post(message.loading(Stage.RUNTIME, LoadState.START, "Python runtime (Pyodide)", cached ? { cached } : { files }));
   let loadPyodide;
   try {
-    ({ loadPyodide } = await imported);
+    ({ loadPyodide } = await pyodideModule);
   } catch (e) {
     throw new LoadError(ErrorType.LOAD, `Python runtime: could not be loaded (${e.message || e}). Was \`make web\` run?`);
   }
   if (typeof WebAssembly !== "object") {
     throw new LoadError(ErrorType.LOAD, "This browser does not support WebAssembly, which the solver needs.");
   }
-  const progress = downloadProgress(files);
-  const unwrap = runtimeWasm(!!opts.controlled, progress);
-  const uncount = countDownloads(
-    files.filter((f) => f !== WASM),
-    progress,
-  );
+  const unwrap = runtimeFetch(!!opts.controlled, files);
   let pyodide;
   const wasm = watchWasm();
   try {
@@ -211,7 +201,6 @@ export async function loadRuntime(opts) {
     throw new LoadError(ErrorType.LOAD, `Python runtime: failed to start (${msg})`);
   } finally {
     wasm.restore();
-    uncount();
     unwrap();
   }
   let interrupt = null;
@@ -224,23 +213,23 @@ export async function loadRuntime(opts) {
 }
 
 /**
- * Start downloading the solver package (../wheels/manifest.json names it: `archive`, the
- * fifteen wheel's files plus their bytecode, tools/web_pyc.mjs; else the wheel) while the
- * runtime starts; resolves to {name, format, bytes}, or to {error} (reported by loadSolver).
- */
-/**
  * Refuse `bytes` whose SHA-256 is not `want` (hex, from a manifest): a damaged file is
  * named as such, not reported later as an unreadable zip.  Without WebCrypto (a page
  * served over plain HTTP from another host) or without `want`, nothing is checked.
  */
 export async function checkDigest(bytes, want, what) {
-  if (!want || !globalThis.crypto?.subtle) return;
-  const got = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  if (got !== want) {
+  if (!want) return;
+  const got = await sha256Hex(bytes);
+  if (got && got !== want) {
     throw new LoadError(ErrorType.LOAD, `${what} is damaged: ${bytes.length.toLocaleString("en")} bytes whose SHA-256 is not the listed one. Reload the page; if it stays, rebuild the site (make web).`);
   }
 }
 
+/**
+ * Start downloading the solver package (../wheels/manifest.json names it: `archive`, the
+ * fifteen wheel's files plus their bytecode, tools/web_pyc.mjs; else the wheel) while the
+ * runtime starts; resolves to {name, format, version, bytes, cached}, or to {error} (reported by loadSolver).
+ */
 export function fetchSolver({ controlled = false } = {}) {
   return (async () => {
     const manifest = await (await fetchOk("../wheels/manifest.json", "wheel list")).json();

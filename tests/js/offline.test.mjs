@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
+import { sha256Hex } from "../../static/js/digest.js";
 import { integrityOf, precacheFiles } from "../../static/js/offline.js";
 import { DOWNLOADS_CACHE } from "../../static/js/protocol.js";
 
@@ -36,5 +37,13 @@ describe("the service worker", () => {
     assert.equal(sw.match(/^const DOWNLOADS = "([^"]+)";$/m)?.[1], DOWNLOADS_CACHE);
     assert.match(sw, /key !== CACHE && key !== PACKS && key !== DOWNLOADS\)/); // not deleted on activation
     assert.match(sw, /if \(url\.pathname\.endsWith\("\.wasm"\)\) return;/); // the wasm is left to the HTTP cache
+  });
+});
+
+describe("sha256Hex", () => {
+  test("is the hex digest build-info.json and the wheel manifest list", async () => {
+    const data = new TextEncoder().encode("fifteen");
+    assert.equal(await sha256Hex(data), createHash("sha256").update(data).digest("hex"));
+    assert.equal(await sha256Hex(data.buffer), createHash("sha256").update(data).digest("hex"));
   });
 });
