@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM_ARGS, App, SiteServer, _chromium_path, _QuietHandler, launch_chromium  # noqa: E402
+from tests.e2e.conftest import App, SiteServer, _QuietHandler, chromium_options, launch_chromium  # noqa: E402
 
 TIMEOUT_MS = 300_000
 KINDS = ("cold", "warm", "warm2")  # a first visit, a reload, a second reload (the page then isolated both times)
@@ -113,11 +113,8 @@ class Profiles:
         if self.browser is not None:
             ctx = self.browser.new_context(viewport={"width": 1280, "height": 900})
         else:
-            kwargs = {"args": CHROMIUM_ARGS, "headless": True, "viewport": {"width": 1280, "height": 900}}
-            exe = _chromium_path()
-            if exe:
-                kwargs["executable_path"] = exe
-            ctx = self.p.chromium.launch_persistent_context(str(self.tmp / f"profile-{self.n}"), **kwargs)
+            profile = str(self.tmp / f"profile-{self.n}")
+            ctx = self.p.chromium.launch_persistent_context(profile, viewport={"width": 1280, "height": 900}, **chromium_options())
         try:
             yield ctx
         finally:

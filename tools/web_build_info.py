@@ -58,20 +58,18 @@ def write_if_changed(path: Path, text: str) -> bool:
 
 def wheel_manifest() -> None:
     wheels = ROOT / "static" / "wheels"
-    found: dict[str, str] = {}
-    for whl in sorted(wheels.glob("fifteen-*.whl")):
-        dist = whl.name.split("-")[0].lower()
-        if dist in found:
-            sys.exit(f"web_build_info: two wheels for {dist!r} in {wheels}: {found[dist]}, {whl.name}")
-        found[dist] = whl.name
-    if "fifteen" not in found:
-        sys.exit(f"web_build_info: no fifteen wheel in {wheels} (run make web)")
-    archive = wheels / found["fifteen"].replace("-py3-none-any.whl", "-pyodide.zip")
+    found = sorted(w.name for w in wheels.glob("fifteen-*.whl"))
+    if len(found) != 1:
+        sys.exit(f"web_build_info: {'two fifteen wheels' if found else 'no fifteen wheel'} in {wheels}: {found} (run make web)")
+    archive = wheels / found[0].replace("-py3-none-any.whl", "-pyodide.zip")
     if not archive.is_file():
         sys.exit(f"web_build_info: no {archive.name} in {wheels} (run make web)")
-    found["archive"] = archive.name
-    found["archive_sha256"] = hashlib.sha256(archive.read_bytes()).hexdigest()  # the worker checks it
-    if write_if_changed(wheels / "manifest.json", json.dumps(found, indent=2) + "\n"):
+    manifest = {
+        "fifteen": found[0],
+        "archive": archive.name,
+        "archive_sha256": hashlib.sha256(archive.read_bytes()).hexdigest(),  # the worker checks it
+    }
+    if write_if_changed(wheels / "manifest.json", json.dumps(manifest, indent=2) + "\n"):
         print("wrote static/wheels/manifest.json")
 
 

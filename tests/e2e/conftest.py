@@ -246,13 +246,19 @@ def _chromium_path() -> str | None:
     return None
 
 
-def launch_chromium(playwright):
-    """Chromium with the test flags (the system's binary when there is one); also used by tools/."""
+def chromium_options() -> dict:
+    """Playwright's launch options for Chromium with the test flags (the system's binary when
+    there is one), for launch() and launch_persistent_context() alike; also used by tools/."""
     kwargs = {"args": CHROMIUM_ARGS, "headless": True}
     exe = _chromium_path()
     if exe:
         kwargs["executable_path"] = exe
-    return playwright.chromium.launch(**kwargs)
+    return kwargs
+
+
+def launch_chromium(playwright):
+    """Chromium with the test flags (chromium_options); also used by tools/."""
+    return playwright.chromium.launch(**chromium_options())
 
 
 SKIP_E2E = "FIFTEEN_SKIP_E2E"
