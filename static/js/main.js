@@ -7,6 +7,7 @@
 
 import { Board, SHAPES, parseShape, randomTiles, goalTiles } from "./board.js";
 import { SolverPool, WORKER_BASE_BYTES, poolLimits } from "./solver-pool.js";
+import { startedWorkerAt } from "./solver-start.js";
 import { PoolView } from "./view-pool.js";
 import { ErrorType, LoadState, Method, Stage } from "./protocol.js";
 import { PageView } from "./view.js";
@@ -863,8 +864,9 @@ async function main() {
   // The solver worker first: the runtime's start is the longest part of the page's, and
   // nothing of it needs what follows (the files' sizes reach the client when known).
   setUpPool();
-  state.phases.page = performance.now() / 1000; // opening the page until its solver worker starts
   client.start(model.position.shape);
+  // opening the page until its solver worker started (solver-start.js: before this module's graph)
+  state.phases.page = (startedWorkerAt() ?? performance.now()) / 1000;
   buildInfoRead = readBuildInfo();
   loadExamples();
   bindLabInput(lab);

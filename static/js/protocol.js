@@ -17,6 +17,10 @@
  *             fetches (the page sends INIT as soon as it starts, before it knows the
  *             files' sizes: the runtime's LOADING messages name the files it downloads,
  *             `files`, and the page's side adds their `bytes` from build-info.json)
+ *             Boot options: a worker whose name (the Worker constructor's `name`) is the
+ *             JSON of {controlled} (solver-start.js) starts its runtime and the solver
+ *             package's download as it starts, before INIT arrives; INIT's `controlled`
+ *             is then not read.  A worker without them starts everything at INIT.
  *   CALL      {id, method, params, progress?}
  *             fifteen.api.call(method, params) for a Method below ("solve" without
  *             progress: the page's warm-up); the databases of params.shape are loaded
@@ -66,6 +70,16 @@
  * Python never sees JS objects except asset bytes and the progress callback; every
  * other value crosses as JSON text (fifteen.api, py/fifteen/api.py).
  */
+
+/** A worker's boot options ({controlled}) from its name, or null (none: it starts at INIT). */
+export function bootOptions(name) {
+  try {
+    const opts = JSON.parse(name);
+    return typeof opts?.controlled === "boolean" ? { controlled: opts.controlled } : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Types of the messages the page sends to a worker. */
 export const ToWorker = Object.freeze({

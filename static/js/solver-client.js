@@ -11,6 +11,7 @@
 // handlers; a pool of several workers can offer the same surface.
 
 import { ErrorType, FromWorker, SIGINT, Stage, message } from "./protocol.js";
+import { newSolverWorker, takeStartedWorker } from "./solver-start.js";
 
 export class SolverError extends Error {
   constructor(type, text, file) {
@@ -41,8 +42,8 @@ const PHASE_TEXT = {
   [Stage.DATABASES]: (label) => `The database ${label} did not load in time: the connection may have stalled.`,
 };
 
-/** The solver worker (a module worker next to this file). */
-const moduleWorker = () => new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+/** The solver worker: the one started as the page opened (solver-start.js), else a new one. */
+const moduleWorker = () => takeStartedWorker()?.worker || newSolverWorker();
 
 export class SolverClient {
   /**
@@ -150,6 +151,7 @@ export class SolverClient {
       const text = event.message || "the worker stopped";
       fail(new SolverError(ErrorType.LOAD, /memory/i.test(text) ? `Out of memory: ${text}` : `The solver worker failed: ${text}`));
     };
+    worker.replay?.(); // what a worker started as the page opened has said so far
     worker.postMessage(
       message.init({
         shape,

@@ -11,7 +11,7 @@
  *   worker-common.js  fetching, posting, the worker's error type
  */
 
-import { ErrorType, Method, PackPhase, SIGINT, ToWorker, message } from "./protocol.js";
+import { ErrorType, Method, PackPhase, SIGINT, ToWorker, bootOptions, message } from "./protocol.js";
 import { Databases } from "./worker-assets.js";
 import { fetchSolver, loadRuntime, loadSolver } from "./worker-boot.js";
 import { LoadError, firstLine, now, parseReply, post } from "./worker-common.js";
@@ -23,6 +23,21 @@ const solver = {
   databases: null, // Databases
   packs: null, // Packs
 };
+
+/**
+ * The runtime's start and the solver package's download ({runtime, wheel}, promises), begun
+ * once: as the worker starts when its name carries the boot options (protocol.js), else at INIT.
+ */
+let booting = null;
+function boot(opts) {
+  if (!booting) {
+    booting = { wheel: fetchSolver(opts), runtime: loadRuntime(opts) };
+    booting.runtime.catch(() => {}); // (reported by init)
+  }
+  return booting;
+}
+const named = bootOptions(self.name);
+if (named) boot(named);
 
 const CANCELLED = { ok: false, error: { type: ErrorType.CANCELLED, message: "Cancelled." } };
 
@@ -59,11 +74,11 @@ async function init(msg) {
   const skip = msg.skip || [];
   for (const file of skip) post(message.warning(`${file} is damaged and was skipped; weaker bounds are used instead.`));
   try {
-    const wheel = fetchSolver(msg); // downloaded while the runtime starts
-    const runtime = await loadRuntime(msg);
+    const started = boot(msg); // the solver package is downloaded while the runtime starts
+    const runtime = await started.runtime;
     solver.interrupt = runtime.interrupt;
-    solver.api = await loadSolver(runtime.pyodide, wheel);
-    solver.databases = new Databases(solver.api, skip, !!msg.controlled);
+    solver.api = await loadSolver(runtime.pyodide, started.wheel);
+    solver.databases = new Databases(solver.api, skip, !!(named || msg).controlled);
     solver.packs = new Packs(solver.api, solver.databases);
     await solver.databases.ensureShape(msg.shape || "4x4");
     await solver.packs.loadCached();

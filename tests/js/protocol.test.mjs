@@ -15,6 +15,7 @@ import {
   SIGINT,
   Stage,
   ToWorker,
+  bootOptions,
   isFromWorker,
   isToWorker,
   message,
@@ -40,6 +41,14 @@ describe("the enumerations", () => {
 
   test("SIGINT is the signal number Pyodide's interrupt buffer expects", () => {
     assert.equal(SIGINT, 2);
+  });
+});
+
+describe("boot options (a worker's name)", () => {
+  test("the JSON of {controlled} is read back; anything else means none", () => {
+    assert.deepEqual(bootOptions(JSON.stringify({ controlled: true })), { controlled: true });
+    assert.deepEqual(bootOptions('{"controlled": false, "other": 1}'), { controlled: false });
+    for (const name of ["", "solver", "{}", '{"controlled": "yes"}', "null", "[true]", undefined]) assert.equal(bootOptions(name), null, String(name));
   });
 });
 

@@ -52,6 +52,23 @@ describe("SolverClient", () => {
     assert.equal(calls[0][1].stage, Stage.RUNTIME);
   });
 
+  test("a worker started before the client (solver-start.js): what it said before is delivered, then INIT", async () => {
+    const early = new FakeWorker();
+    const held = [message.loading(Stage.RUNTIME, LoadState.START, "Python runtime", { files: ["pyodide.asm.wasm"] })];
+    early.replay = () => {
+      for (const msg of held.splice(0)) early.emit(msg);
+    };
+    const calls = [];
+    const client = new SolverClient({ loading: (msg) => calls.push(["loading", msg]), ready: () => calls.push(["ready"]) }, { createWorker: () => early });
+    client.runtimeBytes = { "pyodide.asm.wasm": 1000 };
+    const ready = client.start("4x4");
+    assert.deepEqual(calls, [["loading", message.loading(Stage.RUNTIME, LoadState.START, "Python runtime", { bytes: 1000 })]]);
+    assert.deepEqual(early.sent, [message.init({ shape: "4x4", skip: [], controlled: false })]);
+    early.emit(READY);
+    await ready;
+    assert.deepEqual(calls.at(-1), ["ready"]);
+  });
+
   test("requests get ids; RESULT resolves, ERROR rejects with its type and file", async () => {
     const { client, worker } = setup();
     client.start();
