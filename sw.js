@@ -49,6 +49,9 @@ const PACKS = "fifteen-packs";
 // here): offline.js's precache moves it into CACHE (its SHA-256 checked) and deletes this one.
 // Keep equal to protocol.js's DOWNLOADS_CACHE.
 const DOWNLOADS = "fifteen-downloads";
+// The solver worker's memory snapshot of its first start (worker-snapshot.js): it names the build
+// it belongs to, so it is kept here and replaced by the worker.  Keep equal to protocol.js's SNAPSHOT_CACHE.
+const SNAPSHOT = "fifteen-snapshot";
 // Keep equal to the <meta http-equiv="Content-Security-Policy"> in index.html (a test checks).
 // 'wasm-unsafe-eval' is what Pyodide needs in the worker (WebAssembly compilation, no JS eval).
 const CSP =
@@ -65,7 +68,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const key of await caches.keys()) {
-        if (key.startsWith("fifteen-") && key !== CACHE && key !== PACKS && key !== DOWNLOADS) await caches.delete(key);
+        if (key.startsWith("fifteen-") && key !== CACHE && key !== PACKS && key !== DOWNLOADS && key !== SNAPSHOT) await caches.delete(key);
       }
       await self.clients.claim();
     })(),

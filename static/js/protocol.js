@@ -45,11 +45,12 @@
  *             and starts a new one
  *
  * Worker -> page (FromWorker)
- *   LOADING   {stage, state, label, bytes?, loaded?, seconds?, missing?, cached?}
+ *   LOADING   {stage, state, label, bytes?, loaded?, seconds?, missing?, cached?, snapshot?}
  *             stage: Stage; state: LoadState; label is human-readable ("wd-4x4.f15"),
  *             bytes the size when known, missing = a database could not be fetched,
  *             cached = served from the site's offline cache (nothing downloaded: the page
- *             shows no size then)
+ *             shows no size then); snapshot = resumed from the memory snapshot of an earlier
+ *             start (worker-snapshot.js): the runtime with the package and those databases
  *   WARNING   {message}              non-fatal (e.g. a missing WD table: rebuilt in-process)
  *   READY     {info, interrupt, seconds, packs}
  *             info = the result of Method.INFO (shapes, bounds per shape, bound labels);
@@ -168,6 +169,13 @@ export const SIGINT = 2;
  * the build's cache; sw.js, a classic script, repeats the name.
  */
 export const DOWNLOADS_CACHE = "fifteen-downloads";
+
+/**
+ * The Cache Storage cache where the solver worker keeps a memory snapshot of its first start
+ * (worker-snapshot.js), which later starts resume; sw.js repeats the name (kept on updates:
+ * the snapshot names the build it belongs to).
+ */
+export const SNAPSHOT_CACHE = "fifteen-snapshot";
 
 /**
  * Builders of every message, so that field names, like type names, are written

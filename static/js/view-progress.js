@@ -58,6 +58,9 @@ export class LoadingView {
       msg.stage === Stage.DATABASES
         ? `Database ${msg.label}`
         : `${STAGE_NAMES[msg.stage] || msg.stage}${msg.state === LoadState.DONE && msg.label ? ` — ${msg.label}` : ""}`;
+    const before = this.items.get(key);
+    // a late progress report (a download counted on a copy that streams on) never undoes DONE
+    if (msg.state === LoadState.PROGRESS && before?.className === "done") return;
     const li = this.item(key, label);
     const size = li.querySelector(".size");
     // a size is a download: none for what the offline cache served (msg.cached)
@@ -80,7 +83,11 @@ export class LoadingView {
       li.className = msg.missing ? "missing" : "done";
       li.querySelector(".bar")?.remove();
       const bytes = msg.cached ? 0 : msg.bytes || known;
-      size.textContent = msg.missing ? "missing" : `${bytes ? `${formatBytes(bytes)} · ` : ""}${formatSeconds(msg.seconds)}`;
+      size.textContent = msg.missing
+        ? "missing"
+        : msg.snapshot && msg.stage === Stage.DATABASES
+          ? "in the snapshot"
+          : `${bytes ? `${formatBytes(bytes)} · ` : ""}${formatSeconds(msg.seconds)}`;
     }
   }
 

@@ -5,15 +5,29 @@
 import { ErrorType, LoadState, Stage, message } from "./protocol.js";
 import { LoadError, fetchBytes, isCached, now, parseReply, post, url } from "./worker-common.js";
 
+/**
+ * ../db/manifest.json's text: resolves to {text} or {error} (a missing list is a warning, not a
+ * failure: Databases.manifest()).
+ */
+export function fetchDatabaseList() {
+  return (async () => {
+    const resp = await fetch(url("../db/manifest.json"));
+    if (!resp.ok) throw new Error(`${resp.status} ${resp.statusText}`);
+    return { text: await resp.text() };
+  })().catch((error) => ({ error }));
+}
+
 export class Databases {
   /**
    * api: the fifteen.api module (a PyProxy); skip: asset files not to load
    * (the user chose to go on without a damaged one); controlled: a service worker serves
-   * this worker (a file it has cached is reported `cached`: no download size shown).
+   * this worker (a file it has cached is reported `cached`: no download size shown);
+   * listText: the manifest's text when already fetched (fetchDatabaseList()).
    */
-  constructor(api, skip = [], controlled = false) {
+  constructor(api, skip = [], controlled = false, listText = fetchDatabaseList()) {
     this.api = api;
     this.controlled = controlled;
+    this.listText = listText;
     this.skipped = new Set(skip);
     this.manifestDoc = null; // {assets: [...], packs: [...]}, checked (manifest())
     this.loadedFiles = new Set(); // files handed to Python (or found missing)
@@ -27,12 +41,8 @@ export class Databases {
    */
   async manifest() {
     if (this.manifestDoc !== null) return this.manifestDoc;
-    let text;
-    try {
-      const resp = await fetch(url("../db/manifest.json"));
-      if (!resp.ok) throw new Error(`${resp.status} ${resp.statusText}`);
-      text = await resp.text();
-    } catch (e) {
+    const { text, error: e } = await this.listText;
+    if (e) {
       this.manifestDoc = { assets: [], packs: [] };
       post(
         message.warning(
@@ -46,6 +56,17 @@ export class Databases {
     this.manifestDoc = { assets: checked.assets, packs: checked.packs };
     for (const w of checked.warnings || []) post(message.warning(w));
     return this.manifestDoc;
+  }
+
+  /**
+   * The databases `files` are in Python already (the start resumed a memory snapshot holding
+   * them, worker-snapshot.js): reported as such, never fetched.
+   */
+  resumed(files) {
+    for (const file of files) {
+      this.loadedFiles.add(file);
+      post(message.loading(Stage.DATABASES, LoadState.DONE, file, { cached: true, snapshot: true, seconds: 0 }));
+    }
   }
 
   /** Fetch and hand to Python every database asset for `shape` not loaded yet. */

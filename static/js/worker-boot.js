@@ -4,6 +4,7 @@
 import { sha256Hex } from "./digest.js";
 import { DOWNLOADS_CACHE, ErrorType, LoadState, Stage, message } from "./protocol.js";
 import { LoadError, fetchBytes, fetchOk, firstLine, isCached, now, post, url } from "./worker-common.js";
+import { growMemory } from "./worker-snapshot.js";
 
 const PYODIDE = "../vendor/pyodide/";
 
@@ -23,6 +24,9 @@ const WASM = "pyodide.asm.wasm";
 // Pyodide's loader, asked for as soon as the worker starts (before INIT arrives).
 const pyodideModule = import("../vendor/pyodide/pyodide.mjs");
 pyodideModule.catch(() => {}); // (reported by loadRuntime)
+
+/** The runtime's version (Pyodide's), or null when its loader cannot be loaded. */
+export const runtimeVersion = () => pyodideModule.then((m) => m.version || null, () => null);
 
 /**
  * A counter of the runtime's download on a first visit: `count(stream)` passes the stream
@@ -130,9 +134,11 @@ const damagedRuntime = (why) => new LoadError(ErrorType.LOAD, `The Python runtim
  * Watch WebAssembly.instantiate/instantiateStreaming while it starts: a CompileError
  * or LinkError, or a streamed response that is not OK, rejects `failed`.  A TypeError
  * alone (a server without the application/wasm type) is left to Pyodide's fallback.
+ * With `memoryBytes` (a start from a snapshot of that size), the instance's memory is grown
+ * to it as soon as it exists (worker-snapshot.js, growMemory).
  * Returns {failed, restore}.
  */
-function watchWasm() {
+function watchWasm(memoryBytes = 0) {
   let fail;
   const failed = new Promise((_, reject) => {
     fail = reject;
@@ -151,6 +157,7 @@ function watchWasm() {
         );
       }
       const result = original.call(this, source, ...rest);
+      if (memoryBytes && name.startsWith("instantiate")) result.then((r) => growMemory(r, memoryBytes), () => {});
       result.catch((e) => {
         if (e instanceof WebAssembly.CompileError || e instanceof WebAssembly.LinkError) fail(damagedRuntime(firstLine(e)));
       });
@@ -164,9 +171,10 @@ function watchWasm() {
 /**
  * Start Pyodide; returns {pyodide, interrupt} where interrupt is the Int32Array
  * interrupt buffer when the page is cross-origin isolated, else null.
- * opts: the INIT message ({controlled}).
+ * opts: the boot options or INIT message ({controlled}); snapshot: a memory snapshot to
+ * resume ({bytes}, worker-snapshot.js), else a fresh start that can make one.
  */
-export async function loadRuntime(opts) {
+export async function loadRuntime(opts, snapshot = null) {
   const t0 = now();
   const missing = await missingRuntime(opts);
   const cached = !missing.length; // (never without a service worker: the HTTP cache is not asked)
@@ -184,13 +192,14 @@ export async function loadRuntime(opts) {
   }
   const unwrap = runtimeFetch(!!opts.controlled, files);
   let pyodide;
-  const wasm = watchWasm();
+  const wasm = watchWasm(snapshot ? snapshot.bytes.length : 0);
   try {
     pyodide = await Promise.race([
       loadPyodide({
         indexURL: url(PYODIDE),
         stdout: (s) => console.log("[py]", s),
         stderr: (s) => console.warn("[py]", s),
+        ...(snapshot ? { _loadSnapshot: snapshot.bytes } : { _makeSnapshot: true }),
       }),
       wasm.failed,
     ]);
@@ -203,12 +212,15 @@ export async function loadRuntime(opts) {
     wasm.restore();
     unwrap();
   }
+  // the snapshot's random state is the same on every start from it
+  if (snapshot) pyodide.runPython("import random; random.seed()");
   let interrupt = null;
   if (self.crossOriginIsolated && typeof SharedArrayBuffer === "function") {
     interrupt = new Int32Array(new SharedArrayBuffer(4));
     pyodide.setInterruptBuffer(interrupt);
   }
-  post(message.loading(Stage.RUNTIME, LoadState.DONE, `Pyodide ${pyodide.version}`, { seconds: now() - t0, ...(cached ? { cached } : {}) }));
+  const label = `Pyodide ${pyodide.version}${snapshot ? ", resumed from the snapshot of an earlier start" : ""}`;
+  post(message.loading(Stage.RUNTIME, LoadState.DONE, label, { seconds: now() - t0, ...(cached ? { cached } : {}), ...(snapshot ? { snapshot: true } : {}) }));
   return { pyodide, interrupt };
 }
 
@@ -225,14 +237,17 @@ export async function checkDigest(bytes, want, what) {
   }
 }
 
+/** ../wheels/manifest.json (a promise; a LoadError when it cannot be read). */
+export const fetchWheelList = () => fetchOk("../wheels/manifest.json", "wheel list").then((resp) => resp.json());
+
 /**
  * Start downloading the solver package (../wheels/manifest.json names it: `archive`, the
  * fifteen wheel's files plus their bytecode, tools/web_pyc.mjs; else the wheel) while the
  * runtime starts; resolves to {name, format, version, bytes, cached}, or to {error} (reported by loadSolver).
  */
-export function fetchSolver({ controlled = false } = {}) {
+export function fetchSolver({ controlled = false } = {}, wheelList = fetchWheelList()) {
   return (async () => {
-    const manifest = await (await fetchOk("../wheels/manifest.json", "wheel list")).json();
+    const manifest = await wheelList;
     const name = manifest.archive || manifest.fifteen;
     const cached = await isCached(`../wheels/${name}`, controlled);
     const bytes = await fetchBytes(`../wheels/${name}`, { label: `Solver package (static/wheels/${name})` });

@@ -191,6 +191,11 @@ export class Packs {
   }
 
   /** At INIT: load every pack the user downloaded before (kept in Cache Storage). */
+  /** Whether any pack is kept in Cache Storage (loadCached() would load it). */
+  async anyKept() {
+    return !!self.caches && (await caches.has(PACK_CACHE).catch(() => false));
+  }
+
   async loadCached() {
     if (!self.caches) return;
     let cache;

@@ -8,12 +8,14 @@
  *   worker-assets.js  the databases of a board shape (INIT, and before a request
  *                     for a shape not loaded yet)
  *   worker-packs.js   optional packs (INIT: the kept copies; LOAD_PACK)
+ *   worker-snapshot.js  the memory snapshot a later start resumes (after INIT's databases)
  *   worker-common.js  fetching, posting, the worker's error type
  */
 
 import { ErrorType, Method, PackPhase, SIGINT, ToWorker, bootOptions, message } from "./protocol.js";
-import { Databases } from "./worker-assets.js";
-import { fetchSolver, loadRuntime, loadSolver } from "./worker-boot.js";
+import { Databases, fetchDatabaseList } from "./worker-assets.js";
+import { fetchSolver, fetchWheelList, loadRuntime, loadSolver, runtimeVersion } from "./worker-boot.js";
+import { buildIdentity, dropSnapshot, findSnapshot, keepSnapshot } from "./worker-snapshot.js";
 import { LoadError, firstLine, now, parseReply, post } from "./worker-common.js";
 import { Packs } from "./worker-packs.js";
 
@@ -25,15 +27,42 @@ const solver = {
 };
 
 /**
- * The runtime's start and the solver package's download ({runtime, wheel}, promises), begun
- * once: as the worker starts when its name carries the boot options (protocol.js), else at INIT.
+ * The runtime's start and the solver package's download, begun once: as the worker starts
+ * when its name carries the boot options (protocol.js), else at INIT.  The two manifests say
+ * which build this is: a memory snapshot of that build is resumed when one is kept (else, or
+ * when it cannot be, the runtime starts afresh).  Promises: {runtime: {pyodide, interrupt,
+ * snapshot (the resumed one's {files}) | null}, wheel, databaseList, identity}.
  */
 let booting = null;
 function boot(opts) {
-  if (!booting) {
-    booting = { wheel: fetchSolver(opts), runtime: loadRuntime(opts) };
-    booting.runtime.catch(() => {}); // (reported by init)
-  }
+  if (booting) return booting;
+  const wheelList = fetchWheelList();
+  wheelList.catch(() => {}); // (reported by loadSolver)
+  const databaseList = fetchDatabaseList();
+  const identity = (async () => {
+    const [version, wheels, list] = await Promise.all([runtimeVersion(), wheelList.catch(() => null), databaseList]);
+    let manifest = null;
+    try {
+      manifest = list.text ? JSON.parse(list.text) : null;
+    } catch {
+      // (an unreadable list: no snapshot; Databases reports it)
+    }
+    return buildIdentity(version, wheels, manifest);
+  })();
+  const runtime = (async () => {
+    const snapshot = await findSnapshot(await identity);
+    if (snapshot) {
+      try {
+        return { ...(await loadRuntime(opts, snapshot)), snapshot };
+      } catch (e) {
+        console.warn("The kept snapshot could not be resumed; starting afresh.", e);
+        await dropSnapshot();
+      }
+    }
+    return { ...(await loadRuntime(opts)), snapshot: null };
+  })();
+  runtime.catch(() => {}); // (reported by init)
+  booting = { runtime, wheel: fetchSolver(opts, wheelList), databaseList, identity };
   return booting;
 }
 const named = bootOptions(self.name);
@@ -78,12 +107,23 @@ async function init(msg) {
     const runtime = await started.runtime;
     solver.interrupt = runtime.interrupt;
     solver.api = await loadSolver(runtime.pyodide, started.wheel);
-    solver.databases = new Databases(solver.api, skip, !!(named || msg).controlled);
+    solver.databases = new Databases(solver.api, skip, !!(named || msg).controlled, started.databaseList);
     solver.packs = new Packs(solver.api, solver.databases);
+    if (runtime.snapshot) solver.databases.resumed(runtime.snapshot.files);
     await solver.databases.ensureShape(msg.shape || "4x4");
+    // A snapshot of the state so far, for later starts to resume (worker-snapshot.js): made after
+    // READY (the next request waits for it, not the page), or before the packs when some are
+    // kept (hundreds of MB that a snapshot must not hold); the cache is written in the background.
+    const files = [...solver.databases.loadedFiles];
+    const keep = async () => {
+      if (!runtime.snapshot) await keepSnapshot(runtime.pyodide, await started.identity, files).catch((e) => console.warn("No snapshot kept:", e));
+    };
+    const packsKept = await solver.packs.anyKept();
+    if (packsKept) await keep();
     await solver.packs.loadCached();
     const interrupt = solver.interrupt ? solver.interrupt.buffer : null;
     post(message.ready({ info: info(), interrupt, seconds: now() - t0, packs: solver.packs.list() }));
+    if (!packsKept) await keep();
   } catch (e) {
     console.error(e);
     post(message.error(null, { type: e.type || ErrorType.LOAD, message: e.message || String(e), file: e.file }, { fatal: true }));

@@ -20,6 +20,8 @@ Speed is measured by ``tools/web_bench.py --startup``, not here.
 from __future__ import annotations
 
 import collections
+import json
+import time
 
 import pytest
 
@@ -88,3 +90,81 @@ def test_first_visit_fetches_each_file_once_and_reload_downloads_nothing(fresh):
     assert "download" not in line, f"build line after a reload: {line!r}"
     phases = app.page.get_attribute("html", "data-phases") or ""
     assert {"page", "runtime", "solver", "databases"} <= {item.split("=")[0] for item in phases.split()}, phases
+
+
+SNAPSHOT_KEPT = """async () => {
+  const resp = await caches.match(new URL("static/snapshot/fifteen.bin", location.href).href, { cacheName: "fifteen-snapshot" });
+  return resp ? JSON.parse(resp.headers.get("x-fifteen-snapshot")) : null;
+}"""
+
+# Rewrites the kept snapshot: its header's `field` set to `value`, or its bytes cut to `cut`.
+REWRITE_SNAPSHOT = """async ([field, value, cut]) => {
+  const key = new URL("static/snapshot/fifteen.bin", location.href).href;
+  const cache = await caches.open("fifteen-snapshot");
+  const resp = await cache.match(key);
+  const meta = JSON.parse(resp.headers.get("x-fifteen-snapshot"));
+  let bytes = new Uint8Array(await resp.arrayBuffer());
+  if (field) meta[field] = value;
+  if (cut) bytes = bytes.subarray(0, cut);
+  await cache.put(key, new Response(bytes, { headers: { "x-fifteen-snapshot": JSON.stringify(meta) } }));
+}"""
+
+KORF_55 = "5 10 14 4 6 12 11 1 9 0 15 7 13 2 8 3"  # Korf's instance 55 (converted, static/data/examples.json): 41 moves
+
+
+def _wait_snapshot(app, want=None) -> dict:
+    """The kept snapshot's header once there is one (equal to `want` when given)."""
+    deadline = time.monotonic() + 120
+    while (meta := app.page.evaluate(SNAPSHOT_KEPT)) is None or (want is not None and meta != want):
+        assert time.monotonic() < deadline, f"no snapshot kept ({meta})"
+        time.sleep(0.25)
+    return meta
+
+
+def _loading(app) -> str:
+    return app.page.inner_text("#loading-steps")
+
+
+def test_a_reload_resumes_the_memory_snapshot_of_the_first_start(fresh):
+    app, _server = fresh
+    app.open()
+    assert "resumed" not in _loading(app)
+    app.page.wait_for_selector("html[data-offline=ready]", state="attached", timeout=180_000)
+    meta = _wait_snapshot(app)
+    manifest = {a["file"]: a["crc32"] for a in json.loads((ROOT / "static/db/manifest.json").read_text())["assets"]}
+    assert meta["files"] == {f: manifest[f] for f in ("pdb-663.f15", "pdb-555.f15", "wd-4x4.f15")}, meta
+    assert meta["archive"] == json.loads((ROOT / "static/wheels/manifest.json").read_text())["archive_sha256"]
+    assert meta["bytes"] > 20_000_000
+
+    app.open()  # a reload: the runtime, the package and the databases resume from the snapshot
+    steps = _loading(app)
+    assert "resumed from the snapshot" in steps, steps
+    assert steps.count("in the snapshot") == 3, steps
+    app.set_position(KORF_55.split(), "4x4")
+    solution = app.solve("auto")
+    assert solution["length"] == 41, solution
+    # other shapes load their databases on top of the resumed state
+    app.set_position("1 2 3 4 5 6 0 7 8".split(), "3x3")
+    assert app.solve("auto")["length"] == 2
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "cut"),
+    [("archive", "0" * 64, 0), ("files", {"pdb-663.f15": "00000000"}, 0), ("pyodide", "0.0.1", 0), (None, None, 1_000_000)],
+    ids=["another-package", "another-database", "another-runtime", "cut-off"],
+)
+def test_a_snapshot_of_another_build_or_cut_off_is_not_resumed(fresh, field, value, cut):
+    app, _server = fresh
+    app.open()
+    original = _wait_snapshot(app)
+    app.page.evaluate(REWRITE_SNAPSHOT, [field, value, cut])
+    app.open()
+    steps = _loading(app)
+    assert "resumed" not in steps, steps
+    assert "Database pdb-663.f15" in steps and "in the snapshot" not in steps, steps
+    # this build's snapshot replaces it, and the next start resumes that one
+    _wait_snapshot(app, want=original)
+    app.open()
+    assert "resumed from the snapshot" in _loading(app)
+    app.set_position(KORF_55.split(), "4x4")
+    assert app.solve("auto")["length"] == 41

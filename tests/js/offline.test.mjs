@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 
 import { sha256Hex } from "../../static/js/digest.js";
 import { integrityOf, precacheFiles } from "../../static/js/offline.js";
-import { DOWNLOADS_CACHE } from "../../static/js/protocol.js";
+import { DOWNLOADS_CACHE, SNAPSHOT_CACHE } from "../../static/js/protocol.js";
 
 describe("precache", () => {
   test("a build-info SHA-256 becomes the fetch integrity of the same bytes", () => {
@@ -32,10 +32,11 @@ describe("precache", () => {
 });
 
 describe("the service worker", () => {
-  test("keeps the cache of the worker's downloads under the name the page and the worker use", () => {
+  test("keeps the caches of the worker's downloads and snapshot under the names the page and the worker use", () => {
     const sw = readFileSync(new URL("../../sw.js", import.meta.url), "utf8");
     assert.equal(sw.match(/^const DOWNLOADS = "([^"]+)";$/m)?.[1], DOWNLOADS_CACHE);
-    assert.match(sw, /key !== CACHE && key !== PACKS && key !== DOWNLOADS\)/); // not deleted on activation
+    assert.equal(sw.match(/^const SNAPSHOT = "([^"]+)";$/m)?.[1], SNAPSHOT_CACHE);
+    assert.match(sw, /key !== CACHE && key !== PACKS && key !== DOWNLOADS && key !== SNAPSHOT\)/); // not deleted on activation
     assert.match(sw, /if \(url\.pathname\.endsWith\("\.wasm"\)\) return;/); // the wasm is left to the HTTP cache
   });
 });
