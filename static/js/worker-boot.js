@@ -55,6 +55,16 @@ function downloadCounter(files) {
 
 const length = (resp) => resp.headers.get("content-length");
 
+let keeping = Promise.resolve(); // the copy of a downloaded wasm being stored (runtimeWasm)
+
+/**
+ * Resolves once the copy of the wasm downloaded on a first visit is stored (DOWNLOADS_CACHE).
+ * Its stream is fed by this worker's event loop, which Python's start keeps busy: awaited
+ * before READY, so that the page's precache, which runs after, finds it (else it would
+ * download the wasm again).
+ */
+export const downloadKept = () => keeping;
+
 /**
  * The runtime's wasm.  Chromium keeps the compiled code of a wasm in its HTTP cache, so a
  * start from there skips compiling and tiering it up again; a copy served from Cache Storage
@@ -95,7 +105,7 @@ async function runtimeWasm(original, wasmUrl, init, controlled, count) {
   if (!kept && resp.status === 200) {
     const copy = resp.clone();
     const body = count && copy.body ? count(copy.body) : copy.body;
-    caches
+    keeping = caches
       .open(DOWNLOADS_CACHE)
       .then((cache) => cache.put(wasmUrl, new Response(body, { status: 200, statusText: copy.statusText, headers: copy.headers })))
       .catch(() => {});
@@ -218,6 +228,10 @@ export async function loadRuntime(opts, snapshot = null) {
   if (self.crossOriginIsolated && typeof SharedArrayBuffer === "function") {
     interrupt = new Int32Array(new SharedArrayBuffer(4));
     pyodide.setInterruptBuffer(interrupt);
+  } else if (snapshot) {
+    // the flag "check the interrupt buffer" lives in Python's memory: the snapshot holds that
+    // of the start that made it (isolated or not)
+    pyodide.setInterruptBuffer(undefined);
   }
   const label = `Pyodide ${pyodide.version}${snapshot ? ", resumed from the snapshot of an earlier start" : ""}`;
   post(message.loading(Stage.RUNTIME, LoadState.DONE, label, { seconds: now() - t0, ...(cached ? { cached } : {}), ...(snapshot ? { snapshot: true } : {}) }));

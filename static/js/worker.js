@@ -14,7 +14,7 @@
 
 import { ErrorType, Method, PackPhase, SIGINT, ToWorker, bootOptions, message } from "./protocol.js";
 import { Databases, fetchDatabaseList } from "./worker-assets.js";
-import { fetchSolver, fetchWheelList, loadRuntime, loadSolver, runtimeVersion } from "./worker-boot.js";
+import { downloadKept, fetchSolver, fetchWheelList, loadRuntime, loadSolver, runtimeVersion } from "./worker-boot.js";
 import { buildIdentity, dropSnapshot, findSnapshot, keepSnapshot } from "./worker-snapshot.js";
 import { LoadError, firstLine, now, parseReply, post } from "./worker-common.js";
 import { Packs } from "./worker-packs.js";
@@ -53,7 +53,8 @@ function boot(opts) {
     const snapshot = await findSnapshot(await identity);
     if (snapshot) {
       try {
-        return { ...(await loadRuntime(opts, snapshot)), snapshot };
+        // (the snapshot's bytes are not kept: tens of MB, copied into the runtime's memory)
+        return { ...(await loadRuntime(opts, snapshot)), snapshot: { files: snapshot.files } };
       } catch (e) {
         console.warn("The kept snapshot could not be resumed; starting afresh.", e);
         await dropSnapshot();
@@ -122,6 +123,7 @@ async function init(msg) {
     if (packsKept) await keep();
     await solver.packs.loadCached();
     const interrupt = solver.interrupt ? solver.interrupt.buffer : null;
+    await downloadKept();
     post(message.ready({ info: info(), interrupt, seconds: now() - t0, packs: solver.packs.list() }));
     if (!packsKept) await keep();
   } catch (e) {
