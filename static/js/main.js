@@ -5,11 +5,11 @@
 // solver-client.js, protocol.js), share links and preferences in share.js, offline support in
 // offline.js, the board model in board.js.
 
-import { Board, SHAPES, parseShape, randomTiles, goalTiles } from "./board.js";
+import { Board, SHAPES, parseShape, randomTiles } from "./board.js";
 import { SolverPool, WORKER_BASE_BYTES, poolLimits } from "./solver-pool.js";
 import { startedWorkerAt } from "./solver-start.js";
 import { PoolView } from "./view-pool.js";
-import { ErrorType, LoadState, Method, Stage } from "./protocol.js";
+import { ErrorType, LoadState, Method, Stage, warmUpParams } from "./protocol.js";
 import { PageView } from "./view.js";
 import { PackState } from "./view-solve.js";
 import { currentIteration, formatSeconds, phasesText } from "./format.js";
@@ -444,12 +444,9 @@ function refreshBounds({ force = false } = {}) {
 function warmUp(shape) {
   if (state.warmed.has(shape)) return;
   state.warmed.add(shape);
-  const { rows, cols } = parseShape(shape);
-  const t = goalTiles(rows, cols);
-  [t[t.length - 1], t[t.length - 2]] = [t[t.length - 2], 0];
   const t0 = performance.now();
   const first = state.phases.warmup === undefined;
-  client.call(Method.SOLVE, { text: t.join(" "), shape, bound: "auto" }).then(
+  client.call(Method.SOLVE, warmUpParams(shape)).then(
     () => {
       if (!first || state.phases.warmup !== undefined) return;
       // the first start-up's last phase: on the timing line and html[data-phases]

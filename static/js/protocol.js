@@ -160,6 +160,20 @@ export const PackPhase = Object.freeze({
   DECODE: "decode",
 });
 
+/**
+ * The params of the warm-up: a SOLVE of a one-move position of `shape` ("RxC"), with which the
+ * solver prepares the tables of its first search of that shape (about a second in the browser).
+ * The page sends it when a shape is first shown; the worker runs it for INIT's shape before it
+ * makes its memory snapshot, which then holds those tables.
+ */
+export function warmUpParams(shape) {
+  const [rows, cols] = shape.split("x").map(Number);
+  const tiles = Array.from({ length: rows * cols }, (_, i) => (i + 1) % (rows * cols));
+  const n = tiles.length;
+  [tiles[n - 1], tiles[n - 2]] = [tiles[n - 2], tiles[n - 1]];
+  return { text: tiles.join(" "), shape, bound: "auto" };
+}
+
 /** The value written into the interrupt buffer to stop Python (SIGINT: KeyboardInterrupt). */
 export const SIGINT = 2;
 

@@ -12,7 +12,7 @@
  *   worker-common.js  fetching, posting, the worker's error type
  */
 
-import { ErrorType, Method, PackPhase, SIGINT, ToWorker, bootOptions, message } from "./protocol.js";
+import { ErrorType, Method, PackPhase, SIGINT, ToWorker, bootOptions, message, warmUpParams } from "./protocol.js";
 import { Databases, fetchDatabaseList } from "./worker-assets.js";
 import { downloadKept, fetchSolver, fetchWheelList, loadRuntime, loadSolver, runtimeVersion } from "./worker-boot.js";
 import { buildIdentity, dropSnapshot, findSnapshot, keepSnapshot } from "./worker-snapshot.js";
@@ -112,20 +112,26 @@ async function init(msg) {
     solver.packs = new Packs(solver.api, solver.databases);
     if (runtime.snapshot) solver.databases.resumed(runtime.snapshot.files);
     await solver.databases.ensureShape(msg.shape || "4x4");
-    // A snapshot of the state so far, for later starts to resume (worker-snapshot.js): made after
-    // READY (the next request waits for it, not the page), or before the packs when some are
-    // kept (hundreds of MB that a snapshot must not hold); the cache is written in the background.
+    // A snapshot of the state so far, for later starts to resume (worker-snapshot.js).  Made
+    // after READY (the next request waits for it, not the page) and after a warm-up search of
+    // this shape (the snapshot then holds the tables it builds, and a resumed start has no
+    // warm-up to do); but before the packs when some are kept (hundreds of MB that a snapshot
+    // must not hold).  The cache is written in the background.
+    const fresh = !runtime.snapshot;
     const files = [...solver.databases.loadedFiles];
     const keep = async () => {
-      if (!runtime.snapshot) await keepSnapshot(runtime.pyodide, await started.identity, files).catch((e) => console.warn("No snapshot kept:", e));
+      await keepSnapshot(runtime.pyodide, await started.identity, files).catch((e) => console.warn("No snapshot kept:", e));
     };
     const packsKept = await solver.packs.anyKept();
-    if (packsKept) await keep();
+    if (fresh && packsKept) await keep();
     await solver.packs.loadCached();
     const interrupt = solver.interrupt ? solver.interrupt.buffer : null;
     await downloadKept();
     post(message.ready({ info: info(), interrupt, seconds: now() - t0, packs: solver.packs.list() }));
-    if (!packsKept) await keep();
+    if (fresh && !packsKept) {
+      apiCall(Method.SOLVE, warmUpParams(msg.shape || "4x4"));
+      await keep();
+    }
   } catch (e) {
     console.error(e);
     post(message.error(null, { type: e.type || ErrorType.LOAD, message: e.message || String(e), file: e.file }, { fatal: true }));

@@ -19,6 +19,7 @@ import {
   isFromWorker,
   isToWorker,
   message,
+  warmUpParams,
   wireError,
 } from "../../static/js/protocol.js";
 
@@ -179,5 +180,13 @@ describe("one source for the protocol", () => {
     const errors = new Set([...api.matchAll(/_error\("(\w+)"/g)].map((m) => m[1]));
     assert.ok(errors.size >= 4, [...errors].join(", "));
     for (const e of errors) assert.ok(Object.values(ErrorType).includes(e), `api.py returns error type ${e}`);
+  });
+});
+
+describe("warmUpParams", () => {
+  test("a one-move position of the shape (the blank one step left of its goal square), bound auto", () => {
+    assert.deepEqual(warmUpParams("4x4"), { text: "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", shape: "4x4", bound: "auto" });
+    assert.deepEqual(warmUpParams("2x2"), { text: "1 2 0 3", shape: "2x2", bound: "auto" });
+    assert.equal(warmUpParams("3x4").text, "1 2 3 4 5 6 7 8 9 10 0 11");
   });
 });
