@@ -4,7 +4,7 @@
 with N processes (:mod:`fifteen.pool`).
 
 Bad input prints the precise error on one line and exits with status 2, never a traceback
-(:func:`fifteen.validate.guard_cli`; argparse's own errors too, through :class:`fifteen.validate.ArgumentParser`).
+(:func:`fifteen.validate.guard_cli`; argparse's own errors too, through :class:`ArgumentParser`).
 """
 
 from __future__ import annotations
@@ -13,15 +13,26 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import assets, lab_cli
 from .board import Board, Shape
 from .errors import FifteenError
 from .ida import Progress
 from .solver import available_bounds, bound_info, bound_values, solve, summary
-from .validate import ArgumentParser, guard_cli
+from .validate import UsageError, clip_tokens, guard_cli
 
 BOUND_CHOICES = ["auto", "pdb78", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse whose errors raise :class:`~fifteen.validate.UsageError` (one line, exit status 2, by
+    :func:`~fifteen.validate.guard_cli`).  Here, not in :mod:`fifteen.validate`, which the browser's
+    worker imports: argparse alone takes ~0.1 s to import in Pyodide, a third of the solver's
+    install (tools/web_bench.py --startup)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{clip_tokens(message)} (see {self.prog} --help)")
 
 
 def _parser() -> argparse.ArgumentParser:

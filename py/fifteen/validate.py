@@ -20,7 +20,6 @@ in shapes and tiles alike.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import math
@@ -277,13 +276,6 @@ def clip_tokens(message: str) -> str:
     """*message* with every run of more than :data:`TOKEN_CHARS` non-space characters cut
     (idempotent: a cut run is shorter than the limit)."""
     return _LONG_RUN.sub(lambda m: m.group()[: TOKEN_CHARS - 8] + f"... ({len(m.group()):,} characters)", message)
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse whose errors raise :class:`UsageError` (one line, exit status 2, by :func:`guard_cli`)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{clip_tokens(message)} (see {self.prog} --help)")
 
 
 def _one_line(text: str) -> str:
