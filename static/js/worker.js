@@ -50,7 +50,9 @@ function boot(opts) {
     return buildIdentity(version, wheels, manifest);
   })();
   const runtime = (async () => {
-    const snapshot = await findSnapshot(await identity);
+    // Only a worker the service worker serves looks for a snapshot (the lookup waits for both
+    // manifests): a first visit has none and starts the runtime at once.
+    const snapshot = opts.controlled ? await findSnapshot(await identity) : null;
     if (snapshot) {
       try {
         // (the snapshot's bytes are not kept: tens of MB, copied into the runtime's memory)
