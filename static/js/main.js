@@ -7,7 +7,7 @@
 
 import { Board, SHAPES, parseShape, randomTiles } from "./board.js";
 import { SolverPool, WORKER_BASE_BYTES, poolLimits } from "./solver-pool.js";
-import { startedWorkerAt } from "./solver-start.js";
+import { pageControlled, startedWorkerAt } from "./solver-start.js";
 import { PoolView } from "./view-pool.js";
 import { ErrorType, LoadState, Method, Stage, warmUpParams } from "./protocol.js";
 import { PageView } from "./view.js";
@@ -41,7 +41,7 @@ const state = {
   buildInfo: null,
   t0: performance.now(),
   firstReady: true,
-  cachedStart: !!globalThis.navigator?.serviceWorker?.controller, // this build's service worker served the page
+  cachedStart: pageControlled(), // this build's service worker served the page
   readySeconds: 0, // seconds from opening the page to the first READY
   phases: {}, // the first start-up's phases in seconds: runtime, solver, databases, warmup (format.js PHASES)
   loadWarning: false,

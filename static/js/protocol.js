@@ -72,6 +72,8 @@
  * other value crosses as JSON text (fifteen.api, py/fifteen/api.py).
  */
 
+import { goalTiles, parseShape } from "./board.js";
+
 /** A worker's boot options ({controlled}) from its name, or null (none: it starts at INIT). */
 export function bootOptions(name) {
   try {
@@ -167,8 +169,8 @@ export const PackPhase = Object.freeze({
  * makes its memory snapshot, which then holds those tables.
  */
 export function warmUpParams(shape) {
-  const [rows, cols] = shape.split("x").map(Number);
-  const tiles = Array.from({ length: rows * cols }, (_, i) => (i + 1) % (rows * cols));
+  const { rows, cols } = parseShape(shape);
+  const tiles = goalTiles(rows, cols);
   const n = tiles.length;
   [tiles[n - 1], tiles[n - 2]] = [tiles[n - 2], tiles[n - 1]];
   return { text: tiles.join(" "), shape, bound: "auto" };

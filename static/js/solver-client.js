@@ -11,7 +11,7 @@
 // handlers; a pool of several workers can offer the same surface.
 
 import { ErrorType, FromWorker, SIGINT, Stage, message } from "./protocol.js";
-import { newSolverWorker, takeStartedWorker } from "./solver-start.js";
+import { newSolverWorker, pageControlled, takeStartedWorker } from "./solver-start.js";
 
 export class SolverError extends Error {
   constructor(type, text, file) {
@@ -156,7 +156,7 @@ export class SolverClient {
       message.init({
         shape,
         skip: this.skip,
-        controlled: !!globalThis.navigator?.serviceWorker?.controller,
+        controlled: pageControlled(),
       }),
     );
     return this.readyPromise;

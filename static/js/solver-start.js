@@ -7,8 +7,11 @@
 // (takeStartedWorker) when it first starts one; the messages the worker sent before are
 // held and delivered once the client has set its handlers (`worker.replay()`).
 
+/** Whether this build's service worker serves the page (and so the workers it starts). */
+export const pageControlled = () => !!globalThis.navigator?.serviceWorker?.controller;
+
 /** The boot options a worker started now reads from its name (protocol.js). */
-const bootName = () => JSON.stringify({ controlled: !!globalThis.navigator?.serviceWorker?.controller });
+const bootName = () => JSON.stringify({ controlled: pageControlled() });
 
 /** A new solver worker (a module worker, static/js/worker.js), told its boot options. */
 export const newSolverWorker = () => new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: bootName() });

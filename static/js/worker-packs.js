@@ -190,17 +190,16 @@ export class Packs {
     }
   }
 
-  /** At INIT: load every pack the user downloaded before (kept in Cache Storage). */
   /** Whether any pack is kept in Cache Storage (loadCached() would load it). */
   async anyKept() {
     return !!self.caches && (await caches.has(PACK_CACHE).catch(() => false));
   }
 
+  /** At INIT: load every pack the user downloaded before (kept in Cache Storage). */
   async loadCached() {
-    if (!self.caches) return;
+    if (!(await this.anyKept())) return;
     let cache;
     try {
-      if (!(await caches.has(PACK_CACHE))) return;
       cache = await caches.open(PACK_CACHE);
     } catch {
       return; // storage unavailable (private mode, ...)

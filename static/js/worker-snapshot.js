@@ -45,13 +45,25 @@ export function matches(meta, identity) {
   return loaded.every(([file, crc]) => identity.files[file] === crc);
 }
 
+/** The description (SNAPSHOT_HEADER) of a kept snapshot's response, or null. */
+function described(resp) {
+  try {
+    return JSON.parse(resp?.headers.get(SNAPSHOT_HEADER) || "null");
+  } catch {
+    return null;
+  }
+}
+
+/** The response of the kept snapshot, if any. */
+const kept = () => caches.match(SNAPSHOT_URL, { cacheName: SNAPSHOT_CACHE });
+
 /** The kept snapshot of this build: {bytes, files (the databases it holds)}, or null. */
 export async function findSnapshot(identity) {
   if (!identity || !self.caches) return null;
   try {
-    const resp = await caches.match(SNAPSHOT_URL, { cacheName: SNAPSHOT_CACHE });
+    const resp = await kept();
     if (!resp) return null;
-    const meta = JSON.parse(resp.headers.get(SNAPSHOT_HEADER) || "null");
+    const meta = described(resp);
     if (!matches(meta, identity)) {
       resp.body?.cancel().catch(() => {});
       return null;
@@ -75,7 +87,8 @@ export async function dropSnapshot() {
  * Make a snapshot of `pyodide` now (Python idle, nothing of JS held by it), holding the
  * databases `files` (names) of this build (`identity`), and keep it, unless this build's is
  * kept already.  One worker at a time (a pool's workers start together: the others skip).
- * Resolves once the snapshot is made (true) or skipped (false); the cache is written after.
+ * Resolves once the snapshot is made (true) or skipped (false), never rejects; the cache is
+ * written after.
  */
 export async function keepSnapshot(pyodide, identity, files) {
   if (!identity || !self.caches) return false;
@@ -88,8 +101,7 @@ export async function keepSnapshot(pyodide, identity, files) {
   });
   const store = async (lock) => {
     try {
-      const kept = lock ? await caches.match(SNAPSHOT_URL, { cacheName: SNAPSHOT_CACHE }) : null;
-      if (!lock || (kept && matches(JSON.parse(kept.headers.get(SNAPSHOT_HEADER) || "null"), identity))) return made(false);
+      if (!lock || matches(described(await kept()), identity)) return made(false);
       const bytes = pyodide.makeMemorySnapshot();
       meta.bytes = bytes.length;
       made(true);

@@ -121,9 +121,7 @@ async function init(msg) {
     // must not hold).  The cache is written in the background.
     const fresh = !runtime.snapshot;
     const files = [...solver.databases.loadedFiles];
-    const keep = async () => {
-      await keepSnapshot(runtime.pyodide, await started.identity, files).catch((e) => console.warn("No snapshot kept:", e));
-    };
+    const keep = async () => keepSnapshot(runtime.pyodide, await started.identity, files);
     const packsKept = await solver.packs.anyKept();
     if (fresh && packsKept) await keep();
     await solver.packs.loadCached();
