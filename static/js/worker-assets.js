@@ -31,6 +31,7 @@ export class Databases {
     this.skipped = new Set(skip);
     this.manifestDoc = null; // {assets: [...], packs: [...]}, checked (manifest())
     this.loadedFiles = new Set(); // files handed to Python (or found missing)
+    this.missingFiles = new Set(); // of those, the ones found missing (not in Python)
     this.loadedShapes = new Set();
   }
 
@@ -69,6 +70,11 @@ export class Databases {
     }
   }
 
+  /** The database files Python holds (what a memory snapshot of it holds). */
+  held() {
+    return [...this.loadedFiles].filter((f) => !this.missingFiles.has(f));
+  }
+
   /** Fetch and hand to Python every database asset for `shape` not loaded yet. */
   async ensureShape(shape) {
     if (!shape || this.loadedShapes.has(shape)) return;
@@ -102,6 +108,7 @@ export class Databases {
       post(message.warning(`${e.message} — continuing without it.`));
       post(message.loading(Stage.DATABASES, LoadState.DONE, label, { seconds: now() - t0, missing: true }));
       this.loadedFiles.add(asset.file);
+      this.missingFiles.add(asset.file);
       return;
     }
     const reply = parseReply(this.api.load_asset(asset.file, bytes));

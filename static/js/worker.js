@@ -120,7 +120,7 @@ async function init(msg) {
     // warm-up to do); but before the packs when some are kept (hundreds of MB that a snapshot
     // must not hold).  The cache is written in the background.
     const fresh = !runtime.snapshot;
-    const files = [...solver.databases.loadedFiles];
+    const files = solver.databases.held(); // (not one found missing: a later start tries it again)
     const keep = async () => keepSnapshot(runtime.pyodide, await started.identity, files);
     const packsKept = await solver.packs.anyKept();
     if (fresh && packsKept) await keep();

@@ -168,3 +168,13 @@ def test_a_snapshot_of_another_build_or_cut_off_is_not_resumed(fresh, field, val
     assert "resumed from the snapshot" in _loading(app)
     app.set_position(KORF_55.split(), "4x4")
     assert app.solve("auto")["length"] == 41
+
+
+def test_a_database_missing_at_the_first_start_is_not_in_its_snapshot(fresh):
+    app, _server = fresh
+    app.page.context.route("**/static/db/wd-4x4.f15", lambda route: route.fulfill(status=404, body="gone"))
+    app.open()
+    assert "missing" in _loading(app)
+    meta = _wait_snapshot(app)
+    # the snapshot holds what Python holds: a later start tries the missing one again
+    assert sorted(meta["files"]) == ["pdb-555.f15", "pdb-663.f15"], meta
