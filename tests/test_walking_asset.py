@@ -94,6 +94,22 @@ def test_four_byte_links_round_trip():
     assert loaded.links == links and loaded.keys == keys and len(loaded) == n
     smaller = WalkingTable(Shape(2, 2), keys[:-1], bytes([0] + [1] * (n - 2)), [x if x != n - 1 else 0 for x in links[:-4]])
     assert read_asset(smaller.to_bytes()).meta["link_bytes"] == 2
+    # 2-byte links of more than 32,767 states: read unsigned, the all-ones "no link" mapped
+    assert WalkingTable.from_bytes(smaller.to_bytes()).links == smaller.links
+
+
+@pytest.mark.parametrize("bad", [4, 0xFFFE])
+def test_links_out_of_range_refused(bad):
+    """A link past the last table, or one that a signed reading makes a negative index other than
+    NO_LINK (0xFFFE: -2, which would wrap round a Python list), is refused."""
+    table = WalkingTable.build(Shape(2, 2))
+    assert len(table) == 4 and NO_LINK in table.links
+    assert WalkingTable.from_bytes(table.to_bytes()).links == table.links
+    links = list(table.links)
+    links[links.index(NO_LINK)] = bad
+    damaged = WalkingTable(Shape(2, 2), table.keys, table.values, links).to_bytes()
+    with pytest.raises(AssetError, match="WD asset: inconsistent WD tables"):
+        WalkingTable.from_bytes(damaged)
 
 
 def test_bad_link_size_and_metadata_refused():

@@ -32,6 +32,7 @@ the goal):
 
 from __future__ import annotations
 
+import struct
 import sys
 from array import array
 from collections.abc import Sequence
@@ -150,16 +151,21 @@ class WalkingTable:
         payload = bytes(asset.payload) if isinstance(asset.payload, bytearray) else asset.payload  # a zlib payload is bytes
         if len(payload) != expected:
             raise AssetError(f"{name}: payload is {len(payload)} bytes, {n} tables need {expected}")
-        keys = [payload[i * kb : (i + 1) * kb] for i in range(n)]
+        keys = [key for (key,) in struct.iter_unpack(f"{kb}s", payload[: n * kb])]
         values = payload[n * kb : n * kb + n]
-        links_arr = array("H" if link_bytes == 2 else "I")
+        # read as signed where every index fits, so that the all-ones "no link" is NO_LINK (-1) as read
+        signed = link_bytes == 4 or n <= 0x7FFF
+        links_arr = array({2: "h", 4: "i"}[link_bytes] if signed else "H")
+        if links_arr.itemsize != link_bytes:  # pragma: no cover - "i" is 4 bytes wherever Python runs
+            raise AssetError(f"{name}: no {link_bytes}-byte integers here")
         links_arr.frombytes(payload[n * kb + n :])
         if sys.byteorder == "big":
             links_arr.byteswap()
-        none = (1 << (8 * link_bytes)) - 1
-        links = [x if x != none else NO_LINK for x in links_arr]
+        links = links_arr.tolist()
+        if not signed:
+            links = [x if x != 0xFFFF else NO_LINK for x in links]
         table = cls(shp, keys, values, links)
-        if len(table.index) != n or values[0] != 0 or max(links) >= n:
+        if len(table.index) != n or values[0] != 0 or max(links) >= n or min(links) < NO_LINK:
             raise AssetError(f"{name}: inconsistent WD tables")
         return table
 
