@@ -75,7 +75,12 @@ export class Databases {
     return [...this.loadedFiles].filter((f) => !this.missingFiles.has(f));
   }
 
-  /** Fetch and hand to Python every database asset for `shape` not loaded yet. */
+  /**
+   * Fetch and hand to Python every database asset for `shape` not loaded yet.  The files are
+   * downloaded at once (they wait on the network, not on Python) and handed over in the
+   * manifest's order as each arrives.  Each file's DONE reports the seconds since the previous
+   * one's (the first: since this began), so that the files' seconds add up to this step's time.
+   */
   async ensureShape(shape) {
     if (!shape || this.loadedShapes.has(shape)) return;
     const manifest = await this.manifest();
@@ -86,27 +91,40 @@ export class Databases {
         !this.loadedFiles.has(a.file) &&
         !this.skipped.has(a.file),
     );
-    for (const asset of wanted) await this.load(asset);
+    const downloads = wanted.map((asset) => this.download(asset));
+    let since = now();
+    for (const [i, asset] of wanted.entries()) {
+      this.install(asset, await downloads[i], since);
+      since = now();
+    }
     this.loadedShapes.add(shape);
   }
 
-  async load(asset) {
-    const t0 = now();
+  /** Download one asset (START, PROGRESS): {bytes, cached}, or {error} when it cannot be. */
+  async download(asset) {
     const label = asset.file;
     const cached = await isCached(`../db/${asset.file}`, this.controlled);
     post(message.loading(Stage.DATABASES, LoadState.START, label, cached ? { cached } : { bytes: asset.bytes }));
-    let bytes;
     try {
-      bytes = await fetchBytes(`../db/${asset.file}`, {
+      const bytes = await fetchBytes(`../db/${asset.file}`, {
         label,
         expected: asset.bytes,
         onProgress: cached ? undefined : (loaded, total) => post(message.loading(Stage.DATABASES, LoadState.PROGRESS, label, { bytes: total, loaded })),
       });
-    } catch (e) {
+      return { bytes, cached };
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  /** Hand a downloaded asset to Python (DONE); a damaged one is a LoadError naming it. */
+  install(asset, { bytes, cached, error }, since) {
+    const label = asset.file;
+    if (error) {
       // A missing database is not fatal: the package can rebuild WD tables itself
       // (slower) and simply lacks a PDB bound otherwise.
-      post(message.warning(`${e.message} — continuing without it.`));
-      post(message.loading(Stage.DATABASES, LoadState.DONE, label, { seconds: now() - t0, missing: true }));
+      post(message.warning(`${error.message} — continuing without it.`));
+      post(message.loading(Stage.DATABASES, LoadState.DONE, label, { seconds: now() - since, missing: true }));
       this.loadedFiles.add(asset.file);
       this.missingFiles.add(asset.file);
       return;
@@ -117,6 +135,6 @@ export class Databases {
       throw new LoadError(err.type || ErrorType.ASSET, err.message || `${asset.file}: could not be read`, asset.file);
     }
     this.loadedFiles.add(asset.file);
-    post(message.loading(Stage.DATABASES, LoadState.DONE, label, { ...(cached ? { cached } : { bytes: bytes.length }), seconds: now() - t0 }));
+    post(message.loading(Stage.DATABASES, LoadState.DONE, label, { ...(cached ? { cached } : { bytes: bytes.length }), seconds: now() - since }));
   }
 }
