@@ -39,10 +39,9 @@ const state = {
   info: null, // the solver's "info" result: shapes, bounds per shape, bound labels
   examples: [],
   buildInfo: null,
-  t0: performance.now(),
   firstReady: true,
   cachedStart: pageControlled(), // this build's service worker served the page
-  readySeconds: 0, // seconds from opening the page to the first READY
+  readySeconds: 0, // seconds from opening the page (its navigation's start) to the first READY
   phases: {}, // the first start-up's phases in seconds: runtime, solver, databases, warmup (format.js PHASES)
   loadWarning: false,
   warnings: [], // messages of the current load (missing or skipped databases)
@@ -101,7 +100,7 @@ const client = new SolverPool({
     state.warmed.clear(); // a new worker
     state.info = msg.info;
     state.packs = msg.packs || [];
-    const seconds = (performance.now() - state.t0) / 1000;
+    const seconds = performance.now() / 1000; // since the page was opened (performance.timeOrigin)
     if (state.firstReady) {
       state.readySeconds = seconds;
       state.firstReady = false;

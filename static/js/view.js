@@ -222,7 +222,8 @@ export class PageView {
   }
 
   /**
-   * The first time the solver was ready: html[data-ready-seconds], and html[data-phases] with
+   * The first time the solver was ready: html[data-ready-seconds] (seconds since the page was
+   * opened, by its own clock: tools/web_bench.py reads it), and html[data-phases] with
    * each start-up phase's seconds (format.js phasesAttr; the warm-up joins it when done).
    */
   markReady(seconds, phases = {}) {
