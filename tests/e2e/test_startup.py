@@ -196,3 +196,32 @@ def test_a_database_missing_at_the_first_start_is_not_in_its_snapshot(fresh):
     meta = _wait_snapshot(app)
     # the snapshot holds what Python holds: a later start tries the missing one again
     assert sorted(meta["files"]) == ["pdb-555.f15", "pdb-663.f15"], meta
+
+
+# The page's running animations: [{target: "#id.class...", timing: animation-timing-function}].
+RUNNING_ANIMATIONS = """() => document.getAnimations().filter((a) => a.playState === "running").map((a) => {
+  const el = a.effect.target;
+  const target = `${el.tagName.toLowerCase()}#${el.id}.${[...el.classList].join(".")}`;
+  return { target, timing: getComputedStyle(el).animationTimingFunction };
+})"""
+
+
+def test_the_animations_while_loading_and_solving_step_and_stop_for_reduced_motion(fresh):
+    """The loading spinner and the status dot step (steps()): a smooth animation has the compositor
+    draw every frame, CPU taken from the runtime's start and from a solve (README, "Start-up")."""
+    app, _ = fresh
+    app.page.goto(app.site.url + "index.html")
+    app.page.wait_for_selector(".steps li.active .mark", state="attached")  # a loading step under way
+    assert app.state() == "loading"
+    loading = app.page.evaluate(RUNNING_ANIMATIONS)
+    targets = " ".join(a["target"] for a in loading)
+    assert "status-dot" in targets and "mark" in targets, loading
+    assert all(a["timing"].startswith("steps(") for a in loading), f"smooth animations while loading: {loading}"
+    app.page.emulate_media(reduced_motion="reduce")
+    assert app.page.evaluate(RUNNING_ANIMATIONS) == [], "animations with reduced motion asked for"
+    app.page.emulate_media(reduced_motion="no-preference")
+    app.wait_ready()
+    # solving: the status dot pulses (the state set by hand: a solve ends too soon to look at)
+    app.page.evaluate("() => { document.querySelector('#status').dataset.state = 'solving'; }")
+    solving = app.page.evaluate(RUNNING_ANIMATIONS)
+    assert solving and all(a["timing"].startswith("steps(") for a in solving), f"smooth animations while solving: {solving}"
