@@ -15,16 +15,23 @@ function span(className) {
 // ------------------------------------------------------------------ loading steps
 const STAGE_NAMES = { [Stage.RUNTIME]: "Python runtime", [Stage.SOLVER]: "Solver", [Stage.DATABASES]: "Database" };
 
+/**
+ * The loading steps.  Nothing moves while they run (an animation has the compositor draw
+ * every frame, CPU taken from the start: app.css): a step under way shows, once a second, the
+ * whole seconds it has taken so far after its size ("12.9 MB · 3 s").
+ */
 export class LoadingView {
   constructor() {
     this.card = $("loading-card");
     this.list = $("loading-steps");
     this.items = new Map();
+    this.ticker = 0; // the interval that shows the seconds of the steps under way
   }
 
   reset() {
     this.list.replaceChildren();
     this.items.clear();
+    this.tick();
     $("loading-summary").textContent = "";
     this.card.hidden = false;
   }
@@ -51,6 +58,32 @@ export class LoadingView {
     return li;
   }
 
+  /** A step under way: its size text (`size`, kept for the ticker) and its seconds so far. */
+  active(li, size) {
+    if (li.className !== "active") {
+      li.className = "active";
+      li.since = performance.now();
+    }
+    li.sizeText = size;
+    this.showActive(li);
+    if (!this.ticker) this.ticker = setInterval(() => this.tick(), 1000);
+  }
+
+  showActive(li) {
+    const seconds = Math.floor((performance.now() - li.since) / 1000);
+    li.querySelector(".size").textContent = [li.sizeText, seconds >= 1 ? `${seconds} s` : ""].filter(Boolean).join(" · ");
+  }
+
+  /** Once a second while a step is under way: show its seconds; stop when none is. */
+  tick() {
+    const active = [...this.items.values()].filter((li) => li.className === "active");
+    for (const li of active) this.showActive(li);
+    if (!active.length) {
+      clearInterval(this.ticker);
+      this.ticker = 0;
+    }
+  }
+
   /** msg: a LOADING message; sizes: {stage: bytes} known in advance (build-info.json). */
   update(msg, sizes) {
     const key = msg.stage === Stage.DATABASES ? `db:${msg.label}` : msg.stage;
@@ -66,10 +99,8 @@ export class LoadingView {
     // a size is a download: none for what the offline cache served (msg.cached)
     const known = msg.cached ? 0 : msg.bytes || sizes[msg.stage] || 0;
     if (msg.state === LoadState.START) {
-      li.className = "active";
-      size.textContent = known ? formatBytes(known) : "";
+      this.active(li, known ? formatBytes(known) : "");
     } else if (msg.state === LoadState.PROGRESS) {
-      li.className = "active";
       let bar = li.querySelector(".bar");
       if (!bar) {
         bar = span("bar");
@@ -78,7 +109,7 @@ export class LoadingView {
       }
       const pct = msg.bytes ? Math.min(100, (100 * msg.loaded) / msg.bytes) : 0;
       bar.firstChild.style.width = `${pct}%`;
-      size.textContent = msg.bytes ? `${formatBytes(msg.loaded)} / ${formatBytes(msg.bytes)}` : formatBytes(msg.loaded);
+      this.active(li, msg.bytes ? `${formatBytes(msg.loaded)} / ${formatBytes(msg.bytes)}` : formatBytes(msg.loaded));
     } else if (msg.state === LoadState.DONE) {
       li.className = msg.missing ? "missing" : "done";
       li.querySelector(".bar")?.remove();
@@ -88,11 +119,13 @@ export class LoadingView {
         : msg.snapshot && msg.stage === Stage.DATABASES
           ? "in the snapshot"
           : `${bytes ? `${formatBytes(bytes)} · ` : ""}${formatSeconds(msg.seconds)}`;
+      this.tick();
     }
   }
 
   fail() {
     for (const li of this.items.values()) if (li.className === "active") li.className = "failed";
+    this.tick();
   }
 
   summary(text) {

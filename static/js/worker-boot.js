@@ -31,12 +31,14 @@ export const runtimeVersion = () => pyodideModule.then((m) => m.version || null,
 /**
  * A counter of the runtime's download on a first visit: `count(stream)` passes the stream
  * through, adding its bytes to those reported as PROGRESS {files, loaded} (the runtime files
- * being downloaded; the page knows their sizes), at most every 100 ms.  Null without streams.
+ * being downloaded; the page knows their sizes), at most every 100 ms and as each stream
+ * ends.  Null without streams.
  */
 function downloadCounter(files) {
   if (!globalThis.TransformStream) return null;
   let loaded = 0;
   let last = 0;
+  const report = () => post(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { files, loaded }));
   return (stream) =>
     stream.pipeThrough(
       new TransformStream({
@@ -45,10 +47,11 @@ function downloadCounter(files) {
           const t = performance.now();
           if (t - last > 100) {
             last = t;
-            post(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { files, loaded }));
+            report();
           }
           controller.enqueue(chunk);
         },
+        flush: report,
       }),
     );
 }
