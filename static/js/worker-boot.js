@@ -87,30 +87,41 @@ export const downloadKept = () => keeping;
  * download is counted there (`count`), the response Pyodide compiles being the browser's own.
  */
 async function runtimeWasm(original, wasmUrl, init, controlled, count) {
-  const kept = await caches.match(wasmUrl).catch(() => undefined);
-  if (controlled && kept) {
-    const cached = await original(wasmUrl, { cache: "only-if-cached", mode: "same-origin" }).catch(() => null);
-    if (cached?.ok && length(cached) === length(kept)) return cached;
-    cached?.body?.cancel().catch(() => {});
-    return kept;
+  const keptCopy = caches.match(wasmUrl).catch(() => undefined);
+  if (controlled) {
+    const kept = await keptCopy;
+    if (kept) {
+      const cached = await original(wasmUrl, { cache: "only-if-cached", mode: "same-origin" }).catch(() => null);
+      if (cached?.ok && length(cached) === length(kept)) return cached;
+      cached?.body?.cancel().catch(() => {});
+      return kept;
+    }
   }
+  // The network, asked at once: a fresh profile's Cache Storage takes 30-100 ms to answer
+  // (tools/web_bench.py --startup), and the kept copy only matters when the network fails.
   let resp;
   try {
     resp = await original(wasmUrl, init);
   } catch (e) {
+    const kept = await keptCopy;
     if (kept) return kept;
     throw e;
   }
-  if (kept && !resp.ok) {
+  if (!resp.ok) {
+    const kept = await keptCopy;
+    if (!kept) return resp;
     resp.body?.cancel().catch(() => {});
     return kept;
   }
-  if (!kept && resp.status === 200) {
+  if (resp.status === 200) {
     const copy = resp.clone();
-    const body = count && copy.body ? count(copy.body) : copy.body;
-    keeping = caches
-      .open(DOWNLOADS_CACHE)
-      .then((cache) => cache.put(wasmUrl, new Response(body, { status: 200, statusText: copy.statusText, headers: copy.headers })))
+    keeping = keptCopy
+      .then((kept) => {
+        if (kept) return copy.body?.cancel();
+        const body = count && copy.body ? count(copy.body) : copy.body;
+        const stored = new Response(body, { status: 200, statusText: copy.statusText, headers: copy.headers });
+        return caches.open(DOWNLOADS_CACHE).then((cache) => cache.put(wasmUrl, stored));
+      })
       .catch(() => {});
   }
   return resp;
