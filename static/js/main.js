@@ -108,7 +108,11 @@ const client = new SolverPool({
       view.loading.summary([readyText(seconds), ...state.warnings].join(" "));
       // The service worker is registered once the solver is ready (its install would compete
       // with the runtime's start), then everything of the build is cached for offline use.
+      // Both wait for the worker's reply to a first request, which comes once its start-up
+      // work is done: the copy of the runtime's wasm that the precache takes is stored by then
+      // (worker-boot.js, downloadKept).
       buildInfoRead
+        .then(() => client.call(Method.INFO, {}).catch(() => {}))
         .then(() => registerOffline(state.buildInfo, { onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000) }))
         .then(() => precacheAll(state.buildInfo))
         .then(

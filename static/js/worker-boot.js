@@ -62,9 +62,10 @@ let keeping = Promise.resolve(); // the copy of a downloaded wasm being stored (
 
 /**
  * Resolves once the copy of the wasm downloaded on a first visit is stored (DOWNLOADS_CACHE).
- * Its stream is fed by this worker's event loop, which Python's start keeps busy: awaited
- * before READY, so that the page's precache, which runs after, finds it (else it would
- * download the wasm again).
+ * Its stream is fed by this worker's event loop, which Python's start keeps busy (~35 ms are
+ * left when the databases are in): awaited right after READY, before INIT's work ends, so
+ * that the page's precache finds it (else it would download the wasm again): the page asks
+ * the worker something first, which waits for INIT (main.js, "offline").
  */
 export const downloadKept = () => keeping;
 

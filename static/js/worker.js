@@ -126,8 +126,8 @@ async function init(msg) {
     if (fresh && packsKept) await keep();
     await solver.packs.loadCached();
     const interrupt = solver.interrupt ? solver.interrupt.buffer : null;
-    await downloadKept();
     post(message.ready({ info: info(), interrupt, seconds: now() - t0, packs: solver.packs.list() }));
+    await downloadKept(); // (before the next request: the page's precache asks one first)
     if (fresh && !packsKept) {
       apiCall(Method.SOLVE, warmUpParams(msg.shape || "4x4"));
       await keep();
