@@ -46,7 +46,15 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.e2e.conftest import App, SiteServer, _QuietHandler, chromium_options, launch_chromium  # noqa: E402
+from tests.e2e.conftest import (  # noqa: E402
+    SETTLED_STATES,
+    SOLVE_ENABLED,
+    App,
+    SiteServer,
+    _QuietHandler,
+    chromium_options,
+    launch_chromium,
+)
 
 TIMEOUT_MS = 300_000
 KINDS = ("cold", "warm", "warm2")  # a first visit, a reload, a second reload (the page then isolated both times)
@@ -150,12 +158,10 @@ def run_bare(profiles: Profiles, server: SiteServer, settle_s: float = SETTLE_S)
 # CPU taken from the start being measured.)
 BARE_READY = "() => document.documentElement.hasAttribute('data-ready')"
 # the app: what App.wait_ready waits for (a settled status, and Solve enabled unless an error)
-APP_READY = """() => {
+APP_READY = f"""() => {{
   const state = document.querySelector('#status')?.dataset.state;
-  if (state === 'error') return true;
-  const solve = document.querySelector('#solve-button');
-  return ['ready', 'solved', 'cancelled'].includes(state) && !!solve && !solve.disabled && solve.getAttribute('aria-disabled') !== 'true';
-}"""
+  return state === 'error' || ({json.dumps(SETTLED_STATES)}.includes(state) && !!document.querySelector({json.dumps(SOLVE_ENABLED)}));
+}}"""
 WAIT_UNTIL = """() => new Promise((resolve, reject) => {
   const ready = %s;
   const check = () => {

@@ -300,6 +300,13 @@ def browser(playwright_session):
     b.close()
 
 
+# The page is ready (App.wait_ready; tools/web_bench.py waits for the same): its status settled
+# in one of these states, and Solve enabled (not while a solve or cancel still runs: Solve is
+# aria-disabled then).
+SETTLED_STATES = ("ready", "error", "solved", "cancelled")
+SOLVE_ENABLED = "#solve-button:not([disabled]):not([aria-disabled=true])"
+
+
 class App:
     """The shared page plus helpers that drive it through the stable hooks."""
 
@@ -325,10 +332,9 @@ class App:
         return self.state()
 
     def wait_ready(self) -> None:
-        state = self.wait_state("ready", "error", "solved", "cancelled")
+        state = self.wait_state(*SETTLED_STATES)
         assert state != "error", f"page reported an error: {self.page.inner_text('#status')}"
-        # enabled, and no solve or cancel still running (Solve is aria-disabled then)
-        self.page.wait_for_selector("#solve-button:not([disabled]):not([aria-disabled=true])", timeout=READY_TIMEOUT_MS)
+        self.page.wait_for_selector(SOLVE_ENABLED, timeout=READY_TIMEOUT_MS)
 
     def board_tiles(self) -> list[int]:
         return [int(t) for t in self.page.get_attribute("#board", "data-tiles").split(",")]

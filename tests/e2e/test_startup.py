@@ -25,7 +25,7 @@ import time
 
 import pytest
 
-from .conftest import ROOT, App, SiteServer, _QuietHandler
+from .conftest import ROOT, SOLVE_ENABLED, App, SiteServer, _QuietHandler
 
 
 @pytest.fixture()
@@ -102,13 +102,12 @@ def test_first_visit_fetches_each_file_once_and_reload_downloads_nothing(fresh):
 
 
 # Records when (seconds since the page's opening) Solve is first enabled: window.__solveEnabledAt.
-ENABLED_AT = """new MutationObserver((_, observer) => {
-  const solve = document.querySelector("#solve-button");
-  if (solve && !solve.disabled && solve.getAttribute("aria-disabled") !== "true") {
+ENABLED_AT = f"""new MutationObserver((_, observer) => {{
+  if (document.querySelector({json.dumps(SOLVE_ENABLED)})) {{
     window.__solveEnabledAt = performance.now() / 1000;
     observer.disconnect();
-  }
-}).observe(document, { subtree: true, childList: true, attributes: true });"""
+  }}
+}}).observe(document, {{ subtree: true, childList: true, attributes: true }});"""
 
 SNAPSHOT_KEPT = """async () => {
   const resp = await caches.match(new URL("static/snapshot/fifteen.bin", location.href).href, { cacheName: "fifteen-snapshot" });
