@@ -22,7 +22,9 @@ venv: $(VENV)/.stamp
 # ---------------------------------------------------------------- databases
 # build_db.py (the package py/dbbuild) keeps its own cache, keyed by each asset's build
 # version and parameters (py/dbbuild/cache.py), and rewrites only what changed.
-DB_INPUTS := build_db.py $(wildcard py/dbbuild/*.py) $(wildcard py/fifteen/*.py)
+# Every module of the package, at any depth (py/fifteen/*/...).
+FIFTEEN_PY := $(shell find py/fifteen -name '*.py' -not -path '*/__pycache__/*')
+DB_INPUTS := build_db.py $(wildcard py/dbbuild/*.py) $(FIFTEEN_PY)
 
 static/db/manifest.json: $(DB_INPUTS) $(VENV)/.stamp
 	PYTHONPATH=py $(PY) build_db.py --out static/db
@@ -39,7 +41,7 @@ db: static/db/manifest.json
 # e.g. every deploy from a fresh checkout, keeps the same cache version.
 PYODIDE_DIR   := static/vendor/pyodide
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
-FIFTEEN_SRC   := pyproject.toml $(wildcard py/fifteen/*.py)  # the wheel holds py/fifteen only (pyproject)
+FIFTEEN_SRC   := pyproject.toml $(FIFTEEN_PY)  # the wheel holds py/fifteen only (pyproject)
 
 node_modules/.stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -139,7 +141,7 @@ test: lint js-test assets browser
 # mutmut (pinned; installed into the venv here, not by requirements-dev.txt) over the bound and
 # pruning modules, configured in pyproject.toml ([tool.mutmut]). mutmut knows only a src/
 # layout, so it runs in a staged copy, $(MUTANTS_DIR), whose results (mutants/) are reused by the
-# next run (only changed functions are run again). `make mutants MODULE=manhattan` runs one
+# next run (only changed functions are run again). `make mutants MODULE=bounds.manhattan` runs one
 # module; the score per module is printed at the end.
 MUTMUT_VERSION := 3.8.1
 MUTANTS_DIR    := .cache/mutmut
@@ -177,7 +179,7 @@ bench-peers: .venv-bench/.stamp node_modules/.stamp db
 	PYTHONPATH=py $(PY) bench/side_by_side.py $(ARGS)
 
 # ---------------------------------------------------------------- optional 7-8 pack
-# The hard-positions pack (static/db/pdb-78.f15.xz, fifteen.pdb78): not part of make db / CI.
+# The hard-positions pack (static/db/pdb-78.f15.xz, fifteen.bounds.pdb78): not part of make db / CI.
 # Its builder needs numba (own venv .venv-pack); ~4 GB RAM, 10-30 min on 2 cores.
 # The BFS result is cached (~/.cache/fifteen-db/raw), so re-encoding is quick.
 .PHONY: pack
@@ -191,7 +193,7 @@ pack: .venv-pack/.stamp
 
 # ---------------------------------------------------------------- optional explorer packs
 # Exact-distance tables of 3x4 (and 4x3) and 2x6 (and 6x2) for the small-board explorer
-# (fifteen.explorer): static/db/explore-3x4.f15.xz, explore-2x6.f15.xz, ~30 MB each.  Not part of
+# (fifteen.lab.explorer): static/db/explore-3x4.f15.xz, explore-2x6.f15.xz, ~30 MB each.  Not part of
 # make db / CI.  numpy only; ~1 min of CPU and ~2.2 GB of RAM per board plus xz (see bench/explorer.md).
 # The builder checks each histogram against the published one (OEIS); bench/explorer_pack.py then
 # reads the packs back through the runtime reader and checks them again.

@@ -21,7 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tests")]  # the package; the instance readers (tests/support)
 
-from fifteen import Board, Cancelled, assets, solve  # noqa: E402
+from fifteen import Board, Cancelled, solve  # noqa: E402
+from fifteen.db import registry  # noqa: E402
 from support.instances import read as read_instances  # noqa: E402
 
 
@@ -86,7 +87,7 @@ def main() -> int:
         instances = instances[: args.first]
     from fifteen import Shape
 
-    assets.ensure_for(Shape(4, 4), args.db)
+    registry.ensure_for(Shape(4, 4), args.db)
     print(f"{'bound':7} {'instance':>10} {'opt':>3} {'nodes':>14} {'seconds':>9} {'nodes/s':>12}  status")
     for bound in args.bounds.split(","):
         run(bound, instances, args.limit, not args.quiet)

@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py"))
 
 from dbbuild import explorer as explorer_build  # noqa: E402
-from fifteen import Board, explorer, solve  # noqa: E402
+from fifteen import Board, solve  # noqa: E402
 from fifteen.board import transpose_tiles  # noqa: E402
+from fifteen.lab import explorer  # noqa: E402
 
 
 def check(path: Path, sample: int, seed: int) -> bool:

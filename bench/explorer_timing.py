@@ -19,8 +19,10 @@ import time
 
 
 def run(files: list[str], read=lambda p: open(p, "rb").read()) -> dict:
-    from fifteen import Board, Shape, assets, explorer
-    from fifteen.hint import Hinter
+    from fifteen import Board, Shape
+    from fifteen.db import registry
+    from fifteen.lab import explorer
+    from fifteen.lab.hint import Hinter
 
     out: dict = {"python": sys.version.split()[0], "tables": {}}
     for path in files:
@@ -28,7 +30,7 @@ def run(files: list[str], read=lambda p: open(p, "rb").read()) -> dict:
         if hasattr(data, "to_bytes"):  # a JS Uint8Array (Pyodide), as the worker hands it over
             data = data.to_bytes()
         t0 = time.perf_counter()
-        meta = assets.load_asset(data, path.rsplit("/", 1)[-1])
+        meta = registry.load_asset(data, path.rsplit("/", 1)[-1])
         load = time.perf_counter() - t0
         if meta["kind"] != "explore":
             continue
@@ -64,7 +66,7 @@ def run(files: list[str], read=lambda p: open(p, "rb").read()) -> dict:
         for b in boards:
             hinter.hint(b, all_moves=True)
         out["hint_3x3_ms"] = round((time.perf_counter() - t0) / len(boards) * 1e3, 3)
-    if "pdb663" in assets.pattern_databases:
+    if "pdb663" in registry.pattern_databases:
         korf55 = Board.from_tiles([int(x) for x in "5 10 14 4 6 12 11 1 9 0 15 7 13 2 8 3".split()])
         hinter = Hinter()
         t0 = time.perf_counter()

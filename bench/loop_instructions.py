@@ -46,21 +46,22 @@ WORKLOADS = {
 
 
 def worker(bound: str, reps: int, pack: str | None) -> None:
-    from fifteen import Board, Shape, assets, solve
-    from fifteen.ida import ida_star
+    from fifteen import Board, Shape, solve
+    from fifteen.db import registry
+    from fifteen.search.ida import ida_star
     from support import instances
 
-    assets.ensure_for(Shape(4, 4))
+    registry.ensure_for(Shape(4, 4))
     if pack:
-        from fifteen.pdb78 import PDB78
+        from fifteen.bounds.pdb78 import PDB78
 
-        assets.pattern_databases["pdb78"] = PDB78.from_bytes(Path(pack).read_bytes(), name=pack)
+        registry.pattern_databases["pdb78"] = PDB78.from_bytes(Path(pack).read_bytes(), name=pack)
     tiles = next(k.tiles for k in instances.korf100() if k.id == WORKLOADS[bound])
     if bound == "pdb663-plain":
-        from fifteen.loops_pdb import pdb_searcher
-        from fifteen.pdb import PatternDatabase
+        from fifteen.bounds.pdb import PatternDatabase
+        from fifteen.search.loops.pdb import pdb_searcher
 
-        db = assets.pattern_database("pdb663", Shape(4, 4))
+        db = registry.pattern_database("pdb663", Shape(4, 4))
         assert isinstance(db, PatternDatabase), "pdb663 not built: run make db"
         plain = pdb_searcher(db, reflect=False)
     for _ in range(reps):

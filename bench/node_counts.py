@@ -19,7 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # tests/support (instance readers)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
-from fifteen import Board, Shape, assets, solve  # noqa: E402
+from fifteen import Board, Shape, solve  # noqa: E402
+from fifteen.db import registry  # noqa: E402
 from support import instances as instance_files  # noqa: E402
 
 
@@ -39,7 +40,7 @@ def main() -> int:
     ap.add_argument("--check", help="compare with this file; exit 1 on a difference")
     args = ap.parse_args()
     instances = instance_files.read(f"{args.set}.tsv")[: args.first]
-    assets.ensure_for(Shape(4, 4), args.db)
+    registry.ensure_for(Shape(4, 4), args.db)
     want = {}
     if args.check:
         for text in Path(args.check).read_text().splitlines():

@@ -7,14 +7,14 @@
     PYTHONPATH=py python bench/parallel_bench.py batch    [--ids ...] [--bound B] [--jobs 1 2] [--dask]
 
 * ``native``: per instance, the serial search (``--jobs 1``) and the process pool
-  (:func:`fifteen.pool.solve_parallel`) side by side in one run: wall seconds, nodes, speed-up.
+  (:func:`fifteen.parallel.processes.solve_parallel`) side by side in one run: wall seconds, nodes, speed-up.
   The databases are read once, before the pool forks (shared copy-on-write).
 * ``simulate``: records every task of a real parallel search (run in this thread with the split
   made for ``--split-workers`` workers, in the scheduler's order; in the last iteration up to
   the task that finds the solution: the tasks after it in that order cannot delay it) and
   replays the schedule for each worker count: per iteration, the tasks in the scheduler's order
   (largest first by its estimate), bundled as the native driver bundles them
-  (:func:`fifteen.parallel.bundles`), go to the first free worker; a bundle costs its nodes
+  (:func:`fifteen.parallel.scheduler.bundles`), go to the first free worker; a bundle costs its nodes
   times the serial search's seconds per node plus ``--startup-ms``; the scheduler's own
   split-tree nodes run before the tasks; the last iteration ends when the task holding the
   solution ends.  Efficiency = serial seconds / (workers x simulated seconds).
@@ -37,9 +37,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / "py"), str(HERE.parent / "tests")]
 
-from fifteen import Board, Shape, assets, solve, solver  # noqa: E402
-from fifteen.parallel import ParallelSearch, TaskRecord, bundles, run_inline  # noqa: E402
-from fifteen.pool import solve_parallel  # noqa: E402
+from fifteen import Board, Shape, bounds, solve  # noqa: E402
+from fifteen.db import registry  # noqa: E402
+from fifteen.parallel.processes import solve_parallel  # noqa: E402
+from fifteen.parallel.scheduler import ParallelSearch, TaskRecord, bundles, run_inline  # noqa: E402
 from support.instances import hard, korf100  # noqa: E402
 
 
@@ -111,7 +112,7 @@ def simulate(args) -> None:
     print(f"{'id':>10} {'len':>4} {'serial s':>9} {'nodes':>12} {'last it':>9} {'tasks/it':>9} {head}")
     sums = {w: [0.0, 0.0, 0.0, 0.0] for w in args.workers}  # serial full, parallel full, serial all, parallel all
     for inst in instances(args.set, args.ids):
-        info = solver.resolve_bound(Shape(4, 4), args.bound)
+        info = bounds.resolve_bound(Shape(4, 4), args.bound)
         serial = solve(Board(Shape(4, 4), inst.tiles), args.bound)
         serial_cpu = serial.result.cpu_seconds  # the search alone (tables and databases are ready)
         per_node = serial_cpu / max(1, serial.result.nodes)
@@ -191,10 +192,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.db:
         os.environ["FIFTEEN_DB"] = args.db  # for the batch subprocesses too
-        assets.use_directory(args.db)
+        registry.use_directory(args.db)
     if args.mode != "batch":
         t0 = time.perf_counter()
-        loaded = assets.ensure_for(Shape(4, 4))
+        loaded = registry.ensure_for(Shape(4, 4))
         print(f"databases {loaded} read in {time.perf_counter() - t0:.1f} s", flush=True)
     {"native": native, "simulate": simulate, "batch": batch}[args.mode](args)
     return 0

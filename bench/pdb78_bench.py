@@ -21,8 +21,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "py"), str(HERE.parent / "tests")]  # bench, the package, tests/support
 
-from fifteen import assets  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
+from fifteen.db import registry  # noqa: E402
 from measure import solve_timed  # noqa: E402
 from support.instances import hard, korf100  # noqa: E402
 
@@ -38,7 +38,7 @@ def main(argv=None) -> int:
 
     tracemalloc.start()
     t0, c0 = time.perf_counter(), time.process_time()
-    loaded = assets.ensure_for(Shape(4, 4), args.db)
+    loaded = registry.ensure_for(Shape(4, 4), args.db)
     cur, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(

@@ -530,9 +530,10 @@ def main() -> int:
     ap.add_argument("--json", help="write the raw results to this file")
     args = ap.parse_args()
 
-    from fifteen import Shape, assets
+    from fifteen import Shape
+    from fifteen.db import registry
 
-    assets.ensure_for(Shape(4, 4), args.db)
+    registry.ensure_for(Shape(4, 4), args.db)
     instances = select(args)
     bounds = [b for b in args.bounds.split(",") if b] if not args.no_native else []
     pbounds = [] if args.no_pyodide else [b for b in (args.pyodide_bounds or args.bounds).split(",") if b]

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import Shape, assets
+from fifteen import Shape
+from fifteen.db import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,9 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def fresh_assets():
     """An empty asset registry (the automatic database directory) for the test, and again after it:
     whatever the test loads or points at does not leak into the other tests."""
-    assets.reset()
-    yield assets
-    assets.reset()
+    registry.reset()
+    yield registry
+    registry.reset()
 
 
 @pytest.fixture(scope="session")
@@ -41,7 +42,7 @@ def databases_without_pack(tmp_path_factory):
 def real_pdbs():
     """The 4x4 PDBs of static/db (``make db``), loaded."""
     shape = Shape(4, 4)
-    found = {name: assets.pattern_database(name, shape) for name in ("pdb663", "pdb555")}
+    found = {name: registry.pattern_database(name, shape) for name in ("pdb663", "pdb555")}
     missing = [name for name, db in found.items() if db is None]
     assert not missing, f"{missing} not built: run `make db`"
     return found
@@ -51,7 +52,7 @@ def real_pdbs():
 def small_pdbs():
     """PDBs of the 3x3 (reflected lookup) and 2x4 (plain lookup) boards, by dbbuild.pattern."""
     from dbbuild import pattern
-    from fifteen.pdb import PatternDatabase
+    from fifteen.bounds.pdb import PatternDatabase
 
     return {
         "3x3": PatternDatabase.from_bytes(pattern.build_pdb_asset(3, 3, "44", [(1, 2, 3, 4), (5, 6, 7, 8)]), name="pdb-44-3x3"),
@@ -63,7 +64,7 @@ def small_pdbs():
 def small_packs():
     """7-8-pack-layout databases of the 3x3 (reflected) and 2x4 (plain) boards, by dbbuild.pack78."""
     from dbbuild import pack78
-    from fifteen.pdb78 import PDB78
+    from fifteen.bounds.pdb78 import PDB78
 
     return {
         "3x3": PDB78.from_bytes(pack78.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]]), name="pack-44-3x3"),

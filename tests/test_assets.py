@@ -8,10 +8,11 @@ import shutil
 
 import pytest
 
-from fifteen import AssetError, Board, FifteenError, InputError, api, assets, bound_values, solve, walking
+from fifteen import AssetError, Board, FifteenError, InputError, api, bound_values, solve
 from fifteen.board import Shape
+from fifteen.bounds import available_bounds, resolve_bound, walking
+from fifteen.db import registry
 from fifteen.errors import AssetWarning
-from fifteen.solver import available_bounds, resolve_bound
 from support.instances import korf100
 
 TRANSPOSED = "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0"
@@ -22,7 +23,7 @@ KORF_1 = Board.from_tiles(next(k for k in korf100() if k.id == "1").tiles)
 def no_databases(fresh_assets, monkeypatch):
     """No database directory at all (an installed package without FIFTEEN_DB)."""
     monkeypatch.delenv("FIFTEEN_DB", raising=False)
-    monkeypatch.setattr(assets, "default_directory", lambda: None)
+    monkeypatch.setattr(registry, "default_directory", lambda: None)
     return fresh_assets
 
 
@@ -30,24 +31,24 @@ def no_databases(fresh_assets, monkeypatch):
 def reads(monkeypatch):
     """The files the registry reads, in order."""
     seen: list[str] = []
-    real = assets._read
+    real = registry._read
 
     def spy(file: str) -> None:
         seen.append(file)
         real(file)
 
-    monkeypatch.setattr(assets, "_read", spy)
+    monkeypatch.setattr(registry, "_read", spy)
     return seen
 
 
 def test_the_python_api_loads_what_it_needs(fresh_assets, databases_without_pack, reads):
     """The README's example: no set-up call, the databases are read at first use, and only those needed."""
-    assets.use_directory(databases_without_pack)
+    registry.use_directory(databases_without_pack)
     board = Board.parse(TRANSPOSED)
     sol = solve(KORF_1, "pdb663")
     assert sol.length == 57 and KORF_1.solves(sol.tiles)
     assert reads == ["pdb-663.f15"]
-    assert set(assets.pattern_databases) == {"pdb663"}
+    assert set(registry.pattern_databases) == {"pdb663"}
     values = bound_values(board)
     assert (values["md"], values["wd_v"], values["id_v"], values["pdb663"], values["pdb555"], values["lb"]) == (40, 20, 12, 48, 46, 48)
     assert reads == ["pdb-663.f15", "wd-4x4.f15", "pdb-555.f15"]
@@ -57,7 +58,7 @@ def test_the_python_api_loads_what_it_needs(fresh_assets, databases_without_pack
 
 
 def test_a_plain_solve_uses_the_strongest_bound_available(fresh_assets, databases_without_pack):
-    assets.use_directory(databases_without_pack)
+    registry.use_directory(databases_without_pack)
     assert resolve_bound(Shape(4, 4), "auto").name == "pdb663"
     sol = solve(Board.goal("4x4").apply("ULDR" * 3 + "UULL"))
     assert sol.bound == "pdb663" and sol.length == 4
@@ -65,16 +66,16 @@ def test_a_plain_solve_uses_the_strongest_bound_available(fresh_assets, database
 
 def test_the_checkout_databases_are_the_default(fresh_assets, monkeypatch):
     monkeypatch.delenv("FIFTEEN_DB", raising=False)
-    assert assets.directory() == assets.default_directory()
-    assert assets.default_directory().resolve() == (assets.Path(__file__).resolve().parents[1] / "static" / "db")
+    assert registry.directory() == registry.default_directory()
+    assert registry.default_directory().resolve() == (registry.Path(__file__).resolve().parents[1] / "static" / "db")
     assert "pdb663" in available_bounds(Shape(4, 4))
 
 
 def test_fifteen_db_is_the_default_when_set(fresh_assets, monkeypatch, databases_without_pack, tmp_path):
     monkeypatch.setenv("FIFTEEN_DB", str(databases_without_pack))
-    assert assets.directory() == databases_without_pack
+    assert registry.directory() == databases_without_pack
     assert bound_values(Board.parse(TRANSPOSED))["lb"] == 48
-    assets.reset()
+    registry.reset()
     monkeypatch.setenv("FIFTEEN_DB", str(tmp_path))  # asked for, but empty: say so
     with pytest.raises(AssetError, match=r"manifest.json: no manifest \(build the databases with build_db.py"):
         bound_values(Board.parse(TRANSPOSED))
@@ -87,17 +88,17 @@ def test_without_databases_wd_is_built_and_pdbs_are_not_offered(no_databases, re
     assert solve(Board.goal("4x4").move_blank("U")).bound == "wdid"
     with pytest.raises(InputError, match=r"bound 'pdb663' is not available for a 4x4 board \(available: auto, wdid,"):
         solve(KORF_1, "pdb663")
-    assert reads == [] and not assets.walking_tables
+    assert reads == [] and not registry.walking_tables
     assert walking.table_for(Shape(4, 4)) is walking.table_for(Shape(4, 4))  # built once
 
 
 def test_the_browser_path_reads_no_file(fresh_assets, monkeypatch, reads):
     """Pyodide: no directory; the worker hands bytes over, and only those are used."""
     monkeypatch.delenv("FIFTEEN_DB", raising=False)
-    monkeypatch.setattr(assets.sys, "platform", "emscripten")
-    assert assets.default_directory() is None
+    monkeypatch.setattr(registry.sys, "platform", "emscripten")
+    assert registry.default_directory() is None
     assert "pdb663" not in available_bounds(Shape(4, 4))
-    db = assets.Path(__file__).resolve().parents[1] / "static" / "db"
+    db = registry.Path(__file__).resolve().parents[1] / "static" / "db"
     for file in ("pdb-663.f15", "wd-4x4.f15"):
         assert json.loads(api.load_asset(file, (db / file).read_bytes()))["ok"]
     assert available_bounds(Shape(4, 4)) == ["auto", "pdb663", "wdid", "wd", "id", "lc", "md"]
@@ -107,34 +108,34 @@ def test_the_browser_path_reads_no_file(fresh_assets, monkeypatch, reads):
 
 def test_registered_assets_are_never_read_again(fresh_assets, databases_without_pack, reads):
     for file in ("pdb-663.f15", "wd-4x4.f15"):
-        assets.load_asset((databases_without_pack / file).read_bytes(), f"handed over: {file}")
-    given = assets.pattern_databases["pdb663"]
-    assets.use_directory(databases_without_pack)
+        registry.load_asset((databases_without_pack / file).read_bytes(), f"handed over: {file}")
+    given = registry.pattern_databases["pdb663"]
+    registry.use_directory(databases_without_pack)
     bound_values(Board.parse(TRANSPOSED))
     assert reads == ["pdb-555.f15"]  # only what was missing
-    assert assets.pattern_database("pdb663", Shape(4, 4)) is given
-    assert assets.ensure_for(Shape(4, 4)) == []
+    assert registry.pattern_database("pdb663", Shape(4, 4)) is given
+    assert registry.ensure_for(Shape(4, 4)) == []
 
 
 def test_ensure_for_loads_everything_for_a_shape_now(fresh_assets, databases_without_pack):
-    assert sorted(assets.ensure_for(Shape(4, 4), databases_without_pack)) == ["pdb-555.f15", "pdb-663.f15", "wd-4x4.f15"]
-    assert set(assets.pattern_databases) == {"pdb663", "pdb555"} and set(assets.walking_tables) == {Shape(4, 4)}
-    assert assets.ensure_for(Shape(4, 4)) == []
-    assert sorted(assets.ensure_for(Shape(3, 4))) == ["wd-3x4.f15", "wd-4x3.f15"]
+    assert sorted(registry.ensure_for(Shape(4, 4), databases_without_pack)) == ["pdb-555.f15", "pdb-663.f15", "wd-4x4.f15"]
+    assert set(registry.pattern_databases) == {"pdb663", "pdb555"} and set(registry.walking_tables) == {Shape(4, 4)}
+    assert registry.ensure_for(Shape(4, 4)) == []
+    assert sorted(registry.ensure_for(Shape(3, 4))) == ["wd-3x4.f15", "wd-4x3.f15"]
 
 
 def test_reset_forgets_everything(fresh_assets, databases_without_pack):
-    assets.use_directory(databases_without_pack)
+    registry.use_directory(databases_without_pack)
     bound_values(Board.parse(TRANSPOSED))
-    assert assets.pattern_databases and assets.walking_tables
-    assets.reset()
-    assert not assets.pattern_databases and not assets.walking_tables and not assets._registered_files
-    assert assets.directory() == assets.default_directory()
+    assert registry.pattern_databases and registry.walking_tables
+    registry.reset()
+    assert not registry.pattern_databases and not registry.walking_tables and not registry._registered_files
+    assert registry.directory() == registry.default_directory()
 
 
 def test_an_explicit_directory_needs_a_manifest(fresh_assets, tmp_path):
     with pytest.raises(AssetError, match=r"no manifest \(build the databases with build_db.py --out "):
-        assets.use_directory(tmp_path)
+        registry.use_directory(tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -157,9 +158,9 @@ def test_an_explicit_directory_needs_a_manifest(fresh_assets, tmp_path):
 def test_an_unusable_manifest_is_a_warning_and_the_solver_goes_on(fresh_assets, tmp_path, manifest, warning):
     (tmp_path / "manifest.json").write_text(manifest)
     with pytest.warns(AssetWarning, match=warning):
-        assets.use_directory(tmp_path)
+        registry.use_directory(tmp_path)
     # the good entry stays listed (then read, and refused, as missing); the rest is left out
-    listed = list(assets._manifest_entries())
+    listed = list(registry._manifest_entries())
     assert listed == (["pdb-663.f15"] if "the others" in warning else [])
     board = Board.parse("1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15")
     if not listed:  # no database: weaker bounds, the same optimal answer
@@ -190,13 +191,13 @@ def damaged_databases(tmp_path, databases_without_pack):
 def test_a_damaged_database_is_an_asset_error_everywhere(fresh_assets, damaged_databases, capsys):
     from fifteen import cli
 
-    assets.use_directory(damaged_databases)
+    registry.use_directory(damaged_databases)
     with pytest.raises(AssetError, match=r"pdb-663.f15: checksum mismatch \(the file is corrupt\)"):
         bound_values(Board.parse(TRANSPOSED))
     # the API reports it as an asset error (not "input", though AssetError is a FifteenError)
     res = json.loads(api.call("solve", json.dumps({"text": TRANSPOSED})))
     assert res["ok"] is False and res["error"]["type"] == "asset" and "checksum mismatch" in res["error"]["message"]
-    assets.reset()
+    registry.reset()
     assert cli.main(["bounds", TRANSPOSED, "--db", str(damaged_databases)]) == 2
     assert "fifteen: error: " in capsys.readouterr().err
 

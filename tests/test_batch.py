@@ -1,4 +1,4 @@
-"""Batches (fifteen.batch, ``python -m fifteen batch``): ids, comments, one JSON line per
+"""Batches (fifteen.parallel.batch, ``python -m fifteen batch``): ids, comments, one JSON line per
 position with optimal lengths (BFS, Korf's table) and replayable moves, errors per line,
 resume after an interrupted run, a worker killed mid-batch, and a real Dask LocalCluster.
 """
@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import Board, Shape, batch
-from fifteen.bfs import distances
+from fifteen import Board, Shape
+from fifteen.parallel import batch
+from support.bfs import distances
 from support.ctrl_c import popen_interruptible
 from support.instances import read
 from support.positions import OWN_MIRROR_3X3, SET_3X3
@@ -141,10 +142,10 @@ def test_batch_interrupted_then_resumed(tmp_path):
 
 def test_batch_worker_killed(tmp_path, bfs_3x3):
     """A pool process killed mid-batch: its position is re-run by another one, every result kept."""
-    from fifteen import pool
+    from fifteen.parallel import processes
 
     killed: list[int] = []
-    submit = pool.WorkerPool.submit
+    submit = processes.WorkerPool.submit
 
     def submit_then_kill(self, worker, call_id, fn, *args):
         submit(self, worker, call_id, fn, *args)
@@ -155,11 +156,11 @@ def test_batch_worker_killed(tmp_path, bfs_3x3):
     notices: list[str] = []
     items = [batch.Item(str(i), _text(t)) for i, t in enumerate(SET_3X3)]
     records: list[dict] = []
-    pool.WorkerPool.submit = submit_then_kill  # type: ignore[method-assign]
+    processes.WorkerPool.submit = submit_then_kill  # type: ignore[method-assign]
     try:
         batch.run_batch(items, records.append, jobs=2, bound="lc", notice=notices.append)
     finally:
-        pool.WorkerPool.submit = submit  # type: ignore[method-assign]
+        processes.WorkerPool.submit = submit  # type: ignore[method-assign]
     assert killed and len(notices) == 1 and "re-run by another worker" in notices[0]
     _check(records, {str(i): bfs_3x3[bytes(t)] for i, t in enumerate(SET_3X3)})
 

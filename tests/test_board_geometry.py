@@ -92,7 +92,7 @@ def test_small_helpers():
 @pytest.mark.parametrize("name", ["2x2", "2x3", "3x2", "2x4"])
 def test_parity_against_reachability(name):
     """solvability_problem is None exactly on the positions a BFS from the goal reaches."""
-    from fifteen.bfs import distances
+    from support.bfs import distances
 
     shape = Shape.parse(name)
     reachable = set(distances(shape))

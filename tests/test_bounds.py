@@ -5,11 +5,11 @@ import random
 import pytest
 
 from fifteen import Board, Shape
-from fifteen.bfs import distances
-from fifteen.inversion import inversion_distance, moves_for_inversions
-from fifteen.manhattan import linear_conflict, manhattan
-from fifteen.solver import bound_values, summary
-from fifteen.walking import WalkingTable, walking_distance
+from fifteen.bounds import bound_values, summary
+from fifteen.bounds.inversion import inversion_distance, moves_for_inversions
+from fifteen.bounds.manhattan import linear_conflict, manhattan
+from fifteen.bounds.walking import WalkingTable, walking_distance
+from support.bfs import distances
 from support.instances import korf100
 
 TRANSPOSED = "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0"

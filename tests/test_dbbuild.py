@@ -24,7 +24,7 @@ np = pytest.importorskip("numpy")
 from dbbuild import cache as dbcache  # noqa: E402
 from dbbuild import cli, pack78, pattern, specs  # noqa: E402
 from dbbuild import explorer as explorer_build  # noqa: E402
-from fifteen import dbfile  # noqa: E402
+from fifteen.db import container  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUPS_3x3 = [[1, 2, 3, 4], [5, 6, 7, 8]]
@@ -32,7 +32,7 @@ GROUPS_3x3 = [[1, 2, 3, 4], [5, 6, 7, 8]]
 
 def contents_digest(data: bytes) -> str:
     """What an asset holds (metadata and decompressed payload), whatever zlib or xz made of it."""
-    asset = dbfile.read_asset(data)
+    asset = container.read_asset(data)
     return hashlib.sha256(json.dumps(asset.meta, sort_keys=True).encode() + bytes(asset.payload)).hexdigest()[:32]
 
 

@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 
 import fifteen
-from fifteen import Board, assets, solve
+from fifteen import Board, solve
+from fifteen.db import registry
 from support.instances import korf100
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -218,7 +219,7 @@ def test_nothing_points_outside_the_repository():
 def test_the_seed_is_defined_once():
     assert README.count("**The seed.**") == 1
     assert "http://www.ic-net.or.jp/home/takaken/nt/slide/solve15.html" in README
-    assert fifteen.__doc__ and assets.__doc__
+    assert fifteen.__doc__ and registry.__doc__
 
 
 def test_readme_node_counts_of_the_browser_table(readme_databases):

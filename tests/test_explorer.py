@@ -1,6 +1,6 @@
 """The small-board explorer: its rank, its builder against BFS, its asset and its queries.
 
-Ground truth: fifteen.bfs (exact distances of every position, boards up to 3x3) and the
+Ground truth: support.bfs (exact distances of every position, boards up to 3x3) and the
 published distance counts (OEIS A090036 for 2x5; A090166 for 3x4, checked by the pack build
 and by the pack test below when a pack was built).
 """
@@ -19,11 +19,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 from dbbuild import explorer as explorer_build  # noqa: E402
-from fifteen import Board, InputError, Shape, assets, dbfile, explorer, solve  # noqa: E402
-from fifteen.bfs import antipodes, distances  # noqa: E402
+from fifteen import Board, InputError, Shape, solve  # noqa: E402
 from fifteen.board import transpose_tiles  # noqa: E402
-from fifteen.dbfile import AssetError  # noqa: E402
-from fifteen.explorer import Ranking  # noqa: E402
+from fifteen.db import container, registry  # noqa: E402
+from fifteen.db.container import AssetError  # noqa: E402
+from fifteen.lab import explorer  # noqa: E402
+from fifteen.lab.explorer import Ranking  # noqa: E402
+from support.bfs import antipodes, distances  # noqa: E402
 
 # OEIS A090036: the 5 X 2 puzzle (the 2x5 graph transposed), positions at each distance.
 A090036 = [
@@ -243,9 +245,9 @@ def test_boards_without_a_loaded_table_say_why(tables, monkeypatch):
 
 # ----------------------------------------------------------------- the asset
 def _rewrite(data: bytes, **changes) -> bytes:
-    a = dbfile.read_asset(data)
+    a = container.read_asset(data)
     meta = dict(a.meta, **changes)
-    return dbfile.write_asset(meta, a.payload)
+    return container.write_asset(meta, a.payload)
 
 
 def test_asset_refusals(tables):
@@ -261,22 +263,22 @@ def test_asset_refusals(tables):
         explorer.ExplorerTable.from_bytes(_rewrite(data, histogram=[1, 2, 3]))
     with pytest.raises(AssetError, match="unknown explorer index or encoding"):
         explorer.ExplorerTable.from_bytes(_rewrite(data, encoding="mod3"))
-    a = dbfile.read_asset(data)
+    a = container.read_asset(data)
     with pytest.raises(AssetError, match="payload is"):
-        explorer.ExplorerTable.from_bytes(dbfile.write_asset(a.meta, a.payload + b"\0"))
+        explorer.ExplorerTable.from_bytes(container.write_asset(a.meta, a.payload + b"\0"))
     flipped = bytearray(a.payload)
     goal = Ranking(Shape(2, 3)).goal_rank
     flipped[goal >> 3] ^= 1 << (goal & 7)
     with pytest.raises(AssetError, match="goal's entry"):
-        explorer.ExplorerTable.from_bytes(dbfile.write_asset(a.meta, bytes(flipped)))
+        explorer.ExplorerTable.from_bytes(container.write_asset(a.meta, bytes(flipped)))
     with pytest.raises(AssetError, match="holds a 'explore' database, expected 'pdb'"):
-        dbfile.read_asset(data, kind="pdb")
+        container.read_asset(data, kind="pdb")
 
 
 def test_xz_pack_form_loads_through_the_registry(tables, tmp_path):
     data = explorer_build.build_asset(3, 2, xz=True)
-    assert dbfile.is_xz(data)
-    meta = assets.load_asset(data, "test-3x2.f15.xz")
+    assert container.is_xz(data)
+    meta = registry.load_asset(data, "test-3x2.f15.xz")
     assert meta["kind"] == "explore" and ex("2x3").radius == 21
     assert explorer_build.pack_info(meta)["memory_bytes"] == meta["bits_bytes"] + 4 * sum(e["count"] for e in meta["lists"])
     del explorer.tables[Shape(3, 2)]

@@ -1,4 +1,4 @@
-"""Hints (fifteen.hint) and the explorer's API methods and CLI sub-commands.
+"""Hints (fifteen.lab.hint) and the explorer's API methods and CLI sub-commands.
 
 Hint moves are exactly the moves that reduce the exact distance: against BFS on 3x3 (with
 the explorer's table, and without it through the solver), and on Korf instances with the
@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import Board, InputError, Shape, api, assets, explorer, solve
-from fifteen.bfs import distances
-from fifteen.hint import Hinter, solves_within
+from fifteen import Board, InputError, Shape, api, solve
+from fifteen.db import registry
+from fifteen.lab import explorer
+from fifteen.lab.hint import Hinter, solves_within
+from support.bfs import distances
 from support.instances import korf100
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,8 +45,8 @@ def tables():
 
 @pytest.fixture(scope="module")
 def pdb4x4():
-    assets.ensure_for(Shape(4, 4))
-    assert "pdb663" in assets.pattern_databases, "make db builds the 6-6-3 PDB"
+    registry.ensure_for(Shape(4, 4))
+    assert "pdb663" in registry.pattern_databases, "make db builds the 6-6-3 PDB"
 
 
 def optimal_by_bfs(board: Board, bfs: dict) -> set[int]:

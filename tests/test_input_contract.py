@@ -1,4 +1,4 @@
-"""The input contract (fifteen.validate), fuzzed with hypothesis over Board.parse, api.call and the
+"""The input contract (fifteen.limits), fuzzed with hypothesis over Board.parse, api.call and the
 CLI's main(argv) in-process: malformed input gives only InputError (exit status 2 with one line on
 stderr, an ``input`` error from the API), every message is at most 300 characters, and every
 accepted solvable small-board position is solved to its BFS distance.  The checks and strategies
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from fifteen import Board, InputError, Shape, api, solve
-from fifteen.validate import describe
+from fifteen.limits import describe
 from support import fuzz
 
 FUZZ = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -14,8 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import Board, Cancelled, Shape, api, assets, solve
-from fifteen.compare import (
+from fifteen import Board, Cancelled, Shape, api, solve
+from fifteen.bounds import bound_values
+from fifteen.bounds.inversion import moves_for_inversions
+from fifteen.bounds.manhattan import linear_conflict, manhattan
+from fifteen.db import registry
+from fifteen.lab.compare import (
     BoundRun,
     compare_bounds,
     comparison_json,
@@ -26,10 +30,7 @@ from fifteen.compare import (
     load_presets,
     run_bound,
 )
-from fifteen.explain import explain, inversion_formula, longest_run, trace
-from fifteen.inversion import moves_for_inversions
-from fifteen.manhattan import linear_conflict, manhattan
-from fifteen.solver import bound_values
+from fifteen.lab.explain import explain, inversion_formula, longest_run, trace
 from support.instances import hard, korf100
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,8 +42,8 @@ CLASSIC = ["md", "lc", "id", "wd", "wdid"]
 
 @pytest.fixture(scope="module", autouse=True)
 def databases():
-    assets.ensure_for(Shape(4, 4))
-    assert {"pdb663", "pdb555"} <= set(assets.pattern_databases), "run make db first"
+    registry.ensure_for(Shape(4, 4))
+    assert {"pdb663", "pdb555"} <= set(registry.pattern_databases), "run make db first"
 
 
 def walk(shape: Shape, steps: int, seed: int) -> Board:
@@ -291,7 +292,7 @@ def check_explanation(board: Board) -> None:
     else:
         assert "wd" not in out and "wdid" not in out
     for name, p in out["pdb"].items():
-        db = assets.pattern_databases[name]
+        db = registry.pattern_databases[name]
         assert p["plain"]["value"] == sum(g["value"] for g in p["plain"]["groups"]) == db.value(tiles)
         assert p["reflected"]["value"] == sum(g["value"] for g in p["reflected"]["groups"]) == db.reflected_value(tiles)
         assert p["value"] == values[name]
@@ -345,18 +346,18 @@ def test_inversion_formulas():
 @pytest.fixture
 def pack_3x3():
     from dbbuild import pack78
-    from fifteen import dbfile
+    from fifteen.db import container
 
     data = pack78.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]])
-    asset = dbfile.read_asset(data, name="t", kind="pdb78")
-    renamed = dbfile.write_asset(dict(asset.meta, partition="78"), bytes(asset.payload), compress=True)
-    saved = dict(assets.pattern_databases)
-    assets.load_asset(renamed, "pdb-78-3x3.f15")
+    asset = container.read_asset(data, name="t", kind="pdb78")
+    renamed = container.write_asset(dict(asset.meta, partition="78"), bytes(asset.payload), compress=True)
+    saved = dict(registry.pattern_databases)
+    registry.load_asset(renamed, "pdb-78-3x3.f15")
     try:
         yield
     finally:
-        assets.pattern_databases.clear()
-        assets.pattern_databases.update(saved)
+        registry.pattern_databases.clear()
+        registry.pattern_databases.update(saved)
 
 
 def test_pdb78_in_explain_trace_and_compare(pack_3x3):

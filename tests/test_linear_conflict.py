@@ -11,7 +11,7 @@ import pytest
 
 from fifteen import Shape
 from fifteen.board import parse_tiles
-from fifteen.manhattan import line_extra, line_table, linear_conflict, manhattan
+from fifteen.bounds.manhattan import line_extra, line_table, linear_conflict, manhattan
 from support.instances import korf100
 
 

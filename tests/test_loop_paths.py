@@ -15,10 +15,11 @@ import sys
 
 import pytest
 
-from fifteen import Shape, api, assets
-from fifteen.ida import Cancelled, ida_star
-from fifteen.loops_pdb import pdb_searcher
-from fifteen.moves import tables_for
+from fifteen import Shape, api
+from fifteen.db import registry
+from fifteen.search.ida import Cancelled, ida_star
+from fifteen.search.loops.pdb import pdb_searcher
+from fifteen.search.moves import tables_for
 
 
 def never(nodes: int) -> int:
@@ -74,7 +75,7 @@ def bounds(**params) -> dict:
 
 def test_api_bounds(fresh_assets, databases_without_pack):
     """``bounds``: the position and every bound's value, with the CLI's summary line."""
-    assets.use_directory(databases_without_pack)
+    registry.use_directory(databases_without_pack)
     transposed = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0]
     got = bounds(text=" ".join(map(str, transposed)))
     assert (got["rows"], got["cols"], got["tiles"]) == (4, 4, transposed)

@@ -3,10 +3,10 @@ that are their own mirror image (the transposed goal is one)."""
 
 import pytest
 
-import fifteen.moves as moves
+import fifteen.search.moves as moves
 from fifteen import Board, Shape, solve
-from fifteen.bfs import distances
-from fifteen.moves import is_own_mirror, move_tables, tables_for
+from fifteen.search.moves import is_own_mirror, move_tables, tables_for
+from support.bfs import distances
 
 TRANSPOSED_GOAL = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0]
 
@@ -73,11 +73,11 @@ OWN_MIRROR_4X4 = [
 
 def test_own_mirror_4x4_positions_same_length_as_the_ordinary_tables(monkeypatch):
     """Half the root's moves, same optimal length as the ordinary tables, fewer nodes."""
-    from fifteen import assets
+    from fifteen.db import registry
 
     shape = Shape(4, 4)
-    assets.ensure_for(shape)
-    if "pdb663" not in assets.pattern_databases:
+    registry.ensure_for(shape)
+    if "pdb663" not in registry.pattern_databases:
         pytest.skip("pdb-663 not built")
     for tiles in OWN_MIRROR_4X4:
         assert is_own_mirror(shape, tiles)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import pytest
 
 from fifteen import Board, Shape, solve
-from fifteen.moves import move_tables
+from fifteen.search.moves import move_tables
 from support.positions import KORF, OWN_MIRROR_3X3, OWN_MIRROR_4X4, SET_2X4, SET_3X3
 
 KORF_OPTIMAL = {"1": 57, "9": 46}
@@ -42,16 +42,16 @@ def set_counts(shape: Shape, positions, run) -> tuple[str, ...]:
 
 
 def pdb_runner(db, reflect: bool):
-    from fifteen.ida import ida_star
-    from fifteen.loops_pdb import pdb_searcher
+    from fifteen.search.ida import ida_star
+    from fifteen.search.loops.pdb import pdb_searcher
 
     factory = pdb_searcher(db, reflect=reflect)
     return lambda shape, tiles: ida_star(shape, tiles, factory)
 
 
 def pdb78_runner(db, reflect: bool):
-    from fifteen.ida import ida_star
-    from fifteen.loops_pdb78 import pdb78_searcher
+    from fifteen.search.ida import ida_star
+    from fifteen.search.loops.pdb78 import pdb78_searcher
 
     factory = pdb78_searcher(db, reflect=reflect)
     return lambda shape, tiles: ida_star(shape, tiles, factory)

@@ -1,4 +1,4 @@
-"""Parallel IDA* (fifteen.parallel, fifteen.pool): the scheduler gives the serial search's
+"""Parallel IDA* (fifteen.parallel.scheduler, fifteen.parallel.processes): the scheduler gives the serial search's
 lengths (against BFS on small boards, Korf's table on 4x4), solutions that replay to the goal,
 and — in every iteration that finds no solution — exactly the serial node counts, whatever
 the split; the process pool runs it with real processes, stops on cancel, and re-runs the
@@ -18,12 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import Board, Cancelled, Shape, assets, solver
-from fifteen.bfs import distances
-from fifteen.ida import ida_star
-from fifteen.moves import is_own_mirror
-from fifteen.parallel import TASK_TICK_NODES, ParallelSearch, Task, outcome_from_json, run_inline, run_task, run_task_json
-from fifteen.pool import WorkerError, WorkerPool, solve_parallel
+from fifteen import Board, Cancelled, Shape, bounds
+from fifteen.db import registry
+from fifteen.parallel.processes import WorkerError, WorkerPool, solve_parallel
+from fifteen.parallel.scheduler import TASK_TICK_NODES, ParallelSearch, Task, outcome_from_json, run_inline, run_task, run_task_json
+from fifteen.search.ida import ida_star
+from fifteen.search.moves import is_own_mirror
+from support.bfs import distances
 from support.ctrl_c import popen_interruptible
 from support.instances import read
 from support.positions import KORF, OWN_MIRROR_3X3, OWN_MIRROR_4X4, SET_2X4, SET_3X3
@@ -67,7 +68,7 @@ def check_against_serial(shape, tiles, bound, factory, workers, **split):
 
 @pytest.mark.parametrize("bound", CLASSIC)
 def test_small_boards_every_classic_bound(bound):
-    factory = solver.bound_info(bound).factory
+    factory = bounds.bound_info(bound).factory
     for shape, positions in ((Shape(3, 3), SET_3X3 + OWN_MIRROR_3X3), (Shape(2, 4), SET_2X4)):
         for tiles in positions:
             for workers in (2, 8):
@@ -79,7 +80,7 @@ def test_every_own_mirror_3x3_position(bfs_3x3):
     """All 144 3x3 positions equal to their mirror image: the mirror-closed tables at the root
     (half its moves) in every task, and the BFS distance."""
     shape = Shape(3, 3)
-    factory = solver.bound_info("lc").factory
+    factory = bounds.bound_info("lc").factory
     mirrors = [tuple(k) for k in bfs_3x3 if is_own_mirror(shape, tuple(k))]
     assert len(mirrors) == 144
     for tiles in mirrors:
@@ -93,7 +94,7 @@ def test_every_own_mirror_3x3_position(bfs_3x3):
 def test_random_positions_against_bfs(bfs_3x3, bfs_2x4):
     rng = random.Random(10)
     for shape, dist, bound in ((Shape(3, 3), bfs_3x3, "wdid"), (Shape(2, 4), bfs_2x4, "lc")):
-        factory = solver.bound_info(bound).factory
+        factory = bounds.bound_info(bound).factory
         keys = sorted(dist)
         for key in rng.sample(keys, 40):
             result = check_against_serial(shape, tuple(key), bound, factory, rng.choice([2, 3, 8]), **rng.choice(SPLITS))
@@ -103,8 +104,8 @@ def test_random_positions_against_bfs(bfs_3x3, bfs_2x4):
 @pytest.mark.parametrize("reflect", [True, False])
 def test_small_pattern_databases(small_pdbs, small_packs, reflect):
     """The PDB loop (with its ordering pass) and the 7-8 loop, through the same contract."""
-    from fifteen.loops_pdb import pdb_searcher
-    from fifteen.loops_pdb78 import pdb78_searcher
+    from fifteen.search.loops.pdb import pdb_searcher
+    from fifteen.search.loops.pdb78 import pdb78_searcher
 
     for make, dbs in ((pdb_searcher, small_pdbs), (pdb78_searcher, small_packs)):
         for shape, positions in ((Shape(3, 3), SET_3X3 + OWN_MIRROR_3X3), (Shape(2, 4), SET_2X4)):
@@ -116,8 +117,8 @@ def test_small_pattern_databases(small_pdbs, small_packs, reflect):
 
 def test_korf_and_own_mirror_4x4_inline():
     """4x4 with pdb663: Korf #9 and the own-mirror positions, split finely."""
-    assets.ensure_for(Shape(4, 4))
-    factory = solver.resolve_bound(Shape(4, 4), "pdb663").factory
+    registry.ensure_for(Shape(4, 4))
+    factory = bounds.resolve_bound(Shape(4, 4), "pdb663").factory
     for tiles in [KORF["9"]] + OWN_MIRROR_4X4:
         result = check_against_serial(Shape(4, 4), tiles, "pdb663", factory, 8, **SPLITS[1])
         assert sum(len(t) for t in result.tasks) > 20
@@ -125,8 +126,8 @@ def test_korf_and_own_mirror_4x4_inline():
 
 def test_the_split_is_adaptive():
     """A task far above its share is split for the next iteration: more tasks, none too big."""
-    assets.ensure_for(Shape(4, 4))
-    factory = solver.resolve_bound(Shape(4, 4), "pdb663").factory
+    registry.ensure_for(Shape(4, 4))
+    factory = bounds.resolve_bound(Shape(4, 4), "pdb663").factory
     result = run_inline(ParallelSearch(Shape(4, 4), KORF["1"], "pdb663", factory, 8, min_task_nodes=4096))
     counts = [len(t) for t in result.tasks]
     assert counts[-1] > counts[-2] > 0  # split further as the iterations grow
@@ -136,7 +137,7 @@ def test_the_split_is_adaptive():
 
 def test_goal_and_trivial_positions():
     shape = Shape(3, 3)
-    factory = solver.bound_info("md").factory
+    factory = bounds.bound_info("md").factory
     goal = run_inline(ParallelSearch(shape, shape.goal(), "md", factory, 4))
     assert goal.length == 0 and goal.nodes == 0
     one = (1, 2, 3, 4, 5, 6, 7, 0, 8)
@@ -147,7 +148,7 @@ def test_task_json_round_trip():
     """What a browser worker receives and returns: plain JSON, searched by the named bound."""
     shape = Shape(3, 3)
     tiles = SET_3X3[5]
-    search = ParallelSearch(shape, tiles, "wdid", solver.bound_info("wdid").factory, 2)
+    search = ParallelSearch(shape, tiles, "wdid", bounds.bound_info("wdid").factory, 2)
     tasks = search.begin()
     while not tasks:  # the first iterations lie within the split tree
         search.end()
@@ -168,7 +169,7 @@ def test_task_json_round_trip():
 def test_pool_korf_instances_pinned_counts():
     """Real processes (2 workers), pdb663: Korf #1 (pinned per-iteration counts of the README
     example) and a few quick instances against Korf's table."""
-    assets.ensure_for(Shape(4, 4))
+    registry.ensure_for(Shape(4, 4))
     optimal = {i.id: i.optimal for i in read("korf100.tsv")}
     sol = solve_parallel(Board(Shape(4, 4), KORF["1"]), "pdb663", jobs=2)
     assert sol.length == optimal["1"] == 57
@@ -191,7 +192,7 @@ def test_pool_own_mirror_and_classic_bound(bfs_3x3):
 
 
 def test_pool_cancel_stops_every_worker():
-    assets.ensure_for(Shape(4, 4))
+    registry.ensure_for(Shape(4, 4))
     pools = []
     calls = [0]
 
@@ -207,7 +208,7 @@ def test_pool_cancel_stops_every_worker():
 def test_pool_killed_worker_task_rerun():
     """A worker killed (SIGKILL) right after it got a task: a clear message, its task re-run
     by another worker, and still the optimal answer with the serial counts."""
-    assets.ensure_for(Shape(4, 4))
+    registry.ensure_for(Shape(4, 4))
     notices: list[str] = []
     submitted = [0]
 
@@ -256,7 +257,7 @@ def test_pool_reports_failures_and_deaths():
 
 def test_a_task_that_kills_every_worker_gives_no_answer():
     """Three deaths on one subtree: an error, never an answer."""
-    assets.ensure_for(Shape(4, 4))
+    registry.ensure_for(Shape(4, 4))
 
     def hook(pool: WorkerPool) -> None:
         submit = pool.submit

@@ -16,9 +16,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from dbbuild import pattern  # noqa: E402
-from fifteen import dbfile  # noqa: E402
-from fifteen.dbfile import AssetError  # noqa: E402
-from fifteen.pdb import (  # noqa: E402
+from fifteen.bounds.pdb import (  # noqa: E402
     PARTITIONS,
     PatternDatabase,
     asset_file,
@@ -27,6 +25,8 @@ from fifteen.pdb import (  # noqa: E402
     plan_groups,
     reflect_board,
 )
+from fifteen.db import container  # noqa: E402
+from fifteen.db.container import AssetError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC_DB = ROOT / "static" / "db"
@@ -49,7 +49,7 @@ def goal(rows, cols):
 def full_bfs(rows, cols):
     """Exact distance to the goal of every solvable position (small boards only)."""
     from fifteen import Shape
-    from fifteen.bfs import distances
+    from support.bfs import distances
 
     return {tuple(k): d for k, d in distances(Shape(rows, cols)).items()}
 
@@ -359,7 +359,7 @@ def test_a_fresh_load_exposes_its_tables(pdb3):
     """The loaded object as the module docstring describes it (loaded here, in the test, so a
     mutation tool sees which test covers the constructor)."""
     data, _ = pdb3
-    asset = dbfile.read_asset(data)
+    asset = container.read_asset(data)
     db = PatternDatabase.from_bytes(data)
     assert db.name == "pdb" and db.meta == asset.meta and db.partition == "44" and (db.rows, db.cols, db.n) == (3, 3, 9)
     payload = bytes(asset.payload)
@@ -392,14 +392,14 @@ def test_group_of(pdb4small):
 # ----------------------------------------------------------------- asset checks
 def _rewrite(data: bytes, *, meta_fn=None, payload_fn=None, version=None) -> bytes:
     """Re-serialise an asset with a changed meta/payload/version (valid checksum)."""
-    asset = dbfile.read_asset(data)
+    asset = container.read_asset(data)
     meta = json.loads(json.dumps(asset.meta))
     payload = asset.payload
     if meta_fn:
         meta = meta_fn(meta) or meta
     if payload_fn:
         payload = payload_fn(payload)
-    out = bytearray(dbfile.write_asset(meta, payload))
+    out = bytearray(container.write_asset(meta, payload))
     if version is not None:
         struct.pack_into("<H", out, 8, version)
         struct.pack_into("<I", out, len(out) - 4, zlib.crc32(bytes(out[:-4])))
@@ -441,7 +441,7 @@ def test_refuses_wrong_kind_shape_partition(pdb3):
         PatternDatabase.from_bytes(data, partition="663")
     with pytest.raises(AssetError, match="expected 4x4"):
         PatternDatabase.from_bytes(data, rows=4, cols=4)
-    wd = dbfile.write_asset({"kind": "wd", "rows": 3, "cols": 3}, b"xx")
+    wd = container.write_asset({"kind": "wd", "rows": 3, "cols": 3}, b"xx")
     with pytest.raises(AssetError, match="expected 'pdb'"):
         PatternDatabase.from_bytes(wd)
 
@@ -492,11 +492,11 @@ def test_real_asset_memory(pdb_real):
         assert (STATIC_DB / "pdb-663.f15").stat().st_size <= 4 * 10**6
 
 
-# ----------------------------------------------------------------- search (fifteen.loops_pdb)
+# ----------------------------------------------------------------- search (fifteen.search.loops.pdb)
 def _pdb_solve(db, tiles, reflect=True):
     from fifteen import Board, Shape
-    from fifteen.ida import ida_star
-    from fifteen.loops_pdb import pdb_searcher
+    from fifteen.search.ida import ida_star
+    from fifteen.search.loops.pdb import pdb_searcher
 
     shape = Shape(db.rows, db.cols)
     res = ida_star(shape, tiles, pdb_searcher(db, reflect=reflect))

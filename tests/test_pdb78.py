@@ -17,12 +17,14 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from dbbuild import pack78, pattern  # noqa: E402
-from fifteen import assets, dbfile, loops_pdb78, pdb78  # noqa: E402
 from fifteen.board import Board, Shape  # noqa: E402
-from fifteen.dbfile import AssetError  # noqa: E402
-from fifteen.ida import ida_star  # noqa: E402
-from fifteen.pdb import reflect_board  # noqa: E402
-from fifteen.pdb78 import PDB78, rank, table_size, unrank  # noqa: E402
+from fifteen.bounds import pdb78  # noqa: E402
+from fifteen.bounds.pdb import reflect_board  # noqa: E402
+from fifteen.bounds.pdb78 import PDB78, rank, table_size, unrank  # noqa: E402
+from fifteen.db import container, registry  # noqa: E402
+from fifteen.db.container import AssetError  # noqa: E402
+from fifteen.search.ida import ida_star  # noqa: E402
+from fifteen.search.loops import pdb78 as loops_pdb78  # noqa: E402
 
 GROUPS_3x3 = [[1, 2, 3, 4], [5, 6, 7, 8]]
 
@@ -43,7 +45,7 @@ def goal(rows, cols):
 def full_bfs(rows, cols):
     """Exact distance to the goal of every solvable position (small boards only)."""
     from fifteen import Shape
-    from fifteen.bfs import distances
+    from support.bfs import distances
 
     return {tuple(k): d for k, d in distances(Shape(rows, cols)).items()}
 
@@ -219,7 +221,7 @@ def test_encodings_round_trip(encoding):
         packed = bytes(rng.randrange(256) for _ in range(nbytes))
         meta = {"kind": "pdb78", "x": 1}
         data = pdb78.encode_asset(meta, packed, encoding=encoding)
-        asset = dbfile.read_asset(data, kind="pdb78")
+        asset = container.read_asset(data, kind="pdb78")
         assert asset.meta["encoding"] == encoding
         assert pdb78._decode(asset.meta, asset.payload, "t", nbytes) == packed
 
@@ -232,13 +234,13 @@ def test_nibble_decode(db3):
 
 # ----------------------------------------------------------------- refusals
 def _rewrite(data: bytes, meta_update=None, drop=None) -> bytes:
-    asset = dbfile.read_asset(data)
+    asset = container.read_asset(data)
     meta = dict(asset.meta)
     if meta_update:
         meta.update(meta_update)
     for k in drop or ():
         meta.pop(k, None)
-    return dbfile.write_asset(meta, asset.payload)
+    return container.write_asset(meta, asset.payload)
 
 
 def test_refusals(pack3):
@@ -263,7 +265,7 @@ def test_refusals(pack3):
         PDB78.from_bytes(_rewrite(pack3, {"encoding": "xz"}))
     with pytest.raises(AssetError, match="index"):
         PDB78.from_bytes(_rewrite(pack3, {"index": "dense4"}))
-    meta = dbfile.read_asset(pack3).meta
+    meta = container.read_asset(pack3).meta
     tabs = [dict(t) for t in meta["tables"]]
     tabs[1]["size"] += 1
     with pytest.raises(AssetError, match="size or offset"):
@@ -275,9 +277,9 @@ def test_refusals(pack3):
     with pytest.raises(AssetError, match="'pdb'"):
         PDB78.from_bytes(_rewrite(pack3, {"kind": "pdb"}))
     # a wrong payload length
-    asset = dbfile.read_asset(pack3)
+    asset = container.read_asset(pack3)
     with pytest.raises(AssetError, match="need"):
-        PDB78.from_bytes(dbfile.write_asset(asset.meta, asset.payload[:-1]))
+        PDB78.from_bytes(container.write_asset(asset.meta, asset.payload[:-1]))
     # the 4x4 partition must be the 7-8 one
     fake = {
         "kind": "pdb78",
@@ -299,16 +301,16 @@ def test_refusals(pack3):
 # ----------------------------------------------------------------- the shipped .xz form
 def test_pack_is_xz_of_a_plain_container(pack3):
     assert pdb78.asset_file() == "pdb-78.f15.xz"
-    assert pack3[:6] == dbfile.XZ_MAGIC and dbfile.is_xz(pack3)
-    container = lzma.decompress(pack3)
-    assert container[:8] == dbfile.MAGIC
-    flags = struct.unpack_from("<H", container, 10)[0]
-    assert flags & dbfile.FLAG_ZLIB == 0  # xz does the compressing
-    assert dbfile.read_meta(pack3) == dbfile.read_meta(container)
-    assert dbfile.container_size(container) == len(container)
-    asset = dbfile.read_asset(pack3, kind="pdb78")
-    assert isinstance(asset.payload, bytearray) and bytes(asset.payload) == dbfile.read_asset(container).payload
-    assert dbfile.unxz(pack3, chunk=333) == container  # any input/output chunking
+    assert pack3[:6] == container.XZ_MAGIC and container.is_xz(pack3)
+    plain = lzma.decompress(pack3)
+    assert plain[:8] == container.MAGIC
+    flags = struct.unpack_from("<H", plain, 10)[0]
+    assert flags & container.FLAG_ZLIB == 0  # xz does the compressing
+    assert container.read_meta(pack3) == container.read_meta(plain)
+    assert container.container_size(plain) == len(plain)
+    asset = container.read_asset(pack3, kind="pdb78")
+    assert isinstance(asset.payload, bytearray) and bytes(asset.payload) == container.read_asset(plain).payload
+    assert container.unxz(pack3, chunk=333) == plain  # any input/output chunking
 
 
 def test_take_uses_the_bytearray_in_place(pack3):
@@ -318,7 +320,7 @@ def test_take_uses_the_bytearray_in_place(pack3):
     # without take the caller's bytearray is left alone
     buf2 = bytearray(lzma.decompress(pack3))
     db2 = PDB78.from_bytes(buf2)
-    assert db2.data is not buf2 and len(buf2) > db2.memory_bytes and buf2[:8] == dbfile.MAGIC
+    assert db2.data is not buf2 and len(buf2) > db2.memory_bytes and buf2[:8] == container.MAGIC
     assert bytes(db.data) == bytes(db2.data)
 
 
@@ -336,17 +338,17 @@ def test_xz_refusals(pack3):
     with pytest.raises(AssetError, match="corrupt|checksum"):
         PDB78.from_bytes(bytes(bad))
     with pytest.raises(AssetError, match="not a valid xz|corrupt"):
-        dbfile.read_meta(bytes(pack3[:6]) + b"garbage" * 10)
+        container.read_meta(bytes(pack3[:6]) + b"garbage" * 10)
     # a damaged container inside an intact xz stream: the container's CRC-32 catches it
     inner = bytearray(lzma.decompress(pack3))
     inner[len(inner) // 2] ^= 0x01
     with pytest.raises(AssetError, match="checksum"):
-        PDB78.from_bytes(dbfile.write_xz(bytes(inner)))
+        PDB78.from_bytes(container.write_xz(bytes(inner)))
     # more data than the container's header announces
     with pytest.raises(AssetError, match="more than"):
-        PDB78.from_bytes(dbfile.write_xz(bytes(lzma.decompress(pack3)) + b"extra"))
+        PDB78.from_bytes(container.write_xz(bytes(lzma.decompress(pack3)) + b"extra"))
     with pytest.raises(AssetError, match="xz.*Fifteen|bad magic"):
-        PDB78.from_bytes(dbfile.write_xz(b"not a container at all, but long enough"))
+        PDB78.from_bytes(container.write_xz(b"not a container at all, but long enough"))
 
 
 def test_load_reads_the_xz_file(tmp_path, pack3):
@@ -388,36 +390,36 @@ def test_reflection_prunes(db3, dist3):
 def registered_3x3_pack(pack3, fresh_assets):
     """The 3x3 pack registered under the name pdb78 (partition renamed), removed afterwards."""
     data = _rewrite(pack3, {"partition": "78"})
-    meta = assets.load_asset(data, "pdb-78-3x3.f15")
+    meta = registry.load_asset(data, "pdb-78-3x3.f15")
     assert meta["kind"] == "pdb78"
     return data
 
 
 def test_solver_uses_the_pack(registered_3x3_pack, dist3):
-    from fifteen import solver
+    from fifteen import bounds
 
     board = Board.parse("8 6 7 2 5 4 3 0 1")
-    assert solver.resolve_bound(board.shape, "auto").name == "pdb78"
-    assert "pdb78" in solver.available_bounds(board.shape)
-    values = solver.bound_values(board)
+    assert bounds.resolve_bound(board.shape, "auto").name == "pdb78"
+    assert "pdb78" in bounds.available_bounds(board.shape)
+    values = bounds.bound_values(board)
     assert values["pdb78"] == max(values["pdb78_plain"], values["pdb78_r"]) <= values["lb"]
-    sol = solver.solve(board, "pdb78")
+    sol = bounds.solve(board, "pdb78")
     assert sol.length == dist3[tuple(board.tiles)] == 31
 
 
 def test_without_the_pack_nothing_changes(fresh_assets, databases_without_pack):
-    from fifteen import solver
+    from fifteen import bounds
 
-    assets.use_directory(databases_without_pack)
+    registry.use_directory(databases_without_pack)
     shape = Shape(4, 4)
-    assert solver.available_bounds(shape) == ["auto", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
-    assert solver.resolve_bound(shape, "auto").name == "pdb663"
+    assert bounds.available_bounds(shape) == ["auto", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
+    assert bounds.resolve_bound(shape, "auto").name == "pdb663"
 
 
 def test_cli_accepts_pdb78(tmp_path, pack3, capsys, fresh_assets):
     from fifteen import cli
 
-    data = dbfile.write_xz(_rewrite(pack3, {"partition": "78"}))  # the shipped .xz form
+    data = container.write_xz(_rewrite(pack3, {"partition": "78"}))  # the shipped .xz form
     (tmp_path / "pdb-78.f15.xz").write_bytes(data)
     (tmp_path / "manifest.json").write_text(
         json.dumps(
@@ -431,7 +433,7 @@ def test_cli_accepts_pdb78(tmp_path, pack3, capsys, fresh_assets):
     rc = cli.main(["solve", "1 2 3 4 5 6 0 7 8", "--db", str(tmp_path), "--bound", "pdb78", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert rc == 0 and out["bound"] == "pdb78" and out["length"] == 2 and "pdb78" in out["bounds"]
-    assert assets.pattern_databases["pdb78"].rows == 3  # read lazily from --db
+    assert registry.pattern_databases["pdb78"].rows == 3  # read lazily from --db
 
 
 def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):
@@ -446,6 +448,6 @@ def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert all(e["file"] != spec.file for e in manifest["assets"])  # the default page never fetches it
     (entry,) = [e for e in manifest["packs"] if e["file"] == spec.file]
-    assert entry["optional"] is True and entry["bytes"] == len(pack3) and entry["memory_bytes"] == len(dbfile.read_asset(pack3).payload)
+    assert entry["optional"] is True and entry["bytes"] == len(pack3) and entry["memory_bytes"] == len(container.read_asset(pack3).payload)
     assert entry["compression"] == "xz" and entry["raw_bytes"] == len(lzma.decompress(pack3))
     assert "crc32" not in entry and len(entry["sha256"]) == 64

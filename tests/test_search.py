@@ -6,8 +6,8 @@ import sys
 import pytest
 
 from fifteen import Board, Cancelled, Shape, solve
-from fifteen.bfs import distances
-from fifteen.solver import available_bounds
+from fifteen.bounds import available_bounds
+from support.bfs import distances
 from support.instances import korf100
 
 CLASSIC = ["md", "lc", "id", "wd", "wdid"]
@@ -140,8 +140,8 @@ def cancel_in_the_loop() -> bool:
 
 @pytest.mark.parametrize("reflect", [True, False])
 def test_tick_and_cancel_in_the_pdb78_loop(small_packs, reflect):
-    from fifteen.ida import ida_star
-    from fifteen.loops_pdb78 import pdb78_searcher
+    from fifteen.search.ida import ida_star
+    from fifteen.search.loops.pdb78 import pdb78_searcher
 
     factory = pdb78_searcher(small_packs["3x3"], reflect=reflect)
     tiles = [8, 6, 7, 2, 5, 4, 3, 0, 1]  # 31 moves
@@ -155,8 +155,8 @@ def test_tick_and_cancel_in_the_pdb78_loop(small_packs, reflect):
 
 def test_setup_is_not_search_time():
     """Set-up (tables, automaton) is reported apart; the iterations add up to the search time."""
-    from fifteen.ida import ida_star
-    from fifteen.loops_manhattan import linear_conflict_searcher
+    from fifteen.search.ida import ida_star
+    from fifteen.search.loops.manhattan import linear_conflict_searcher
 
     result = ida_star(Shape(4, 4), KORF9, linear_conflict_searcher)
     assert result.setup_seconds > 0 and result.cpu_seconds > 0

@@ -1,4 +1,4 @@
-"""The searcher contract (fifteen.ida): a subtree searched on its own, from the board after a
+"""The searcher contract (fifteen.search.ida): a subtree searched on its own, from the board after a
 path, the root's move tables, the automaton state reached along the path and the budget left,
 expands exactly the nodes the serial search expands there — for every bound and every loop
 (plain, reflected with the ordering pass, 7-8), on ordinary and own-mirror roots.
@@ -21,10 +21,11 @@ import sys
 
 import pytest
 
-from fifteen import Shape, assets, solver
+from fifteen import Shape, bounds
 from fifteen.board import blank_steps
-from fifteen.ida import ida_star
-from fifteen.moves import tables_for
+from fifteen.db import registry
+from fifteen.search.ida import ida_star
+from fifteen.search.moves import tables_for
 from support.positions import KORF, OWN_MIRROR_3X3, OWN_MIRROR_4X4, SET_2X4, SET_3X3
 
 
@@ -91,7 +92,7 @@ CLASSIC = ["md", "lc", "id", "wd", "wdid"]
 
 @pytest.mark.parametrize("bound", CLASSIC)
 def test_contract_small_boards(bound):
-    factory = solver.bound_info(bound).factory
+    factory = bounds.bound_info(bound).factory
     checked = 0
     for shape, positions in ((Shape(3, 3), SET_3X3 + OWN_MIRROR_3X3), (Shape(2, 4), SET_2X4)):
         for tiles in positions:
@@ -101,8 +102,8 @@ def test_contract_small_boards(bound):
 
 @pytest.mark.parametrize("reflect", [True, False])
 def test_contract_small_pdb(small_pdbs, small_packs, reflect):
-    from fifteen.loops_pdb import pdb_searcher
-    from fifteen.loops_pdb78 import pdb78_searcher
+    from fifteen.search.loops.pdb import pdb_searcher
+    from fifteen.search.loops.pdb78 import pdb78_searcher
 
     for make, dbs in ((pdb_searcher, small_pdbs), (pdb78_searcher, small_packs)):
         for shape, positions in ((Shape(3, 3), SET_3X3 + OWN_MIRROR_3X3), (Shape(2, 4), SET_2X4)):
@@ -116,16 +117,16 @@ def test_contract_small_pdb(small_pdbs, small_packs, reflect):
 def test_contract_korf9(bound):
     """Korf #9 on 4x4, every bound, split one and two levels deep (the PDB loop's ordering pass
     applies at the root from the third iteration)."""
-    assets.ensure_for(Shape(4, 4))
-    factory = solver.resolve_bound(Shape(4, 4), bound).factory
+    registry.ensure_for(Shape(4, 4))
+    factory = bounds.resolve_bound(Shape(4, 4), bound).factory
     assert check_contract(factory, Shape(4, 4), KORF["9"], ordering=bound.startswith("pdb")) >= 5
 
 
 def test_contract_own_mirror_4x4():
     """Own-mirror roots: the mirror-closed tables with half the root's moves; the children are
     ordinary positions, searched with the root's tables (their own default would differ)."""
-    assets.ensure_for(Shape(4, 4))
-    factory = solver.resolve_bound(Shape(4, 4), "pdb663").factory
+    registry.ensure_for(Shape(4, 4))
+    factory = bounds.resolve_bound(Shape(4, 4), "pdb663").factory
     tiles = list(OWN_MIRROR_4X4[2])
     tables = tables_for(Shape(4, 4), tiles)
     assert tables.mirror_closed
@@ -138,7 +139,7 @@ def test_default_state_and_tables():
     for tiles in SET_3X3[:3] + OWN_MIRROR_3X3[:3]:
         tables = tables_for(shape, tiles)
         for bound in CLASSIC:
-            factory = solver.bound_info(bound).factory
+            factory = bounds.bound_info(bound).factory
             plain = factory(shape, list(tiles), never)
             explicit = factory(shape, list(tiles), never, tables=tables, state=tables.start_states[tiles.index(0)])
             budget = plain.h0 + 4
@@ -150,7 +151,7 @@ def test_searcher_keeps_the_board_and_runs_again(bound):
     """A searcher works on its own copy of the board, runs again with the same result, and
     returns the blank's squares of a solution in reverse order."""
     board = list(SET_3X3[5])  # 23 moves
-    searcher = solver.bound_info(bound).factory(Shape(3, 3), board, never)
+    searcher = bounds.bound_info(bound).factory(Shape(3, 3), board, never)
     first = searcher.run(21)
     assert first[0] is None and first[1] > 0
     assert searcher.run(21) == first

@@ -6,8 +6,8 @@ import struct
 import pytest
 
 from fifteen import AssetError, Shape
-from fifteen.dbfile import read_asset, write_asset
-from fifteen.walking import NO_LINK, WalkingTable
+from fifteen.bounds.walking import NO_LINK, WalkingTable
+from fifteen.db.container import read_asset, write_asset
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +127,7 @@ def test_bad_link_size_and_metadata_refused():
 
 def test_which_shapes_have_wd_tables():
     """Every supported shape, and the WD tables each shape's boards read (both readings)."""
-    from fifteen.walking import asset_file, supported_shapes, table_users
+    from fifteen.bounds.walking import asset_file, supported_shapes, table_users
 
     names = "2x2 2x3 2x4 2x5 2x6 3x2 3x3 3x4 3x5 3x6 4x2 4x3 4x4 4x5 4x6 5x2 5x3 5x4 5x5 6x2 6x3 6x4"
     assert [str(s) for s in supported_shapes()] == names.split()

@@ -1,4 +1,4 @@
-"""The browser pool's JSON protocol (fifteen.webpool through fifteen.api.call), driven here as
+"""The browser pool's JSON protocol (fifteen.parallel.browser through fifteen.api.call), driven here as
 static/js/solver-pool.js drives it: parallel_begin, bundles run by parallel_tasks (in any
 order, one lost and run again as when a worker dies), parallel_step per iteration, and
 parallel_result for the solution.  Lengths equal the serial ones (BFS, Korf #1), solutions
@@ -12,9 +12,9 @@ import random
 import pytest
 
 from fifteen import Board, Shape, api
-from fifteen.bfs import distances
-from fifteen.ida import ida_star
-from fifteen.solver import resolve_bound
+from fifteen.bounds import resolve_bound
+from fifteen.search.ida import ida_star
+from support.bfs import distances
 from support.positions import KORF, OWN_MIRROR_3X3, SET_3X3
 
 

@@ -1,7 +1,7 @@
 """Build-time code of Fifteen's database assets (native only: numpy, numba for the 7-8 pack).
 
 Not part of the runtime package :mod:`fifteen` nor of its wheel: the solver
-only *reads* what this package writes (the container of :mod:`fifteen.dbfile`).
+only *reads* what this package writes (the container of :mod:`fifteen.db.container`).
 
 * :mod:`dbbuild.regions` -- board geometry for the builders (neighbours, blank regions);
 * :mod:`dbbuild.pattern` -- the additive pattern databases 6-6-3 / 5-5-5 (dense index);

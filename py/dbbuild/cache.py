@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from fifteen import dbfile
+from fifteen.db import container
 
 from .specs import AssetSpec, Log
 
@@ -111,8 +111,8 @@ def _adopt_legacy(spec: AssetSpec, cache: Path, cached: Path, log: Log) -> bool:
         legacy = cache / f"{spec.name}-{key}{Path(spec.file).suffix}"
         if legacy.exists():
             try:
-                dbfile.read_asset(legacy.read_bytes(), name=str(legacy), kind=spec.kind)
-            except dbfile.AssetError as exc:
+                container.read_asset(legacy.read_bytes(), name=str(legacy), kind=spec.kind)
+            except container.AssetError as exc:
                 log(f"not adopting {legacy.name}: {exc}")
                 continue
             _install(legacy, cached)
@@ -131,7 +131,7 @@ def ensure_asset(spec: AssetSpec, out: Path, cache: Path, force: bool, log: Log)
         t0 = time.perf_counter()
         log(f"building {spec.file} ...")
         data = spec.build(spec.params, log, cache)
-        dbfile.read_asset(data, name=spec.file, kind=spec.kind)  # self-check
+        container.read_asset(data, name=spec.file, kind=spec.kind)  # self-check
         atomic_write(cached, data)
         how = f"built in {time.perf_counter() - t0:.1f} s"
         # Drop older cache entries of the same asset (same naming scheme).

@@ -3,7 +3,7 @@
     python build_db.py --out static/db [--only NAME ...] [--force] [--cache DIR] [--list] [--pack]
 
 Writes each asset of :data:`dbbuild.specs.ASSETS` (container format of
-:mod:`fifteen.dbfile`) plus ``manifest.json`` (:mod:`dbbuild.manifest`); with
+:mod:`fifteen.db.container`) plus ``manifest.json`` (:mod:`dbbuild.manifest`); with
 ``--pack``, the optional packs (:data:`dbbuild.specs.PACKS`) instead.  Every
 built file is kept in a cache (:mod:`dbbuild.cache`: ``--cache``, else
 ``$FIFTEEN_DB_CACHE``, else ``~/.cache/fifteen-db``) under a key made of the

@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fifteen import dbfile, explorer
+from fifteen.db import container
+from fifteen.lab import explorer
 
 from . import explorer as explorer_build
 from .cache import atomic_write
@@ -44,7 +45,7 @@ def digests(path: Path) -> tuple[str | None, str]:
     ``int.from_bytes(data[-4:], "little")`` reads.)  ``sha256`` is of the whole file.
     """
     data = path.read_bytes()
-    if dbfile.is_xz(data):
+    if container.is_xz(data):
         return None, hashlib.sha256(data).hexdigest()
     return f"{zlib.crc32(data[:-4]):08x}", hashlib.sha256(data).hexdigest()
 
@@ -54,10 +55,10 @@ def pack_info(path: Path) -> dict[str, Any]:
     loaded and, for an xz pack, "compression" and "raw_bytes" (the container's size)."""
     with open(path, "rb") as f:
         head = f.read(1 << 16)  # the header and metadata are at the start
-    xz = dbfile.is_xz(head)
+    xz = container.is_xz(head)
     if xz:
-        head = dbfile.unxz_head(head, name=str(path))
-    meta = dbfile.read_meta(head, name=str(path))
+        head = container.unxz_head(head, name=str(path))
+    meta = container.read_meta(head, name=str(path))
     info: dict[str, Any]
     if meta["kind"] == explorer.KIND:  # an exact-distance table of the small-board explorer
         info = {"optional": True, **explorer_build.pack_info(meta)}
@@ -72,7 +73,7 @@ def pack_info(path: Path) -> dict[str, Any]:
         }
     if xz:
         info["compression"] = "xz"
-        info["raw_bytes"] = dbfile.container_size(head, name=str(path))
+        info["raw_bytes"] = container.container_size(head, name=str(path))
     return info
 
 

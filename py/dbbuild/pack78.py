@@ -1,10 +1,10 @@
 """Builder of the 7-8 pattern-database pack (build time only: numpy, numba when installed).
 
 Used by ``build_db.py --pack`` (``make pack``); the runtime reader is
-:mod:`fifteen.pdb78` (stdlib only), which documents the index and the asset.
+:mod:`fifteen.bounds.pdb78` (stdlib only), which documents the index and the asset.
 
 One table per tile group, indexed by the **mixed-radix rank** of the group's
-squares in tile order (:func:`fifteen.pdb78.rank`): digit_i = square_i - number
+squares in tile order (:func:`fifteen.bounds.pdb78.rank`): digit_i = square_i - number
 of squares of earlier tiles below square_i, radices N, N-1, ..., digit 0 most
 significant; ``N!/(N-k)!`` entries (518,918,400 for 8 tiles on 4x4).
 
@@ -36,12 +36,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fifteen import pdb78 as runtime
+from fifteen.bounds import pdb78 as runtime
 
 from .regions import DIRECTIONS, region_table
 
 #: Build version of the ``"pdb78"`` pack: part of its cache key (:mod:`dbbuild.cache`).
-#: Bump it whenever a change here or in :mod:`fifteen.pdb78` changes the bytes written.
+#: Bump it whenever a change here or in :mod:`fifteen.bounds.pdb78` changes the bytes written.
 BUILD_VERSION = 1
 #: Version of the raw BFS entries kept in the raw cache (:func:`cached_nibbles`): bump it
 #: when the kernels below (:func:`build_depths`, :func:`build_nibbles`) change what they compute.

@@ -1,6 +1,6 @@
 """Builder of the additive pattern databases (``"pdb"`` assets: 6-6-3, 5-5-5; numpy).
 
-The runtime reader is :mod:`fifteen.pdb` (stdlib only), which documents what an
+The runtime reader is :mod:`fifteen.bounds.pdb` (stdlib only), which documents what an
 entry means, the dense index ``sum(q_i << 4*i)`` and the asset layout.
 """
 
@@ -12,13 +12,13 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from fifteen import dbfile
-from fifteen import pdb as runtime
+from fifteen.bounds import pdb as runtime
+from fifteen.db import container
 
 from .regions import neighbour_tables, region_table
 
 #: Build version of the ``"pdb"`` assets: part of their cache key (:mod:`dbbuild.cache`).
-#: Bump it whenever a change here or in :mod:`fifteen.pdb` changes the bytes written.
+#: Bump it whenever a change here or in :mod:`fifteen.bounds.pdb` changes the bytes written.
 BUILD_VERSION = 1
 
 Log = Callable[[str], None]
@@ -123,4 +123,4 @@ def build_pdb_asset(rows: int, cols: int, partition: str, groups: Sequence[Seque
         "tables": tables,
         "groups": lookup,
     }
-    return dbfile.write_asset(meta, b"".join(blobs))
+    return container.write_asset(meta, b"".join(blobs))

@@ -10,7 +10,7 @@ writes without bumping its version would keep serving the old bytes, which
 (their pinned contents).
 
 Adding an asset: write its builder ``build(params, log, cache) -> bytes`` (the
-whole file, e.g. through :func:`fifteen.dbfile.write_asset`), give its kind a
+whole file, e.g. through :func:`fifteen.db.container.write_asset`), give its kind a
 ``BUILD_VERSION`` constant, and append an :class:`AssetSpec` to :data:`ASSETS`
 (loaded by the page and the CLI for its shapes) or :data:`PACKS` (optional
 downloads, built only on request).
@@ -23,8 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fifteen import dbfile, explorer, pdb, pdb78, walking
 from fifteen.board import Shape
+from fifteen.bounds import pdb, pdb78, walking
+from fifteen.db import container
+from fifteen.lab import explorer
 
 from . import explorer as explorer_build
 from . import pack78, pattern
@@ -34,8 +36,8 @@ Log = Callable[[str], None]
 #: (a builder may keep intermediate results under it, as the 7-8 pack does in ``raw/``).
 Builder = Callable[[dict[str, Any], Log, Path], bytes]
 
-#: Build version of the ``"wd"`` assets, whose bytes come from :meth:`fifteen.walking.WalkingTable.build`
-#: and :meth:`~fifteen.walking.WalkingTable.to_bytes`: bump it when they change what they write.
+#: Build version of the ``"wd"`` assets, whose bytes come from :meth:`fifteen.bounds.walking.WalkingTable.build`
+#: and :meth:`~fifteen.bounds.walking.WalkingTable.to_bytes`: bump it when they change what they write.
 WD_BUILD_VERSION = 1
 
 
@@ -74,7 +76,7 @@ def _pdb_spec(partition: str) -> AssetSpec:
         kind="pdb",
         shapes=("4x4",),
         build=_build_pdb,
-        version={"build": pattern.BUILD_VERSION, "container": dbfile.FORMAT_VERSION, "pdb_format": pdb.PDB_FORMAT},
+        version={"build": pattern.BUILD_VERSION, "container": container.FORMAT_VERSION, "pdb_format": pdb.PDB_FORMAT},
         params={"rows": 4, "cols": 4, "partition": partition, "groups": [list(g) for g in pdb.PARTITIONS[partition]]},
     )
 
@@ -94,7 +96,7 @@ def _wd_specs() -> list[AssetSpec]:
             kind="wd",
             shapes=tuple(str(b) for b in boards),
             build=_build_wd,
-            version={"build": WD_BUILD_VERSION, "container": dbfile.FORMAT_VERSION},
+            version={"build": WD_BUILD_VERSION, "container": container.FORMAT_VERSION},
             params={"rows": table.rows, "cols": table.cols},
         )
         for table, boards in walking.table_users().items()
@@ -107,14 +109,14 @@ def _build_explorer(params: dict[str, Any], log: Log, cache: Path) -> bytes:
 
 
 def _explorer_spec(shape: str, *, pack: bool = False) -> AssetSpec:
-    """An exact-distance table of the small-board explorer (fifteen.explorer); serves the transposed shape too."""
+    """An exact-distance table of the small-board explorer (fifteen.lab.explorer); serves the transposed shape too."""
     rows, cols = (int(x) for x in shape.split("x"))
     return AssetSpec(
         file=explorer.asset_file(shape),
         kind=explorer.KIND,
         shapes=(shape,) if rows == cols else (shape, f"{cols}x{rows}"),
         build=_build_explorer,
-        version={"build": explorer_build.BUILD_VERSION, "container": dbfile.FORMAT_VERSION, "explore_format": explorer.EXPLORE_FORMAT},
+        version={"build": explorer_build.BUILD_VERSION, "container": container.FORMAT_VERSION, "explore_format": explorer.EXPLORE_FORMAT},
         params={"rows": rows, "cols": cols, "xz": pack},
     )
 
@@ -155,7 +157,7 @@ def _pdb78_spec() -> AssetSpec:
         build=_build_pdb78,
         version={
             "build": pack78.BUILD_VERSION,
-            "container": dbfile.FORMAT_VERSION,
+            "container": container.FORMAT_VERSION,
             "pdb78_format": pdb78.PDB78_FORMAT,
             "xz_preset": pdb78.XZ_PRESET,
         },

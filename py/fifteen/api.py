@@ -5,11 +5,11 @@ between JavaScript and Python.  Results are ``{"ok": true, "result": ...}``;
 failures are ``{"ok": false, "error": {"type": T, "message": M}}`` with *T*
 one of ``input`` (bad position, shape, bound or parameter), ``asset`` (missing or
 corrupt database), ``cancelled`` or ``internal`` (a bug) — never a traceback, and
-:func:`call` never raises.  The parameters are checked by :mod:`fifteen.validate`
+:func:`call` never raises.  The parameters are checked by :mod:`fifteen.limits`
 before the method runs: at most 128 KiB of JSON, 8 levels deep, numbers of at
 most 40 digits (NaN and Infinity refused), only the keys the method takes
-(:data:`fifteen.validate.METHOD_PARAMS`), each of its kind
-(:data:`fifteen.validate.PARAM_RULES`); ``null`` means "not given".
+(:data:`fifteen.limits.METHOD_PARAMS`), each of its kind
+(:data:`fifteen.limits.PARAM_RULES`); ``null`` means "not given".
 
 * :func:`load_asset` ``(name, data)``: register a fetched database (``data`` is
   bytes, or a JS ``Uint8Array`` proxy: converted once with ``to_bytes``, or a
@@ -26,9 +26,9 @@ most 40 digits (NaN and Infinity refused), only the keys the method takes
   called with one JSON string about four times a second during a solve and
   after every finished iteration.  ``parallel_begin``, ``parallel_step``, ``parallel_tasks``,
   ``parallel_result`` and ``parallel_drop`` serve the page's pool of workers
-  (:mod:`fifteen.webpool`).
+  (:mod:`fifteen.parallel.browser`).
 
-Small-board explorer and hints (:mod:`fifteen.explorer`, :mod:`fifteen.hint`).
+Small-board explorer and hints (:mod:`fifteen.lab.explorer`, :mod:`fifteen.lab.hint`).
 A position is given as for ``solve`` (``tiles`` list or text, ``shape``);
 moves are ``{"tile": t, "direction": "U"}`` (the tile that slides, the
 blank's direction).  A board without a loaded table gets an ``input`` error
@@ -53,7 +53,7 @@ naming the boards that have one.
   2,000,000 each), and without a table ``"solution": {"tiles", "moves"}``,
   the optimal solution from this position that the hint follows.  Give it
   back as ``"solution"`` in the next call (stateless use), or leave it out:
-  the worker's own :class:`fifteen.hint.Hinter` keeps it.  A given solution
+  the worker's own :class:`fifteen.lab.hint.Hinter` keeps it.  A given solution
   must be one this API returned (it is replayed to the goal, but its
   optimality is trusted).
 """
@@ -67,18 +67,20 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import __version__, assets, dbfile, explorer
-from .board import Board, Shape, check_tiles, parse_tiles, solvability_problem
-from .errors import AssetError, AssetWarning, FifteenError, InputError
-from .ida import Cancelled, Progress, SearchResult
-from .solver import available_bounds, bound_infos, bound_values, resolve_bound, solve, start_values, summary
-from .validate import LONG_PARAMS, MAX_PARAMS_CHARS, check_params, describe, internal_message, parse_params
-from .walking import supported_shapes
+from fifteen import __version__
+from fifteen.board import Board, Shape, check_tiles, parse_tiles, solvability_problem
+from fifteen.bounds import available_bounds, bound_infos, bound_values, resolve_bound, solve, start_values, summary
+from fifteen.bounds.walking import supported_shapes
+from fifteen.db import container, registry
+from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
+from fifteen.lab import explorer
+from fifteen.limits import LONG_PARAMS, MAX_PARAMS_CHARS, check_params, describe, internal_message, parse_params
+from fifteen.search.ida import Cancelled, Progress, SearchResult
 
 PROGRESS_SECONDS = 0.25
 AUTO_LABEL = "Strongest available"  # the label of ``auto``, which is not a bound of its own
 #: How many bytes of a container :func:`container_size` needs (the fixed header).
-CONTAINER_HEADER_BYTES: int = dbfile._HEADER.size
+CONTAINER_HEADER_BYTES: int = container._HEADER.size
 
 
 def _ok(result: Any) -> str:
@@ -109,7 +111,7 @@ def load_asset(name: str, data: Any) -> str:
             data = data.to_bytes()
         if not isinstance(data, bytes | bytearray | memoryview):
             raise AssetError(f"{name}: expected the file's bytes, got {describe(data)}")
-        meta = assets.load_asset(data, name, take=isinstance(data, bytearray))
+        meta = registry.load_asset(data, name, take=isinstance(data, bytearray))
         return _ok(meta)
     except AssetError as exc:
         return _error("asset", str(exc))
@@ -119,7 +121,7 @@ def load_asset(name: str, data: Any) -> str:
 
 def manifest(text: Any, name: str = "static/db/manifest.json") -> str:
     """The database list for the page's worker: the manifest's *text* checked by the rules the
-    native side uses (:func:`fifteen.assets.manifest_lists`), as a JSON reply ``{"assets",
+    native side uses (:func:`fifteen.db.registry.manifest_lists`), as a JSON reply ``{"assets",
     "packs", "warnings"}``: invalid JSON or JSON of the wrong shape is a warning and leaves
     out what cannot be used, never an error."""
     with warnings.catch_warnings(record=True) as caught:
@@ -131,9 +133,9 @@ def manifest(text: Any, name: str = "static/db/manifest.json") -> str:
         except (ValueError, RecursionError) as exc:
             found: list = []
             packs: list = []
-            warnings.warn(f"{name}: unreadable manifest ({describe(str(exc), 80)}); {assets.NOT_USED}", AssetWarning, stacklevel=1)
+            warnings.warn(f"{name}: unreadable manifest ({describe(str(exc), 80)}); {registry.NOT_USED}", AssetWarning, stacklevel=1)
         else:
-            found, packs = assets.manifest_lists(doc, name)
+            found, packs = registry.manifest_lists(doc, name)
     return _ok({"assets": found, "packs": packs, "warnings": [str(w.message) for w in caught]})
 
 
@@ -144,7 +146,7 @@ def container_size(name: str, head: Any) -> str:
     try:
         if hasattr(head, "to_bytes"):  # a JsProxy of a Uint8Array (Pyodide)
             head = head.to_bytes()
-        return _ok(dbfile.container_size(head, name=name))
+        return _ok(container.container_size(head, name=name))
     except AssetError as exc:
         return _error("asset", str(exc))
     except Exception as exc:  # defensive: never a traceback to the page
@@ -263,14 +265,14 @@ def _solution_json(board: Board, bound: str, directions: str, r: SearchResult, v
 
 
 # ------------------------------------------------------------------ the browser pool's parallel search
-# fifteen.webpool: the page's pool of workers drives fifteen.parallel's scheduler step by step.
+# fifteen.parallel.browser: the page's pool of workers drives fifteen.parallel.scheduler's scheduler step by step.
 
 
 def _method_parallel_begin(params: dict, **_: Any) -> dict:
-    from . import webpool
+    from fifteen.parallel import browser
 
     min_task_nodes = params.get("min_task_nodes")
-    return webpool.begin(
+    return browser.begin(
         _board(params),
         params.get("bound") or "auto",
         params.get("workers") or 2,
@@ -279,33 +281,33 @@ def _method_parallel_begin(params: dict, **_: Any) -> dict:
 
 
 def _method_parallel_step(params: dict, **_: Any) -> dict:
-    from . import webpool
+    from fifteen.parallel import browser
 
-    return webpool.step(params)
+    return browser.step(params)
 
 
 def _method_parallel_drop(params: dict, **_: Any) -> dict:
-    from . import webpool
+    from fifteen.parallel import browser
 
-    return webpool.drop(params)
+    return browser.drop(params)
 
 
 def _method_parallel_tasks(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> dict:
-    from . import webpool
+    from fifteen.parallel import browser
 
-    return webpool.run_bundle(params, progress)
+    return browser.run_bundle(params, progress)
 
 
 def _method_parallel_result(params: dict, **_: Any) -> dict:
     """The ``solve`` result of a solution found by the pool (the path replayed to the goal),
     plus ``workers`` and ``worker_nodes``."""
-    from . import webpool
-    from .solver import resolve_bound
+    from fifteen.bounds import resolve_bound
+    from fifteen.parallel import browser
 
     board = _board(params)
     path = list(params.get("path") or [])
-    moved = webpool.check_solution(board, path)
-    its = webpool.iterations_from(params.get("iterations") or [])
+    moved = browser.check_solution(board, path)
+    its = browser.iterations_from(params.get("iterations") or [])
     h0 = params.get("h0")
     if h0 is None:
         h0 = its[0].bound if its else len(path)
@@ -326,20 +328,20 @@ def _method_parallel_result(params: dict, **_: Any) -> dict:
 
 
 # ------------------------------------------------------------------ the heuristic lab
-# compare / trace / explain (fields documented in fifteen.compare and fifteen.explain);
+# compare / trace / explain (fields documented in fifteen.lab.compare and fifteen.lab.explain);
 # imported here, not at the top, to keep this block self-contained.
 
 
 def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
     """Each of ``bounds`` (a list or "md,lc"; default every available one, weakest first) in turn.
 
-    ``budget``: nodes per bound (absent: ``fifteen.compare.DEFAULT_BUDGET``;
+    ``budget``: nodes per bound (absent: ``fifteen.lab.compare.DEFAULT_BUDGET``;
     ``null`` or 0: none).  Result ``{"bounds": {name: run}}``.  Progress: the
     running bound's ``run`` so far (its running iteration last, with
     ``"finished": false``), at most four times a second and after every
     iteration.
     """
-    from .compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound
+    from fifteen.lab.compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound
 
     board = _board(params)
     names = parse_bound_names(params.get("bounds"), board.shape)
@@ -360,7 +362,7 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
 
 def _method_trace(params: dict, **_: Any) -> dict:
     """Every bound at each step of ``moves`` (tile numbers, or the blank's directions as a string), which must solve the position."""
-    from .explain import trace
+    from fifteen.lab.explain import trace
 
     board = _board(params)
     moves = params.get("moves")
@@ -371,7 +373,7 @@ def _method_trace(params: dict, **_: Any) -> dict:
 
 def _method_explain(params: dict, **_: Any) -> dict:
     """Each bound of the position taken apart (WD tables, inversions, line conflicts, PDB groups)."""
-    from .explain import explain
+    from fifteen.lab.explain import explain
 
     board = _board(params)
     return {**_board_json(board), **explain(board)}
@@ -438,7 +440,7 @@ _hinter = None  # the worker's Hinter (one per page)
 
 
 def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
-    from .hint import DEFAULT_BUDGET, Hinter
+    from fifteen.lab.hint import DEFAULT_BUDGET, Hinter
 
     global _hinter
     board = _board(params)
@@ -497,7 +499,7 @@ _METHODS: dict[str, Callable[..., dict]] = {
 
 def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
     """Run one API method; see the module docstring.  Never raises: the parameters are
-    checked by :mod:`fifteen.validate` (size, nesting, each known parameter's kind, the
+    checked by :mod:`fifteen.limits` (size, nesting, each known parameter's kind, the
     ones the method takes) before the method runs."""
     try:
         fn = _METHODS.get(method) if isinstance(method, str) else None

@@ -20,9 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from .errors import FifteenError as FifteenError  # re-exported: the base of InputError
-from .errors import InputError
-from .validate import MAX_TILE_CHARS, TOKEN_CHARS, check_text, describe, non_ascii_digit_problem
+from fifteen.errors import FifteenError as FifteenError  # re-exported: the base of InputError
+from fifteen.errors import InputError
+from fifteen.limits import MAX_TILE_CHARS, TOKEN_CHARS, check_text, describe, non_ascii_digit_problem
 
 MIN_SIDE = 2
 MAX_SIDE = 6

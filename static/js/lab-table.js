@@ -3,7 +3,7 @@
 // --format tsv|markdown`), their TSV and Markdown forms, the EBF display, and
 // the "share this comparison" fragment.
 //
-// A run is one bound's object of fifteen's `compare` result (fifteen.compare):
+// A run is one bound's object of fifteen's `compare` result (fifteen.lab.compare):
 // {name, label, h0, iterations: [{bound, nodes, seconds, finished}], nodes,
 // seconds, nodes_per_second, ebf, growth, finished, length, budget}; the page
 // adds `stopped` when the user stopped it.

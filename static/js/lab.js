@@ -13,7 +13,7 @@ import { makeHash } from "./share.js";
 import { CompareView, ExplainView, TraceView } from "./view-lab.js";
 import { ExplorerView, HintView } from "./view-explorer.js";
 
-/** Boards whose exact-distance tables `make db` builds (fifteen.explorer); the packs add 3x4, 4x3, 2x6, 6x2. */
+/** Boards whose exact-distance tables `make db` builds (fifteen.lab.explorer); the packs add 3x4, 4x3, 2x6, 6x2. */
 export const EXPLORER_SHAPES = ["3x3", "2x4", "4x2", "2x5", "5x2"];
 
 /** The page's default node budget per bound (about 2-5 s each in Pyodide). */

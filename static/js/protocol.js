@@ -110,16 +110,16 @@ export const Method = Object.freeze({
   BOUNDS: "bounds",
   SOLVE: "solve",
   RANDOM: "random",
-  // the heuristic lab (fifteen.compare, fifteen.explain)
+  // the heuristic lab (fifteen.lab.compare, fifteen.lab.explain)
   COMPARE: "compare",
   TRACE: "trace",
   EXPLAIN: "explain",
-  // the small-board explorer and hints (fifteen.explorer, fifteen.hint)
+  // the small-board explorer and hints (fifteen.lab.explorer, fifteen.lab.hint)
   EXPLORE_INFO: "explore_info",
   EXPLORE_POSITION: "explore_position",
   EXPLORE_RANDOM: "explore_random",
   HINT: "hint",
-  // the pool's parallel search (py/fifteen/webpool.py; solver-pool.js): the scheduler runs
+  // the pool's parallel search (py/fifteen/parallel/browser.py; solver-pool.js): the scheduler runs
   // in the first worker (BEGIN, STEP, DROP), the tasks in every worker (TASKS, with
   // progress), the result from the worker whose task found the solution (RESULT)
   PARALLEL_BEGIN: "parallel_begin",

@@ -9,7 +9,7 @@
 // the primary is ready (never delaying the first answer), each its own Pyodide
 // with the shape's databases (and the packs kept in Cache Storage).
 //
-// A solve with helpers ready is fifteen.parallel's search (py/fifteen/webpool.py):
+// A solve with helpers ready is fifteen.parallel.scheduler's search (py/fifteen/parallel/browser.py):
 // the scheduler runs in the primary (PARALLEL_BEGIN / STEP: a coordinating worker
 // of its own would cost one more runtime and one more copy of the databases, up
 // to ~290 MB with the pack, for calls of a few milliseconds; they run only when

@@ -354,7 +354,7 @@ def _corrupt_site(tmp: Path) -> str:
     db, manifest = copy_site(tmp, skip_assets={victim["file"]} if victim else ())
     if victim is None or not (ROOT / "static/db" / victim["file"]).exists():
         # No real database yet: a well-formed container, then damaged the same way.
-        from fifteen.dbfile import write_asset
+        from fifteen.db.container import write_asset
 
         data = bytearray(write_asset({"kind": "wd", "rows": 4, "cols": 4}, bytes(range(256)) * 64))
         victim = {"file": "wd-4x4.f15", "kind": "wd", "shapes": ["4x4"], "bytes": len(data)}

@@ -31,18 +31,18 @@ def _small_pack() -> bytes:
     pytest.importorskip("numpy")
     sys.path.insert(0, str(ROOT / "py"))
     from dbbuild import pack78
-    from fifteen import dbfile
+    from fifteen.db import container
 
     data = pack78.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]])
-    asset = dbfile.read_asset(data)
+    asset = container.read_asset(data)
     meta = dict(asset.meta, partition="78")  # registered as the "pdb78" bound
-    return dbfile.write_xz(_container(meta, asset.payload))  # the shipped form: xz of a plain container
+    return container.write_xz(_container(meta, asset.payload))  # the shipped form: xz of a plain container
 
 
 def _container(meta, payload) -> bytes:
-    from fifteen import dbfile
+    from fifteen.db import container
 
-    return dbfile.write_asset(meta, payload, compress=False)
+    return container.write_asset(meta, payload, compress=False)
 
 
 def _site_with_pack(tmp: Path, pack: bytes, raw_bytes: int) -> Path:
@@ -73,10 +73,10 @@ def _bound_options(page) -> list[str]:
 
 def test_optional_pack_download_use_and_offline(browser, tmp_path):
     pack = _small_pack()
-    from fifteen import dbfile
+    from fifteen.db import container
 
-    container = lzma.decompress(pack)
-    pack_path = _site_with_pack(tmp_path, pack, len(container))
+    plain = lzma.decompress(pack)
+    pack_path = _site_with_pack(tmp_path, pack, len(plain))
     damaged = bytearray(pack)
     damaged[len(damaged) // 2] ^= 0xFF  # same size: the xz decoder finds it
     pack_path.write_bytes(bytes(damaged))
@@ -113,9 +113,9 @@ def test_optional_pack_download_use_and_offline(browser, tmp_path):
         assert app.solve("auto")["length"] == OPTIMAL_3x3
 
         # An intact xz of a damaged container: Python's CRC-32 check refuses it, just as cleanly.
-        inner = bytearray(container)
+        inner = bytearray(plain)
         inner[len(inner) // 2] ^= 0x01
-        pack_path.write_bytes(dbfile.write_xz(bytes(inner)))
+        pack_path.write_bytes(container.write_xz(bytes(inner)))
         page.click("#pack-button")
         page.wait_for_selector("#pack-panel[data-state=error]", timeout=60_000, state="attached")
         status = page.inner_text("#pack-status")

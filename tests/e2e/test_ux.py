@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 
-from fifteen.walking import supported_shapes
+from fifteen.bounds.walking import supported_shapes
 
 from .conftest import App, assert_no_axe_violations
 from .test_app import EXAMPLES, HARD_80, apply_tile_moves, goal, scramble

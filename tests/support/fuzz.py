@@ -19,8 +19,10 @@ from functools import cache
 
 from hypothesis import strategies as st
 
-from fifteen import Board, InputError, api, assets, bfs, cli, solve
+from fifteen import Board, InputError, api, cli, solve
 from fifteen.board import Shape, solvability_problem
+from fifteen.db import registry
+from support import bfs
 
 MESSAGE_CHARS = 300  # the contract (fifteen.errors.MESSAGE_CHARS)
 LONGEST_RUN = 130  # what a message quotes is cut to 40 characters (a file path to 120)
@@ -114,7 +116,7 @@ def check_cli(argv: list[str]) -> str:
         raise Escape(f"main({argv!r:.200}) raised {type(exc).__name__}: {exc!s:.200}") from exc
     finally:
         if "--db" in argv:
-            assets.reset()  # back to the checkout's databases for the next input
+            registry.reset()  # back to the checkout's databases for the next input
     stderr = err.getvalue()
     if code == 2:
         lines = stderr.splitlines()

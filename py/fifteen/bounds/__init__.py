@@ -1,0 +1,283 @@
+"""The solver's public face: the bounds by name, their values, and :func:`solve`.
+
+Bound names (``--bound`` in the CLI, ``bound`` in the API):
+
+========  ==================================================================
+md        Manhattan distance
+lc        Manhattan distance + linear conflict
+id        inversion distance, vertical + horizontal
+wd        walking distance, vertical + horizontal
+wdid      the seed's max(WD_v, ID_v) + max(WD_h, ID_h)
+pdb663    additive 6-6-3 pattern database, max with its reflected lookup (4x4)
+pdb555    additive 5-5-5 pattern database, max with its reflected lookup (4x4)
+pdb78     additive 7-8 pattern database + reflected lookup (4x4; the optional pack)
+auto      the strongest available for the board
+========  ==================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from fifteen.board import Board, InputError, Shape
+from fifteen.bounds.inversion import inversion_distance
+from fifteen.bounds.manhattan import linear_conflict, manhattan
+from fifteen.bounds.pdb import PatternDatabase
+from fifteen.bounds.pdb78 import PDB78
+from fifteen.bounds.walking import walking_available, walking_distance
+from fifteen.db import registry
+from fifteen.limits import describe
+from fifteen.search.ida import Progress, SearcherFactory, SearchResult, first_bound, ida_star
+from fifteen.search.loops import manhattan as loops_manhattan
+from fifteen.search.loops import walking as loops_walking
+from fifteen.search.loops.template import Loop, generate
+
+
+@dataclass(frozen=True)
+class BoundInfo:
+    """A bound: its searcher factory (the contract of :mod:`fifteen.search.ida`), where it is
+    available, and its inner loop (:class:`fifteen.search.loops.template.Loop`) on a shape."""
+
+    name: str
+    label: str
+    factory: SearcherFactory
+    available: Callable[[Shape], bool]
+    loop: Callable[[Shape], Loop]
+
+    def loop_source(self, shape: Shape) -> str:
+        """The generated source of this bound's inner loop on *shape* (no database needed)."""
+        return generate(self.loop(shape))
+
+
+def _always(shape: Shape) -> bool:
+    return True
+
+
+def _id_wd_loop(use_wd: bool, use_id: bool) -> Callable[[Shape], Loop]:
+    return lambda shape: loops_walking.id_wd_loop((shape.cols - 1, shape.rows - 1), use_wd, use_id)
+
+
+_CLASSIC = [
+    BoundInfo("md", "Manhattan distance", loops_manhattan.manhattan_searcher, _always, lambda shape: loops_manhattan.MD_LOOP),
+    BoundInfo(
+        "lc", "Manhattan + linear conflict", loops_manhattan.linear_conflict_searcher, _always, lambda shape: loops_manhattan.LC_LOOP
+    ),
+    BoundInfo("id", "Inversion distance", loops_walking.inversion_searcher, _always, _id_wd_loop(False, True)),
+    BoundInfo("wd", "Walking distance", loops_walking.walking_searcher, walking_available, _id_wd_loop(True, False)),
+    BoundInfo(
+        "wdid", "max(WD, ID) per axis (the seed's)", loops_walking.walking_inversion_searcher, walking_available, _id_wd_loop(True, True)
+    ),
+]
+
+
+_PDB_LABELS = {
+    "pdb78": "7-8 pattern database + reflection (optional pack)",
+    "pdb663": "6-6-3 pattern database + reflection",
+    "pdb555": "5-5-5 pattern database + reflection",
+}
+_PDB_NAMES = ("pdb78", "pdb663", "pdb555")  # strongest first
+
+
+def _pdb_bound(name: str) -> BoundInfo:
+    made: list = [None, None]  # (database, its searcher factory): the factory caches per-shape tables
+
+    def factory(shape, board, tick, *, tables=None, state=None):
+        db = registry.pattern_database(name, shape)  # read from the database directory at first use
+        if made[0] is not db:
+            if isinstance(db, PDB78):
+                from fifteen.search.loops.pdb78 import pdb78_searcher
+
+                made[:] = [db, pdb78_searcher(db)]
+            elif isinstance(db, PatternDatabase):
+                from fifteen.search.loops.pdb import pdb_searcher
+
+                made[:] = [db, pdb_searcher(db)]
+            else:  # resolve_bound checked availability
+                raise InputError(f"bound {name!r} is not available for a {shape} board")
+        return made[1](shape, board, tick, tables=tables, state=state)
+
+    def available(shape: Shape) -> bool:
+        return registry.offers_pattern_database(name, shape)
+
+    def loop(shape: Shape) -> Loop:
+        reflect = shape.rows == shape.cols  # the reflected lookup needs a square board
+        if name == "pdb78":
+            from fifteen.search.loops.pdb78 import pdb78_loop
+
+            return pdb78_loop(reflect)
+        from fifteen.search.loops.pdb import pdb_loop
+
+        return pdb_loop(reflect)
+
+    return BoundInfo(name, _PDB_LABELS.get(name, name), factory, available, loop)
+
+
+_PDB_BOUNDS = [_pdb_bound(name) for name in _PDB_NAMES]
+
+
+def bound_infos() -> list[BoundInfo]:
+    """Every bound, strongest first."""
+    return _PDB_BOUNDS + list(reversed(_CLASSIC))
+
+
+def bound_info(name: str) -> BoundInfo:
+    """The bound named *name*, available or not (raises :class:`InputError` for an unknown name)."""
+    for b in bound_infos():
+        if isinstance(name, str) and b.name == name.lower():
+            return b
+    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(b.name for b in bound_infos())})")
+
+
+def available_bounds(shape: Shape) -> list[str]:
+    """Names usable on *shape*, ``auto`` first then strongest first."""
+    return ["auto"] + [b.name for b in bound_infos() if b.available(shape)]
+
+
+def resolve_bound(shape: Shape, name: str) -> BoundInfo:
+    name = (name or "auto").lower()
+    if name == "auto":
+        # The strongest available: a pattern database, else the seed's WD+ID, else MD+LC.
+        for b in bound_infos():
+            if b.available(shape) and b.name not in ("wd", "id"):
+                return b
+    for b in bound_infos():
+        if b.name == name:
+            if not b.available(shape):
+                raise InputError(
+                    f"bound {describe(name)} is not available for a {shape} board (available: {', '.join(available_bounds(shape))})"
+                )
+            return b
+    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(available_bounds(shape))})")
+
+
+def check_board(board: object) -> None:
+    """Raise :class:`InputError` unless *board* is a :class:`Board` (which checked itself)."""
+    if not isinstance(board, Board):
+        raise InputError(f"expected a Board (Board.parse(text) or Board.from_tiles(tiles)), not {describe(board)}")
+
+
+def check_solve_arguments(board: object, bound: object, progress: object, cancel: object, tick_nodes: object) -> None:
+    """Raise :class:`InputError` for arguments :func:`solve` cannot use."""
+    check_board(board)
+    if bound is not None and not isinstance(bound, str):
+        raise InputError(f"bound is a name such as 'auto' or 'md', not {describe(bound)}")
+    for name, callback in (("progress", progress), ("cancel", cancel)):
+        if callback is not None and not callable(callback):
+            raise InputError(f"{name} is a function or None, not {describe(callback)}")
+    if not isinstance(tick_nodes, int) or isinstance(tick_nodes, bool) or tick_nodes < 1:
+        raise InputError(f"tick_nodes is a whole number of at least 1, not {describe(tick_nodes)}")
+
+
+#: The bounds whose root value costs microseconds and no database beyond the WD tables.
+_CHEAP_BOUNDS = ("md", "lc", "id", "wd", "wdid")
+
+
+def _cheap_values(board: Board) -> dict[str, int]:
+    shape, tiles = board.shape, board.tiles
+    md = manhattan(shape, tiles)
+    out = {"md": md, "lc": md + linear_conflict(shape, tiles)}
+    id_v, id_h = inversion_distance(shape, tiles)
+    out.update(id_v=id_v, id_h=id_h, id=id_v + id_h)
+    if walking_available(shape):
+        wd_v, wd_h = walking_distance(shape, tiles)
+        out.update(wd_v=wd_v, wd_h=wd_h, wd=wd_v + wd_h, wdid=max(wd_v, id_v) + max(wd_h, id_h))
+    return out
+
+
+def start_bound(board: Board, bound: str = "auto") -> int:
+    """Another lower bound for the root of a search with *bound* (0: none beyond its own ``h0``):
+    for ``auto`` (the strongest available), the best of MD, LC, ID, WD and WD+ID at the root,
+    so a pattern database search of a position where WD+ID is higher (Korf #60: PDB 50, WD+ID
+    54) skips the iterations below it; it costs nothing per node."""
+    if (bound or "auto").lower() != "auto":
+        return 0
+    values = _cheap_values(board)
+    return max(values[k] for k in _CHEAP_BOUNDS if k in values)
+
+
+def bound_values(board: Board) -> dict[str, int]:
+    """Every lower bound of *board* that its shape supports, plus ``lb`` (the largest)."""
+    check_board(board)
+    shape, tiles = board.shape, board.tiles
+    out = _cheap_values(board)
+    for name in _PDB_NAMES:
+        db = registry.pattern_database(name, shape)  # read from the database directory at first use
+        if db is not None:
+            plain = db.value(tiles)
+            reflected = db.reflected_value(tiles) if db.rgroups else plain
+            out[name] = max(plain, reflected)
+            if name == "pdb78":
+                out.update(pdb78_plain=plain, pdb78_r=reflected)
+            if "pdb" not in out:  # the strongest loaded one is shown as PDB / PDBr
+                out.update(pdb=plain, pdb_r=reflected)
+    out["lb"] = max(v for k, v in out.items() if k in ("md", "lc", "id", "wd", "wdid") + _PDB_NAMES)
+    return out
+
+
+def start_values(board: Board, values: dict[str, int]) -> dict[str, int]:
+    """The first cost bound of a search of *board* with each bound available on its shape (the
+    bound's value of the position, from *values* = :func:`bound_values`, raised to the
+    solutions' parity); ``auto``'s also takes :func:`start_bound` into account."""
+    shape = board.shape
+    out = {}
+    for name in available_bounds(shape):
+        picked = resolve_bound(shape, name).name
+        if picked in values:
+            extra = max(values[k] for k in _CHEAP_BOUNDS if k in values) if name == "auto" else 0
+            out[name] = first_bound(shape, board.tiles, max(values[picked], extra))
+    return out
+
+
+def summary(values: dict[str, int]) -> str:
+    """The seed's style: ``MD=40 WD=20/20 ID=12/12 LB=40`` (with PDB when known)."""
+    parts = [f"MD={values['md']}", f"LC={values['lc']}"]
+    if "wd_v" in values:
+        parts.append(f"WD={values['wd_v']}/{values['wd_h']}")
+    parts.append(f"ID={values['id_v']}/{values['id_h']}")
+    if "pdb" in values:
+        parts.append(f"PDB={values['pdb']} PDBr={values['pdb_r']}")
+    parts.append(f"LB={values['lb']}")
+    return " ".join(parts)
+
+
+@dataclass
+class Solution:
+    board: Board
+    bound: str
+    result: SearchResult
+
+    @property
+    def length(self) -> int:
+        return self.result.length
+
+    @property
+    def tiles(self) -> list[int]:
+        return self.result.tiles
+
+    @property
+    def directions(self) -> str:
+        return self.board.directions(self.result.tiles)
+
+
+def solve(
+    board: Board,
+    bound: str = "auto",
+    *,
+    progress: Callable[[Progress], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    tick_nodes: int = 1 << 16,
+) -> Solution:
+    """A shortest solution of *board* by IDA* with the named bound."""
+    check_solve_arguments(board, bound, progress, cancel, tick_nodes)
+    info = resolve_bound(board.shape, bound)
+    result = ida_star(
+        board.shape,
+        board.tiles,
+        info.factory,
+        progress=progress,
+        cancel=cancel,
+        tick_nodes=tick_nodes,
+        start_bound=start_bound(board, bound),
+    )
+    return Solution(board, info.name, result)

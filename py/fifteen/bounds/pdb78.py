@@ -1,0 +1,370 @@
+"""The optional 7-8 pattern-database pack: reader, lookups and incremental interface
+(its IDA* loop: :mod:`fifteen.search.loops.pdb78`).
+
+Pure Python, standard library only (natively and in Pyodide).  The pack is
+built by ``build_db.py --pack`` (``make pack``; numpy + numba, native only,
+see :mod:`dbbuild.pack78`) and travels as a ``"pdb78"`` asset in the
+container of :mod:`fifteen.db.container`, xz-compressed (``static/db/pdb-78.f15.xz``,
+see "File" below).  It is *not* part of the default databases.
+
+Groups (4x4): A = tiles 1..7, B = tiles 8..15.  An entry is the exact number
+of moves of the group's tiles needed to bring them home, other tiles
+indistinguishable and free, minimised over the blank square (as in
+:mod:`fifteen.bounds.pdb`).  The two entries add up to an admissible bound; so does
+the same sum on the position reflected about the main diagonal (tile T(t) on
+square T(p), T(r, c) = (c, r), T(t) = T(t-1)+1).  The partition is not its
+own mirror image, so the reflected lookup acts as a second partition
+(reflected A = tiles 1, 5, 9, 13, 2, 6, 10).  Bound = max of the two.
+
+Index (mixed-radix rank)
+------------------------
+For the group's tiles in table order on squares ``q_0 .. q_{k-1}`` (after the
+lookup's square map): ``digit_i = q_i - #{j < i : q_j < q_i}`` with radix
+``N - i``; digit 0 is the most significant::
+
+    rank = (...((digit_0 * (N-1) + digit_1) * (N-2) + digit_2) ...)
+
+so ``rank = sum(digit_i * w_i)`` with ``w_i = (N-i-1) * ... * (N-k+1)``.
+``N!/(N-k)!`` entries: 57,657,600 for 7 tiles, 518,918,400 for 8.
+
+Moving tile i from square a to square b (adjacent, b empty) changes digit i
+by ``(b - a) - sign(b-a) * #{j < i between}`` and every later digit j whose
+square lies strictly between a and b by ``sign(b-a)``; so::
+
+    rank' = rank + w_i*(b-a) + sign(b-a) * sum(-w_i if j < i else w_j
+                                              over group tiles j strictly between a and b)
+
+Nothing lies between for a horizontal move; for a vertical one, the
+``cols - 1`` squares the sliding tile jumps over.  In the reflected lookup
+the roles swap (a real horizontal move is vertical after reflection).
+
+Entries and payload
+-------------------
+Stored entry = ``(value - group Manhattan distance) / 2`` in 4 bits (always an
+integer: a value has its group MD's parity; max 9 on 4x4).  The tables are
+concatenated (``tables[j].offset`` in entries, each even), then packed two per
+byte: entry x is ``(data[x >> 1] >> 4 * (x & 1)) & 15``.  The bound of a
+position is ``MD + 2 * (entry_A + entry_B)``.
+
+Metadata::
+
+    {"kind": "pdb78", "pdb78_format": 1, "rows": 4, "cols": 4, "partition": "78",
+     "index": "mixed-radix", "encoding": "nibbles",
+     "tables": [{"tiles": [1, ..., 7], "offset": 0, "size": 57657600,
+                 "max": 7, "max_value": 32, "histogram": [...]}, ...]}
+
+``encoding`` says how the payload (the container's, after its own zlib)
+becomes the packed nibbles — see :func:`encode_asset`; ``"nibbles"``: it is
+them.  ``histogram`` counts the entries by value; ``max_value`` is the
+largest entry before the MD subtraction.
+
+File
+----
+``pdb-78.f15.xz`` is an xz stream (``lzma.FORMAT_XZ``, CRC-32 check, preset
+:data:`XZ_PRESET`) of one container whose payload is stored *uncompressed*
+(flags bit 0 clear; its CRC-32 still covers every byte): 288,288,506 bytes
+decompressed, about 52 MB as shipped, against 99.6 MB for the container's own
+zlib -9 (bench/pdb78.md).  Natively :func:`fifteen.db.container.read_asset`
+decompresses it with :mod:`lzma` straight into one bytearray that becomes
+:attr:`PDB78.data`.  In the browser (Pyodide has no ``lzma``) the worker
+decodes the xz with a small vendored decoder (xz-embedded in WebAssembly,
+``static/vendor/xz/``) into a bytearray that Python allocated with the size
+the manifest gives as ``raw_bytes``, and hands that over (no copy).  Any
+container form (zlib or plain, with or without xz) is accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NoReturn
+
+from fifteen.board import Shape, tile_mirrors, tile_squares, transpose_squares
+from fifteen.bounds.manhattan import manhattan
+from fifteen.bounds.pdb import check_layout_meta
+from fifteen.db.container import AssetError, read_asset, write_asset, write_xz
+
+PDB78_FORMAT = 1
+KIND = "pdb78"
+PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
+    "78": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
+}
+BOUND_NAME = "pdb78"
+ENCODINGS = ("nibbles",)
+DEFAULT_ENCODING = "nibbles"
+#: xz preset of the shipped pack (see :func:`encode_asset`).
+XZ_PRESET = 9
+
+
+def asset_file(partition: str = "78") -> str:
+    return f"pdb-{partition}.f15.xz"
+
+
+# ----------------------------------------------------------------- ranking
+def table_size(n: int, k: int) -> int:
+    """N! / (N-k)!: entries of a k-tile table on N squares."""
+    size = 1
+    for i in range(k):
+        size *= n - i
+    return size
+
+
+def radix_weights(n: int, k: int) -> list[int]:
+    """``w_i`` with ``rank = sum(digit_i * w_i)`` (digit 0 most significant)."""
+    w = [1] * k
+    for i in range(k - 2, -1, -1):
+        w[i] = w[i + 1] * (n - i - 1)
+    return w
+
+
+def rank(squares: Sequence[int], n: int) -> int:
+    """Mixed-radix rank of distinct squares (in tile order) on a board of n squares."""
+    r = 0
+    for i, q in enumerate(squares):
+        d = q
+        for j in range(i):
+            if squares[j] < q:
+                d -= 1
+        r = r * (n - i) + d
+    return r
+
+
+def unrank(index: int, n: int, k: int) -> list[int]:
+    """Inverse of :func:`rank`."""
+    digits = [0] * k
+    for i in range(k - 1, -1, -1):
+        index, digits[i] = divmod(index, n - i)
+    if index:
+        raise ValueError("index out of range")
+    used: list[int] = []
+    out = []
+    for d in digits:
+        free = [q for q in range(n) if q not in used]
+        out.append(free[d])
+        used.append(free[d])
+    return out
+
+
+# ----------------------------------------------------------------- encoding
+def encode_asset(
+    meta: dict, packed: bytes, *, encoding: str = DEFAULT_ENCODING, level: int = 9, xz: bool = True, preset: int | None = None
+) -> bytes:
+    """The file bytes for *packed* nibbles in *encoding*.
+
+    With *xz* (the shipped form, ``pdb-78.f15.xz``): an xz stream (*preset*,
+    default :data:`XZ_PRESET`) of a container with the payload uncompressed.
+    Without: the container alone, its payload zlib-compressed (*level*).
+
+    ``"nibbles"`` (the only encoding so far): the payload is the packed nibbles.
+    Layouts tried and dropped (7-tile table, zlib -9/-6): nibble planes
+    (even/odd entries apart) +11 %; one byte per entry +14 %; moving any
+    digit to the fastest-varying position -4 % to +19 %; a block delta mod 16
+    along digit 0 -7 % (decodable with big-int arithmetic, not worth it yet).
+    See bench/pdb78.md.
+    """
+    if encoding not in ENCODINGS:
+        raise ValueError(f"unknown encoding {encoding!r}")
+    if not xz:
+        return write_asset(dict(meta, encoding=encoding), packed, compress=True, level=level)
+    container = write_asset(dict(meta, encoding=encoding), packed, compress=False)
+    return write_xz(container, preset=XZ_PRESET if preset is None else preset)
+
+
+def _decode(meta: dict, payload: bytes | bytearray, name: str, half: int) -> bytes | bytearray:
+    """The packed nibbles (*half* bytes) from the payload of *meta*'s encoding."""
+    enc = meta.get("encoding")
+    if enc == "nibbles":
+        return payload
+    raise AssetError(f"{name}: unknown 7-8 pack encoding {enc!r}")
+
+
+# ----------------------------------------------------------------- the pack
+class LookupGroup:
+    """One term: entry at ``offset + rank([smap[pos[t]] for t in tiles])``."""
+
+    __slots__ = ("tiles", "smap", "offset", "size", "weights", "n")
+
+    def __init__(self, tiles, smap, offset, size, n):
+        self.tiles = tuple(tiles)
+        self.smap = tuple(smap)
+        self.offset = offset
+        self.size = size
+        self.n = n
+        self.weights = tuple(radix_weights(n, len(self.tiles)))
+
+    def index(self, pos: Sequence[int]) -> int:
+        sm = self.smap
+        return self.offset + rank([sm[pos[t]] for t in self.tiles], self.n)
+
+
+class PDB78:
+    """A loaded 7-8 pack (or the same layout on a smaller board, for tests)."""
+
+    def __init__(self, meta: dict, data: bytes | bytearray, *, name: str = "pdb78") -> None:
+        self.name = name
+        self.meta = meta
+        self.rows = int(meta["rows"])
+        self.cols = int(meta["cols"])
+        self.n = n = self.rows * self.cols
+        self.shape = Shape(self.rows, self.cols)
+        self.partition = meta["partition"]
+        self.data = data
+        self.groups = tuple(LookupGroup(t["tiles"], range(n), t["offset"], t["size"], n) for t in meta["tables"])
+        if self.rows == self.cols:
+            tt = tile_mirrors(self.rows)
+            tsq = transpose_squares(self.rows)
+            self.rgroups = tuple(LookupGroup([tt[t] for t in g.tiles], tsq, g.offset, g.size, n) for g in self.groups)
+        else:
+            self.rgroups = ()
+
+    # ------------------------------------------------------------ loading
+    @classmethod
+    def from_bytes(
+        cls,
+        data,
+        *,
+        name: str = "pdb78",
+        partition: str | None = None,
+        rows: int | None = None,
+        cols: int | None = None,
+        take: bool = False,
+    ) -> PDB78:
+        """Check and load a pack: a container or an xz of one (see "File" above).
+
+        With *take*, a ``bytearray`` container is taken over: trimmed in place
+        to become :attr:`data` (no 288 MB copy); the caller must not reuse it.
+        """
+        asset = read_asset(data, name=name, kind=KIND, take=take)
+        meta = asset.meta
+        cls._check(meta, name, partition, rows, cols)
+        total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]
+        packed = _decode(meta, asset.payload, name, (total + 1) // 2)
+        if len(packed) != (total + 1) // 2:
+            raise AssetError(f"{name}: {len(packed)} bytes of entries, the tables need {(total + 1) // 2}")
+        db = cls(meta, packed, name=name)
+        for g in db.groups:  # cheap sanity: the goal entry is 0
+            goal = list(range(1, db.n)) + [0]
+            if db.nibble(g.index(tile_squares(goal))) != 0:
+                raise AssetError(f"{name}: the goal entry of group {list(g.tiles)} is not 0")
+        return db
+
+    @classmethod
+    def load(cls, path, **kw) -> PDB78:
+        with open(path, "rb") as f:
+            data = f.read()
+        kw.setdefault("name", str(path))
+        return cls.from_bytes(data, **kw)
+
+    @staticmethod
+    def _check(meta, name, partition, rows, cols) -> None:
+        def bad(msg: str) -> NoReturn:
+            raise AssetError(f"{name}: {msg}")
+
+        r, c, part = check_layout_meta(meta, name, "pdb78_format", PDB78_FORMAT, "7-8 pack", partition, rows, cols)
+        try:
+            tables = meta["tables"]
+        except KeyError as exc:
+            bad(f"incomplete 7-8 pack metadata ({exc!r})")
+        n = r * c
+        if not (2 <= r <= 4 and 2 <= c <= 4):
+            bad(f"unsupported board {r}x{c}")
+        if meta.get("index") != "mixed-radix":
+            bad(f"unknown index scheme {meta.get('index')!r}")
+        if meta.get("encoding") not in ENCODINGS:
+            bad(f"unknown 7-8 pack encoding {meta.get('encoding')!r}")
+        if not isinstance(tables, list) or not tables:
+            bad("no tables")
+        seen: list[int] = []
+        offset = 0
+        for j, t in enumerate(tables):
+            tiles = t.get("tiles") if isinstance(t, dict) else None
+            if not isinstance(tiles, list) or not tiles:
+                bad(f"table {j} has no tiles")
+            seen.extend(tiles)
+            if t.get("size") != table_size(n, len(tiles)) or t.get("offset") != offset:
+                bad(f"table {j} has a bad size or offset")
+            if not isinstance(t.get("max"), int) or not 0 <= t["max"] <= 15:
+                bad(f"table {j} has a bad maximum")
+            offset += t["size"] + (t["size"] & 1)
+        if sorted(seen) != list(range(1, n)):
+            bad(f"groups {[t.get('tiles') for t in tables]} are not a partition of tiles 1..{n - 1}")
+        if part in PARTITIONS and (r, c) == (4, 4):
+            if [list(g) for g in PARTITIONS[part]] != [t["tiles"] for t in tables]:
+                bad(f"groups do not match partition {part!r} {PARTITIONS[part]}")
+
+    # ------------------------------------------------------------ evaluators
+    def nibble(self, x: int) -> int:
+        return (self.data[x >> 1] >> ((x & 1) << 2)) & 15
+
+    def value(self, tiles: Sequence[int]) -> int:
+        """MD + 2 * sum of the plain groups' entries."""
+        pos = tile_squares(tiles)
+        return manhattan(self.shape, tiles) + 2 * sum(self.nibble(g.index(pos)) for g in self.groups)
+
+    def reflected_value(self, tiles: Sequence[int]) -> int:
+        if not self.rgroups:
+            raise ValueError("reflection needs a square board")
+        pos = tile_squares(tiles)
+        return manhattan(self.shape, tiles) + 2 * sum(self.nibble(g.index(pos)) for g in self.rgroups)
+
+    def bound(self, tiles: Sequence[int]) -> int:
+        v = self.value(tiles)
+        return max(v, self.reflected_value(tiles)) if self.rgroups else v
+
+    def indices(self, tiles: Sequence[int]) -> list[int]:
+        pos = tile_squares(tiles)
+        return [g.index(pos) for g in self.groups]
+
+    def rindices(self, tiles: Sequence[int]) -> list[int]:
+        pos = tile_squares(tiles)
+        return [g.index(pos) for g in self.rgroups]
+
+    @property
+    def memory_bytes(self) -> int:
+        return len(self.data)
+
+    # ------------------------------------------------------------ incremental
+    def move_row(self, groups, tile: int, a: int, b: int):
+        """For tile *tile* moving from square a to b under lookup *groups*:
+        ``(group index, base delta, contribution tuple or None, jumped squares)``.
+
+        The index changes by ``base + sum(contrib[board[p]] for p in jumped)``.
+        """
+        n = self.n
+        gi = next((k for k, group in enumerate(groups) if tile in group.tiles), None)
+        if gi is None:
+            raise ValueError(f"tile {tile} is in no group")
+        g = groups[gi]
+        i = g.tiles.index(tile)
+        w = g.weights
+        sm = g.smap
+        inv = [0] * n
+        for p, q in enumerate(sm):
+            inv[q] = p
+        a2, b2 = sm[a], sm[b]
+        base = w[i] * (b2 - a2)
+        lo, hi = min(a2, b2), max(a2, b2)
+        jumped = tuple(inv[x] for x in range(lo + 1, hi))
+        if not jumped:
+            return gi, base, None, ()
+        sign = 1 if b2 > a2 else -1
+        contrib = [0] * n
+        for j, u in enumerate(g.tiles):
+            if j < i:
+                contrib[u] = -sign * w[i]
+            elif j > i:
+                contrib[u] = sign * w[j]
+        return gi, base, tuple(contrib), jumped
+
+
+__all__ = [
+    "PDB78",
+    "PDB78_FORMAT",
+    "PARTITIONS",
+    "AssetError",
+    "asset_file",
+    "encode_asset",
+    "rank",
+    "unrank",
+    "radix_weights",
+    "table_size",
+]

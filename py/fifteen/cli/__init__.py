@@ -1,0 +1,323 @@
+"""Command line: ``python -m fifteen solve|bounds|hint|compare|explain|trace "<tiles>" [options]``,
+``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``,
+``python -m fifteen batch FILE [options]`` (:mod:`fifteen.parallel.batch`); ``solve --jobs N`` searches
+with N processes (:mod:`fifteen.parallel.processes`).
+
+Bad input prints the precise error on one line and exits with status 2, never a traceback
+(:func:`fifteen.limits.guard_cli`; argparse's own errors too, through :class:`ArgumentParser`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from fifteen.board import Board, Shape
+from fifteen.bounds import available_bounds, bound_info, bound_values, solve, summary
+from fifteen.cli import lab
+from fifteen.db import registry
+from fifteen.errors import FifteenError
+from fifteen.limits import UsageError, clip_tokens, guard_cli
+from fifteen.search.ida import Progress
+
+BOUND_CHOICES = ["auto", "pdb78", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse whose errors raise :class:`~fifteen.limits.UsageError` (one line, exit status 2, by
+    :func:`~fifteen.limits.guard_cli`).  Here, not in :mod:`fifteen.limits`, which the browser's
+    worker imports: argparse alone takes ~0.1 s to import in Pyodide, a third of the solver's
+    install (tools/web_bench.py --startup)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{clip_tokens(message)} (see {self.prog} --help)")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = ArgumentParser(prog="fifteen", description="Optimal sliding-tile puzzle solver (IDA*).")
+    sub = p.add_subparsers(dest="command", required=True)
+    for name, helptext in (("solve", "find a shortest solution"), ("bounds", "show the lower bounds of a position")):
+        sp = sub.add_parser(name, help=helptext)
+        sp.add_argument("tiles", help='the position row by row, e.g. "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0" (blank: 0, _ or .)')
+        sp.add_argument("--shape", help="RxC, e.g. 3x4 (inferred for 9, 16 or 25 tiles)")
+        sp.add_argument("--db", help="directory of the database assets (default: $FIFTEEN_DB, else the checkout's static/db)")
+        sp.add_argument("--json", action="store_true", help="print one JSON object")
+        if name == "solve":
+            sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound (default: auto, the strongest available)")
+            sp.add_argument("--quiet", "-q", action="store_true", help="no per-iteration lines while searching")
+            sp.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1; 0: every core)")
+    _add_batch_parser(sub)
+    sp = sub.add_parser("loops", help="print the generated source of a bound's IDA* inner loop")
+    sp.add_argument("--bound", required=True, choices=BOUND_CHOICES[1:])
+    sp.add_argument("--shape", default="4x4", help="RxC (default 4x4)")
+    lab.add_parsers(sub)  # compare, explain, trace (the heuristic lab)
+    _explorer_parsers(sub)
+    return p
+
+
+# ----------------------------------------------------------------- explorer and hints
+def _explorer_parsers(sub) -> None:
+    sp = sub.add_parser("explore", help="exact distances on a small board (3x3, 2x4, 2x5, ...; 3x4, 2x6 with their packs)")
+    sp.add_argument("shape", help="RxC, e.g. 3x3")
+    sp.add_argument("--histogram", action="store_true", help="the number of positions at each distance")
+    sp.add_argument("--hardest", action="store_true", help="the positions farthest from the goal")
+    sp.add_argument("--random-at", type=int, metavar="D", help="a uniformly random position exactly D moves from the goal")
+    sp.add_argument("--seed", type=int, help="seed of --random-at")
+    sp.add_argument("--position", metavar="TILES", help="the exact distance and every move of this position")
+    sp.add_argument("--db", help="directory of the database assets (default: the checkout's static/db)")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp = sub.add_parser("hint", help="the next optimal move (from the explorer's table, else one solve)")
+    sp.add_argument("tiles", help="the position row by row (blank: 0, _ or .)")
+    sp.add_argument("--shape", help="RxC, e.g. 3x4 (inferred for 9, 16 or 25 tiles)")
+    sp.add_argument("--all", action="store_true", help="every optimal move (without a table: one bounded search per other move)")
+    sp.add_argument("--budget", type=int, default=None, help="search nodes per other move with --all (default 2,000,000)")
+    sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound of the searches (default: auto)")
+    sp.add_argument("--db", help="directory of the database assets (default: the checkout's static/db)")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _call(method: str, params: dict) -> dict:
+    from fifteen import api
+
+    reply = json.loads(api.call(method, json.dumps(params)))
+    if not reply["ok"]:
+        raise FifteenError(reply["error"]["message"])
+    return reply["result"]
+
+
+def _moves_text(moves: list[dict]) -> str:
+    return ", ".join(f"{m['tile']} ({m['direction']})" for m in moves) or "none (the goal)"
+
+
+def _explore(args) -> int:
+    shape = Shape.parse(args.shape)
+    registry.ensure_for(shape, args.db, explorer=True)
+    info = _call("explore_info", {"shape": str(shape)})
+    out: dict = {"shape": info["shape"], "positions": info["positions"], "radius": info["radius"], "hardest_count": info["hardest_count"]}
+    show_all = not (args.histogram or args.hardest or args.random_at is not None or args.position)
+    if args.histogram or show_all:
+        out["histogram"] = info["histogram"]
+    if args.hardest:
+        out["hardest"] = info["hardest"]
+    if args.random_at is not None:
+        params = {"shape": str(shape), "distance": args.random_at}
+        if args.seed is not None:
+            params["seed"] = args.seed
+        out["random"] = _call("explore_random", params)
+    if args.position:
+        out["position"] = _call("explore_position", {"text": args.position, "shape": str(shape)})
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    via = f" (the {info['table_shape']} table, transposed)" if info["transposed"] else ""
+    print(f"{shape}: {info['positions']:,} positions, radius {info['radius']} ({info['hardest_count']} at it){via}")
+    if "histogram" in out:
+        width = len(f"{max(info['histogram']):,}")
+        for d, count in enumerate(info["histogram"]):
+            print(f"{d:4} {count:>{width},}")
+    for tiles in out.get("hardest", []):
+        print(Board(shape, tuple(tiles)).text())
+    if "random" in out:
+        r = out["random"]
+        print(f"random position at distance {r['distance']} (seed {r['seed']}): {' '.join(map(str, r['tiles']))}")
+    if "position" in out:
+        pos = out["position"]
+        print(Board(shape, tuple(pos["tiles"])))
+        print(f"distance: {pos['distance']}")
+        print(f"optimal moves: {_moves_text(pos['optimal'])}")
+        print("every move: " + ", ".join(f"{m['tile']} ({m['direction']}) -> {m['distance']}" for m in pos["moves"]))
+    return 0
+
+
+def _hint(board: Board, args) -> int:
+    registry.ensure_for(board.shape, args.db, explorer=True)
+    params: dict = {"tiles": list(board.tiles), "shape": str(board.shape), "all": args.all, "bound": args.bound}
+    if args.budget is not None:
+        params["budget"] = args.budget
+    h = _call("hint", params)
+    if args.json:
+        print(json.dumps(h))
+        return 0
+    print(board)
+    nxt = h["next"]
+    print(f"distance: {h['distance']} ({'explorer table' if h['source'] == 'table' else 'solved'})")
+    print(f"next optimal move: {_moves_text([nxt] if nxt else [])}")
+    if args.all:
+        print(f"all optimal moves: {_moves_text(h['optimal'])}")
+        if h["undecided"]:
+            print(f"undecided (budget exhausted): {_moves_text(h['undecided'])}")
+    return 0
+
+
+def _fmt_nodes(n: int) -> str:
+    return f"{n:,}"
+
+
+@guard_cli
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command in lab.COMMANDS:
+            return lab.run(args)
+        if args.command == "loops":
+            print(bound_info(args.bound).loop_source(Shape.parse(args.shape)), end="")
+            return 0
+        if args.db:
+            registry.use_directory(args.db)  # else $FIFTEEN_DB or the checkout's static/db
+        if args.command == "explore":
+            return _explore(args)
+        if args.command == "batch":
+            return _batch(args)
+        board = Board.parse(args.tiles, args.shape)
+        if args.command == "hint":
+            return _hint(board, args)
+        values = bound_values(board)
+        if args.command == "bounds":
+            if args.json:
+                print(json.dumps({"shape": str(board.shape), "tiles": list(board.tiles), "bounds": values, "summary": summary(values)}))
+            else:
+                print(board)
+                print(summary(values))
+            return 0
+        return _solve(board, args, values)
+    except FifteenError as exc:  # InputError, AssetError: a message for a person
+        print(f"fifteen: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("fifteen: interrupted", file=sys.stderr)
+        return 130
+
+
+def _solve(board: Board, args, values: dict) -> int:
+    def progress(p: Progress) -> None:
+        if p.done:
+            it = p.iterations[-1]
+            rate = it.nodes / it.seconds if it.seconds > 0 else 0
+            print(f"  bound {it.bound}: {_fmt_nodes(it.nodes)} nodes, {it.seconds:.2f} s ({rate:,.0f} nodes/s)", file=sys.stderr)
+
+    jobs = _jobs(args.jobs)
+    if not args.json:
+        print(board)
+        print(summary(values))
+    show = not args.json and not args.quiet
+    sol = _solve_jobs(board, args.bound, jobs, progress if show else None)
+    r = sol.result
+    rate = r.nodes / r.seconds if r.seconds > 0 else 0.0
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "shape": str(board.shape),
+                    "tiles": list(board.tiles),
+                    "bound": sol.bound,
+                    "length": sol.length,
+                    "moves": sol.tiles,
+                    "directions": sol.directions,
+                    "nodes": r.nodes,
+                    "setup_seconds": round(r.setup_seconds, 4),
+                    "seconds": round(r.seconds, 4),
+                    "cpu_seconds": round(r.cpu_seconds, 4),
+                    "nodes_per_second": round(rate),
+                    "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 4)} for it in r.iterations],
+                    "bounds": values,
+                    **_parallel_json(r),
+                }
+            )
+        )
+        return 0
+    print(f"bound used: {sol.bound} (available: {', '.join(available_bounds(board.shape))})")
+    print(f"optimal length: {sol.length}")
+    print(f"tiles moved:    {' '.join(map(str, sol.tiles))}")
+    print(f"blank moves:    {sol.directions}")
+    print("nodes per iteration: " + ", ".join(f"{it.bound}:{_fmt_nodes(it.nodes)}" for it in r.iterations))
+    print(f"total nodes: {_fmt_nodes(r.nodes)}  time: {r.seconds:.3f} s  ({rate:,.0f} nodes/s)  set-up: {r.setup_seconds:.3f} s")
+    if "jobs" in _parallel_json(r):
+        print(f"workers: {r.jobs}, nodes per worker: " + ", ".join(_fmt_nodes(n) for n in r.worker_nodes))
+    return 0
+
+
+# ---------------------------------------------------------------- parallel solve and batches (issue 10)
+def _jobs(jobs: int) -> int:
+    """``--jobs``: 0 is every core; negative is an input error."""
+    from fifteen.parallel.processes import resolve_jobs
+
+    return resolve_jobs(jobs)
+
+
+def _solve_jobs(board: Board, bound: str, jobs: int, progress):
+    """``solve --jobs N``: the serial search for 1, else a pool of N processes."""
+    if jobs == 1:
+        return solve(board, bound, progress=progress)
+    from fifteen.parallel.processes import solve_parallel
+
+    return solve_parallel(board, bound, jobs=jobs, progress=progress)
+
+
+def _parallel_json(result) -> dict:
+    """The parallel search's own keys of ``solve --json`` (none for a serial search)."""
+    from fifteen.parallel.scheduler import ParallelResult
+
+    if not isinstance(result, ParallelResult):
+        return {}
+    return {"jobs": result.jobs, "worker_nodes": result.worker_nodes}
+
+
+def _add_batch_parser(sub) -> None:
+    sp = sub.add_parser("batch", help="solve many positions (one per line), one JSON line each as it finishes")
+    sp.add_argument("file", help="positions, one per line; # comments; an optional id first, then a tab")
+    sp.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default 0: every core)")
+    sp.add_argument("--out", "-o", help="append the JSON lines to this file and skip the ids already in it (resume)")
+    sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound (default: auto)")
+    sp.add_argument("--shape", help="RxC, for positions whose shape cannot be inferred")
+    sp.add_argument("--db", help="directory of the database assets")
+    sp.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://host:8786, or local (a LocalCluster)")
+    sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def _batch(args) -> int:
+    from fifteen.parallel import batch
+
+    jobs = _jobs(args.jobs)
+    if args.shape:
+        Shape.parse(args.shape)  # a bad shape is an error of the command, not of every line
+    items = batch.read_items(args.file)
+    skipped = 0
+    if args.out:
+        done = batch.finished_ids(args.out)
+        skipped = sum(item.id in done for item in items)
+        items = [item for item in items if item.id not in done]
+    out = open(args.out, "a") if args.out else sys.stdout  # noqa: SIM115 - closed below
+    bar = None if args.quiet else batch.ProgressBar(len(items), skipped=skipped)
+    client = None
+
+    def write(record: dict) -> None:
+        out.write(json.dumps(record) + "\n")
+        out.flush()
+
+    try:
+        client = batch.dask_client(args.dask, jobs) if args.dask else None
+        solved, errors = batch.run_batch(items, write, jobs=jobs, shape=args.shape, bound=args.bound, client=client, progress=bar)
+    except KeyboardInterrupt:
+        kept = f"; the finished results are in {args.out}: run again to resume" if args.out else ""
+        print(f"\nfifteen: interrupted{kept}", file=sys.stderr)
+        return 130
+    finally:
+        if bar is not None:
+            bar.close()
+        if args.out:
+            out.close()
+        if client is not None:
+            _close_dask(client)
+    if not args.quiet:
+        print(f"batch: {solved} solved, {errors} error{'s' * (errors != 1)}, {skipped} skipped", file=sys.stderr)
+    return 0 if not errors else 1
+
+
+def _close_dask(client) -> None:
+    cluster = getattr(client, "cluster", None)
+    client.close()
+    if cluster is not None:
+        cluster.close()

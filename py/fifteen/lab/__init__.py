@@ -1,0 +1,1 @@
+"""The heuristic lab: bounds compared and explained, the small-board explorer, hints."""

@@ -1,0 +1,346 @@
+"""Native worker processes: a small pool that survives the death of a worker, and the parallel
+solve (:func:`solve_parallel`) and batch runs built on it.
+
+:class:`WorkerPool` starts *size* processes (the ``fork`` start method where the OS has it, so
+the databases the parent loaded are shared copy-on-write; else ``spawn``, and each worker reads
+them once, at first use), each with its own pipe.  The parent hands a call to an idle worker
+and waits for events: a result, an error, or a death (the process's sentinel): a killed worker
+(out of memory, ``kill -9``) is reported with the call it was running, so the caller can run it
+again elsewhere, and :meth:`WorkerPool.replace` starts a new process in its slot.  Workers
+ignore SIGINT: Ctrl-C reaches the parent, which terminates them (:meth:`WorkerPool.close`).
+
+A running call can be asked to stop (:meth:`WorkerPool.stop_running`): each call gets a
+``stopped()`` callable that turns true then (a shared counter, read every few thousand nodes).
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import wait as wait_for
+from typing import Any
+
+from fifteen.board import Board
+from fifteen.db import registry
+from fifteen.errors import FifteenError
+from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_tasks
+from fifteen.search.ida import Cancelled, Progress
+
+
+class WorkerError(FifteenError):
+    """Workers kept dying, or a worker failed: no answer can be trusted."""
+
+
+def default_jobs() -> int:
+    """Every core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def resolve_jobs(jobs: int) -> int:
+    """``0`` means every core; negative is an input error."""
+    if jobs < 0:
+        from fifteen.errors import InputError
+
+        raise InputError(f"--jobs must be 0 (every core) or a positive number, not {jobs}")
+    return jobs or default_jobs()
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _use_databases(directory: str | None) -> None:
+    """In a worker: read databases from *directory* (a spawned worker; a forked one has them)."""
+    if directory is not None and str(registry.directory()) != directory:
+        registry.use_directory(directory)
+
+
+def _worker_main(conn, stop, directory: str | None) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _use_databases(directory)
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        call_id, generation, fn, args = message
+        cpu = time.process_time()
+        try:
+            value = fn(*args, stopped=lambda generation=generation: stop.value != generation)
+            reply = ("done", call_id, value, time.process_time() - cpu)
+        except BaseException as exc:  # noqa: B036 - reported to the parent, never a traceback on the terminal
+            reply = ("error", call_id, f"{type(exc).__name__}: {exc}", time.process_time() - cpu)
+        try:
+            conn.send(reply)
+        except (OSError, ValueError):
+            return
+
+
+@dataclass
+class Worker:
+    index: int
+    process: Any
+    conn: Any
+    busy: Any = None  # the id of the call it runs, or None
+    nodes: int = 0  # for the caller's bookkeeping
+
+
+@dataclass
+class Event:
+    kind: str  # "done", "error" or "died"
+    worker: Worker
+    call_id: Any
+    value: Any = None  # the result, the error message, or the exit code
+    cpu_seconds: float = 0.0
+
+
+class WorkerPool:
+    """*size* worker processes (see the module docstring)."""
+
+    def __init__(self, size: int, directory: str | None = None):
+        self._ctx = _context()
+        self._stop = self._ctx.RawValue("i", 0)
+        self._directory = directory
+        self.workers: list[Worker] = []
+        for i in range(size):
+            self.workers.append(self._start(i))
+
+    def _start(self, index: int) -> Worker:
+        parent, child = self._ctx.Pipe()
+        process = self._ctx.Process(target=_worker_main, args=(child, self._stop, self._directory), daemon=True, name=f"fifteen-{index}")
+        # The worker starts with SIGINT ignored (a Ctrl-C during its start-up is the parent's).
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            process.start()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
+        child.close()
+        return Worker(index, process, parent)
+
+    def idle(self) -> list[Worker]:
+        return [w for w in self.workers if w.busy is None]
+
+    def submit(self, worker: Worker, call_id: Any, fn: Callable, *args: Any) -> None:
+        """Run ``fn(*args, stopped=...)`` on *worker* (idle); its event carries *call_id*."""
+        worker.busy = call_id
+        try:
+            worker.conn.send((call_id, self._stop.value, fn, args))
+        except (OSError, ValueError):
+            pass  # dead already: its sentinel reports it
+
+    def stop_running(self) -> None:
+        """Ask every running call to stop (their ``stopped()`` turns true)."""
+        self._stop.value += 1
+
+    def wait(self, timeout: float | None) -> list[Event]:
+        """Events of the workers (results, errors, deaths), waiting up to *timeout* seconds."""
+        busy = [w for w in self.workers if w.busy is not None]
+        ready = set(wait_for([w.conn for w in busy] + [w.process.sentinel for w in self.workers], timeout))
+        events = []
+        for w in list(self.workers):
+            if w.conn in ready or (w.busy is not None and w.process.sentinel in ready and w.conn.poll()):
+                try:
+                    kind, call_id, value, cpu = w.conn.recv()
+                except (EOFError, OSError):
+                    kind = ""
+                else:
+                    w.busy = None
+                    events.append(Event(kind, w, call_id, value, cpu))
+            if w.process.sentinel in ready:
+                w.process.join(0.1)
+                events.append(Event("died", w, w.busy, w.process.exitcode))
+                w.busy = None
+        return events
+
+    def replace(self, worker: Worker) -> Worker:
+        """A new process in the slot of a dead *worker*."""
+        worker.conn.close()
+        new = self._start(worker.index)
+        new.nodes = worker.nodes
+        self.workers[worker.index] = new
+        return new
+
+    def close(self) -> None:
+        """End every worker: politely when idle, else terminate."""
+        for w in self.workers:
+            if w.busy is None and w.process.is_alive():
+                try:
+                    w.conn.send(None)
+                except (OSError, ValueError):
+                    pass
+            else:
+                w.process.terminate()
+        deadline = time.monotonic() + 2.0
+        for w in self.workers:
+            w.process.join(max(0.0, deadline - time.monotonic()))
+            if w.process.is_alive():
+                w.process.kill()
+                w.process.join(1.0)
+            w.conn.close()
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def describe_death(worker: Worker, exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            how = f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            how = f"killed by signal {-exitcode}"
+    else:
+        how = f"exit status {exitcode}"
+    return f"worker {worker.index + 1} (pid {worker.process.pid}) died ({how})"
+
+
+#: How long the other workers have to return their partial counts once a solution is found.
+STOP_WAIT_SECONDS = 5.0
+
+
+def _stderr(message: str) -> None:
+    print(f"fifteen: {message}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class _Run:
+    """A bundle of tasks handed to one worker (:func:`fifteen.parallel.scheduler.bundles`)."""
+
+    tasks: list[Task]
+    started: float = 0.0
+    deaths: int = 0
+
+
+def run_search(
+    search: ParallelSearch,
+    pool: WorkerPool,
+    *,
+    progress: Callable[[Progress], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    notice: Callable[[str], None] = _stderr,
+    max_deaths: int = 3,
+    progress_seconds: float = 0.25,
+) -> ParallelResult:
+    """Drive *search* on *pool* to its solution (see :mod:`fifteen.parallel.scheduler`)."""
+    start = time.perf_counter()
+    cpu = time.process_time()
+    worker_cpu = 0.0
+    last_report = start
+    deaths_total = 0
+    calls = itertools.count()
+    while True:
+        tasks = search.begin()
+        if search.solved:
+            break
+        queue = deque(_Run(group) for group in bundles(tasks, search.min_task_nodes, len(pool.workers)))
+        running: dict[int, _Run] = {}
+        solved, solved_at = False, 0.0
+        while queue or running:
+            if not solved:
+                for w in pool.idle():
+                    if not queue:
+                        break
+                    nxt = queue.popleft()
+                    nxt.started = time.perf_counter()
+                    call = next(calls)
+                    running[call] = nxt
+                    pool.submit(w, call, run_tasks, nxt.tasks)
+            for event in pool.wait(0.1):
+                run = running.pop(event.call_id, None) if event.call_id is not None else None
+                if event.kind == "done" and run is not None:
+                    outcomes: list[TaskOutcome] = event.value
+                    worker_cpu += event.cpu_seconds
+                    for task, outcome in zip(run.tasks, outcomes, strict=False):
+                        event.worker.nodes += outcome.nodes
+                        if search.record(task, outcome, outcome.cpu_seconds) and not solved:
+                            solved, solved_at = True, time.perf_counter()
+                            queue.clear()
+                            pool.stop_running()  # the others return their partial counts
+                elif event.kind == "error":
+                    raise WorkerError(f"a worker failed: {event.value}")
+                elif event.kind == "died":
+                    deaths_total += 1
+                    if run is not None and not solved:
+                        run.deaths += 1
+                        notice(f"{describe_death(event.worker, event.value)}; its tasks are re-run by another worker")
+                        if run.deaths >= max_deaths:
+                            raise WorkerError(f"{run.deaths} workers died on the same subtrees (out of memory?): no answer")
+                        queue.appendleft(run)
+                    elif not solved:
+                        notice(f"{describe_death(event.worker, event.value)}; it is replaced")
+                    if deaths_total > max_deaths * len(pool.workers):
+                        raise WorkerError(f"{deaths_total} workers died (out of memory?): no answer")
+                    pool.replace(event.worker)
+            if cancel is not None and cancel():
+                raise Cancelled()
+            now = time.perf_counter()
+            if solved and now - solved_at > STOP_WAIT_SECONDS:
+                break  # the pool's close terminates the late ones
+            if progress is not None and not solved and now - last_report >= progress_seconds:
+                last_report = now
+                progress(search.progress(now - start, False))
+        if solved:
+            break
+        search.end()
+        if progress is not None:
+            progress(search.progress(time.perf_counter() - start, True))
+    result = search.result(
+        time.perf_counter() - start,
+        setup_seconds=search.setup_seconds,
+        cpu_seconds=time.process_time() - cpu + worker_cpu,
+    )
+    assert isinstance(result, ParallelResult)
+    result.worker_nodes = [w.nodes for w in pool.workers]
+    return result
+
+
+def solve_parallel(
+    board: Board,
+    bound: str = "auto",
+    *,
+    jobs: int = 0,
+    progress: Callable[[Progress], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    notice: Callable[[str], None] = _stderr,
+    pool_hook: Callable[[WorkerPool], None] | None = None,
+):
+    """A shortest solution of *board* searched by *jobs* worker processes (0: every core).
+
+    Returns a :class:`fifteen.bounds.Solution` whose ``result`` is a
+    :class:`fifteen.parallel.scheduler.ParallelResult` (``jobs``, ``worker_nodes``).  *notice* receives
+    the messages about dead workers; *pool_hook* is called with the pool once it is started
+    (tests use it to kill a worker).
+    """
+    from fifteen.bounds import Solution, resolve_bound, start_bound
+
+    jobs = resolve_jobs(jobs)
+    info = resolve_bound(board.shape, bound)
+    # (loads the databases before the fork)
+    search = ParallelSearch(board.shape, board.tiles, info.name, info.factory, jobs, start_bound=start_bound(board, bound))
+    directory = registry.directory()
+    with WorkerPool(jobs, None if directory is None else str(directory)) as pool:
+        if pool_hook is not None:
+            pool_hook(pool)
+        result = run_search(search, pool, progress=progress, cancel=cancel, notice=notice)
+    return Solution(board, info.name, result)
+
+
+__all__ = ["Event", "Worker", "WorkerError", "WorkerPool", "default_jobs", "resolve_jobs", "run_search", "solve_parallel"]

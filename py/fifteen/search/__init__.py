@@ -1,0 +1,1 @@
+"""Searching: move tables with duplicate pruning, the IDA* driver and its generated inner loops."""

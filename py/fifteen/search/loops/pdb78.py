@@ -1,0 +1,165 @@
+"""The 7-8 pack's loop (tables and snippets for :mod:`fifteen.search.loops.template`).
+
+Built on the incremental interface of :class:`fifteen.bounds.pdb78.PDB78` (``move_row``: the change
+of a group's mixed-radix rank when a tile moves), as :mod:`fifteen.search.loops.pdb` is on
+:mod:`fifteen.bounds.pdb`.  Bound: ``MD + 2 * max(entries, reflected entries)``.
+
+Per move, the moving tile's group index in each lookup changes by a base delta plus, for the
+lookup in which the move is "vertical", the contributions of the tiles on the (up to 3)
+jumped squares (padded with a sentinel square n holding tile 0, contribution 0).  Successors
+come in two lists per automaton state: moves vertical on the board (the plain index uses the
+jumped squares, the reflected one is +-w) and the others.  Indices are kept times 4
+(``x = 4 * entry index``): the entry is then ``(T[x >> 3] >> (x & 4)) & 15``, one operation
+fewer than with the plain index.  The current entries (``V`` plain, ``W`` reflected) are kept
+beside the indices, so only the new entry is looked up per child; the reflected lookup is
+made only for children the plain one did not cut, and the tick is checked only in nodes
+with slack.
+"""
+
+from __future__ import annotations
+
+from fifteen.board import Shape
+from fifteen.bounds.manhattan import manhattan
+from fifteen.bounds.pdb78 import PDB78
+from fifteen.search.loops.template import Children, Loop, LoopProgram, Searcher, Tick
+from fifteen.search.moves import MoveTables, tables_for
+
+
+def _entry(index: str, entry: str) -> str:
+    return f"{entry} = (T[{index} >> 3] >> ({index} & 4)) & 15"
+
+
+def _children(table: str, vertical: bool, reflect: bool) -> Children:
+    jumped = " + cp[board[j1]] + cp[board[j2]] + cp[board[j3]]"
+    if vertical:  # the plain index uses the jumped squares
+        fields, plain, reflected = "g, d, cp, r, e, dm = row[t]", f"x1 = I[g] + d{jumped}", "y1 = R[r] + e"
+    else:  # the reflected one does
+        fields, plain, reflected = "g, d, r, e, cr, dm = row[t]", "x1 = I[g] + d", "y1 = R[r] + e" + jumped.replace("cp", "cr")
+    value = (fields, plain, _entry("x1", "v1"), "v0 = V[g]", "h = hp + dm + ((v1 - v0) << 1)")
+    if not reflect:
+        return Children(
+            table=table,
+            fields=("s", "row", "st", "j1", "j2", "j3"),
+            value=value,
+            child=("h",),
+            apply=("x0 = I[g]", "I[g] = x1", "V[g] = v1"),
+            restore=("I[g] = x0", "V[g] = v0"),
+        )
+    return Children(
+        table=table,
+        fields=("s", "row", "st", "j1", "j2", "j3"),
+        value=value,
+        second=(reflected, _entry("y1", "w1"), "w0 = W[r]", "h2 = hr + dm + ((w1 - w0) << 1)"),
+        child=("h", "h2"),
+        apply=("x0 = I[g]", "y0 = R[r]", "I[g] = x1", "R[r] = y1", "V[g] = v1", "W[r] = w1"),
+        restore=("I[g] = x0", "R[r] = y0", "V[g] = v0", "W[r] = w0"),
+    )
+
+
+#: MD + 2 * max(entries, reflected entries).
+PDB78_REFLECTED_LOOP = Loop(
+    name="pdb78-reflected",
+    args=("hp", "hr"),
+    hot=("sv", "sh", "I", "R", "V", "W", "T"),
+    children=(_children("sv", True, True), _children("sh", False, True)),
+    tick_slack="hp < budget",
+)
+
+#: MD + 2 * entries (non-square boards, or the reflection switched off).
+PDB78_PLAIN_LOOP = Loop(
+    name="pdb78-plain",
+    args=("hp",),
+    hot=("sv", "sh", "I", "V", "T"),
+    children=(_children("sv", True, False), _children("sh", False, False)),
+    tick_slack="hp < budget",
+)
+
+
+def pdb78_loop(reflect: bool) -> Loop:
+    return PDB78_REFLECTED_LOOP if reflect else PDB78_PLAIN_LOOP
+
+
+def move_rows(db: PDB78, mt: MoveTables, use_r: bool) -> list:
+    """Per move id of *mt*: ``(row, jumped)`` where ``row[t]`` says how tile t's move changes
+    the lookups — ``(g, 4*d, contrib, r, 4*e, dm)`` for a move vertical on the board (the
+    plain index adds the contributions of the tiles on the jumped squares), ``(g, 4*d, r,
+    4*e, contrib, dm)`` otherwise (the reflected one does); ``dm`` is the change of MD and
+    ``jumped`` the (up to 3) jumped squares, padded with the sentinel square n."""
+    n = mt.n
+    cols = db.cols
+    zero = tuple([0] * (n + 1))
+    vrows = []
+    for mv in mt.moves:
+        a, b = mv.blank_to, mv.blank_from  # the tile slides from a to b
+        row: list = [None] * n
+        jumped: tuple = ()
+        for t in range(1, n):
+            g, d, cp, jp = db.move_row(db.groups, t, a, b)
+            if use_r:
+                r, e, cr, jr = db.move_row(db.rgroups, t, a, b)
+            else:
+                r, e, cr, jr = 0, 0, None, ()
+            if jr if mv.vertical else jp:
+                raise ValueError("unexpected jumped squares (the board must be square or have no reflection)")
+            jumped = jp or jr
+            g1, a1 = divmod(t - 1, cols)
+            dm = (abs(b // cols - g1) + abs(b % cols - a1)) - (abs(a // cols - g1) + abs(a % cols - a1))
+            cp = tuple(4 * c for c in cp) + (0,) if cp else zero
+            cr = tuple(4 * c for c in cr) + (0,) if cr else zero
+            if mv.vertical:  # the plain index uses the jumped squares
+                row[t] = (g, 4 * d, cp, r, 4 * e, dm)
+            else:  # the reflected one does
+                row[t] = (g, 4 * d, r, 4 * e, cr, dm)
+        if len(jumped) > 3:
+            raise ValueError("boards wider than 4 are not supported")
+        vrows.append((tuple(row), tuple(jumped) + (n,) * (3 - len(jumped))))
+    return vrows
+
+
+def pdb78_searcher(db: PDB78, *, reflect: bool = True):
+    """A searcher factory (the contract of :func:`fifteen.search.ida.ida_star`) bounded by
+    ``MD + 2 * max(entries, reflected entries)`` (the plain entries alone when *reflect* is
+    false or the board is not square)."""
+    use_r = reflect and bool(db.rgroups)
+    programs: dict[MoveTables, LoopProgram] = {}
+
+    def program(tables: MoveTables) -> LoopProgram:
+        """Per automaton state, the moves vertical on the board and the others, each
+        ``(s, row, next state, j1, j2, j3)``; once per move tables."""
+        if tables not in programs:
+            n = tables.n
+            vrows = move_rows(db, tables, use_r)
+            sv, sh = [], []
+            for entry in tables.successors:
+                v: list[tuple] = []
+                h: list[tuple] = []
+                for s, mn, st in entry:
+                    m = mn // n
+                    row, (j1, j2, j3) = vrows[m]
+                    (v if tables.moves[m].vertical else h).append((s, row, st, j1, j2, j3))
+                sv.append(tuple(v))
+                sh.append(tuple(h))
+            programs[tables] = LoopProgram(pdb78_loop(use_r), {"sv": sv, "sh": sh, "T": db.data})
+        return programs[tables]
+
+    def factory(shape: Shape, board, tick: Tick, *, tables: MoveTables | None = None, state: int | None = None) -> Searcher:
+        if (shape.rows, shape.cols) != (db.rows, db.cols):
+            raise ValueError(f"{db.name} is for {db.rows}x{db.cols}, not {shape}")
+        tables = tables or tables_for(shape, board)
+        loop_board = list(board) + [0]  # square n: sentinel holding "tile 0"
+        md0 = manhattan(shape, board)
+        I = [4 * x for x in db.indices(board)]  # noqa: E741 - the loop's name for the plain indices
+        V = [db.nibble(x >> 2) for x in I]
+        hp0 = md0 + 2 * sum(V)
+        if not use_r:
+            return program(tables).searcher(board, tick, tables, state, hp0, (hp0,), {"board": loop_board, "I": I, "V": V})
+        R = [4 * x for x in db.rindices(board)]
+        W = [db.nibble(x >> 2) for x in R]
+        hr0 = md0 + 2 * sum(W)
+        values = {"board": loop_board, "I": I, "R": R, "V": V, "W": W}
+        return program(tables).searcher(board, tick, tables, state, max(hp0, hr0), (hp0, hr0), values)
+
+    return factory
+
+
+__all__ = ["PDB78_PLAIN_LOOP", "PDB78_REFLECTED_LOOP", "move_rows", "pdb78_loop", "pdb78_searcher"]

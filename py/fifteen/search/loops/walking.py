@@ -1,0 +1,205 @@
+"""Takahashi's family's loops: inversion distance (ID), walking distance (WD) and the seed's
+max(WD_v, ID_v) + max(WD_h, ID_h) (tables and snippets for :mod:`fifteen.search.loops.template`).
+
+Per axis the state is a WD key and an inversion count; a vertical move changes only the
+vertical pair, a horizontal one only the horizontal pair, so vertical and horizontal moves
+are separate successor lists.  ``hv``/``hh`` are the per-axis values: WD, ID, or their
+maximum.
+
+* WD keys are kept pre-multiplied by the links row width, so the next key is
+  ``link[key + off[m + t]]`` (one addition, one lookup) and the value is ``wd[key]`` in a
+  table spread to the same stride.
+* The inversion change of a move is the sum, over the ``cols - 1`` (vertical) or
+  ``rows - 1`` (horizontal) tiles the sliding tile passes, of +1/-1 from a per-tile row
+  whose sign is chosen per move; the sum is unrolled in the generated source (the jump
+  length depends on the shape).
+* ID can be 0 away from the goal: its goal test checks the board.
+
+The factories follow the searcher contract of :func:`fifteen.search.ida.ida_star`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from fifteen.board import Shape, transpose_tiles
+from fifteen.bounds.inversion import column_labels, distance_table, horizontal_inversions, vertical_inversions
+from fifteen.bounds.walking import table_for
+from fifteen.search.loops.template import Children, Loop, LoopProgram, Searcher, Tick
+from fifteen.search.moves import MoveTables, tables_for
+
+
+def _state_names(use_wd: bool, use_id: bool) -> tuple[str, ...]:
+    names: list[str] = []
+    for axis in "vh":
+        names += (["k" + axis] if use_wd else []) + (["i" + axis] if use_id else []) + ["h" + axis]
+    return tuple(names)
+
+
+@cache
+def id_wd_loop(jumps: tuple[int, int], use_wd: bool, use_id: bool) -> Loop:
+    """The loop of ID, WD or WD+ID for tiles jumping ``jumps = (cols - 1, rows - 1)`` squares."""
+    state = _state_names(use_wd, use_id)
+    children = []
+    for axis, other, jump in (("v", "h", jumps[0]), ("h", "v", jumps[1])):
+        fields = ("s", "m", "st") + (("lt",) + tuple(f"j{i}" for i in range(jump)) if use_id else ())
+        value = []
+        if use_wd:
+            value.append(f"k{axis}2 = link_{axis}[k{axis} + off[m + t]]")
+        if use_id:
+            value.append("row = lt[t]")
+            value.append(f"i{axis}2 = i{axis} + " + " + ".join(f"row[board[j{i}]]" for i in range(jump)))
+        if use_wd and use_id:
+            value.append(f"h{axis}2 = wdid_{axis}[k{axis}2][i{axis}2]")
+        elif use_wd:
+            value.append(f"h{axis}2 = wd_{axis}[k{axis}2]")
+        else:
+            value.append(f"h{axis}2 = id_{axis}[i{axis}2]")
+        value.append(f"h = h{axis}2 + h{other}")
+        children.append(
+            Children(
+                table="succ_" + axis,
+                fields=fields,
+                value=tuple(value),
+                child=tuple(name + "2" if name[1] == axis else name for name in state),
+                goal="h == 0" if use_wd else "h == 0 and is_goal(board, b, s, t)",
+            )
+        )
+    hot = ["succ_v", "succ_h"]
+    if use_wd:
+        hot += ["off", "link_v", "link_h"] + (["wdid_v", "wdid_h"] if use_id else ["wd_v", "wd_h"])
+    if use_id and not use_wd:
+        hot += ["id_v", "id_h", "is_goal"]
+    name = {(True, False): "wd", (False, True): "id", (True, True): "wdid"}[use_wd, use_id]
+    return Loop(name=name, args=state, hot=tuple(hot), children=tuple(children))
+
+
+def _inversion_deltas(shape: Shape, n: int):
+    """``less[t * N + u]`` = +1 if tile u < t else -1, for the vertical (row-major labels) and
+    horizontal (column-major labels) readings; 0 where u is the blank."""
+    labels = column_labels(shape)
+    less_v = [0] * (n * n)
+    less_h = [0] * (n * n)
+    for t in range(1, n):
+        for u in range(1, n):
+            less_v[t * n + u] = 1 if u < t else -1
+            less_h[t * n + u] = 1 if labels[u] < labels[t] else -1
+    return less_v, less_h
+
+
+def _id_tables(shape: Shape):
+    n = shape.size
+    max_inv = (n - 1) * (n - 2) // 2
+    return distance_table(shape.cols - 1, max_inv), distance_table(shape.rows - 1, max_inv)
+
+
+def _goal_test(n: int, goal: list[int]):
+    def is_goal(board: list[int], b: int, s: int, t: int) -> bool:
+        """The board after tile t slides from s to b is the goal."""
+        if s != n - 1:
+            return False
+        board[b] = t
+        ok = board[: n - 1] == goal[: n - 1]
+        board[s] = t
+        return ok
+
+    return is_goal
+
+
+@cache
+def _id_wd_program(tables: MoveTables, use_wd: bool, use_id: bool):
+    """The board-independent part, once per move tables and bound:
+    ``(program, {axis: (WD table, stride)}, {axis: ID table})``."""
+    shape = tables.shape
+    n = tables.n
+    rows, cols = shape.rows, shape.cols
+    static: dict[str, Any] = {}
+    wd_tables = {}
+    axes = (("v", shape, tables.successors_vertical), ("h", shape.transposed(), tables.successors_horizontal))
+    less = _inversion_deltas(shape, n)
+    ids = _id_tables(shape)
+    # Per (move, tile): offset into the links row: direction * R + goal row (vertical) or
+    # direction * C + goal column (horizontal, on the transposed table).  Direction 0 = the
+    # blank moves up/left (the tile moves down/right).
+    static["off"] = tables.per_tile(
+        lambda mv, t: ((int(mv.forward) * rows + (t - 1) // cols) if mv.vertical else (int(mv.forward) * cols + (t - 1) % cols)) if t else 0
+    )
+    for (axis, tshape, succ), less_a, id_a in zip(axes, less, ids, strict=True):
+        # rows_pos[t][u] = +1 if u < t else -1 (in this axis's labels); rows_neg negated
+        rows_pos = [less_a[t * n : (t + 1) * n] for t in range(n)]
+        rows_neg = [[-x for x in row] for row in rows_pos]
+        entries = []
+        for entry in succ:
+            row = []
+            for s, m, st in entry:
+                mv = tables.moves[m // n]
+                item: tuple = (s, m, st)
+                if use_id:
+                    # The tile moves later in reading order when the blank moves up/left:
+                    # passing a smaller tile then removes an inversion.
+                    item += ((rows_pos if mv.forward else rows_neg),) + mv.jumped
+                row.append(item)
+            entries.append(tuple(row))
+        static["succ_" + axis] = entries
+        if use_wd:
+            table = table_for(tshape)
+            width = 2 * tshape.rows
+            wd_tables[axis] = (table, width)
+            spread = bytearray(len(table.values) * width)
+            spread[::width] = table.values
+            static["wd_" + axis] = bytes(spread)
+            if use_id:
+                # max(WD, ID) in one lookup: per WD value a row over inversion counts
+                by_value = [bytes(max(w, x) for x in id_a) for w in range(max(table.values) + 1)]
+                static["wdid_" + axis] = [by_value[w] for w in spread]
+            static["link_" + axis] = [x * width for x in table.links]
+        static["id_" + axis] = id_a
+    static["is_goal"] = _goal_test(n, list(shape.goal()))
+    loop = id_wd_loop((cols - 1, rows - 1), use_wd, use_id)
+    return LoopProgram(loop, {k: v for k, v in static.items() if k in loop.hot}), wd_tables, {"v": ids[0], "h": ids[1]}
+
+
+def _id_wd_searcher(shape: Shape, board: list[int], tick: Tick, tables: MoveTables | None, state: int | None, use_wd: bool, use_id: bool):
+    tables = tables or tables_for(shape, board)
+    program, wd_tables, id_tables = _id_wd_program(tables, use_wd, use_id)
+    start: dict[str, int] = {}
+    h0 = 0
+    for axis, ttiles, inversions_of in (
+        ("v", board, vertical_inversions),
+        ("h", transpose_tiles(shape, board), horizontal_inversions),
+    ):
+        parts = []
+        if use_wd:
+            table, width = wd_tables[axis]
+            start["k" + axis] = table.key_of(ttiles) * width
+            parts.append(table.values[start["k" + axis] // width])
+        if use_id:
+            start["i" + axis] = inversions_of(shape, board)
+            parts.append(id_tables[axis][start["i" + axis]])
+        start["h" + axis] = max(parts)
+        h0 += start["h" + axis]
+    args = tuple(start[name] for name in program.loop.args)
+    return program.searcher(board, tick, tables, state, h0, args, {})
+
+
+def inversion_searcher(
+    shape: Shape, board: list[int], tick: Tick, *, tables: MoveTables | None = None, state: int | None = None
+) -> Searcher:
+    """IDA* bounded by ID alone (vertical + horizontal inversion distance)."""
+    return _id_wd_searcher(shape, board, tick, tables, state, use_wd=False, use_id=True)
+
+
+def walking_searcher(shape: Shape, board: list[int], tick: Tick, *, tables: MoveTables | None = None, state: int | None = None) -> Searcher:
+    """IDA* bounded by WD alone (vertical + horizontal walking distance, linked tables)."""
+    return _id_wd_searcher(shape, board, tick, tables, state, use_wd=True, use_id=False)
+
+
+def walking_inversion_searcher(
+    shape: Shape, board: list[int], tick: Tick, *, tables: MoveTables | None = None, state: int | None = None
+) -> Searcher:
+    """IDA* bounded by the seed's max(WD_v, ID_v) + max(WD_h, ID_h)."""
+    return _id_wd_searcher(shape, board, tick, tables, state, use_wd=True, use_id=True)
+
+
+__all__ = ["id_wd_loop", "inversion_searcher", "walking_inversion_searcher", "walking_searcher"]

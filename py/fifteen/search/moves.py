@@ -1,0 +1,258 @@
+"""Move tables shared by the search inner loops, with duplicate-path pruning.
+
+A *move* is the blank stepping from square ``b`` to a neighbouring square
+``s`` (the tile on ``s`` slides to ``b``).  Each ordered pair gets a move id
+``m``; per-move, per-tile tables are flat and indexed ``m * N + tile``, so one
+addition finds an entry in the inner loop.
+
+**Duplicate pruning (Taylor and Korf's finite-state machine).**  Undoing the
+previous move is the shortest way for two move sequences to reach the same
+position, but not the only one: circling a 2x2 block one and a half times
+one way equals doing it the other way (6 moves each), and longer coincidences
+follow.  A breadth-first enumeration of blank paths of up to
+:data:`PRUNE_DEPTH` moves from every square finds each path that reaches a
+position an earlier (shorter, or equally long and earlier) path already
+reached; such a path is never needed in a shortest solution, nor in a search
+that finds one, as the earlier path stays available.  These *forbidden*
+sequences (of move ids, which carry the squares) feed an Aho-Corasick
+automaton; its states (each tied to the blank's square) index the successor
+lists, so the search follows the automaton at no cost per node and never
+generates a move that completes a forbidden sequence.  On 4x4 this removes
+about a third of the nodes of IDA* with pattern databases (Korf's 100 with
+6-6-3: 37.2 M nodes, against 56.4 M with only the undo-move pruning).
+
+``successors[state]`` lists ``(s, m * N, next_state)`` for the moves allowed
+in *state*; a search starts in ``start_states[blank square]``.  Vertical and
+horizontal moves are also listed apart (``successors_vertical`` /
+``successors_horizontal``) for bounds with one component per axis.
+
+**Positions that are their own mirror image** (square boards; the goal is
+symmetric about the main diagonal, so a position equal to its reflection —
+the transposed goal is the famous one — has the blank on the diagonal and
+its two mirror-image moves lead to mirror-image subtrees).  Searching one
+move of each mirror pair at the root is enough *if the pruning is symmetric
+too*: a shortest solution starting with the dropped move mirrors into one
+starting with the kept move, and that one must not be pruned.  So
+``move_tables(shape, mirror_closed=True)`` (what :func:`tables_for` returns
+for such a position) enumerates equally long rival paths in an order that
+commutes with the mirror (by ``min(path, mirror(path))``), keeps only the
+forbidden sequences whose mirror image is forbidden too (934 of 962 on
+4x4: a path and its own mirror image cannot both be dropped), and adds start
+states for the diagonal squares that list half the moves.  About half the
+nodes on such positions; the ordinary tables stay as they are (the
+mirror-closed ones prune ~2 % fewer nodes elsewhere).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from functools import cache
+
+from fifteen.board import Shape, neighbours, transpose_squares, transpose_tiles
+
+#: Length of the longest forbidden sequence looked for (3,716 automaton states on 4x4).
+PRUNE_DEPTH = 10
+
+
+@dataclass(frozen=True)
+class Move:
+    blank_from: int
+    blank_to: int
+    vertical: bool
+    forward: bool  # blank moves down (vertical) or right (horizontal)
+    jumped: tuple[int, ...]  # squares the sliding tile passes in the reading order of its axis
+
+
+def _forbidden_sequences(shape: Shape, moves: list[Move], from_square: list[list[int]], depth: int, mirror=None) -> set[tuple[int, ...]]:
+    """Blank paths (as move ids) that reach a position an earlier path from the same square reached.
+
+    Paths are taken layer by layer (shorter first); within a layer in generation
+    order, or — given *mirror* (move id -> mirrored move id) — ordered by
+    ``(min(path, mirror(path)), path > mirror(path))``, an order the mirror
+    preserves except between a path and its own mirror image.
+    """
+    n = shape.size
+    forbidden: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, bytes]] = set()
+    layer: list[tuple[tuple[int, ...], int, bytes, int]] = []
+    for x in range(n):
+        start = bytearray(range(n))
+        start[x] = 255
+        seen.add((x, bytes(start)))
+        layer.append(((), x, bytes(start), x))
+    for k in range(1, depth + 1):
+        cands = []
+        for path, x, pos, b in layer:
+            for m in from_square[b]:
+                longer = path + (m,)
+                if any(longer[i:] in forbidden for i in range(1, k - 1)):
+                    continue
+                s = moves[m].blank_to
+                moved = bytearray(pos)
+                moved[b], moved[s] = moved[s], 255
+                cands.append((longer, x, bytes(moved), s))
+        if mirror is not None:
+
+            def key(c):
+                p = c[0]
+                q = tuple(mirror[m] for m in p)
+                return (min(p, q), p > q)
+
+            cands.sort(key=key)
+        nxt = []
+        for longer, x, after, s in cands:
+            key2 = (x, after)
+            if key2 in seen:
+                forbidden.add(longer)
+            else:
+                seen.add(key2)
+                nxt.append((longer, x, after, s))
+        layer = nxt
+    return forbidden
+
+
+def _mirror_moves(shape: Shape, moves: list[Move]) -> list[int]:
+    """``mirror[m]``: the move id of move m reflected about the main diagonal (square boards)."""
+    if shape.rows != shape.cols:
+        raise ValueError("mirror images need a square board")
+    tsq = transpose_squares(shape.cols)
+    ids = {(mv.blank_from, mv.blank_to): m for m, mv in enumerate(moves)}
+    return [ids[(tsq[mv.blank_from], tsq[mv.blank_to])] for mv in moves]
+
+
+def _pruning_automaton(moves: list[Move], from_square: list[list[int]], n: int, forbidden: set[tuple[int, ...]]):
+    """Aho-Corasick over move ids; returns per combined state ``(square, node)`` the allowed moves."""
+    goto: list[dict[int, int]] = [{}]
+    final = [False]
+    for seq in sorted(forbidden):
+        u = 0
+        for m in seq:
+            if m not in goto[u]:
+                goto[u][m] = len(goto)
+                goto.append({})
+                final.append(False)
+            u = goto[u][m]
+        final[u] = True
+    fail = [0] * len(goto)  # the depth-1 nodes fail to the root
+    queue = deque(goto[0].values())
+    while queue:
+        u = queue.popleft()  # never the root: the queue holds depth >= 1 nodes
+        for m, v in goto[u].items():
+            f = fail[u]
+            while f and m not in goto[f]:
+                f = fail[f]
+            fail[v] = goto[f].get(m, 0)
+            final[v] = final[v] or final[fail[v]]
+            queue.append(v)
+
+    def step(u: int, m: int) -> int:
+        while u and m not in goto[u]:
+            u = fail[u]
+        return goto[u].get(m, 0)
+
+    # Combined states: (square, automaton node); the first n are (square, root).
+    ids = {(x, 0): x for x in range(n)}
+    order = [(x, 0) for x in range(n)]
+    table = []
+    i = 0
+    while i < len(order):
+        b, u = order[i]
+        i += 1
+        row = []
+        for m in from_square[b]:
+            v = step(u, m)
+            if final[v]:
+                continue
+            key = (moves[m].blank_to, v)
+            if key not in ids:
+                ids[key] = len(order)
+                order.append(key)
+            row.append((moves[m].blank_to, m, ids[key]))
+        table.append(row)
+    return table
+
+
+class MoveTables:
+    """Moves, successor lists and start states of one shape (see the module docstring).
+
+    With *mirror_closed* (square boards) the forbidden sequences are chosen so
+    that the mirror image of a forbidden sequence is forbidden too, and the
+    blank's squares on the main diagonal get extra start states that keep only
+    one move of each mirror pair: the tables for a position that is its own
+    mirror image (:func:`tables_for`).
+    """
+
+    def __init__(self, shape: Shape, prune_depth: int = PRUNE_DEPTH, mirror_closed: bool = False):
+        self.shape = shape
+        self.mirror_closed = mirror_closed
+        n = self.n = shape.size
+        cols = shape.cols
+        self.moves: list[Move] = []
+        from_square: list[list[int]] = [[] for _ in range(n)]
+        for b in range(n):
+            for s in neighbours(shape)[b]:
+                vertical = abs(s - b) == cols
+                lo, hi = min(s, b), max(s, b)
+                if vertical:
+                    jumped = tuple(range(lo + 1, hi))
+                else:
+                    # column-major order between the two squares
+                    r, c = divmod(lo, cols)
+                    jumped = tuple(rr * cols + c for rr in range(r + 1, shape.rows)) + tuple(rr * cols + c + 1 for rr in range(0, r))
+                from_square[b].append(len(self.moves))
+                self.moves.append(Move(b, s, vertical, s > b, jumped))
+        mirror = _mirror_moves(shape, self.moves) if mirror_closed else None
+        forbidden = _forbidden_sequences(shape, self.moves, from_square, prune_depth, mirror)
+        if mirror is not None:
+            forbidden = {f for f in forbidden if tuple(mirror[m] for m in f) in forbidden}
+        table = _pruning_automaton(self.moves, from_square, n, forbidden)
+        #: the forbidden move sequences the automaton was built from
+        self.forbidden_sequences = frozenset(forbidden)
+        #: ``start_states[b]``: the automaton state a search starts in with the blank on b
+        self.start_states = list(range(n))
+        if mirror is not None:
+            for b in range(0, n, shape.cols + 1):  # the main diagonal
+                kept: list = []
+                for entry in table[b]:
+                    if mirror[entry[1]] not in [k[1] for k in kept]:
+                        kept.append(entry)
+                self.start_states[b] = len(table)
+                table.append(kept)
+        #: entries are (square the blank moves to, move id * N, next state)
+        self.successors = [tuple((s, m * n, st) for s, m, st in row) for row in table]
+        self.successors_vertical = [tuple((s, m * n, st) for s, m, st in row if self.moves[m].vertical) for row in table]
+        self.successors_horizontal = [tuple((s, m * n, st) for s, m, st in row if not self.moves[m].vertical) for row in table]
+
+    @property
+    def forbidden(self) -> int:
+        return len(self.forbidden_sequences)
+
+    @property
+    def states(self) -> int:
+        return len(self.successors)
+
+    def per_tile(self, fn) -> list[int]:
+        """Flat table ``[m * N + t] = fn(move, t)`` over every move and tile."""
+        return [fn(mv, t) for mv in self.moves for t in range(self.n)]
+
+
+def move_tables(shape: Shape, mirror_closed: bool = False) -> MoveTables:
+    """The (cached) move tables of *shape*; see :class:`MoveTables`."""
+    return _move_tables(shape, bool(mirror_closed))
+
+
+@cache
+def _move_tables(shape: Shape, mirror_closed: bool) -> MoveTables:
+    return MoveTables(shape, PRUNE_DEPTH if shape.size <= 16 else 8, mirror_closed)
+
+
+def is_own_mirror(shape: Shape, tiles) -> bool:
+    """True when the position equals its reflection about the main diagonal (square boards)."""
+    return shape.rows == shape.cols and list(transpose_tiles(shape, tiles)) == list(tiles)
+
+
+def tables_for(shape: Shape, tiles) -> MoveTables:
+    """The move tables to search *tiles* with: the mirror-closed ones (half the root's
+    moves) when the position is its own mirror image, else the ordinary ones."""
+    return move_tables(shape, is_own_mirror(shape, tiles))
