@@ -25,6 +25,7 @@ from fifteen.db import container, registry  # noqa: E402
 from fifteen.db.container import AssetError  # noqa: E402
 from fifteen.search.ida import ida_star  # noqa: E402
 from fifteen.search.loops import pdb78 as loops_pdb78  # noqa: E402
+from fifteen.search.optimal import solve  # noqa: E402
 
 GROUPS_3x3 = [[1, 2, 3, 4], [5, 6, 7, 8]]
 
@@ -403,7 +404,7 @@ def test_solver_uses_the_pack(registered_3x3_pack, dist3):
     assert "pdb78" in bounds.available_bounds(board.shape)
     values = bounds.bound_values(board)
     assert values["pdb78"] == max(values["pdb78_plain"], values["pdb78_r"]) <= values["lb"]
-    sol = bounds.solve(board, "pdb78")
+    sol = solve(board, "pdb78")
     assert sol.length == dist3[tuple(board.tiles)] == 31
 
 

@@ -16,9 +16,10 @@ the browser worker (:mod:`fifteen.api`) and the CLI (:mod:`fifteen.cli`, ``pytho
 __version__ = "0.1.0"
 
 from fifteen.board import Board, Shape  # noqa: E402
-from fifteen.bounds import available_bounds, bound_values, solve  # noqa: E402
+from fifteen.bounds import available_bounds, bound_values  # noqa: E402
 from fifteen.errors import AssetError, FifteenError, InputError  # noqa: E402
 from fifteen.search.ida import Cancelled  # noqa: E402
+from fifteen.search.optimal import solve  # noqa: E402
 
 __all__ = [
     "AssetError",

@@ -5,11 +5,11 @@ between JavaScript and Python.  Results are ``{"ok": true, "result": ...}``;
 failures are ``{"ok": false, "error": {"type": T, "message": M}}`` with *T*
 one of ``input`` (bad position, shape, bound or parameter), ``asset`` (missing or
 corrupt database), ``cancelled`` or ``internal`` (a bug) — never a traceback, and
-:func:`call` never raises.  The parameters are checked by :mod:`fifteen.limits`
+:func:`call` never raises.  The parameters are checked by :mod:`fifteen.schema`
 before the method runs: at most 128 KiB of JSON, 8 levels deep, numbers of at
 most 40 digits (NaN and Infinity refused), only the keys the method takes
-(:data:`fifteen.limits.METHOD_PARAMS`), each of its kind
-(:data:`fifteen.limits.PARAM_RULES`); ``null`` means "not given".
+(:data:`fifteen.schema.METHOD_PARAMS`), each of its kind
+(:data:`fifteen.schema.PARAM_RULES`); ``null`` means "not given".
 
 * :func:`load_asset` ``(name, data)``: register a fetched database (``data`` is
   bytes, or a JS ``Uint8Array`` proxy: converted once with ``to_bytes``, or a
@@ -69,13 +69,15 @@ from typing import Any
 
 from fifteen import __version__
 from fifteen.board import Board, Shape, check_tiles, parse_tiles, solvability_problem
-from fifteen.bounds import available_bounds, bound_infos, bound_values, resolve_bound, solve, start_values, summary
+from fifteen.bounds import available_bounds, bound_infos, bound_values, resolve_bound, start_values, summary
 from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container, registry
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
 from fifteen.lab import explorer
-from fifteen.limits import LONG_PARAMS, MAX_PARAMS_CHARS, check_params, describe, internal_message, parse_params
+from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message
+from fifteen.schema import LONG_PARAMS, check_params, parse_params
 from fifteen.search.ida import Cancelled, Progress, SearchResult
+from fifteen.search.optimal import solve
 
 PROGRESS_SECONDS = 0.25
 AUTO_LABEL = "Strongest available"  # the label of ``auto``, which is not a bound of its own
@@ -499,7 +501,7 @@ _METHODS: dict[str, Callable[..., dict]] = {
 
 def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
     """Run one API method; see the module docstring.  Never raises: the parameters are
-    checked by :mod:`fifteen.limits` (size, nesting, each known parameter's kind, the
+    checked by :mod:`fifteen.schema` (size, nesting, each known parameter's kind, the
     ones the method takes) before the method runs."""
     try:
         fn = _METHODS.get(method) if isinstance(method, str) else None

@@ -1,4 +1,6 @@
-"""The solver's public face: the bounds by name, their values, and :func:`solve`.
+"""The lower bounds by name: the registry of every bound (its searcher factory, where it is
+available, its inner loop) and their values at a position (solving with one:
+:func:`fifteen.search.optimal.solve`).
 
 Bound names (``--bound`` in the CLI, ``bound`` in the API):
 
@@ -28,7 +30,7 @@ from fifteen.bounds.pdb78 import PDB78
 from fifteen.bounds.walking import walking_available, walking_distance
 from fifteen.db import registry
 from fifteen.limits import describe
-from fifteen.search.ida import Progress, SearcherFactory, SearchResult, first_bound, ida_star
+from fifteen.search.ida import SearcherFactory, first_bound
 from fifteen.search.loops import manhattan as loops_manhattan
 from fifteen.search.loops import walking as loops_walking
 from fifteen.search.loops.template import Loop, generate
@@ -157,18 +159,6 @@ def check_board(board: object) -> None:
         raise InputError(f"expected a Board (Board.parse(text) or Board.from_tiles(tiles)), not {describe(board)}")
 
 
-def check_solve_arguments(board: object, bound: object, progress: object, cancel: object, tick_nodes: object) -> None:
-    """Raise :class:`InputError` for arguments :func:`solve` cannot use."""
-    check_board(board)
-    if bound is not None and not isinstance(bound, str):
-        raise InputError(f"bound is a name such as 'auto' or 'md', not {describe(bound)}")
-    for name, callback in (("progress", progress), ("cancel", cancel)):
-        if callback is not None and not callable(callback):
-            raise InputError(f"{name} is a function or None, not {describe(callback)}")
-    if not isinstance(tick_nodes, int) or isinstance(tick_nodes, bool) or tick_nodes < 1:
-        raise InputError(f"tick_nodes is a whole number of at least 1, not {describe(tick_nodes)}")
-
-
 #: The bounds whose root value costs microseconds and no database beyond the WD tables.
 _CHEAP_BOUNDS = ("md", "lc", "id", "wd", "wdid")
 
@@ -239,45 +229,3 @@ def summary(values: dict[str, int]) -> str:
         parts.append(f"PDB={values['pdb']} PDBr={values['pdb_r']}")
     parts.append(f"LB={values['lb']}")
     return " ".join(parts)
-
-
-@dataclass
-class Solution:
-    board: Board
-    bound: str
-    result: SearchResult
-
-    @property
-    def length(self) -> int:
-        return self.result.length
-
-    @property
-    def tiles(self) -> list[int]:
-        return self.result.tiles
-
-    @property
-    def directions(self) -> str:
-        return self.board.directions(self.result.tiles)
-
-
-def solve(
-    board: Board,
-    bound: str = "auto",
-    *,
-    progress: Callable[[Progress], None] | None = None,
-    cancel: Callable[[], bool] | None = None,
-    tick_nodes: int = 1 << 16,
-) -> Solution:
-    """A shortest solution of *board* by IDA* with the named bound."""
-    check_solve_arguments(board, bound, progress, cancel, tick_nodes)
-    info = resolve_bound(board.shape, bound)
-    result = ida_star(
-        board.shape,
-        board.tiles,
-        info.factory,
-        progress=progress,
-        cancel=cancel,
-        tick_nodes=tick_nodes,
-        start_bound=start_bound(board, bound),
-    )
-    return Solution(board, info.name, result)

@@ -4,7 +4,7 @@
 with N processes (:mod:`fifteen.parallel.processes`).
 
 Bad input prints the precise error on one line and exits with status 2, never a traceback
-(:func:`fifteen.limits.guard_cli`; argparse's own errors too, through :class:`ArgumentParser`).
+(:func:`fifteen.cli.guard.guard_cli`; argparse's own errors too, through :class:`ArgumentParser`).
 """
 
 from __future__ import annotations
@@ -16,19 +16,21 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from fifteen.board import Board, Shape
-from fifteen.bounds import available_bounds, bound_info, bound_values, solve, summary
+from fifteen.bounds import available_bounds, bound_info, bound_values, summary
 from fifteen.cli import lab
+from fifteen.cli.guard import UsageError, guard_cli
 from fifteen.db import registry
 from fifteen.errors import FifteenError
-from fifteen.limits import UsageError, clip_tokens, guard_cli
+from fifteen.limits import clip_tokens
 from fifteen.search.ida import Progress
+from fifteen.search.optimal import solve
 
 BOUND_CHOICES = ["auto", "pdb78", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse whose errors raise :class:`~fifteen.limits.UsageError` (one line, exit status 2, by
-    :func:`~fifteen.limits.guard_cli`).  Here, not in :mod:`fifteen.limits`, which the browser's
+    """argparse whose errors raise :class:`~fifteen.cli.guard.UsageError` (one line, exit status 2, by
+    :func:`~fifteen.cli.guard.guard_cli`).  Here, not in :mod:`fifteen.limits`, which the browser's
     worker imports: argparse alone takes ~0.1 s to import in Pyodide, a third of the solver's
     install (tools/web_bench.py --startup)."""
 

@@ -20,7 +20,6 @@ import sys
 from typing import Any
 
 from fifteen.board import Board
-from fifteen.bounds import solve
 from fifteen.db import registry
 from fifteen.errors import InputError
 from fifteen.lab.compare import (
@@ -38,6 +37,7 @@ from fifteen.lab.compare import (
 )
 from fifteen.lab.explain import explain, trace
 from fifteen.limits import describe
+from fifteen.search.optimal import solve
 
 COMMANDS = ("compare", "explain", "trace")
 FORMATS = ("text", "tsv", "markdown")

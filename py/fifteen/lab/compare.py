@@ -45,10 +45,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from fifteen.board import Board, Shape
-from fifteen.bounds import available_bounds, bound_infos, bound_values, solve
+from fifteen.bounds import available_bounds, bound_infos, bound_values
 from fifteen.errors import InputError
 from fifteen.limits import describe
 from fifteen.search.ida import Cancelled
+from fifteen.search.optimal import solve
 
 #: Nodes between two looks at a running search (progress and budget checks).
 TICK_NODES = 1 << 10

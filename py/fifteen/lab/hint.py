@@ -25,9 +25,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from fifteen.board import Board, InputError
-from fifteen.bounds import bound_values, solve
+from fifteen.bounds import bound_values
 from fifteen.lab import explorer
 from fifteen.search.ida import Cancelled
+from fifteen.search.optimal import solve
 
 #: Search nodes per candidate move for "all optimal moves" without a table (about 1-3 s natively
 #: with the 6-6-3 PDB, twice that in Pyodide).

@@ -110,7 +110,7 @@ def solve_item(
     *directory* is the database directory (used when it exists on this machine; else the
     worker's own default, e.g. ``$FIFTEEN_DB``).  *stopped* is accepted for the pool's calls.
     """
-    from fifteen.bounds import solve
+    from fifteen.search.optimal import solve
 
     try:
         _use_directory(directory)

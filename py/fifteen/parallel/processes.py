@@ -324,12 +324,13 @@ def solve_parallel(
 ):
     """A shortest solution of *board* searched by *jobs* worker processes (0: every core).
 
-    Returns a :class:`fifteen.bounds.Solution` whose ``result`` is a
+    Returns a :class:`fifteen.search.optimal.Solution` whose ``result`` is a
     :class:`fifteen.parallel.scheduler.ParallelResult` (``jobs``, ``worker_nodes``).  *notice* receives
     the messages about dead workers; *pool_hook* is called with the pool once it is started
     (tests use it to kill a worker).
     """
-    from fifteen.bounds import Solution, resolve_bound, start_bound
+    from fifteen.bounds import resolve_bound, start_bound
+    from fifteen.search.optimal import Solution
 
     jobs = resolve_jobs(jobs)
     info = resolve_bound(board.shape, bound)
