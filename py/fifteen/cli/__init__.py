@@ -1,5 +1,6 @@
 """Command line: ``python -m fifteen solve|bounds|hint|compare|explain|trace "<tiles>" [options]``,
-``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``,
+``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``, ``python -m fifteen schema``
+(the JSON API's methods, parameters and error codes, :func:`fifteen.schema.schema`),
 ``python -m fifteen batch FILE [options]`` (:mod:`fifteen.parallel.batch`); ``solve --jobs N`` searches
 with N processes (:mod:`fifteen.parallel.processes`).
 
@@ -57,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--shape", default="4x4", help="RxC (default 4x4)")
     lab.add_parsers(sub)  # compare, explain, trace (the heuristic lab)
     _explorer_parsers(sub)
+    sub.add_parser("schema", help="print the JSON API's methods, parameters, error types and error codes as JSON")
     return p
 
 
@@ -86,7 +88,7 @@ def _call(method: str, params: dict) -> dict:
 
     reply = json.loads(api.call(method, json.dumps(params)))
     if not reply["ok"]:
-        raise FifteenError(reply["error"]["message"])
+        raise FifteenError(reply["error"]["message"], code=reply["error"]["code"])
     return reply["result"]
 
 
@@ -166,6 +168,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return lab.run(args)
         if args.command == "loops":
             print(bound_info(args.bound).loop_source(Shape.parse(args.shape)), end="")
+            return 0
+        if args.command == "schema":
+            from fifteen.schema import schema
+
+            print(json.dumps(schema(), indent=1))
             return 0
         if args.db:
             registry.use_directory(args.db)  # else $FIFTEEN_DB or the checkout's static/db

@@ -18,6 +18,9 @@ P = ParamSpec("P")
 class UsageError(InputError):
     """A command line argparse refused (unknown option, missing argument...)."""
 
+    def __init__(self, message: object = "", *, code: str = "usage") -> None:
+        super().__init__(message, code=code)
+
 
 def guard_cli(main: Callable[P, int]) -> Callable[P, int]:
     """Wrap the CLI's ``main(argv)``: bad input prints ``fifteen: error: ...`` (one line) and

@@ -51,9 +51,9 @@ def read_items(path: str | Path) -> list[Item]:
     try:
         lines = Path(path).read_text().splitlines()
     except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+        raise InputError(f"{path}: cannot read ({exc.strerror})", code="file") from None
     except UnicodeDecodeError:
-        raise InputError(f"{path}: not a text file") from None
+        raise InputError(f"{path}: not a text file", code="file") from None
     items = []
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
@@ -226,14 +226,14 @@ def dask_client(address: str, jobs: int):
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise InputError("--dask needs Dask: pip install 'fifteen[cluster]' (dask[distributed])") from None
+        raise InputError("--dask needs Dask: pip install 'fifteen[cluster]' (dask[distributed])", code="unavailable") from None
     if address == "local":
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster)
     try:
         return Client(address, timeout="5s")
     except (OSError, TimeoutError) as exc:
-        raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}", code="unavailable") from None
 
 
 def _run_dask(items, shape, bound, directory, client) -> Iterable[dict]:

@@ -38,6 +38,9 @@ from fifteen.search.ida import Cancelled, Progress
 class WorkerError(FifteenError):
     """Workers kept dying, or a worker failed: no answer can be trusted."""
 
+    def __init__(self, message: object = "", *, code: str = "worker") -> None:
+        super().__init__(message, code=code)
+
 
 def default_jobs() -> int:
     """Every core this process may use."""
@@ -52,7 +55,7 @@ def resolve_jobs(jobs: int) -> int:
     if jobs < 0:
         from fifteen.errors import InputError
 
-        raise InputError(f"--jobs must be 0 (every core) or a positive number, not {jobs}")
+        raise InputError(f"--jobs must be 0 (every core) or a positive number, not {jobs}", code="range")
     return jobs or default_jobs()
 
 
