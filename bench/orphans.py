@@ -29,37 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests")]
 
 from support.positions import KORF  # noqa: E402
+from support.procs import SPINNING_POOL, children, gone, state  # noqa: E402
 
 SLOW = " ".join(map(str, KORF["1"]))  # minutes with MD
-SPINNING_POOL = """
-import sys, time
-from fifteen.parallel import processes
-processes.PARENT_WATCH = sys.argv[1]
-
-def spin(*, stopped):
-    while True:
-        pass
-
-pool = processes.WorkerPool(2)
-for w in pool.workers:
-    pool.submit(w, w.index, spin)
-print(*(w.process.pid for w in pool.workers), flush=True)
-time.sleep(600)
-"""
-
-
-def state(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return ""
-
-
-def children(pid: int) -> list[int]:
-    try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except FileNotFoundError:
-        return []
 
 
 def wait_for(condition, deadline: float = 120.0) -> None:
@@ -84,7 +56,7 @@ def one_run(case: str, sig: signal.Signals, batch_file: str) -> float:
     wait_for(lambda: all(state(p) == "R" for p in pids))  # busy
     start = time.perf_counter()
     os.kill(proc.pid, sig)
-    while not all(state(p) in ("", "Z") for p in pids):
+    while not all(gone(p) for p in pids):
         time.sleep(0.001)
     seconds = time.perf_counter() - start
     proc.wait(60)

@@ -25,11 +25,10 @@ from fifteen.db import registry
 from fifteen.parallel import batch, processes
 from fifteen.parallel.processes import WorkerPool, solve_parallel
 from support.ctrl_c import popen_interruptible
-from support.instances import read
 from support.positions import KORF, SET_3X3
+from support.procs import SPINNING_POOL, children, gone, state
 
 ROOT = Path(__file__).resolve().parents[1]
-KORF100 = {i.id: i for i in read("korf100.tsv")}
 #: A position that takes minutes with MD (276 M nodes): a run is still busy when it is killed.
 SLOW = " ".join(map(str, KORF["1"]))
 SLOW_LINES = "".join(f"{i}\t{SLOW}\n" for i in "abcd")
@@ -41,34 +40,12 @@ def _env() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(ROOT / "py"))
 
 
-def state(pid: int) -> str:
-    """The process's state letter (R running, S sleeping, T stopped, Z zombie), "" when gone."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return ""
-    return stat.rsplit(")", 1)[1].split()[0]
-
-
-def gone(pid: int) -> bool:
-    """The process has ended: no longer in /proc, or a zombie (ended, not yet reaped by the
-    process that adopted it; it holds no file and runs nothing)."""
-    return state(pid) in ("", "Z")
-
-
 def wait_until(what: str, condition, deadline: float = DEADLINE) -> None:
     end = time.monotonic() + deadline
     while not condition():
         if time.monotonic() > end:
             raise AssertionError(f"not within {deadline:.0f} s: {what}")
         time.sleep(0.02)
-
-
-def children(pid: int) -> list[int]:
-    try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except FileNotFoundError:
-        return []
 
 
 def workers_of(proc: subprocess.Popen, count: int = 2) -> list[int]:
@@ -101,21 +78,6 @@ def start(args: list[str], *, driver: str | None = None, **kw) -> subprocess.Pop
 
 
 # ------------------------------------------------------------------ the parent dies
-SPINNING_POOL = """
-import sys, time
-from fifteen.parallel import processes
-processes.PARENT_WATCH = sys.argv[1]  # "poll": the portable watch, as where PR_SET_PDEATHSIG does not exist
-
-def spin(*, stopped):  # a call that never ends: only the parent's death can end its worker
-    while True:
-        pass
-
-pool = processes.WorkerPool(2)
-for w in pool.workers:
-    pool.submit(w, w.index, spin)
-print(*(w.process.pid for w in pool.workers), flush=True)
-time.sleep(600)
-"""
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
