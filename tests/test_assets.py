@@ -209,6 +209,7 @@ def test_one_error_hierarchy():
     res = json.loads(api.call("parse", json.dumps({"tiles": {"not": "a list"}})))
     assert res["error"] == {
         "type": "input",
+        "code": "param",
         "message": "tiles must be a list of tile numbers or the position as text, not an object of 1 key",
     }
 

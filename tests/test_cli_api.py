@@ -106,7 +106,7 @@ def test_api_solve_with_progress():
 
 def test_api_cancel():
     res = json.loads(api.call("solve", json.dumps({"text": TRANSPOSED, "bound": "md", "tick_nodes": 1000}), None, lambda: True))
-    assert res == {"ok": False, "error": {"type": "cancelled", "message": "cancelled"}}
+    assert res == {"ok": False, "error": {"type": "cancelled", "code": "cancelled", "message": "cancelled"}}
 
 
 def test_api_random_is_solvable_and_seeded():

@@ -143,7 +143,7 @@ def test_progress_reports_nodes():
 
 def test_errors_are_input_errors():
     bad = json.loads(api.call("parallel_step", json.dumps({"search": 999999, "outcomes": []})))
-    assert bad == {"ok": False, "error": {"type": "input", "message": "no such parallel search (finished or dropped)"}}
+    assert bad == {"ok": False, "error": {"type": "input", "code": "param", "message": "no such parallel search (finished or dropped)"}}
     wrong = json.loads(api.call("parallel_result", json.dumps({"text": "1 2 3 4 5 6 7 0 8", "shape": "3x3", "path": [6]})))
     assert wrong["ok"] is False and wrong["error"]["type"] == "input"
     assert "does not reach the goal" in wrong["error"]["message"] or "not a neighbour" in wrong["error"]["message"]

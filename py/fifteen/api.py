@@ -2,14 +2,19 @@
 
 Every call takes and returns plain JSON text, so nothing but strings crosses
 between JavaScript and Python.  Results are ``{"ok": true, "result": ...}``;
-failures are ``{"ok": false, "error": {"type": T, "message": M}}`` with *T*
+failures are ``{"ok": false, "error": {"type": T, "code": C, "message": M}}`` with *T*
 one of ``input`` (bad position, shape, bound or parameter), ``asset`` (missing or
 corrupt database), ``cancelled`` or ``internal`` (a bug) — never a traceback, and
-:func:`call` never raises.  The parameters are checked by :mod:`fifteen.schema`
-before the method runs: at most 128 KiB of JSON, 8 levels deep, numbers of at
-most 40 digits (NaN and Infinity refused), only the keys the method takes
-(:data:`fifteen.schema.METHOD_PARAMS`), each of its kind
-(:data:`fifteen.schema.PARAM_RULES`); ``null`` means "not given".
+:func:`call` never raises.  *C* is a stable code (``unsolvable``, ``duplicate``,
+``moves``...: :data:`fifteen.errors.ERROR_CODES`; the type itself for ``cancelled`` and
+``internal``) for a program to tell errors apart; *M* is for a person and may be reworded.
+The parameters are checked by :mod:`fifteen.schema` before the method runs: at most 128 KiB
+of JSON, 8 levels deep, numbers of at most 40 digits (NaN and Infinity refused), only the
+keys the method takes (:data:`fifteen.schema.METHOD_PARAMS`, the one list of the methods),
+each of its kind (:data:`fifteen.schema.PARAM_RULES`); ``null`` means "not given".  A move
+list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
+:meth:`fifteen.board.Board.tile_moves`: tile numbers (integers) or a string of directions.
+``python -m fifteen schema`` prints the methods, parameters, error types and codes as JSON.
 
 * :func:`load_asset` ``(name, data)``: register a fetched database (``data`` is
   bytes, or a JS ``Uint8Array`` proxy: converted once with ``to_bytes``, or a
@@ -75,7 +80,7 @@ from fifteen.db import container, registry
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
 from fifteen.lab import explorer
 from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message
-from fifteen.schema import LONG_PARAMS, check_params, parse_params
+from fifteen.schema import LONG_PARAMS, METHOD_PARAMS, check_params, parse_params
 from fifteen.search.ida import Cancelled, Progress, SearchResult
 from fifteen.search.optimal import solve
 
@@ -89,8 +94,10 @@ def _ok(result: Any) -> str:
     return json.dumps({"ok": True, "result": result})
 
 
-def _error(kind: str, message: str) -> str:
-    return json.dumps({"ok": False, "error": {"type": kind, "message": message}})
+def _error(kind: str, message: str, code: str | None = None) -> str:
+    """A failure: ``{"type": kind, "code": code, "message": message}``; the code of a
+    ``cancelled`` or ``internal`` error is its type (:data:`fifteen.errors.ERROR_CODES`)."""
+    return json.dumps({"ok": False, "error": {"type": kind, "code": code or kind, "message": message}})
 
 
 def new_buffer(size: int) -> bytearray:
@@ -112,11 +119,11 @@ def load_asset(name: str, data: Any) -> str:
         if hasattr(data, "to_bytes") and not isinstance(data, int):  # a JsProxy of a Uint8Array (Pyodide)
             data = data.to_bytes()
         if not isinstance(data, bytes | bytearray | memoryview):
-            raise AssetError(f"{name}: expected the file's bytes, got {describe(data)}")
+            raise AssetError(f"{name}: expected the file's bytes, got {describe(data)}", code="asset_corrupt")
         meta = registry.load_asset(data, name, take=isinstance(data, bytearray))
         return _ok(meta)
     except AssetError as exc:
-        return _error("asset", str(exc))
+        return _error("asset", str(exc), exc.code)
     except Exception as exc:  # pragma: no cover - defensive: never a traceback to the page
         return _error("internal", f"{describe(name)}: {internal_message(exc)}")
 
@@ -150,7 +157,7 @@ def container_size(name: str, head: Any) -> str:
             head = head.to_bytes()
         return _ok(container.container_size(head, name=name))
     except AssetError as exc:
-        return _error("asset", str(exc))
+        return _error("asset", str(exc), exc.code)
     except Exception as exc:  # defensive: never a traceback to the page
         return _error("internal", f"{describe(name)}: {internal_message(exc)}")
 
@@ -160,7 +167,7 @@ def _board(params: dict) -> Board:
     tiles = params.get("tiles")
     if tiles is not None and not isinstance(tiles, str):
         if not isinstance(tiles, list):
-            raise InputError("tiles must be a list of numbers or text")
+            raise InputError("tiles must be a list of numbers or text", code="param")
         shp = Shape.parse(shape) if shape else Shape.infer(len(tiles))
         return Board(shp, check_tiles(shp, tiles))
     text = params.get("text", tiles if isinstance(tiles, str) else "")
@@ -368,8 +375,8 @@ def _method_trace(params: dict, **_: Any) -> dict:
 
     board = _board(params)
     moves = params.get("moves")
-    if not isinstance(moves, list | str):
-        raise InputError("moves: give the solution as a list of tile numbers or a string of directions (U, D, L, R)")
+    if moves is None:
+        raise InputError("moves: give the solution as a list of tile numbers or a string of directions (U, D, L, R)", code="moves")
     return {**_board_json(board), **trace(board, moves)}
 
 
@@ -421,7 +428,7 @@ def _int_param(params: dict, key: str, default=None) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{key} must be an integer, not {describe(value)}")
+        raise InputError(f"{key} must be an integer, not {describe(value)}", code="param")
     return value
 
 
@@ -430,7 +437,7 @@ def _method_explore_random(params: dict, **_: Any) -> dict:
     ex = explorer.require(shape)
     distance = _int_param(params, "distance")
     if distance is None:
-        raise InputError("give the distance of the position to draw")
+        raise InputError("give the distance of the position to draw", code="param")
     seed = _int_param(params, "seed")
     if seed is None:
         seed = _random.randrange(1 << 32)
@@ -452,10 +459,10 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
     bound = params.get("bound") or "auto"
     previous = params.get("solution")
     if previous is not None:  # stateless: follow the solution the caller kept
-        if not isinstance(previous, dict) or not isinstance(previous.get("moves"), list):
-            raise InputError('solution must be {"tiles": [...], "moves": [...]}')
+        if previous.get("tiles") is None or previous.get("moves") is None:
+            raise InputError('solution must be {"tiles": [...], "moves": [...]}', code="param")
         hinter = Hinter(bound)
-        start = _board({"tiles": previous.get("tiles"), "shape": str(board.shape)})
+        start = _board({"tiles": previous["tiles"], "shape": str(board.shape)})
         hinter.follow(start, previous["moves"])
     else:
         if _hinter is None or _hinter.bound != bound:
@@ -478,25 +485,9 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
     return out
 
 
-_METHODS: dict[str, Callable[..., dict]] = {
-    "info": _method_info,
-    "parse": _method_parse,
-    "bounds": _method_bounds,
-    "random": _method_random,
-    "solve": _method_solve,
-    "compare": _method_compare,
-    "trace": _method_trace,
-    "explain": _method_explain,
-    "explore_info": _method_explore_info,
-    "explore_position": _method_explore_position,
-    "explore_random": _method_explore_random,
-    "hint": _method_hint,
-    "parallel_begin": _method_parallel_begin,
-    "parallel_step": _method_parallel_step,
-    "parallel_tasks": _method_parallel_tasks,
-    "parallel_result": _method_parallel_result,
-    "parallel_drop": _method_parallel_drop,
-}
+#: The methods, by name: the functions ``_method_<name>`` of the methods :data:`fifteen.schema.METHOD_PARAMS`
+#: lists (the one list of the API's methods; ``python -m fifteen schema`` prints it).
+_METHODS: dict[str, Callable[..., dict]] = {name: globals()[f"_method_{name}"] for name in METHOD_PARAMS}
 
 
 def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
@@ -506,13 +497,13 @@ def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | 
     try:
         fn = _METHODS.get(method) if isinstance(method, str) else None
         if fn is None:
-            return _error("input", f"unknown method {describe(method)} (one of {', '.join(_METHODS)})")
+            return _error("input", f"unknown method {describe(method)} (one of {', '.join(_METHODS)})", "method")
         params = check_params(method, parse_params(params_json, LONG_PARAMS.get(method, MAX_PARAMS_CHARS)))
         return _ok(fn(params, progress=progress, cancel=cancel))
     except AssetError as exc:  # before FifteenError, its base class
-        return _error("asset", str(exc))
+        return _error("asset", str(exc), exc.code)
     except FifteenError as exc:
-        return _error("input", str(exc))
+        return _error("input", str(exc), exc.code)
     except (Cancelled, KeyboardInterrupt):
         return _error("cancelled", "cancelled")
     except MemoryError:

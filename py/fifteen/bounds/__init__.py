@@ -96,7 +96,7 @@ def _pdb_bound(name: str) -> BoundInfo:
 
                 made[:] = [db, pdb_searcher(db)]
             else:  # resolve_bound checked availability
-                raise InputError(f"bound {name!r} is not available for a {shape} board")
+                raise InputError(f"bound {name!r} is not available for a {shape} board", code="bound")
         return made[1](shape, board, tick, tables=tables, state=state)
 
     def available(shape: Shape) -> bool:
@@ -128,7 +128,7 @@ def bound_info(name: str) -> BoundInfo:
     for b in bound_infos():
         if isinstance(name, str) and b.name == name.lower():
             return b
-    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(b.name for b in bound_infos())})")
+    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(b.name for b in bound_infos())})", code="bound")
 
 
 def available_bounds(shape: Shape) -> list[str]:
@@ -147,16 +147,17 @@ def resolve_bound(shape: Shape, name: str) -> BoundInfo:
         if b.name == name:
             if not b.available(shape):
                 raise InputError(
-                    f"bound {describe(name)} is not available for a {shape} board (available: {', '.join(available_bounds(shape))})"
+                    f"bound {describe(name)} is not available for a {shape} board (available: {', '.join(available_bounds(shape))})",
+                    code="bound",
                 )
             return b
-    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(available_bounds(shape))})")
+    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(available_bounds(shape))})", code="bound")
 
 
 def check_board(board: object) -> None:
     """Raise :class:`InputError` unless *board* is a :class:`Board` (which checked itself)."""
     if not isinstance(board, Board):
-        raise InputError(f"expected a Board (Board.parse(text) or Board.from_tiles(tiles)), not {describe(board)}")
+        raise InputError(f"expected a Board (Board.parse(text) or Board.from_tiles(tiles)), not {describe(board)}", code="param")
 
 
 #: The bounds whose root value costs microseconds and no database beyond the WD tables.

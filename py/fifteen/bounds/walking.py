@@ -140,17 +140,17 @@ class WalkingTable:
             shp = Shape(int(meta["rows"]), int(meta["cols"]))
             n, link_bytes = int(meta["states"]), int(meta["link_bytes"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise AssetError(f"{name}: bad WD metadata ({exc})") from None
+            raise AssetError(f"{name}: bad WD metadata ({exc})", code="asset_corrupt") from None
         if shape is not None and shp != shape:
-            raise AssetError(f"{name}: holds WD tables for {shp}, expected {shape}")
+            raise AssetError(f"{name}: holds WD tables for {shp}, expected {shape}", code="asset_corrupt")
         if link_bytes not in (2, 4):
-            raise AssetError(f"{name}: link size {link_bytes} is not 2 or 4")
+            raise AssetError(f"{name}: link size {link_bytes} is not 2 or 4", code="asset_corrupt")
         rows = shp.rows
         kb = rows * rows
         expected = n * kb + n + n * 2 * rows * link_bytes
         payload = bytes(asset.payload) if isinstance(asset.payload, bytearray) else asset.payload  # a zlib payload is bytes
         if len(payload) != expected:
-            raise AssetError(f"{name}: payload is {len(payload)} bytes, {n} tables need {expected}")
+            raise AssetError(f"{name}: payload is {len(payload)} bytes, {n} tables need {expected}", code="asset_corrupt")
         keys = [key for (key,) in struct.iter_unpack(f"{kb}s", payload[: n * kb])]
         values = payload[n * kb : n * kb + n]
         # read as signed where every index fits, so that the all-ones "no link" is NO_LINK (-1) as read
@@ -164,7 +164,7 @@ class WalkingTable:
             links = [x if x != 0xFFFF else NO_LINK for x in links]
         table = cls(shp, keys, values, links)
         if len(table.index) != n or values[0] != 0 or max(links) >= n or min(links) < NO_LINK:
-            raise AssetError(f"{name}: inconsistent WD tables")
+            raise AssetError(f"{name}: inconsistent WD tables", code="asset_corrupt")
         return table
 
 

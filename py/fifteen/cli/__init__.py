@@ -1,5 +1,6 @@
 """Command line: ``python -m fifteen solve|bounds|hint|compare|explain|trace "<tiles>" [options]``,
-``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``,
+``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``, ``python -m fifteen schema``
+(the JSON API's methods, parameters and error codes, :func:`fifteen.schema.schema`),
 ``python -m fifteen batch FILE [options]`` (:mod:`fifteen.parallel.batch`); ``solve --jobs N`` searches
 with N processes (:mod:`fifteen.parallel.processes`).
 
@@ -18,7 +19,7 @@ from typing import NoReturn
 from fifteen.board import Board, Shape
 from fifteen.bounds import available_bounds, bound_info, bound_values, summary
 from fifteen.cli import lab
-from fifteen.cli.guard import UsageError, guard_cli
+from fifteen.cli.guard import UsageError, guard_cli, interruption, quiet_stdout
 from fifteen.db import registry
 from fifteen.errors import FifteenError
 from fifteen.limits import clip_tokens
@@ -51,12 +52,14 @@ def _parser() -> argparse.ArgumentParser:
             sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound (default: auto, the strongest available)")
             sp.add_argument("--quiet", "-q", action="store_true", help="no per-iteration lines while searching")
             sp.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1; 0: every core)")
+            _add_stall_option(sp)
     _add_batch_parser(sub)
     sp = sub.add_parser("loops", help="print the generated source of a bound's IDA* inner loop")
     sp.add_argument("--bound", required=True, choices=BOUND_CHOICES[1:])
     sp.add_argument("--shape", default="4x4", help="RxC (default 4x4)")
     lab.add_parsers(sub)  # compare, explain, trace (the heuristic lab)
     _explorer_parsers(sub)
+    sub.add_parser("schema", help="print the JSON API's methods, parameters, error types and error codes as JSON")
     return p
 
 
@@ -86,7 +89,7 @@ def _call(method: str, params: dict) -> dict:
 
     reply = json.loads(api.call(method, json.dumps(params)))
     if not reply["ok"]:
-        raise FifteenError(reply["error"]["message"])
+        raise FifteenError(reply["error"]["message"], code=reply["error"]["code"])
     return reply["result"]
 
 
@@ -167,6 +170,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "loops":
             print(bound_info(args.bound).loop_source(Shape.parse(args.shape)), end="")
             return 0
+        if args.command == "schema":
+            from fifteen.schema import schema
+
+            print(json.dumps(schema(), indent=1))
+            return 0
         if args.db:
             registry.use_directory(args.db)  # else $FIFTEEN_DB or the checkout's static/db
         if args.command == "explore":
@@ -188,9 +196,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FifteenError as exc:  # InputError, AssetError: a message for a person
         print(f"fifteen: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("fifteen: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (fifteen.cli.guard.Terminated)
+        word, status = interruption(exc)
+        print(f"fifteen: {word}", file=sys.stderr)
+        return status
 
 
 def _solve(board: Board, args, values: dict) -> int:
@@ -205,7 +214,7 @@ def _solve(board: Board, args, values: dict) -> int:
         print(board)
         print(summary(values))
     show = not args.json and not args.quiet
-    sol = _solve_jobs(board, args.bound, jobs, progress if show else None)
+    sol = _solve_jobs(board, args.bound, jobs, progress if show else None, _stall_seconds(args))
     r = sol.result
     rate = r.nodes / r.seconds if r.seconds > 0 else 0.0
     if args.json:
@@ -249,13 +258,30 @@ def _jobs(jobs: int) -> int:
     return resolve_jobs(jobs)
 
 
-def _solve_jobs(board: Board, bound: str, jobs: int, progress):
+def _solve_jobs(board: Board, bound: str, jobs: int, progress, stall_seconds: float | None):
     """``solve --jobs N``: the serial search for 1, else a pool of N processes."""
     if jobs == 1:
         return solve(board, bound, progress=progress)
     from fifteen.parallel.processes import solve_parallel
 
-    return solve_parallel(board, bound, jobs=jobs, progress=progress)
+    return solve_parallel(board, bound, jobs=jobs, progress=progress, stall_seconds=stall_seconds)
+
+
+def _add_stall_option(sp) -> None:
+    sp.add_argument(
+        "--stall-seconds",
+        type=float,
+        default=None,
+        metavar="S",
+        help="end a worker process that shows no progress for S seconds and give its work to another (default 60; 0: never)",
+    )
+
+
+def _stall_seconds(args) -> float | None:
+    """``--stall-seconds``: the pool's *stall_seconds* (None: never)."""
+    from fifteen.parallel.processes import STALL_SECONDS, resolve_stall_seconds
+
+    return resolve_stall_seconds(STALL_SECONDS if args.stall_seconds is None else args.stall_seconds)
 
 
 def _parallel_json(result) -> dict:
@@ -277,12 +303,14 @@ def _add_batch_parser(sub) -> None:
     sp.add_argument("--db", help="directory of the database assets")
     sp.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://host:8786, or local (a LocalCluster)")
     sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    _add_stall_option(sp)
 
 
 def _batch(args) -> int:
     from fifteen.parallel import batch
 
     jobs = _jobs(args.jobs)
+    stall_seconds = _stall_seconds(args)
     if args.shape:
         Shape.parse(args.shape)  # a bad shape is an error of the command, not of every line
     items = batch.read_items(args.file)
@@ -291,28 +319,34 @@ def _batch(args) -> int:
         done = batch.finished_ids(args.out)
         skipped = sum(item.id in done for item in items)
         items = [item for item in items if item.id not in done]
-    out = open(args.out, "a") if args.out else sys.stdout  # noqa: SIM115 - closed below
+    output = batch.Output(args.out)  # cannot be opened: an OutputError, status 2
     bar = None if args.quiet else batch.ProgressBar(len(items), skipped=skipped)
     client = None
-
-    def write(record: dict) -> None:
-        out.write(json.dumps(record) + "\n")
-        out.flush()
-
     try:
         client = batch.dask_client(args.dask, jobs) if args.dask else None
-        solved, errors = batch.run_batch(items, write, jobs=jobs, shape=args.shape, bound=args.bound, client=client, progress=bar)
-    except KeyboardInterrupt:
-        kept = f"; the finished results are in {args.out}: run again to resume" if args.out else ""
-        print(f"\nfifteen: interrupted{kept}", file=sys.stderr)
-        return 130
-    finally:
+        solved, errors = batch.run_batch(
+            items, output.write, jobs=jobs, shape=args.shape, bound=args.bound, client=client, progress=bar, stall_seconds=stall_seconds
+        )
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the workers are ended, the lines written kept
         if bar is not None:
             bar.close()
-        if args.out:
-            out.close()
+        word, status = interruption(exc)
+        kept = f"; the finished results are in {args.out}: run again to resume" if args.out else ""
+        print(f"fifteen: {word}{kept}", file=sys.stderr)
+        return status
+    except batch.OutputError as exc:  # a full disk, a closed file...: the lines written are kept
+        if bar is not None:
+            bar.close()
+        if not args.out:
+            quiet_stdout()
+        print(f"fifteen: error: {exc}", file=sys.stderr)
+        return 1 if exc.written else 2
+    finally:
+        output.close()
         if client is not None:
             _close_dask(client)
+    if bar is not None:
+        bar.close()
     if not args.quiet:
         print(f"batch: {solved} solved, {errors} error{'s' * (errors != 1)}, {skipped} skipped", file=sys.stderr)
     return 0 if not errors else 1

@@ -101,7 +101,7 @@ def load_asset(data: bytes | bytearray | memoryview, name: str = "asset", *, tak
         explored = explorer.load_asset(data, name, take=take)
         _registered_files.add(explorer.asset_file(explored.shape))
     else:
-        raise AssetError(f"{name}: unknown database kind {kind!r}")
+        raise AssetError(f"{name}: unknown database kind {kind!r}", code="asset_corrupt")
     return meta
 
 
@@ -152,7 +152,9 @@ def _manifest_entries() -> dict[str, dict[str, Any]]:
             else:
                 entries = manifest_entries(manifest, str(path))
         elif _chosen_directory is not None or os.environ.get("FIFTEEN_DB"):  # asked for, not guessed
-            raise AssetError(f"{_shown(path)}: no manifest (build the databases with build_db.py --out {_shown(root)})")
+            raise AssetError(
+                f"{_shown(path)}: no manifest (build the databases with build_db.py --out {_shown(root)})", code="asset_missing"
+            )
     _entries = entries
     return entries
 
@@ -168,7 +170,9 @@ def _is_file(path: Path) -> bool:
     try:
         return path.is_file()
     except (OSError, ValueError) as exc:
-        raise AssetError(f"database directory {_shown(path.parent)}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise AssetError(
+            f"database directory {_shown(path.parent)}: {getattr(exc, 'strerror', None) or exc}", code="asset_missing"
+        ) from None
 
 
 def _warn(message: str) -> None:
@@ -247,7 +251,7 @@ def _read(file: str) -> None:
     try:
         data = path.read_bytes()
     except (OSError, ValueError) as exc:
-        raise AssetError(f"{_shown(path)}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+        raise AssetError(f"{_shown(path)}: cannot read ({getattr(exc, 'strerror', None) or exc})", code="asset_missing") from None
     load_asset(data, str(path))
     _registered_files.add(file)
 
@@ -286,7 +290,9 @@ def pattern_database(name: str, shape: Shape) -> PatternDatabase | None:
     _read(file)
     db = pattern_databases.get(name)
     if not _serves(db, shape):
-        raise AssetError(f"{file}: the manifest lists it for {shape} boards, but it holds no {name} database for them")
+        raise AssetError(
+            f"{file}: the manifest lists it for {shape} boards, but it holds no {name} database for them", code="asset_corrupt"
+        )
     return db
 
 

@@ -179,18 +179,18 @@ def parse_bound_names(names: str | Sequence[str] | None, shape: Shape) -> list[s
     out: list[str] = []
     for item in items:
         if not isinstance(item, str):
-            raise InputError(f"bounds must be names, got {describe(item)}")
+            raise InputError(f"bounds must be names, got {describe(item)}", code="bound")
         name = item.strip().lower()
         if not name:
             continue
         if name not in offered:
             known = any(info.name == name for info in bound_infos())
             why = f"is not available for a {shape} board" if known else "is unknown"
-            raise InputError(f"bound {describe(name)} {why} (choose from {', '.join(offered)})")
+            raise InputError(f"bound {describe(name)} {why} (choose from {', '.join(offered)})", code="bound")
         if name not in out:
             out.append(name)
     if not out:
-        raise InputError(f"no bound given (choose from {', '.join(offered)})")
+        raise InputError(f"no bound given (choose from {', '.join(offered)})", code="bound")
     return out
 
 
@@ -199,9 +199,9 @@ def check_budget(budget: Any) -> int | None:
     if budget is None:
         return None
     if isinstance(budget, bool) or not isinstance(budget, int):
-        raise InputError(f"budget must be a whole number of nodes, got {describe(budget)}")
+        raise InputError(f"budget must be a whole number of nodes, got {describe(budget)}", code="param")
     if budget < 0:
-        raise InputError(f"budget must not be negative, got {budget}")
+        raise InputError(f"budget must not be negative, got {budget}", code="range")
     return budget or None
 
 
@@ -329,7 +329,7 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str 
         lines += ["| " + " | ".join(row) + " |" for row in rows]
         return "\n".join(lines)
     if fmt != "text":
-        raise InputError(f"unknown table format {describe(fmt)} (text, tsv or markdown)")
+        raise InputError(f"unknown table format {describe(fmt)} (text, tsv or markdown)", code="param")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     return "\n".join(
         "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
@@ -347,11 +347,11 @@ def load_presets(path: str | Path | None = None) -> list[dict[str, Any]]:
     try:
         presets = json.loads(file.read_text(encoding="utf-8"))["presets"]
     except OSError as exc:
-        raise InputError(f"{file}: cannot read the lab presets ({exc.strerror})") from None
+        raise InputError(f"{file}: cannot read the lab presets ({exc.strerror})", code="file") from None
     except (ValueError, KeyError, TypeError) as exc:
-        raise InputError(f"{file}: unreadable lab presets ({exc})") from None
+        raise InputError(f"{file}: unreadable lab presets ({exc})", code="file") from None
     if not isinstance(presets, list):
-        raise InputError(f"{file}: presets must be a list")
+        raise InputError(f"{file}: presets must be a list", code="file")
     return presets
 
 
@@ -360,4 +360,4 @@ def find_preset(preset_id: str, path: str | Path | None = None) -> dict[str, Any
     for preset in presets:
         if preset.get("id") == preset_id:
             return preset
-    raise InputError(f"unknown preset {describe(preset_id)} (one of {', '.join(str(p.get('id')) for p in presets)})")
+    raise InputError(f"unknown preset {describe(preset_id)} (one of {', '.join(str(p.get('id')) for p in presets)})", code="param")

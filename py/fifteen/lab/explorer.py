@@ -206,16 +206,16 @@ class ExplorerTable:
         cls._check(meta, len(asset.payload), name)
         table = cls(meta, asset.payload, name=name)
         if table.residue(table.ranking.goal_rank) != 0:
-            raise AssetError(f"{name}: the goal's entry is not 0")
+            raise AssetError(f"{name}: the goal's entry is not 0", code="asset_corrupt")
         for tiles in table.hardest:
             if table.residue(table.ranking.rank(tiles)) != table.radius & 3:
-                raise AssetError(f"{name}: a hardest position's entry does not match the radius")
+                raise AssetError(f"{name}: a hardest position's entry does not match the radius", code="asset_corrupt")
         return table
 
     @staticmethod
     def _check(meta: dict, payload_len: int, name: str) -> None:
         def bad(msg: str):
-            raise AssetError(f"{name}: {msg}")
+            raise AssetError(f"{name}: {msg}", code="asset_corrupt")
 
         if meta.get("explore_format") != EXPLORE_FORMAT:
             version = meta.get("explore_format")
@@ -279,7 +279,7 @@ class ExplorerTable:
                     t[s] = t[b]
                     t[b] = 0
             else:
-                raise AssetError(f"{self.name}: inconsistent table (no move down from rank {r})")
+                raise AssetError(f"{self.name}: inconsistent table (no move down from rank {r})", code="asset_corrupt")
             if horizontal:
                 t[b] = t[s]
                 t[s] = 0
@@ -302,7 +302,9 @@ class ExplorerTable:
         number of draws, ``positions / count``, would be too large.
         """
         if not 0 <= distance <= self.radius:
-            raise InputError(f"no {self.shape} position is {distance} moves from the goal (distances go from 0 to {self.radius})")
+            raise InputError(
+                f"no {self.shape} position is {distance} moves from the goal (distances go from 0 to {self.radius})", code="range"
+            )
         listed = self.lists.get(distance)
         if listed is not None:
             offset, count = listed
@@ -317,7 +319,9 @@ class ExplorerTable:
             tiles = rk.unrank(r)
             if manhattan(self.shape, tiles) <= distance and self._walk(tiles, distance) == distance:
                 return r
-        raise AssetError(f"{self.name}: found no position at distance {distance} (the table is inconsistent)")  # pragma: no cover
+        raise AssetError(
+            f"{self.name}: found no position at distance {distance} (the table is inconsistent)", code="asset_corrupt"
+        )  # pragma: no cover
 
     @property
     def memory_bytes(self) -> int:
@@ -337,7 +341,7 @@ class Explorer:
 
     def _check(self, board: Board) -> tuple[int, ...]:
         if board.shape != self.shape:
-            raise InputError(f"this is a {board.shape} position; the {self.shape} explorer cannot read it")
+            raise InputError(f"this is a {board.shape} position; the {self.shape} explorer cannot read it", code="shape")
         return board.tiles
 
     def _to_table(self, tiles: Sequence[int]) -> Sequence[int]:
@@ -449,7 +453,7 @@ def require(shape: Shape) -> Explorer:
             f"tables exist for {', '.join(_with_transposes(DEFAULT_SHAPES))}"
             f" and, as optional packs, {', '.join(_with_transposes(PACK_SHAPES))}"
         )
-    raise InputError(f"the explorer has no table for a {name} board: {why}")
+    raise InputError(f"the explorer has no table for a {name} board: {why}", code="unavailable")
 
 
 __all__ = [

@@ -115,17 +115,19 @@ class Hinter:
         self._positions: dict[tuple, int] = {}
         self._moves: list[int] = []
 
-    def follow(self, board: Board, moves: Sequence[int]) -> None:
-        """Keep *moves*, an optimal solution of *board*, to read the next hints from."""
+    def follow(self, board: Board, moves: Sequence[int] | str) -> None:
+        """Keep *moves*, an optimal solution of *board* (tile numbers or directions:
+        :meth:`fifteen.board.Board.tile_moves`), to read the next hints from."""
+        moves = board.tile_moves(moves)
         positions = {}
         b = board
         for i, t in enumerate(moves):
             positions[(b.shape, b.tiles)] = i
-            b = b.slide(int(t))
+            b = b.slide(t)
         if not b.is_goal():
-            raise InputError("the given solution does not reach the goal")
+            raise InputError("the given solution does not reach the goal", code="moves")
         positions[(b.shape, b.tiles)] = len(moves)
-        self._positions, self._moves = positions, [int(t) for t in moves]
+        self._positions, self._moves = positions, moves
 
     def remaining(self, board: Board) -> list[int] | None:
         """The kept solution's moves from *board*, when *board* lies on it."""

@@ -61,7 +61,7 @@ def field(d: dict, key: str, low: int = 0, high: int = MAX_COUNT, what: str = "a
     """``d[key]``, an integer in [low, high]."""
     v = d.get(key)
     if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
-        raise InputError(f"{what}'s {key} must be an integer from {low:,} to {high:,}, not {describe(v)}")
+        raise InputError(f"{what}'s {key} must be an integer from {low:,} to {high:,}, not {describe(v)}", code="param")
     return v
 
 
@@ -71,7 +71,7 @@ def iterations_from(records: list) -> list[Iteration]:
     for d in records:
         seconds = d.get("seconds", 0.0)
         if not is_number(seconds):
-            raise InputError(f"an iteration's seconds must be a number, not {describe(seconds)}")
+            raise InputError(f"an iteration's seconds must be a number, not {describe(seconds)}", code="param")
         out.append(Iteration(field(d, "bound", 0, MAX_BOUND, "an iteration"), field(d, "nodes", what="an iteration"), float(seconds)))
     return out
 
@@ -82,7 +82,7 @@ def _squares(v: object, n: int, what: str) -> tuple[int, ...]:
         or len(v) > MAX_MOVES
         or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in v)
     ):
-        raise InputError(f"a {what} must be a list of square numbers 0..{n - 1}, not {describe(v)}")
+        raise InputError(f"a {what} must be a list of square numbers 0..{n - 1}, not {describe(v)}", code="param")
     return tuple(v)
 
 
@@ -95,19 +95,19 @@ def task_from(d: dict) -> Task:
     automaton state that has the task's blank square."""
     extra = set(d) - _TASK_KEYS
     if extra:
-        raise InputError(f"a task has no field {describe(sorted(extra)[0])}")
+        raise InputError(f"a task has no field {describe(sorted(extra)[0])}", code="param")
     if not isinstance(d.get("shape"), str) or not isinstance(d.get("bound"), str):
-        raise InputError("a task names its shape and bound as text")
+        raise InputError("a task names its shape and bound as text", code="param")
     shape = Shape.parse(d["shape"])
     board = check_tiles(shape, d.get("board") or (), solvable=False)
     bound = resolve_bound(shape, d["bound"]).name
     mirror_closed = d.get("mirror_closed", False)
     if not isinstance(mirror_closed, bool):
-        raise InputError(f"a task's mirror_closed must be true or false, not {describe(mirror_closed)}")
+        raise InputError(f"a task's mirror_closed must be true or false, not {describe(mirror_closed)}", code="param")
     tables = move_tables(shape, mirror_closed)
     state = field(d, "state", 0, tables.states - 1, "a task")
     if _state_square(shape, mirror_closed)[state] not in (-1, board.index(0)):
-        raise InputError(f"a task's state {state} does not have the blank on square {board.index(0)}")
+        raise InputError(f"a task's state {state} does not have the blank on square {board.index(0)}", code="param")
     return Task(
         id=field(d, "id", what="a task"),
         bound=bound,
@@ -182,7 +182,7 @@ def begin(board: Board, bound: str, workers: int, *, min_task_nodes: int | None 
 def _search(params: dict) -> ParallelSearch:
     search = _SEARCHES.get(params.get("search") or 0)
     if search is None:
-        raise InputError("no such parallel search (finished or dropped)")
+        raise InputError("no such parallel search (finished or dropped)", code="param")
     return search
 
 
@@ -190,15 +190,17 @@ def step(params: dict) -> dict:
     """``parallel_step``: the outcomes of every task of the iteration (none found a solution)."""
     search_id = params.get("search") or 0
     search = _search(params)
+    if search.solved:  # solved in the split tree: parallel_begin or the last step gave its path
+        raise InputError(f"parallel search {search_id} is solved already (its solved_path was given): nothing to step", code="param")
     for d in params.get("outcomes") or []:
         if d.get("path") is not None:
-            raise InputError("parallel_step takes iterations without a solution (use parallel_result)")
+            raise InputError("parallel_step takes iterations without a solution (use parallel_result)", code="param")
         task_id = field(d, "id", what="an outcome")
         if not search.is_pending(task_id):
-            raise InputError(f"task {task_id} is not pending in this iteration (given twice, or another search's)")
+            raise InputError(f"task {task_id} is not pending in this iteration (given twice, or another search's)", code="duplicate")
         search.record(search.task(task_id), TaskOutcome(None, field(d, "nodes", what="an outcome"), False))
     if search.pending:
-        raise InputError(f"parallel_step needs the outcome of every task of the iteration ({search.pending:,} missing)")
+        raise InputError(f"parallel_step needs the outcome of every task of the iteration ({search.pending:,} missing)", code="param")
     search.end()
     return _work(search_id, search)
 
@@ -238,10 +240,10 @@ def check_solution(board: Board, path: list[int]) -> list[int]:
     near = neighbours(board.shape)
     for s in path:
         if s not in near[blank]:
-            raise InputError(f"the path steps the blank from square {blank} to {s}, not a neighbour")
+            raise InputError(f"the path steps the blank from square {blank} to {s}, not a neighbour", code="moves")
         moved.append(tiles[s])
         tiles[blank], tiles[s] = tiles[s], 0
         blank = s
     if tuple(tiles) != tuple(board.shape.goal()):
-        raise InputError("the path does not reach the goal")
+        raise InputError("the path does not reach the goal", code="moves")
     return moved

@@ -17,12 +17,12 @@ def check_solve_arguments(board: object, bound: object, progress: object, cancel
     """Raise :class:`InputError` for arguments :func:`solve` cannot use."""
     check_board(board)
     if bound is not None and not isinstance(bound, str):
-        raise InputError(f"bound is a name such as 'auto' or 'md', not {describe(bound)}")
+        raise InputError(f"bound is a name such as 'auto' or 'md', not {describe(bound)}", code="param")
     for name, callback in (("progress", progress), ("cancel", cancel)):
         if callback is not None and not callable(callback):
-            raise InputError(f"{name} is a function or None, not {describe(callback)}")
+            raise InputError(f"{name} is a function or None, not {describe(callback)}", code="param")
     if not isinstance(tick_nodes, int) or isinstance(tick_nodes, bool) or tick_nodes < 1:
-        raise InputError(f"tick_nodes is a whole number of at least 1, not {describe(tick_nodes)}")
+        raise InputError(f"tick_nodes is a whole number of at least 1, not {describe(tick_nodes)}", code="param")
 
 
 @dataclass
