@@ -43,6 +43,47 @@ def test_cli_solve_json():
     assert out["setup_seconds"] >= 0 and out["cpu_seconds"] >= 0 and out["seconds"] >= 0
 
 
+#: The keys of a solve's JSON, in order (Solution.to_json): the same in the CLI, the API and batches.
+SOLVE_KEYS = ["shape", "rows", "cols", "tiles", "bound", "length", "moves", "directions", "h0", "nodes"]
+SOLVE_KEYS += ["setup_seconds", "seconds", "cpu_seconds", "nodes_per_second", "iterations"]
+TIME_KEYS = ("setup_seconds", "seconds", "cpu_seconds", "nodes_per_second")
+
+
+def _timeless(record: dict) -> dict:
+    """*record* without its times (and its iterations' times)."""
+    out = {k: v for k, v in record.items() if k not in TIME_KEYS}
+    out["iterations"] = [{k: v for k, v in it.items() if k != "seconds"} for it in record["iterations"]]
+    return out
+
+
+def test_a_solve_has_one_json_in_the_cli_the_api_and_batches(tmp_path):
+    """``solve --json``, the API's ``solve`` and a batch's line: the same keys in the same order
+    and the same values but times (the CLI and the API add the position's bounds and summary, a
+    batch its id first); every time in seconds rounded to 0.1 ms."""
+    text = "1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15"
+    cli = json.loads(run_cli("solve", text, "--bound", "wdid", "--json").stdout)
+    api_result = _call("solve", text=text, bound="wdid")["result"]
+    batch_file = tmp_path / "one.txt"
+    batch_file.write_text(f"first\t{text}\n")
+    line = json.loads(run_cli("batch", str(batch_file), "--bound", "wdid", "--jobs", "1", "--quiet").stdout)
+    assert list(cli) == list(api_result) == SOLVE_KEYS + ["bounds", "summary"]
+    assert list(line) == ["id", *SOLVE_KEYS] and line["id"] == "first"
+    assert _timeless(cli) == _timeless(api_result)
+    assert _timeless(line) == {"id": "first", **{k: v for k, v in _timeless(cli).items() if k not in ("bounds", "summary")}}
+    assert (cli["shape"], cli["rows"], cli["cols"], cli["h0"], cli["moves"]) == ("4x4", 4, 4, 4, [9, 13, 14, 15])
+    assert cli["iterations"] == [{"bound": 4, "nodes": cli["nodes"], "seconds": cli["iterations"][0]["seconds"]}]
+    assert cli["summary"] == "MD=4 LC=4 WD=1/3 ID=1/3 PDB=4 PDBr=4 LB=4"
+    for record in (cli, api_result, line):
+        times = [record[k] for k in TIME_KEYS[:3]] + [it["seconds"] for it in record["iterations"]]
+        assert all(t == round(t, 4) for t in times) and isinstance(record["nodes_per_second"], int)
+
+
+def test_cli_bounds_json_is_the_api_bounds_result():
+    cli = json.loads(run_cli("bounds", TRANSPOSED, "--json").stdout)
+    assert cli == _call("bounds", text=TRANSPOSED)["result"]
+    assert list(cli) == ["shape", "rows", "cols", "tiles", "bounds", "summary", "start", "auto"]
+
+
 @pytest.mark.parametrize(
     "bound, shape, expect", [("pdb663", "4x4", "Ordering pass"), ("id", "3x4", "row[board[j2]]"), ("pdb78", "4x4", "cp[board[j3]]")]
 )
@@ -87,7 +128,7 @@ def _call(method, **params):
 
 def test_api_parse_and_errors():
     ok = _call("parse", text="1 2 3 4 5 6 7 8 0")
-    assert ok == {"ok": True, "result": {"rows": 3, "cols": 3, "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 0]}}
+    assert ok == {"ok": True, "result": {"shape": "3x3", "rows": 3, "cols": 3, "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 0]}}
     bad = _call("parse", text="1 2 3 4 5 6 7 8 8")
     assert bad["ok"] is False and bad["error"]["type"] == "input" and "duplicate" in bad["error"]["message"]
     assert _call("nosuch")["error"]["type"] == "input"

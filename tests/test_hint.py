@@ -187,6 +187,8 @@ def test_api_hint_with_a_table(tables):
     h = call("hint", tiles=[1, 2, 3, 4, 5, 6, 0, 7, 8], all=True)
     assert h == {
         "shape": "3x3",
+        "rows": 3,
+        "cols": 3,
         "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8],
         "distance": 2,
         "next": {"tile": 7, "direction": "R"},

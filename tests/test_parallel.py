@@ -289,11 +289,11 @@ def test_cli_jobs_json():
     out = _cli("solve", " ".join(map(str, KORF["9"])), "--jobs", "2", "--json", "--bound", "pdb663")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert data["length"] == 46 and data["jobs"] == 2 and len(data["worker_nodes"]) == 2
+    assert data["length"] == 46 and data["workers"] == 2 and len(data["worker_nodes"]) == 2
     assert Board(Shape(4, 4), KORF["9"]).solves(data["moves"])
     assert sum(data["worker_nodes"]) <= data["nodes"]
     serial = json.loads(_cli("solve", " ".join(map(str, KORF["9"])), "--json", "--bound", "pdb663").stdout)
-    assert "jobs" not in serial  # --jobs 1 (the default): the serial search, its JSON unchanged
+    assert "workers" not in serial and "worker_nodes" not in serial  # --jobs 1 (the default): the serial search
     assert [it["nodes"] for it in data["iterations"][:-1]] == [it["nodes"] for it in serial["iterations"][:-1]]
 
 

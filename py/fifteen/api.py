@@ -22,10 +22,15 @@ most 40 digits (NaN and Infinity refused), only the keys the method takes
 * :func:`call` ``(method, params_json, progress=None, cancel=None)`` with
   methods ``info``, ``parse``, ``bounds``, ``solve``, ``random`` and the
   heuristic lab's ``compare``, ``trace``, ``explain``; see the
-  ``_method_*`` functions for their parameters and results.  ``progress`` is
-  called with one JSON string about four times a second during a solve and
-  after every finished iteration.  ``parallel_begin``, ``parallel_step``, ``parallel_tasks``,
-  ``parallel_result`` and ``parallel_drop`` serve the page's pool of workers
+  ``_method_*`` functions for their parameters and results.  A position in a
+  result is :meth:`fifteen.board.Board.to_json` (``shape``, ``rows``, ``cols``,
+  ``tiles``); ``bounds`` is :func:`fifteen.bounds.bounds_json` (as ``bounds
+  --json``), ``solve`` :meth:`fifteen.search.optimal.Solution.to_json` with the
+  position's ``bounds`` and ``summary`` (as ``solve --json``).  ``progress`` is
+  called with one JSON string (:meth:`fifteen.search.ida.Progress.to_json`) about
+  four times a second during a solve and after every finished iteration.
+  ``parallel_begin``, ``parallel_step``, ``parallel_tasks``, ``parallel_result``
+  and ``parallel_drop`` serve the page's pool of workers
   (:mod:`fifteen.parallel.browser`).
 
 Small-board explorer and hints (:mod:`fifteen.lab.explorer`, :mod:`fifteen.lab.hint`).
@@ -38,15 +43,15 @@ naming the boards that have one.
   ``{"shape": "3x3"}`` -> ``{"shape", "table_shape", "transposed",
   "positions", "radius", "histogram": [count at distance 0, 1, ...],
   "hardest": [tiles, ...], "hardest_count"}``.
-* ``explore_position`` ``{tiles, shape}`` -> ``{"shape", "tiles",
+* ``explore_position`` ``{tiles, shape}`` -> ``{<position>,
   "distance", "moves": [{"tile", "direction", "distance", "optimal"}],
   "optimal": [move, ...]}``: every move with the distance it leads to.
-* ``explore_random`` ``{"shape", "distance", "seed"?}`` -> ``{"shape",
-  "rows", "cols", "tiles", "distance", "seed"}``: uniform among the positions
+* ``explore_random`` ``{"shape", "distance", "seed"?}`` -> ``{<position>,
+  "distance", "seed"}``: uniform among the positions
   at exactly that distance; ``seed`` (an integer) makes it repeatable and is
   returned (drawn when not given).
 * ``hint`` ``{tiles, shape, "all"?, "budget"?, "bound"?, "solution"?}`` ->
-  ``{"shape", "tiles", "distance", "next": move or null, "source":
+  ``{<position>, "distance", "next": move or null, "source":
   "table"|"path"|"solve", "nodes"}`` plus, with ``"all": true``,
   ``"optimal": [move, ...]`` and ``"undecided": [move, ...]`` (without a
   table: moves whose search ran out of its ``budget`` of nodes, default
@@ -69,15 +74,16 @@ from typing import Any
 
 from fifteen import __version__
 from fifteen.board import Board, Shape, check_tiles, parse_tiles, solvability_problem
-from fifteen.bounds import available_bounds, bound_infos, bound_values, resolve_bound, start_values, summary
+from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json, resolve_bound
 from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container, registry
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
 from fifteen.lab import explorer
 from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message
+from fifteen.parallel.scheduler import ParallelResult
 from fifteen.schema import LONG_PARAMS, check_params, parse_params
-from fifteen.search.ida import Cancelled, Progress, SearchResult
-from fifteen.search.optimal import solve
+from fifteen.search.ida import Cancelled, Progress
+from fifteen.search.optimal import Solution, solve
 
 PROGRESS_SECONDS = 0.25
 AUTO_LABEL = "Strongest available"  # the label of ``auto``, which is not a bound of its own
@@ -168,10 +174,6 @@ def _board(params: dict) -> Board:
     return Board(shp, parsed)
 
 
-def _board_json(board: Board) -> dict:
-    return {"rows": board.shape.rows, "cols": board.shape.cols, "tiles": list(board.tiles)}
-
-
 def _method_info(params: dict, **_: Any) -> dict:
     return {
         "version": __version__,
@@ -182,20 +184,11 @@ def _method_info(params: dict, **_: Any) -> dict:
 
 
 def _method_parse(params: dict, **_: Any) -> dict:
-    return _board_json(_board(params))
+    return _board(params).to_json()
 
 
 def _method_bounds(params: dict, **_: Any) -> dict:
-    board = _board(params)
-    values = bound_values(board)
-    return {
-        **_board_json(board),
-        "bounds": values,
-        "summary": summary(values),
-        # what each bound of the menu starts its search from, and the bound "auto" picks
-        "start": start_values(board, values),
-        "auto": resolve_bound(board.shape, "auto").name,
-    }
+    return bounds_json(_board(params))
 
 
 def _method_random(params: dict, **_: Any) -> dict:
@@ -209,7 +202,7 @@ def _method_random(params: dict, **_: Any) -> dict:
         # between unsolvable and solvable positions, so the draw stays uniform.
         i, j = [k for k, t in enumerate(tiles) if t][:2]
         tiles[i], tiles[j] = tiles[j], tiles[i]
-    return {"rows": shape.rows, "cols": shape.cols, "tiles": tiles}
+    return Board(shape, tuple(tiles)).to_json()
 
 
 def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
@@ -223,18 +216,7 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         if progress is None or (not p.done and now - last[0] < PROGRESS_SECONDS):
             return
         last[0] = now
-        progress(
-            json.dumps(
-                {
-                    "bound": p.bound,
-                    "nodes": p.nodes,
-                    "iteration_nodes": p.iteration_nodes,
-                    "seconds": round(p.seconds, 3),
-                    "done": p.done,
-                    "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in p.iterations],
-                }
-            )
-        )
+        progress(json.dumps(p.to_json()))
 
     values = bound_values(board)
     sol = solve(
@@ -244,26 +226,7 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         cancel=cancel,
         tick_nodes=params.get("tick_nodes") or 1 << 14,
     )
-    return _solution_json(board, sol.bound, sol.directions, sol.result, values)
-
-
-def _solution_json(board: Board, bound: str, directions: str, r: SearchResult, values: dict) -> dict:
-    """A ``solve`` result (also the parallel search's, :func:`_method_parallel_result`)."""
-    return {
-        **_board_json(board),
-        "bound": bound,
-        "length": r.length,
-        "moves": r.tiles,
-        "directions": directions,
-        "nodes": r.nodes,
-        "setup_seconds": round(r.setup_seconds, 3),
-        "seconds": round(r.seconds, 3),
-        "cpu_seconds": round(r.cpu_seconds, 3),
-        "h0": r.h0,
-        "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in r.iterations],
-        "bounds": values,
-        "summary": summary(values),
-    }
+    return sol.to_json(values)
 
 
 # ------------------------------------------------------------------ the browser pool's parallel search
@@ -302,8 +265,7 @@ def _method_parallel_tasks(params: dict, progress: Callable[[str], Any] | None =
 
 def _method_parallel_result(params: dict, **_: Any) -> dict:
     """The ``solve`` result of a solution found by the pool (the path replayed to the goal),
-    plus ``workers`` and ``worker_nodes``."""
-    from fifteen.bounds import resolve_bound
+    with ``workers`` and ``worker_nodes``."""
     from fifteen.parallel import browser
 
     board = _board(params)
@@ -313,7 +275,7 @@ def _method_parallel_result(params: dict, **_: Any) -> dict:
     h0 = params.get("h0")
     if h0 is None:
         h0 = its[0].bound if its else len(path)
-    result = SearchResult(
+    result = ParallelResult(
         path,
         moved,
         h0,
@@ -321,12 +283,11 @@ def _method_parallel_result(params: dict, **_: Any) -> dict:
         float(params.get("seconds") or 0.0),
         its,
         setup_seconds=float(params.get("setup_seconds") or 0.0),
+        workers=params.get("workers") or 1,
+        worker_nodes=list(params.get("worker_nodes") or []),
     )
     bound = resolve_bound(board.shape, params.get("bound") or "auto").name
-    out = _solution_json(board, bound, board.directions(moved), result, bound_values(board))
-    out["workers"] = params.get("workers") or 1
-    out["worker_nodes"] = list(params.get("worker_nodes") or [])
-    return out
+    return Solution(board, bound, result).to_json(bound_values(board))
 
 
 # ------------------------------------------------------------------ the heuristic lab
@@ -356,7 +317,7 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
             return
         last[0] = now
         if progress is not None:
-            progress(json.dumps(run.as_json()))
+            progress(json.dumps(run.to_json()))
 
     runs = {name: run_bound(board, name, budget=budget, progress=report, cancel=cancel) for name in names}
     return comparison_json(runs)
@@ -370,7 +331,7 @@ def _method_trace(params: dict, **_: Any) -> dict:
     moves = params.get("moves")
     if not isinstance(moves, list | str):
         raise InputError("moves: give the solution as a list of tile numbers or a string of directions (U, D, L, R)")
-    return {**_board_json(board), **trace(board, moves)}
+    return {**board.to_json(), **trace(board, moves)}
 
 
 def _method_explain(params: dict, **_: Any) -> dict:
@@ -378,11 +339,12 @@ def _method_explain(params: dict, **_: Any) -> dict:
     from fifteen.lab.explain import explain
 
     board = _board(params)
-    return {**_board_json(board), **explain(board)}
+    return {**board.to_json(), **explain(board)}
 
 
 # ----------------------------------------------------------------- explorer and hints
 def _move_json(m) -> dict:
+    """A move (:class:`fifteen.lab.hint.Move`, :class:`fifteen.lab.explorer.MoveInfo`): ``{"tile", "direction"}``."""
     return {"tile": m.tile, "direction": m.direction}
 
 
@@ -408,8 +370,7 @@ def _method_explore_position(params: dict, **_: Any) -> dict:
     d = ex.distance(board)
     moves = ex.moves(board, d)
     return {
-        "shape": str(board.shape),
-        "tiles": list(board.tiles),
+        **board.to_json(),
         "distance": d,
         "moves": [{**_move_json(m), "distance": m.distance, "optimal": m.distance < d} for m in moves],
         "optimal": [_move_json(m) for m in moves if m.distance < d],
@@ -435,7 +396,7 @@ def _method_explore_random(params: dict, **_: Any) -> dict:
     if seed is None:
         seed = _random.randrange(1 << 32)
     board = ex.random_at(distance, seed)
-    return {"shape": str(shape), "rows": shape.rows, "cols": shape.cols, "tiles": list(board.tiles), "distance": distance, "seed": seed}
+    return {**board.to_json(), "distance": distance, "seed": seed}
 
 
 _hinter = None  # the worker's Hinter (one per page)
@@ -463,8 +424,7 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
         hinter = _hinter
     h = hinter.hint(board, all_moves=bool(params.get("all")), budget=budget, cancel=cancel)
     out = {
-        "shape": str(board.shape),
-        "tiles": list(board.tiles),
+        **board.to_json(),
         "distance": h.distance,
         "next": _move_json(h.next) if h.next else None,
         "source": h.source,

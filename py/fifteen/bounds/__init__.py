@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from fifteen.board import Board, InputError, Shape
 from fifteen.bounds.inversion import inversion_distance
@@ -217,6 +218,21 @@ def start_values(board: Board, values: dict[str, int]) -> dict[str, int]:
             extra = max(values[k] for k in _CHEAP_BOUNDS if k in values) if name == "auto" else 0
             out[name] = first_bound(shape, board.tiles, max(values[picked], extra))
     return out
+
+
+def bounds_json(board: Board, values: dict[str, int] | None = None) -> dict[str, Any]:
+    """The JSON of a position's bounds (``bounds --json``, the API's ``bounds``): the position
+    (:meth:`fifteen.board.Board.to_json`), ``bounds`` (*values*, default :func:`bound_values`),
+    ``summary``, ``start`` (:func:`start_values`: the first cost bound of each bound's search)
+    and ``auto`` (the bound ``auto`` picks)."""
+    values = bound_values(board) if values is None else values
+    return {
+        **board.to_json(),
+        "bounds": values,
+        "summary": summary(values),
+        "start": start_values(board, values),
+        "auto": resolve_bound(board.shape, "auto").name,
+    }
 
 
 def summary(values: dict[str, int]) -> str:

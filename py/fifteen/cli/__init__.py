@@ -16,12 +16,13 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from fifteen.board import Board, Shape
-from fifteen.bounds import available_bounds, bound_info, bound_values, summary
+from fifteen.bounds import available_bounds, bound_info, bound_values, bounds_json, summary
 from fifteen.cli import lab
 from fifteen.cli.guard import UsageError, guard_cli
 from fifteen.db import registry
 from fifteen.errors import FifteenError
 from fifteen.limits import clip_tokens
+from fifteen.parallel.scheduler import ParallelResult
 from fifteen.search.ida import Progress
 from fifteen.search.optimal import solve
 
@@ -179,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         values = bound_values(board)
         if args.command == "bounds":
             if args.json:
-                print(json.dumps({"shape": str(board.shape), "tiles": list(board.tiles), "bounds": values, "summary": summary(values)}))
+                print(json.dumps(bounds_json(board, values)))
             else:
                 print(board)
                 print(summary(values))
@@ -207,37 +208,17 @@ def _solve(board: Board, args, values: dict) -> int:
     show = not args.json and not args.quiet
     sol = _solve_jobs(board, args.bound, jobs, progress if show else None)
     r = sol.result
-    rate = r.nodes / r.seconds if r.seconds > 0 else 0.0
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "shape": str(board.shape),
-                    "tiles": list(board.tiles),
-                    "bound": sol.bound,
-                    "length": sol.length,
-                    "moves": sol.tiles,
-                    "directions": sol.directions,
-                    "nodes": r.nodes,
-                    "setup_seconds": round(r.setup_seconds, 4),
-                    "seconds": round(r.seconds, 4),
-                    "cpu_seconds": round(r.cpu_seconds, 4),
-                    "nodes_per_second": round(rate),
-                    "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 4)} for it in r.iterations],
-                    "bounds": values,
-                    **_parallel_json(r),
-                }
-            )
-        )
+        print(json.dumps(sol.to_json(values)))
         return 0
     print(f"bound used: {sol.bound} (available: {', '.join(available_bounds(board.shape))})")
     print(f"optimal length: {sol.length}")
     print(f"tiles moved:    {' '.join(map(str, sol.tiles))}")
     print(f"blank moves:    {sol.directions}")
     print("nodes per iteration: " + ", ".join(f"{it.bound}:{_fmt_nodes(it.nodes)}" for it in r.iterations))
-    print(f"total nodes: {_fmt_nodes(r.nodes)}  time: {r.seconds:.3f} s  ({rate:,.0f} nodes/s)  set-up: {r.setup_seconds:.3f} s")
-    if "jobs" in _parallel_json(r):
-        print(f"workers: {r.jobs}, nodes per worker: " + ", ".join(_fmt_nodes(n) for n in r.worker_nodes))
+    print(f"total nodes: {_fmt_nodes(r.nodes)}  time: {r.seconds:.3f} s  ({r.nodes_per_second:,} nodes/s)  set-up: {r.setup_seconds:.3f} s")
+    if isinstance(r, ParallelResult):
+        print(f"workers: {r.workers}, nodes per worker: " + ", ".join(_fmt_nodes(n) for n in r.worker_nodes))
     return 0
 
 
@@ -256,15 +237,6 @@ def _solve_jobs(board: Board, bound: str, jobs: int, progress):
     from fifteen.parallel.processes import solve_parallel
 
     return solve_parallel(board, bound, jobs=jobs, progress=progress)
-
-
-def _parallel_json(result) -> dict:
-    """The parallel search's own keys of ``solve --json`` (none for a serial search)."""
-    from fifteen.parallel.scheduler import ParallelResult
-
-    if not isinstance(result, ParallelResult):
-        return {}
-    return {"jobs": result.jobs, "worker_nodes": result.worker_nodes}
 
 
 def _add_batch_parser(sub) -> None:

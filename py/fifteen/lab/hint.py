@@ -43,9 +43,6 @@ class Move:
     tile: int
     direction: str
 
-    def as_json(self) -> dict:
-        return {"tile": self.tile, "direction": self.direction}
-
 
 @dataclass
 class Hint:

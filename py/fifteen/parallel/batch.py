@@ -8,9 +8,9 @@ with ``#`` are skipped; an optional id comes first, separated from the tiles by 
 one, the line number is the id).
 
 **Output**: one JSON object per line, written (and flushed) as each position finishes, in the
-order they finish: ``id``, ``tiles``, ``shape``, ``bound``, ``length``, ``moves`` (the tile
-numbers, as ``solve``), ``directions``, ``nodes``, ``seconds``, ``setup_seconds`` — or ``id``
-and ``error`` (a bad line, a worker that died twice on it).  With ``--out`` an interrupted run
+order they finish: ``id``, then the keys of ``solve --json`` but the position's ``bounds`` and
+``summary`` (:meth:`fifteen.search.optimal.Solution.to_json`) — or ``id`` and ``error`` (a bad
+line, a worker that died twice on it).  With ``--out`` an interrupted run
 resumes: ids already in the file are skipped (a last line cut short is dropped).  A progress
 bar goes to stderr.
 
@@ -118,19 +118,7 @@ def solve_item(
         sol = solve(board, bound)
     except FifteenError as exc:
         return {"id": ident, "error": str(exc)}
-    r = sol.result
-    return {
-        "id": ident,
-        "tiles": list(board.tiles),
-        "shape": str(board.shape),
-        "bound": sol.bound,
-        "length": sol.length,
-        "moves": sol.tiles,
-        "directions": sol.directions,
-        "nodes": r.nodes,
-        "seconds": round(r.seconds, 4),
-        "setup_seconds": round(r.setup_seconds, 4),
-    }
+    return {"id": ident, **sol.to_json()}
 
 
 class ProgressBar:

@@ -38,12 +38,12 @@ import time
 from dataclasses import asdict
 from typing import Any
 
-from fifteen.board import Board, Shape, check_tiles, neighbours
+from fifteen.board import Board, Shape, check_tiles, tiles_along
 from fifteen.bounds import resolve_bound, start_bound
 from fifteen.errors import InputError
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
 from fifteen.parallel.scheduler import ParallelSearch, Task, TaskOutcome, bundles, run_task
-from fifteen.search.ida import Iteration
+from fifteen.search.ida import SECONDS_DIGITS, Iteration
 from fifteen.search.moves import move_tables
 
 _SEARCHES: dict[int, ParallelSearch] = {}
@@ -139,16 +139,17 @@ def _state_square(shape: Shape, mirror_closed: bool) -> list[int]:
     return _STATE_SQUARES[key]
 
 
-def _iterations(search: ParallelSearch) -> list[dict]:
-    return [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in search.iterations]
-
-
 def _work(search_id: int, search: ParallelSearch) -> dict:
     """Begin iterations until one has tasks (or the split tree holds the goal)."""
     while True:
         tasks = search.begin()
         if search.solved:
-            return {"search": search_id, "solved_path": list(search.solution or []), "h0": search.h0, "iterations": _iterations(search)}
+            return {
+                "search": search_id,
+                "solved_path": list(search.solution or []),
+                "h0": search.h0,
+                "iterations": [it.to_json() for it in search.iterations],
+            }
         if tasks:
             groups = bundles(tasks, search.min_task_nodes, search.workers)
             return {
@@ -156,7 +157,7 @@ def _work(search_id: int, search: ParallelSearch) -> dict:
                 "bound": search.bound,
                 "h0": search.h0,
                 "split_nodes": search.iteration_nodes,
-                "iterations": _iterations(search),
+                "iterations": [it.to_json() for it in search.iterations],
                 "bundles": [[asdict(t) for t in group] for group in groups],
             }
         search.end()  # every subtree cut at this bound: on to the next
@@ -175,7 +176,7 @@ def begin(board: Board, bound: str, workers: int, *, min_task_nodes: int | None 
         del _SEARCHES[min(_SEARCHES)]
     work = _work(search_id, search)
     work["bound_name"] = info.name
-    work["setup_seconds"] = round(search.setup_seconds, 3)
+    work["setup_seconds"] = round(search.setup_seconds, SECONDS_DIGITS)
     return work
 
 
@@ -232,16 +233,7 @@ def run_bundle(params: dict, progress=None) -> dict:
 
 def check_solution(board: Board, path: list[int]) -> list[int]:
     """The tiles that slide along *path* (the blank's squares), which must reach the goal."""
-    tiles = list(board.tiles)
-    blank = tiles.index(0)
-    moved = []
-    near = neighbours(board.shape)
-    for s in path:
-        if s not in near[blank]:
-            raise InputError(f"the path steps the blank from square {blank} to {s}, not a neighbour")
-        moved.append(tiles[s])
-        tiles[blank], tiles[s] = tiles[s], 0
-        blank = s
-    if tuple(tiles) != tuple(board.shape.goal()):
+    moved = tiles_along(board.shape, board.tiles, path)
+    if not board.solves(moved):
         raise InputError("the path does not reach the goal")
     return moved

@@ -325,7 +325,7 @@ def solve_parallel(
     """A shortest solution of *board* searched by *jobs* worker processes (0: every core).
 
     Returns a :class:`fifteen.search.optimal.Solution` whose ``result`` is a
-    :class:`fifteen.parallel.scheduler.ParallelResult` (``jobs``, ``worker_nodes``).  *notice* receives
+    :class:`fifteen.parallel.scheduler.ParallelResult` (``workers``, ``worker_nodes``).  *notice* receives
     the messages about dead workers; *pool_hook* is called with the pool once it is started
     (tests use it to kill a worker).
     """
