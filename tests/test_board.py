@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fifteen import Board, FifteenError, InputError, Shape
-from fifteen.board import solvability_problem
+from fifteen.board import solvability_problem, tiles_along
 
 TRANSPOSED = "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0"
 
@@ -123,3 +123,23 @@ def test_transpose_is_involution_and_fixes_goal():
     assert b.transposed().transposed() == b
     assert Board.goal("4x4").transposed().is_goal()
     assert Board.parse(TRANSPOSED).transposed() == Board.parse(TRANSPOSED)
+
+
+def test_tiles_along_a_path_of_the_blank():
+    """A search's path (the blank's squares) as the tiles that slide, and each step checked."""
+    shape = Shape(3, 4)
+    start = (1, 2, 3, 4, 5, 0, 6, 8, 9, 10, 7, 11)  # blank on square 5
+    assert tiles_along(shape, start, [6, 10, 11]) == [6, 7, 11]
+    assert Board(shape, start).apply([6, 7, 11]).is_goal()
+    assert tiles_along(shape, start, [4, 5, 1]) == [5, 5, 2]  # back and forth: the same tile twice
+    assert tiles_along(shape, start, []) == []
+    for path, bad in (([7], "from square 5 to 7"), ([6, 11], "from square 6 to 11"), ([6, 5, 1, 2, 3, 7, 8], "from square 7 to 8")):
+        with pytest.raises(InputError, match=f"the path steps the blank {bad}, not a neighbour"):
+            tiles_along(shape, start, path)
+    assert start == (1, 2, 3, 4, 5, 0, 6, 8, 9, 10, 7, 11)  # the position itself is not moved
+
+
+def test_a_position_as_json():
+    board = Board.parse("1 2 3 4 5 6 7 8 9 10 0 11", "3x4")
+    assert board.to_json() == {"shape": "3x4", "rows": 3, "cols": 4, "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 11]}
+    assert Board.goal("4x2").to_json() == {"shape": "4x2", "rows": 4, "cols": 2, "tiles": [1, 2, 3, 4, 5, 6, 7, 0]}
