@@ -5,10 +5,10 @@ import random
 import pytest
 
 from fifteen import Board, Shape
-from fifteen.bounds import bound_values, summary
+from fifteen.bounds import bound_values, summary, walking_distance
 from fifteen.bounds.inversion import inversion_distance, moves_for_inversions
 from fifteen.bounds.manhattan import linear_conflict, manhattan
-from fifteen.bounds.walking import WalkingTable, walking_distance
+from fifteen.bounds.walking import WalkingTable
 from support.bfs import distances
 from support.instances import korf100
 

@@ -74,16 +74,14 @@ from typing import Any
 
 from fifteen import __version__
 from fifteen.board import Board, Shape, check_tiles, parse_tiles, solvability_problem
-from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json, resolve_bound
+from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json
 from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container, registry
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
-from fifteen.lab import explorer
 from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message
-from fifteen.parallel.scheduler import ParallelResult
 from fifteen.schema import LONG_PARAMS, check_params, parse_params
 from fifteen.search.ida import Cancelled, Progress
-from fifteen.search.optimal import Solution, solve
+from fifteen.search.optimal import solve
 
 PROGRESS_SECONDS = 0.25
 AUTO_LABEL = "Strongest available"  # the label of ``auto``, which is not a bound of its own
@@ -233,11 +231,18 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
 # fifteen.parallel.browser: the page's pool of workers drives fifteen.parallel.scheduler's scheduler step by step.
 
 
-def _method_parallel_begin(params: dict, **_: Any) -> dict:
+def _browser():
+    # Imported at the first parallel call, not with this module: the worker imports fifteen.api at
+    # start-up, and browser with the scheduler it imports adds 10-15 ms to Pyodide's import of it
+    # (bench/pyodide_imports.mjs), for the page's pool of workers only.
     from fifteen.parallel import browser
 
+    return browser
+
+
+def _method_parallel_begin(params: dict, **_: Any) -> dict:
     min_task_nodes = params.get("min_task_nodes")
-    return browser.begin(
+    return _browser().begin(
         _board(params),
         params.get("bound") or "auto",
         params.get("workers") or 2,
@@ -246,53 +251,28 @@ def _method_parallel_begin(params: dict, **_: Any) -> dict:
 
 
 def _method_parallel_step(params: dict, **_: Any) -> dict:
-    from fifteen.parallel import browser
-
-    return browser.step(params)
+    return _browser().step(params)
 
 
 def _method_parallel_drop(params: dict, **_: Any) -> dict:
-    from fifteen.parallel import browser
-
-    return browser.drop(params)
+    return _browser().drop(params)
 
 
 def _method_parallel_tasks(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> dict:
-    from fifteen.parallel import browser
-
-    return browser.run_bundle(params, progress)
+    return _browser().run_bundle(params, progress)
 
 
 def _method_parallel_result(params: dict, **_: Any) -> dict:
     """The ``solve`` result of a solution found by the pool (the path replayed to the goal),
     with ``workers`` and ``worker_nodes``."""
-    from fifteen.parallel import browser
-
-    board = _board(params)
-    path = list(params.get("path") or [])
-    moved = browser.check_solution(board, path)
-    its = browser.iterations_from(params.get("iterations") or [])
-    h0 = params.get("h0")
-    if h0 is None:
-        h0 = its[0].bound if its else len(path)
-    result = ParallelResult(
-        path,
-        moved,
-        h0,
-        sum(it.nodes for it in its),
-        float(params.get("seconds") or 0.0),
-        its,
-        setup_seconds=float(params.get("setup_seconds") or 0.0),
-        workers=params.get("workers") or 1,
-        worker_nodes=list(params.get("worker_nodes") or []),
-    )
-    bound = resolve_bound(board.shape, params.get("bound") or "auto").name
-    return Solution(board, bound, result).to_json(bound_values(board))
+    return _browser().result(_board(params), params)
 
 
 # ------------------------------------------------------------------ the heuristic lab
-# compare / trace / explain (fields documented in fifteen.lab.compare and fifteen.lab.explain);
-# imported here, not at the top, to keep this block self-contained.
+# compare / trace / explain (fields documented in fifteen.lab.compare and fifteen.lab.explain),
+# imported at their first call: with the lab's modules (compare, explain, which imports compare,
+# and hint) fifteen.api takes 5-10 ms longer to import at the worker's start-up in Pyodide
+# (bench/pyodide_imports.mjs), for what the page uses only when the lab or a hint is asked for.
 
 
 def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
@@ -304,6 +284,7 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
     ``"finished": false``), at most four times a second and after every
     iteration.
     """
+    # at the first call (see above)
     from fifteen.lab.compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound
 
     board = _board(params)
@@ -325,7 +306,7 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
 
 def _method_trace(params: dict, **_: Any) -> dict:
     """Every bound at each step of ``moves`` (tile numbers, or the blank's directions as a string), which must solve the position."""
-    from fifteen.lab.explain import trace
+    from fifteen.lab.explain import trace  # at the first call (see the lab's block)
 
     board = _board(params)
     moves = params.get("moves")
@@ -336,7 +317,7 @@ def _method_trace(params: dict, **_: Any) -> dict:
 
 def _method_explain(params: dict, **_: Any) -> dict:
     """Each bound of the position taken apart (WD tables, inversions, line conflicts, PDB groups)."""
-    from fifteen.lab.explain import explain
+    from fifteen.lab.explain import explain  # at the first call (see the lab's block)
 
     board = _board(params)
     return {**board.to_json(), **explain(board)}
@@ -350,8 +331,8 @@ def _move_json(m) -> dict:
 
 def _method_explore_info(params: dict, **_: Any) -> dict:
     if not params.get("shape"):
-        return {"shapes": explorer.available_shapes()}
-    ex = explorer.require(Shape.parse(params["shape"]))
+        return {"shapes": registry.explorer_shapes()}
+    ex = registry.require_explorer(Shape.parse(params["shape"]))
     return {
         "shape": str(ex.shape),
         "table_shape": str(ex.table.shape),
@@ -366,7 +347,7 @@ def _method_explore_info(params: dict, **_: Any) -> dict:
 
 def _method_explore_position(params: dict, **_: Any) -> dict:
     board = _board(params)
-    ex = explorer.require(board.shape)
+    ex = registry.require_explorer(board.shape)
     d = ex.distance(board)
     moves = ex.moves(board, d)
     return {
@@ -388,7 +369,7 @@ def _int_param(params: dict, key: str, default=None) -> int | None:
 
 def _method_explore_random(params: dict, **_: Any) -> dict:
     shape = Shape.parse(params.get("shape") or "3x3")
-    ex = explorer.require(shape)
+    ex = registry.require_explorer(shape)
     distance = _int_param(params, "distance")
     if distance is None:
         raise InputError("give the distance of the position to draw")
@@ -403,7 +384,7 @@ _hinter = None  # the worker's Hinter (one per page)
 
 
 def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
-    from fifteen.lab.hint import DEFAULT_BUDGET, Hinter
+    from fifteen.lab.hint import DEFAULT_BUDGET, Hinter  # at the first call, as the lab's modules
 
     global _hinter
     board = _board(params)

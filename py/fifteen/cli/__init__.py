@@ -22,7 +22,6 @@ from fifteen.cli.guard import UsageError, guard_cli
 from fifteen.db import registry
 from fifteen.errors import FifteenError
 from fifteen.limits import clip_tokens
-from fifteen.parallel.scheduler import ParallelResult
 from fifteen.search.ida import Progress
 from fifteen.search.optimal import solve
 
@@ -83,7 +82,8 @@ def _explorer_parsers(sub) -> None:
 
 
 def _call(method: str, params: dict) -> dict:
-    from fifteen import api
+    """A call of the JSON API (the explore and hint commands, which answer as the page does)."""
+    from fifteen import api  # these commands only: ~10 ms of every command's start-up (see _jobs)
 
     reply = json.loads(api.call(method, json.dumps(params)))
     if not reply["ok"]:
@@ -217,15 +217,19 @@ def _solve(board: Board, args, values: dict) -> int:
     print(f"blank moves:    {sol.directions}")
     print("nodes per iteration: " + ", ".join(f"{it.bound}:{_fmt_nodes(it.nodes)}" for it in r.iterations))
     print(f"total nodes: {_fmt_nodes(r.nodes)}  time: {r.seconds:.3f} s  ({r.nodes_per_second:,} nodes/s)  set-up: {r.setup_seconds:.3f} s")
-    if isinstance(r, ParallelResult):
-        print(f"workers: {r.workers}, nodes per worker: " + ", ".join(_fmt_nodes(n) for n in r.worker_nodes))
+    figures = r.to_json()
+    if "workers" in figures:  # a parallel search's (solve --jobs N)
+        print(f"workers: {figures['workers']}, nodes per worker: " + ", ".join(_fmt_nodes(n) for n in figures["worker_nodes"]))
     return 0
 
 
-# ---------------------------------------------------------------- parallel solve and batches (issue 10)
+# ---------------------------------------------------------------- parallel solve and batches
+# The native process pool (fifteen.parallel.processes, multiprocessing) and batches are imported by
+# the commands that use them, solve and batch (the JSON API by explore and hint): with them every
+# command would take ~35 ms (~10 ms) longer to start (python -X importtime, best of 11).
 def _jobs(jobs: int) -> int:
     """``--jobs``: 0 is every core; negative is an input error."""
-    from fifteen.parallel.processes import resolve_jobs
+    from fifteen.parallel.processes import resolve_jobs  # solve and batch only (see above)
 
     return resolve_jobs(jobs)
 
@@ -234,7 +238,7 @@ def _solve_jobs(board: Board, bound: str, jobs: int, progress):
     """``solve --jobs N``: the serial search for 1, else a pool of N processes."""
     if jobs == 1:
         return solve(board, bound, progress=progress)
-    from fifteen.parallel.processes import solve_parallel
+    from fifteen.parallel.processes import solve_parallel  # solve --jobs only (see above)
 
     return solve_parallel(board, bound, jobs=jobs, progress=progress)
 
@@ -252,7 +256,7 @@ def _add_batch_parser(sub) -> None:
 
 
 def _batch(args) -> int:
-    from fifteen.parallel import batch
+    from fifteen.parallel import batch  # the batch command only (see above)
 
     jobs = _jobs(args.jobs)
     if args.shape:

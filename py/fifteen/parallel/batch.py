@@ -34,8 +34,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from fifteen.board import Board
+from fifteen.bounds import resolve_bound
 from fifteen.db import registry
 from fifteen.errors import FifteenError, InputError
+from fifteen.parallel.processes import WorkerPool, _stderr, describe_death
+from fifteen.search.optimal import solve
 
 
 @dataclass(frozen=True)
@@ -110,8 +113,6 @@ def solve_item(
     *directory* is the database directory (used when it exists on this machine; else the
     worker's own default, e.g. ``$FIFTEEN_DB``).  *stopped* is accepted for the pool's calls.
     """
-    from fifteen.search.optimal import solve
-
     try:
         _use_directory(directory)
         board = Board.parse(text, shape)
@@ -158,8 +159,6 @@ def _run_inline(items, shape, bound, directory) -> Iterable[dict]:
 def _preload(items: list[Item], shape: str | None, bound: str) -> None:
     """Read the databases of the batch's shapes here, before the workers are forked: they share
     them copy-on-write (a spawned worker reads its own at its first position)."""
-    from fifteen.bounds import resolve_bound
-
     shapes = set()
     for item in items:
         try:
@@ -174,8 +173,6 @@ def _preload(items: list[Item], shape: str | None, bound: str) -> None:
 
 
 def _run_pool(items, shape, bound, directory, jobs: int, notice: Callable[[str], None]) -> Iterable[dict]:
-    from fifteen.parallel.processes import WorkerPool, describe_death
-
     _preload(items, shape, bound)
     queue = deque(items)
     deaths: dict[str, int] = {}
@@ -211,7 +208,7 @@ def _run_pool(items, shape, bound, directory, jobs: int, notice: Callable[[str],
 def dask_client(address: str, jobs: int):
     """A Dask client: of a new ``LocalCluster`` (*address* ``local``, *jobs* single-threaded
     worker processes) or of the scheduler at *address*."""
-    try:
+    try:  # an optional dependency (fifteen[cluster]): imported only when asked for
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise InputError("--dask needs Dask: pip install 'fifteen[cluster]' (dask[distributed])") from None
@@ -225,7 +222,7 @@ def dask_client(address: str, jobs: int):
 
 
 def _run_dask(items, shape, bound, directory, client) -> Iterable[dict]:
-    from dask.distributed import as_completed
+    from dask.distributed import as_completed  # optional (fifteen[cluster]); dask_client made the client
 
     futures = {}
     for item in items:
@@ -253,8 +250,6 @@ def run_batch(
     """Solve *items*, passing each record to *write* as it finishes; returns (solved, errors).
 
     *client*: a Dask client (else a local pool of *jobs* processes; one job runs here)."""
-    from fifteen.parallel.processes import _stderr
-
     directory = registry.directory()
     dirname = None if directory is None else str(directory)
     if client is not None:

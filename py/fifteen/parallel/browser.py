@@ -39,12 +39,13 @@ from dataclasses import asdict
 from typing import Any
 
 from fifteen.board import Board, Shape, check_tiles, tiles_along
-from fifteen.bounds import resolve_bound, start_bound
+from fifteen.bounds import bound_values, resolve_bound, start_bound
 from fifteen.errors import InputError
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
-from fifteen.parallel.scheduler import ParallelSearch, Task, TaskOutcome, bundles, run_task
+from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_task
 from fifteen.search.ida import SECONDS_DIGITS, Iteration
 from fifteen.search.moves import move_tables
+from fifteen.search.optimal import Solution
 
 _SEARCHES: dict[int, ParallelSearch] = {}
 _IDS = itertools.count(1)
@@ -229,6 +230,30 @@ def run_bundle(params: dict, progress=None) -> dict:
         if outcome.path is not None:
             break
     return {"outcomes": outcomes}
+
+
+def result(board: Board, params: dict) -> dict:
+    """``parallel_result``: the one JSON of a solve (:meth:`fifteen.search.optimal.Solution.to_json`,
+    with ``workers``, ``worker_nodes`` and the position's bounds) of the solution a task found."""
+    path = list(params.get("path") or [])
+    moved = check_solution(board, path)
+    its = iterations_from(params.get("iterations") or [])
+    h0 = params.get("h0")
+    if h0 is None:
+        h0 = its[0].bound if its else len(path)
+    found = ParallelResult(
+        path,
+        moved,
+        h0,
+        sum(it.nodes for it in its),
+        float(params.get("seconds") or 0.0),
+        its,
+        setup_seconds=float(params.get("setup_seconds") or 0.0),
+        workers=params.get("workers") or 1,
+        worker_nodes=list(params.get("worker_nodes") or []),
+    )
+    bound = resolve_bound(board.shape, params.get("bound") or "auto").name
+    return Solution(board, bound, found).to_json(bound_values(board))
 
 
 def check_solution(board: Board, path: list[int]) -> list[int]:

@@ -29,10 +29,12 @@ from multiprocessing.connection import wait as wait_for
 from typing import Any
 
 from fifteen.board import Board
+from fifteen.bounds import resolve_bound, start_bound
 from fifteen.db import registry
-from fifteen.errors import FifteenError
+from fifteen.errors import FifteenError, InputError
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_tasks
 from fifteen.search.ida import Cancelled, Progress
+from fifteen.search.optimal import Solution
 
 
 class WorkerError(FifteenError):
@@ -50,8 +52,6 @@ def default_jobs() -> int:
 def resolve_jobs(jobs: int) -> int:
     """``0`` means every core; negative is an input error."""
     if jobs < 0:
-        from fifteen.errors import InputError
-
         raise InputError(f"--jobs must be 0 (every core) or a positive number, not {jobs}")
     return jobs or default_jobs()
 
@@ -329,9 +329,6 @@ def solve_parallel(
     the messages about dead workers; *pool_hook* is called with the pool once it is started
     (tests use it to kill a worker).
     """
-    from fifteen.bounds import resolve_bound, start_bound
-    from fifteen.search.optimal import Solution
-
     jobs = resolve_jobs(jobs)
     info = resolve_bound(board.shape, bound)
     # (loads the databases before the fork)

@@ -43,6 +43,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
 from fifteen.board import Shape, tiles_along
+from fifteen.bounds import resolve_bound
 from fifteen.search.ida import Iteration, Progress, SearcherFactory, SearchResult, first_bound
 from fifteen.search.moves import move_tables, tables_for
 
@@ -115,8 +116,6 @@ def run_task(
     *ticked* (optional) receives the task's nodes so far at the same points (live progress)."""
     shape = Shape.parse(task.shape)
     if factory is None:
-        from fifteen.bounds import resolve_bound
-
         factory = resolve_bound(shape, task.bound).factory
     last = [0]
 

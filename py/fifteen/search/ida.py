@@ -55,12 +55,10 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from fifteen.board import Shape, blank_steps, tiles_along
-
-if TYPE_CHECKING:
-    from fifteen.search.moves import MoveTables
+from fifteen.search.moves import MoveTables
 
 TICK_NODES = 1 << 16
 #: Times in every JSON output are rounded to this many digits after the point (0.1 ms).

@@ -25,7 +25,7 @@ from typing import Any
 
 from fifteen.board import Shape, transpose_tiles
 from fifteen.bounds.inversion import column_labels, distance_table, horizontal_inversions, vertical_inversions
-from fifteen.bounds.walking import table_for
+from fifteen.db.registry import walking_table
 from fifteen.search.loops.template import Children, Loop, LoopProgram, Searcher, Tick
 from fifteen.search.moves import MoveTables, tables_for
 
@@ -143,7 +143,7 @@ def _id_wd_program(tables: MoveTables, use_wd: bool, use_id: bool):
             entries.append(tuple(row))
         static["succ_" + axis] = entries
         if use_wd:
-            table = table_for(tshape)
+            table = walking_table(tshape)
             width = 2 * tshape.rows
             wd_tables[axis] = (table, width)
             spread = bytearray(len(table.values) * width)
