@@ -11,14 +11,19 @@ JSON API's ``bounds`` method.
 from __future__ import annotations
 
 import json
+import re
 import sys
+import textwrap
 
 import pytest
 
 from fifteen import Shape, api
+from fifteen.bounds import bound_info
 from fifteen.db import registry
 from fifteen.search.ida import Cancelled, ida_star
+from fifteen.search.loops.manhattan import MD_LOOP
 from fifteen.search.loops.pdb import pdb_searcher
+from fifteen.search.loops.template import Loop
 from fifteen.search.moves import tables_for
 
 
@@ -65,6 +70,46 @@ def test_tick_and_cancel_in_the_plain_pdb_loop(small_pdbs, shape_name):
     with pytest.raises(Cancelled) as info:
         ida_star(shape, tiles, factory, cancel=cancel_in_the_loop, tick_nodes=4)
     assert any(entry.name == "dfs" for entry in info.traceback)  # raised inside the generated loop
+
+
+@pytest.mark.parametrize("shape", ["4x4", "3x4", "2x6"])
+@pytest.mark.parametrize("bound", ["md", "lc", "id", "wd", "wdid", "pdb663", "pdb78"])
+def test_a_generated_loop_opens_with_its_key(bound, shape):
+    """``fifteen loops`` starts with what the loop computes and what every argument, table and
+    successor field holds (its Loop's legend), in lines of at most 100 characters."""
+    info = bound_info(bound)
+    loop = info.loop(Shape.parse(shape))
+    source = info.loop_source(Shape.parse(shape))
+    key = source[: source.index("def make")].splitlines()
+    assert key[0] == f"# {loop.name}: {loop.about}" and loop.about and all(len(line) <= 100 for line in key)
+    described = {m.group(1): m.group(2) for m in (re.match(r"#   (\w+) +(\S.*)", line) for line in key) if m}
+    for name in ("b", "state", "budget", "t", "h", *loop.args, *loop.names, *loop.fields):
+        assert described.get(name) == textwrap.wrap(loop.meaning(name), 100)[0][: len(described.get(name, ""))], name
+    body = source[source.index("def make") :]
+    assert all(line.startswith("#") for line in key) and "def dfs(" in body and len(body.splitlines()[0]) <= 100
+    compile(source, bound, "exec")
+
+
+def test_a_loop_says_what_each_of_its_names_holds():
+    with pytest.raises(ValueError, match="md-bare: say what hp, succ, mdd, m hold"):
+        Loop(name="md-bare", args=("hp",), hot=("succ", "mdd"), children=MD_LOOP.children)
+    with pytest.raises(ValueError, match="say what mdd holds"):
+        Loop(
+            name="md-bare",
+            args=("hp",),
+            hot=("succ", "mdd"),
+            children=MD_LOOP.children,
+            legend=tuple(e for e in MD_LOOP.legend if e[0] != "mdd"),
+        )
+    assert Loop(name="md-again", args=("hp",), hot=("succ", "mdd"), children=MD_LOOP.children, legend=MD_LOOP.legend).fields == (
+        "s",
+        "m",
+        "st",
+    )
+    assert (
+        MD_LOOP.meaning("mdd").startswith("mdd[m + t]: the change of the Manhattan distance")
+        and MD_LOOP.meaning("b") == "the blank's square"
+    )
 
 
 def bounds(**params) -> dict:
