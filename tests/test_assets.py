@@ -13,7 +13,7 @@ from fifteen.board import Shape
 from fifteen.bounds import available_bounds, resolve_bound
 from fifteen.db import registry
 from fifteen.errors import AssetWarning
-from support.instances import korf100
+from instances import korf100
 
 TRANSPOSED = "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0"
 KORF_1 = Board.from_tiles(next(k for k in korf100() if k.id == "1").tiles)

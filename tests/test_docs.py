@@ -28,7 +28,7 @@ import pytest
 import fifteen
 from fifteen import Board, solve
 from fifteen.db import registry
-from support.instances import korf100
+from instances import korf100
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -235,7 +235,7 @@ def test_docstring_references_resolve(package):
 
 
 def test_nothing_points_outside_the_repository():
-    """The project stands alone: what it cites is in the repository (docs/reference/, bench/data/)."""
+    """The project stands alone: what it cites is in the repository (docs/reference/, data/)."""
     outside = re.compile(r"\.\./shared|(?<![\w/])reference/[\w-]+\.md|(?<![\w/])(?:performance-notes|strong-bounds|seed-summary)\.md")
     files = [ROOT / "README.md", ROOT / "Makefile", ROOT / "build_db.py"]
     for folder in ("py", "bench", "tools", "tests", "docs", "static/js"):

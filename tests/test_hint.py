@@ -17,8 +17,8 @@ import pytest
 from fifteen import Board, InputError, Shape, api, solve
 from fifteen.db import registry
 from fifteen.lab.hint import Hinter, solves_within
+from instances import korf100
 from support.bfs import distances
-from support.instances import korf100
 
 ROOT = Path(__file__).resolve().parents[1]
 from dbbuild import explorer as explorer_build  # noqa: E402

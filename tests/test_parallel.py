@@ -24,9 +24,9 @@ from fifteen.parallel.processes import WorkerError, WorkerPool, solve_parallel
 from fifteen.parallel.scheduler import TASK_TICK_NODES, ParallelSearch, Task, outcome_from_json, run_inline, run_task, run_task_json
 from fifteen.search.ida import ida_star
 from fifteen.search.moves import is_own_mirror
+from instances import read
 from support.bfs import distances
 from support.ctrl_c import popen_interruptible
-from support.instances import read
 from support.positions import KORF, OWN_MIRROR_3X3, OWN_MIRROR_4X4, SET_2X4, SET_3X3
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -7,8 +7,8 @@ import pytest
 
 from fifteen import Board, Cancelled, Shape, solve
 from fifteen.bounds import available_bounds
+from instances import korf100
 from support.bfs import distances
-from support.instances import korf100
 
 CLASSIC = ["md", "lc", "id", "wd", "wdid"]
 
