@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The page's pool of solver workers, in Node.js: 1 vs N Pyodide workers
-// (worker_threads) side by side on the same positions (issue 10; not a test).
+// (worker_threads) side by side on the same positions (not a test).
 //
 //   node bench/pyodide_pool_bench.mjs --korf 15 88 --workers 1 2
 //   node bench/pyodide_pool_bench.mjs --hard H01 --bound pdb78 --pack --workers 1 2
@@ -44,7 +44,6 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import {
-  benchDir,
   loadAssets,
   loadPack,
   pyodideVersion,

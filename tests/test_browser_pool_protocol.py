@@ -198,7 +198,7 @@ def test_pool_calls_may_be_longer_than_other_calls():
 
 
 def test_auto_starts_where_the_serial_search_does():
-    """The pool's first iteration is the serial one's (LC 18 above WD+ID 16 here: see tests/test_cli_api.py)."""
+    """The pool's first iteration is the serial one's (LC 18 above WD+ID 16 here: see tests/test_api.py)."""
     text = "7 5 0 3 1 8 4 2 6"
     work = call("parallel_begin", {"text": text, "shape": "3x3", "bound": "auto", "workers": 2})
     own = call("parallel_begin", {"text": text, "shape": "3x3", "bound": "wdid", "workers": 2})

@@ -19,10 +19,10 @@ from fifteen.db import registry
 from fifteen.lab.hint import Hinter, solves_within
 from instances import korf100
 from support.bfs import distances
+from support.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 from dbbuild import explorer as explorer_build  # noqa: E402
-from test_cli_api import run_cli  # noqa: E402
 
 QUICK_KORF = ("55", "42", "79", "12")  # solved in a few thousand nodes with the 6-6-3 PDB
 
