@@ -20,14 +20,14 @@ import pytest
 
 from fifteen import Board, InputError, Shape
 from fifteen.parallel import batch
+from instances import read
 from support.bfs import distances
 from support.ctrl_c import popen_interruptible
-from support.instances import read
 from support.positions import OWN_MIRROR_3X3, SET_3X3
 
 ROOT = Path(__file__).resolve().parents[1]
 KORF = {i.id: i for i in read("korf100.tsv")}
-QUICK_KORF = ("55", "79", "12", "42")  # the fewest nodes with pdb663 (bench/data/korf100-pdb663-nodes.tsv)
+QUICK_KORF = ("55", "79", "12", "42")  # the fewest nodes with pdb663 (data/korf100-pdb663-nodes.tsv)
 
 
 def _cli(*args, timeout=300):

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from fifteen.errors import FifteenError as FifteenError  # re-exported: the base of InputError
 from fifteen.errors import InputError
@@ -117,6 +118,23 @@ def blank_steps(shape: Shape, blank: int) -> int:
     """Manhattan distance of the blank at *blank* from its goal square."""
     r, c = divmod(blank, shape.cols)
     return (shape.rows - 1 - r) + (shape.cols - 1 - c)
+
+
+def tiles_along(shape: Shape, tiles: Sequence[int], path: Iterable[int]) -> list[int]:
+    """The tile numbers that slide as the blank visits the squares *path* in order (a search's
+    solution, from the position *tiles*); :class:`InputError` when a step is not to a square
+    next to the blank."""
+    near = neighbours(shape)
+    board = list(tiles)
+    blank = board.index(0)
+    moved = []
+    for s in path:
+        if s not in near[blank]:
+            raise InputError(f"the path steps the blank from square {blank} to {s}, not a neighbour", code="moves")
+        moved.append(board[s])
+        board[blank], board[s] = board[s], 0
+        blank = s
+    return moved
 
 
 def inversions(seq: Iterable[int]) -> int:
@@ -309,6 +327,10 @@ class Board:
     def text(self) -> str:
         """One line, tiles separated by spaces, blank as 0 (parseable)."""
         return " ".join(map(str, self.tiles))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"shape", "rows", "cols", "tiles"}``: the position in every JSON output (CLI, API, batches)."""
+        return {"shape": str(self.shape), "rows": self.shape.rows, "cols": self.shape.cols, "tiles": list(self.tiles)}
 
     def movable_tiles(self) -> list[int]:
         return [self.tiles[s] for s in neighbours(self.shape)[self.blank]]

@@ -99,6 +99,7 @@ against this interface.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -421,8 +422,6 @@ class PatternDatabase:
 
 def load_partition(directory, partition: str = DEFAULT_PARTITION) -> PatternDatabase:
     """Load ``<directory>/pdb-<partition>.f15`` and check it is that partition."""
-    import os
-
     return PatternDatabase.load(os.path.join(directory, asset_file(partition)), partition=partition)
 
 

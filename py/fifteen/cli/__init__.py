@@ -17,12 +17,13 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from fifteen.board import Board, Shape
-from fifteen.bounds import available_bounds, bound_info, bound_values, summary
+from fifteen.bounds import available_bounds, bound_info, bound_values, bounds_json, summary
 from fifteen.cli import lab
 from fifteen.cli.guard import UsageError, guard_cli, interruption, quiet_stdout
 from fifteen.db import registry
 from fifteen.errors import FifteenError
 from fifteen.limits import clip_tokens
+from fifteen.schema import schema
 from fifteen.search.ida import Progress
 from fifteen.search.optimal import solve
 
@@ -85,7 +86,8 @@ def _explorer_parsers(sub) -> None:
 
 
 def _call(method: str, params: dict) -> dict:
-    from fifteen import api
+    """A call of the JSON API (the explore and hint commands, which answer as the page does)."""
+    from fifteen import api  # these commands only: ~10 ms of every command's start-up (see _jobs)
 
     reply = json.loads(api.call(method, json.dumps(params)))
     if not reply["ok"]:
@@ -171,8 +173,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(bound_info(args.bound).loop_source(Shape.parse(args.shape)), end="")
             return 0
         if args.command == "schema":
-            from fifteen.schema import schema
-
             print(json.dumps(schema(), indent=1))
             return 0
         if args.db:
@@ -187,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         values = bound_values(board)
         if args.command == "bounds":
             if args.json:
-                print(json.dumps({"shape": str(board.shape), "tiles": list(board.tiles), "bounds": values, "summary": summary(values)}))
+                print(json.dumps(bounds_json(board, values)))
             else:
                 print(board)
                 print(summary(values))
@@ -216,44 +216,28 @@ def _solve(board: Board, args, values: dict) -> int:
     show = not args.json and not args.quiet
     sol = _solve_jobs(board, args.bound, jobs, progress if show else None, _stall_seconds(args))
     r = sol.result
-    rate = r.nodes / r.seconds if r.seconds > 0 else 0.0
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "shape": str(board.shape),
-                    "tiles": list(board.tiles),
-                    "bound": sol.bound,
-                    "length": sol.length,
-                    "moves": sol.tiles,
-                    "directions": sol.directions,
-                    "nodes": r.nodes,
-                    "setup_seconds": round(r.setup_seconds, 4),
-                    "seconds": round(r.seconds, 4),
-                    "cpu_seconds": round(r.cpu_seconds, 4),
-                    "nodes_per_second": round(rate),
-                    "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 4)} for it in r.iterations],
-                    "bounds": values,
-                    **_parallel_json(r),
-                }
-            )
-        )
+        print(json.dumps(sol.to_json(values)))
         return 0
     print(f"bound used: {sol.bound} (available: {', '.join(available_bounds(board.shape))})")
     print(f"optimal length: {sol.length}")
     print(f"tiles moved:    {' '.join(map(str, sol.tiles))}")
     print(f"blank moves:    {sol.directions}")
     print("nodes per iteration: " + ", ".join(f"{it.bound}:{_fmt_nodes(it.nodes)}" for it in r.iterations))
-    print(f"total nodes: {_fmt_nodes(r.nodes)}  time: {r.seconds:.3f} s  ({rate:,.0f} nodes/s)  set-up: {r.setup_seconds:.3f} s")
-    if "jobs" in _parallel_json(r):
-        print(f"workers: {r.jobs}, nodes per worker: " + ", ".join(_fmt_nodes(n) for n in r.worker_nodes))
+    print(f"total nodes: {_fmt_nodes(r.nodes)}  time: {r.seconds:.3f} s  ({r.nodes_per_second:,} nodes/s)  set-up: {r.setup_seconds:.3f} s")
+    figures = r.to_json()
+    if "workers" in figures:  # a parallel search's (solve --jobs N)
+        print(f"workers: {figures['workers']}, nodes per worker: " + ", ".join(_fmt_nodes(n) for n in figures["worker_nodes"]))
     return 0
 
 
-# ---------------------------------------------------------------- parallel solve and batches (issue 10)
+# ---------------------------------------------------------------- parallel solve and batches
+# The native process pool (fifteen.parallel.processes, multiprocessing) and batches are imported by
+# the commands that use them, solve and batch (the JSON API by explore and hint): with them every
+# command would take ~35 ms (~10 ms) longer to start (python -X importtime, best of 11).
 def _jobs(jobs: int) -> int:
     """``--jobs``: 0 is every core; negative is an input error."""
-    from fifteen.parallel.processes import resolve_jobs
+    from fifteen.parallel.processes import resolve_jobs  # solve and batch only (see above)
 
     return resolve_jobs(jobs)
 
@@ -262,7 +246,7 @@ def _solve_jobs(board: Board, bound: str, jobs: int, progress, stall_seconds: fl
     """``solve --jobs N``: the serial search for 1, else a pool of N processes."""
     if jobs == 1:
         return solve(board, bound, progress=progress)
-    from fifteen.parallel.processes import solve_parallel
+    from fifteen.parallel.processes import solve_parallel  # solve --jobs only (see above)
 
     return solve_parallel(board, bound, jobs=jobs, progress=progress, stall_seconds=stall_seconds)
 
@@ -279,18 +263,9 @@ def _add_stall_option(sp) -> None:
 
 def _stall_seconds(args) -> float | None:
     """``--stall-seconds``: the pool's *stall_seconds* (None: never)."""
-    from fifteen.parallel.processes import STALL_SECONDS, resolve_stall_seconds
+    from fifteen.parallel.processes import STALL_SECONDS, resolve_stall_seconds  # solve and batch only (see above)
 
     return resolve_stall_seconds(STALL_SECONDS if args.stall_seconds is None else args.stall_seconds)
-
-
-def _parallel_json(result) -> dict:
-    """The parallel search's own keys of ``solve --json`` (none for a serial search)."""
-    from fifteen.parallel.scheduler import ParallelResult
-
-    if not isinstance(result, ParallelResult):
-        return {}
-    return {"jobs": result.jobs, "worker_nodes": result.worker_nodes}
 
 
 def _add_batch_parser(sub) -> None:
@@ -307,7 +282,7 @@ def _add_batch_parser(sub) -> None:
 
 
 def _batch(args) -> int:
-    from fifteen.parallel import batch
+    from fifteen.parallel import batch  # the batch command only (see above)
 
     jobs = _jobs(args.jobs)
     stall_seconds = _stall_seconds(args)

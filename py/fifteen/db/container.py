@@ -91,14 +91,17 @@ def is_xz(data: bytes | bytearray | memoryview) -> bool:
 
 def write_xz(container: bytes, *, preset: int = 9) -> bytes:
     """An xz stream (CRC-32 check, which every xz decoder supports) of a container."""
-    import lzma
+    import lzma  # here, not at the top: Pyodide's standard library has none (see _lzma); the builders run natively
 
     return lzma.compress(container, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, preset=preset)
 
 
 def _lzma(name: str):
+    """The lzma module, imported here and not at the top: Pyodide's standard library has none
+    (the browser's worker decompresses xz itself), and every other reader of containers works
+    without it."""
     try:
-        import lzma
+        import lzma  # not at the top: Pyodide has none
     except ImportError:  # Pyodide: the worker decompresses xz itself
         raise AssetError(f"{name}: is xz-compressed and this Python has no lzma module", code="unavailable") from None
     return lzma

@@ -48,7 +48,7 @@ from fifteen.board import Board, Shape
 from fifteen.bounds import available_bounds, bound_infos, bound_values
 from fifteen.errors import InputError
 from fifteen.limits import describe
-from fifteen.search.ida import Cancelled
+from fifteen.search.ida import SECONDS_DIGITS, Cancelled, Iteration
 from fifteen.search.optimal import solve
 
 #: Nodes between two looks at a running search (progress and budget checks).
@@ -71,16 +71,14 @@ class _Progress(Protocol):
 
 
 @dataclass(frozen=True)
-class IterationStat:
-    """One IDA* iteration: its cost *bound*, nodes expanded, seconds, and whether it ran to its end."""
+class IterationStat(Iteration):
+    """An IDA* :class:`~fifteen.search.ida.Iteration` and whether it ran to its end."""
 
-    bound: int
-    nodes: int
-    seconds: float
     finished: bool = True
 
-    def as_json(self) -> dict[str, Any]:
-        return {"bound": self.bound, "nodes": self.nodes, "seconds": round(self.seconds, 4), "finished": self.finished}
+    def to_json(self) -> dict[str, Any]:
+        """``{"bound", "nodes", "seconds", "finished"}``."""
+        return {**super().to_json(), "finished": self.finished}
 
 
 @dataclass
@@ -116,16 +114,16 @@ class BoundRun:
             return None
         return complete[-1].nodes / complete[-2].nodes
 
-    def as_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The JSON object of one bound (``compare`` in the CLI and the API)."""
         rate, ebf, growth = self.nodes_per_second, self.ebf, self.growth
         return {
             "name": self.name,
             "label": self.label,
             "h0": self.h0,
-            "iterations": [it.as_json() for it in self.iterations],
+            "iterations": [it.to_json() for it in self.iterations],
             "nodes": self.nodes,
-            "seconds": round(self.seconds, 4),
+            "seconds": round(self.seconds, SECONDS_DIGITS),
             "nodes_per_second": None if rate is None else round(rate),
             "ebf": None if ebf is None else round(ebf, 4),
             "growth": None if growth is None else round(growth, 3),
@@ -275,7 +273,7 @@ def compare_bounds(
 
 def comparison_json(runs: dict[str, BoundRun]) -> dict[str, Any]:
     """``{"bounds": {name: run}}``, the JSON of ``compare``."""
-    return {"bounds": {name: run.as_json() for name, run in runs.items()}}
+    return {"bounds": {name: run.to_json() for name, run in runs.items()}}
 
 
 # ------------------------------------------------------------------ tables

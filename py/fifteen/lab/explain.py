@@ -35,7 +35,7 @@ from typing import Any
 from fifteen.board import Board, Shape, inversions, tile_squares, transpose_tiles
 from fifteen.bounds import bound_values
 from fifteen.bounds.inversion import horizontal_inversions, moves_for_inversions
-from fifteen.bounds.walking import table_for, walking_available
+from fifteen.bounds.walking import walking_available
 from fifteen.db import registry
 from fifteen.errors import InputError
 from fifteen.lab.compare import bound_label, lab_bounds
@@ -120,7 +120,7 @@ def _inversion_axis(inv: int, jump: int) -> dict[str, Any]:
 # ------------------------------------------------------------------ WD
 def _walking_axis(shape: Shape, tiles: Sequence[int]) -> dict[str, Any]:
     """The count table of *tiles* read by rows of *shape* and its distance."""
-    table = table_for(shape)
+    table = registry.walking_table(shape)
     key = table.key_of(tiles)
     flat = table.keys[key]
     n = shape.rows

@@ -12,7 +12,8 @@ mirrored square: distances are preserved, a blank move ``U`` becomes ``L``).
 Queries: the exact distance of a position, every move with the distance it
 leads to (the optimal moves are those that lead to ``d - 1``), the histogram
 of distances, the hardest positions, a uniformly random position at an exact
-distance (:class:`Explorer`).
+distance (:class:`Explorer`).  The loaded tables live in :mod:`fifteen.db.registry`
+(:func:`~fifteen.db.registry.explorer` gives the explorer of a shape).
 
 Index (blank-major rank)
 ------------------------
@@ -398,37 +399,7 @@ class Explorer:
         return Board(self.shape, self._from_table(tiles))
 
 
-# ----------------------------------------------------------------- registry
-#: Loaded tables by the shape they were built for.
-tables: dict[Shape, ExplorerTable] = {}
-
-
-def load_asset(data, name: str = "explore", *, take: bool = False) -> ExplorerTable:
-    """Check and register an explorer table (raises :class:`AssetError`)."""
-    table = ExplorerTable.from_bytes(data, name=name, take=take)
-    tables[table.shape] = table
-    return table
-
-
-def reset() -> None:
-    """Forget every loaded table."""
-    tables.clear()
-
-
-def explorer_for(shape: Shape) -> Explorer | None:
-    """The explorer of *shape* when a table serves it (its own or the transposed shape's)."""
-    table = tables.get(shape) or tables.get(shape.transposed())
-    return Explorer(table, shape) if table is not None else None
-
-
-def available_shapes() -> list[str]:
-    """Every shape some loaded table serves."""
-    out: set[Shape] = set()
-    for shape in tables:
-        out.update((shape, shape.transposed()))
-    return [str(s) for s in sorted(out, key=lambda s: (s.size, s.rows))]
-
-
+# ----------------------------------------------------------------- when no table is loaded
 def _with_transposes(shapes: Sequence[str]) -> list[str]:
     out = []
     for name in shapes:
@@ -437,11 +408,8 @@ def _with_transposes(shapes: Sequence[str]) -> list[str]:
     return out
 
 
-def require(shape: Shape) -> Explorer:
-    """The explorer of *shape*, or an :class:`InputError` saying why there is none."""
-    ex = explorer_for(shape)
-    if ex is not None:
-        return ex
+def missing_table(shape: Shape) -> str:
+    """Why the explorer has no table for *shape* (the loaded ones are in :mod:`fifteen.db.registry`)."""
     name = str(shape)
     base = str(shape) if shape.rows <= shape.cols else str(shape.transposed())
     if base in PACK_SHAPES:
@@ -453,7 +421,7 @@ def require(shape: Shape) -> Explorer:
             f"tables exist for {', '.join(_with_transposes(DEFAULT_SHAPES))}"
             f" and, as optional packs, {', '.join(_with_transposes(PACK_SHAPES))}"
         )
-    raise InputError(f"the explorer has no table for a {name} board: {why}", code="unavailable")
+    return f"the explorer has no table for a {name} board: {why}"
 
 
 __all__ = [
@@ -463,9 +431,6 @@ __all__ = [
     "MoveInfo",
     "Ranking",
     "asset_file",
-    "available_shapes",
-    "explorer_for",
     "listed_distances",
-    "load_asset",
-    "require",
+    "missing_table",
 ]

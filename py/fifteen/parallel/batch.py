@@ -11,9 +11,9 @@ lines with the same id (``4<TAB>...`` on line 1 and a plain line 4, say) are ref
 anything runs, naming both lines: results are matched to lines by id.
 
 **Output**: one JSON object per line, written (and flushed) as each position finishes, in the
-order they finish: ``id``, ``tiles``, ``shape``, ``bound``, ``length``, ``moves`` (the tile
-numbers, as ``solve``), ``directions``, ``nodes``, ``seconds``, ``setup_seconds`` — or ``id``
-and ``error`` (a bad line, a worker that died twice on it).  With ``--out`` an interrupted run
+order they finish: ``id``, then the keys of ``solve --json`` but the position's ``bounds`` and
+``summary`` (:meth:`fifteen.search.optimal.Solution.to_json`) — or ``id`` and ``error`` (a bad
+line, a worker that died twice on it).  With ``--out`` an interrupted run
 resumes: ids already in the file are skipped (a last line cut short is dropped); a file that is
 not a batch's output is refused, never cut.  An output that cannot be written (a directory, a
 full disk) ends the run with one line saying how many lines were written (:class:`Output`).  A
@@ -41,10 +41,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from fifteen.board import Board
+from fifteen.bounds import resolve_bound
 from fifteen.db import registry
 from fifteen.errors import FifteenError, InputError
 from fifteen.limits import describe
-from fifteen.parallel.processes import STALL_SECONDS
+from fifteen.parallel.processes import STALL_SECONDS, WorkerPool, _stderr, describe_death
+from fifteen.search.optimal import solve
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ class Item:
 
 def lines_of(text: str) -> list[str]:
     """*text*'s lines: each ends at ``\\n`` or ``\\r\\n`` only, so line numbers are those of
-    ``wc -l`` and editors (:meth:`str.splitlines` also splits at form feeds, ``\\x85``,
+    ``wc -l`` and editors (``str.splitlines`` also splits at form feeds, ``\\x85``,
     ``\\u2028``...)."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
@@ -213,27 +215,13 @@ def solve_item(
     worker's own default, e.g. ``$FIFTEEN_DB``).  *stopped*: the pool's (polled by the search, it
     tells the pool the worker makes progress; true when the pool asks it to stop).
     """
-    from fifteen.search.optimal import solve
-
     try:
         _use_directory(directory)
         board = Board.parse(text, shape)
         sol = solve(board, bound, cancel=stopped)  # polled as the search goes: the pool sees progress
     except FifteenError as exc:
         return {"id": ident, "error": str(exc)}
-    r = sol.result
-    return {
-        "id": ident,
-        "tiles": list(board.tiles),
-        "shape": str(board.shape),
-        "bound": sol.bound,
-        "length": sol.length,
-        "moves": sol.tiles,
-        "directions": sol.directions,
-        "nodes": r.nodes,
-        "seconds": round(r.seconds, 4),
-        "setup_seconds": round(r.setup_seconds, 4),
-    }
+    return {"id": ident, **sol.to_json()}
 
 
 class ProgressBar:
@@ -274,8 +262,6 @@ def _run_inline(items, shape, bound, directory) -> Generator[dict, None, None]:
 def _preload(items: list[Item], shape: str | None, bound: str) -> None:
     """Read the databases of the batch's shapes here, before the workers are forked: they share
     them copy-on-write (a spawned worker reads its own at its first position)."""
-    from fifteen.bounds import resolve_bound
-
     shapes = set()
     for item in items:
         try:
@@ -290,8 +276,6 @@ def _preload(items: list[Item], shape: str | None, bound: str) -> None:
 
 
 def _run_pool(items, shape, bound, directory, jobs: int, notice: Callable[[str], None], stall_seconds) -> Generator[dict, None, None]:
-    from fifteen.parallel.processes import WorkerPool, describe_death
-
     _preload(items, shape, bound)
     queue = deque(items)
     deaths: dict[str, int] = {}
@@ -327,7 +311,7 @@ def _run_pool(items, shape, bound, directory, jobs: int, notice: Callable[[str],
 def dask_client(address: str, jobs: int):
     """A Dask client: of a new ``LocalCluster`` (*address* ``local``, *jobs* single-threaded
     worker processes) or of the scheduler at *address*."""
-    try:
+    try:  # an optional dependency (fifteen[cluster]): imported only when asked for
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise InputError("--dask needs Dask: pip install 'fifteen[cluster]' (dask[distributed])", code="unavailable") from None
@@ -341,7 +325,7 @@ def dask_client(address: str, jobs: int):
 
 
 def _run_dask(items, shape, bound, directory, client) -> Generator[dict, None, None]:
-    from dask.distributed import as_completed
+    from dask.distributed import as_completed  # optional (fifteen[cluster]); dask_client made the client
 
     futures = {}
     for item in items:
@@ -372,8 +356,6 @@ def run_batch(
     *client*: a Dask client (else a local pool of *jobs* processes; one job runs here), whose
     workers are ended and their positions re-run after *stall_seconds* without progress
     (``None``: never)."""
-    from fifteen.parallel.processes import _stderr
-
     directory = registry.directory()
     dirname = None if directory is None else str(directory)
     if client is not None:

@@ -38,13 +38,14 @@ import time
 from dataclasses import asdict
 from typing import Any
 
-from fifteen.board import Board, Shape, check_tiles, neighbours
-from fifteen.bounds import resolve_bound, start_bound
+from fifteen.board import Board, Shape, check_tiles, tiles_along
+from fifteen.bounds import bound_values, resolve_bound, start_bound
 from fifteen.errors import InputError
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
-from fifteen.parallel.scheduler import ParallelSearch, Task, TaskOutcome, bundles, run_task
-from fifteen.search.ida import Iteration
+from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_task
+from fifteen.search.ida import SECONDS_DIGITS, Iteration
 from fifteen.search.moves import move_tables
+from fifteen.search.optimal import Solution
 
 _SEARCHES: dict[int, ParallelSearch] = {}
 _IDS = itertools.count(1)
@@ -139,16 +140,17 @@ def _state_square(shape: Shape, mirror_closed: bool) -> list[int]:
     return _STATE_SQUARES[key]
 
 
-def _iterations(search: ParallelSearch) -> list[dict]:
-    return [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in search.iterations]
-
-
 def _work(search_id: int, search: ParallelSearch) -> dict:
     """Begin iterations until one has tasks (or the split tree holds the goal)."""
     while True:
         tasks = search.begin()
         if search.solved:
-            return {"search": search_id, "solved_path": list(search.solution or []), "h0": search.h0, "iterations": _iterations(search)}
+            return {
+                "search": search_id,
+                "solved_path": list(search.solution or []),
+                "h0": search.h0,
+                "iterations": [it.to_json() for it in search.iterations],
+            }
         if tasks:
             groups = bundles(tasks, search.min_task_nodes, search.workers)
             return {
@@ -156,7 +158,7 @@ def _work(search_id: int, search: ParallelSearch) -> dict:
                 "bound": search.bound,
                 "h0": search.h0,
                 "split_nodes": search.iteration_nodes,
-                "iterations": _iterations(search),
+                "iterations": [it.to_json() for it in search.iterations],
                 "bundles": [[asdict(t) for t in group] for group in groups],
             }
         search.end()  # every subtree cut at this bound: on to the next
@@ -175,7 +177,7 @@ def begin(board: Board, bound: str, workers: int, *, min_task_nodes: int | None 
         del _SEARCHES[min(_SEARCHES)]
     work = _work(search_id, search)
     work["bound_name"] = info.name
-    work["setup_seconds"] = round(search.setup_seconds, 3)
+    work["setup_seconds"] = round(search.setup_seconds, SECONDS_DIGITS)
     return work
 
 
@@ -232,18 +234,33 @@ def run_bundle(params: dict, progress=None) -> dict:
     return {"outcomes": outcomes}
 
 
+def result(board: Board, params: dict) -> dict:
+    """``parallel_result``: the one JSON of a solve (:meth:`fifteen.search.optimal.Solution.to_json`,
+    with ``workers``, ``worker_nodes`` and the position's bounds) of the solution a task found."""
+    path = list(params.get("path") or [])
+    moved = check_solution(board, path)
+    its = iterations_from(params.get("iterations") or [])
+    h0 = params.get("h0")
+    if h0 is None:
+        h0 = its[0].bound if its else len(path)
+    found = ParallelResult(
+        path,
+        moved,
+        h0,
+        sum(it.nodes for it in its),
+        float(params.get("seconds") or 0.0),
+        its,
+        setup_seconds=float(params.get("setup_seconds") or 0.0),
+        workers=params.get("workers") or 1,
+        worker_nodes=list(params.get("worker_nodes") or []),
+    )
+    bound = resolve_bound(board.shape, params.get("bound") or "auto").name
+    return Solution(board, bound, found).to_json(bound_values(board))
+
+
 def check_solution(board: Board, path: list[int]) -> list[int]:
     """The tiles that slide along *path* (the blank's squares), which must reach the goal."""
-    tiles = list(board.tiles)
-    blank = tiles.index(0)
-    moved = []
-    near = neighbours(board.shape)
-    for s in path:
-        if s not in near[blank]:
-            raise InputError(f"the path steps the blank from square {blank} to {s}, not a neighbour", code="moves")
-        moved.append(tiles[s])
-        tiles[blank], tiles[s] = tiles[s], 0
-        blank = s
-    if tuple(tiles) != tuple(board.shape.goal()):
+    moved = tiles_along(board.shape, board.tiles, path)
+    if not board.solves(moved):
         raise InputError("the path does not reach the goal", code="moves")
     return moved

@@ -21,6 +21,7 @@ A running call can be asked to stop (:meth:`WorkerPool.stop_running`): each call
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 import multiprocessing
 import os
@@ -36,10 +37,12 @@ from multiprocessing.connection import wait as wait_for
 from typing import Any
 
 from fifteen.board import Board
+from fifteen.bounds import resolve_bound, start_bound
 from fifteen.db import registry
-from fifteen.errors import FifteenError
+from fifteen.errors import FifteenError, InputError
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_tasks
 from fifteen.search.ida import Cancelled, Progress
+from fifteen.search.optimal import Solution
 
 
 class WorkerError(FifteenError):
@@ -60,8 +63,6 @@ def default_jobs() -> int:
 def resolve_stall_seconds(seconds: float) -> float | None:
     """``--stall-seconds``: ``0`` means never; negative is an input error."""
     if not seconds >= 0:
-        from fifteen.errors import InputError
-
         raise InputError(f"--stall-seconds must be 0 (never) or a positive number of seconds, not {seconds}", code="range")
     return seconds or None
 
@@ -69,8 +70,6 @@ def resolve_stall_seconds(seconds: float) -> float | None:
 def resolve_jobs(jobs: int) -> int:
     """``0`` means every core; negative is an input error."""
     if jobs < 0:
-        from fifteen.errors import InputError
-
         raise InputError(f"--jobs must be 0 (every core) or a positive number, not {jobs}", code="range")
     return jobs or default_jobs()
 
@@ -101,8 +100,6 @@ def _set_parent_death_signal() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
-
         return ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0) == 0  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # pragma: no cover - no libc prctl
         return False
@@ -471,14 +468,11 @@ def solve_parallel(
     """A shortest solution of *board* searched by *jobs* worker processes (0: every core).
 
     Returns a :class:`fifteen.search.optimal.Solution` whose ``result`` is a
-    :class:`fifteen.parallel.scheduler.ParallelResult` (``jobs``, ``worker_nodes``).  *notice* receives
+    :class:`fifteen.parallel.scheduler.ParallelResult` (``workers``, ``worker_nodes``).  *notice* receives
     the messages about dead and stalled workers; *pool_hook* is called with the pool once it is
     started (tests use it to kill a worker); a worker without progress for *stall_seconds* is
     ended and its tasks re-run (:class:`WorkerPool`).
     """
-    from fifteen.bounds import resolve_bound, start_bound
-    from fifteen.search.optimal import Solution
-
     jobs = resolve_jobs(jobs)
     info = resolve_bound(board.shape, bound)
     # (loads the databases before the fork)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from fifteen.board import Board
-from fifteen.bounds import check_board, resolve_bound, start_bound
+from fifteen.bounds import check_board, resolve_bound, start_bound, summary
 from fifteen.errors import InputError
 from fifteen.limits import describe
 from fifteen.search.ida import Progress, SearchResult, ida_star
@@ -27,6 +28,9 @@ def check_solve_arguments(board: object, bound: object, progress: object, cancel
 
 @dataclass
 class Solution:
+    """A shortest solution of *board*, found with the bound named *bound*; *result* holds the
+    search's figures (:class:`fifteen.parallel.scheduler.ParallelResult` for a parallel search)."""
+
     board: Board
     bound: str
     result: SearchResult
@@ -42,6 +46,31 @@ class Solution:
     @property
     def directions(self) -> str:
         return self.board.directions(self.result.tiles)
+
+    def to_json(self, values: dict[str, int] | None = None) -> dict[str, Any]:
+        """The one JSON object of a solve: ``solve --json``, the API's ``solve`` and
+        ``parallel_result``, each line of a batch.
+
+        The position (``shape``, ``rows``, ``cols``, ``tiles``), ``bound`` (the one used:
+        ``auto`` resolved), ``length``, ``moves`` (the tiles that slide), ``directions`` (the
+        blank's), then the search's figures (:meth:`fifteen.search.ida.SearchResult.to_json`:
+        ``h0``, ``nodes``, the times in seconds rounded to 0.1 ms, ``nodes_per_second``,
+        ``iterations``; a parallel search adds ``workers`` and ``worker_nodes``).  With the
+        position's bound *values* (:func:`fifteen.bounds.bound_values`), ``bounds`` and
+        ``summary`` follow (the CLI and the API give them; a batch does not, which would read
+        every database in every worker).
+        """
+        out = {
+            **self.board.to_json(),
+            "bound": self.bound,
+            "length": self.length,
+            "moves": list(self.tiles),
+            "directions": self.directions,
+            **self.result.to_json(),
+        }
+        if values is not None:
+            out.update(bounds=values, summary=summary(values))
+        return out
 
 
 def solve(

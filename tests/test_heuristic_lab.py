@@ -31,7 +31,7 @@ from fifteen.lab.compare import (
     run_bound,
 )
 from fifteen.lab.explain import explain, inversion_formula, longest_run, trace
-from support.instances import hard, korf100
+from instances import hard, korf100
 
 ROOT = Path(__file__).resolve().parent.parent
 KORF1 = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"
