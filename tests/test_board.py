@@ -56,7 +56,7 @@ def test_shape_inferred_for_square_counts():
         ),
         ("1 2 3 4 5 6 7 8 0", "3x", "shape '3x' is not of the form RxC"),
         ("1 0", "1x2", "shape 1x2 is not supported"),
-        (" ".join(map(str, range(36))), None, "36 tiles is more than the largest supported board"),
+        (" ".join(map(str, range(101))), None, "101 tiles is more than the largest supported board (100 squares, 10x10)"),
         ("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0", None, "15 tiles could be 3x5 or 5x3"),
         ("1 2 3 4 5 6 7 8 9 10 0", None, "11 tiles do not make a supported board"),
     ],

@@ -161,7 +161,7 @@ def test_malformed_records_are_refused_with_what_is_wrong():
     task = work["bundles"][0][0]
     cases = [
         ("parallel_tasks", {"tasks": [{**task, "board": [1, 2, 3]}]}, "a 3x3 board has 9 squares, got 3 tiles"),
-        ("parallel_tasks", {"tasks": [{**task, "budget": 10**6}]}, "a task's budget must be an integer from 0 to 400, not 1000000"),
+        ("parallel_tasks", {"tasks": [{**task, "budget": 10**6}]}, "a task's budget must be an integer from 0 to 10,000, not 1000000"),
         ("parallel_tasks", {"tasks": [{**task, "state": -1}]}, "a task's state must be an integer from 0 to"),
         ("parallel_tasks", {"tasks": [{**task, "bound": "nosuch"}]}, "nosuch"),
         ("parallel_tasks", {"tasks": [{**task, "path": ["a"]}]}, "a task's path must be a list of square numbers 0..8"),

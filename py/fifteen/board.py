@@ -15,6 +15,7 @@ Conventions (the seed's):
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -25,11 +26,11 @@ from fifteen.errors import InputError
 from fifteen.limits import MAX_TILE_CHARS, TOKEN_CHARS, check_text, describe, non_ascii_digit_problem
 
 MIN_SIDE = 2
-MAX_SIDE = 6
-MAX_SQUARES = 25
+MAX_SIDE = 10
+MAX_SQUARES = MAX_SIDE * MAX_SIDE
 
 DIRECTIONS = "UDLR"
-_DELTAS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+DELTAS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 _BLANK_TOKENS = {"0", "_", "."}
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -46,11 +47,9 @@ class Shape:
         for side in (r, c):
             if not isinstance(side, int) or isinstance(side, bool):
                 raise InputError(f"a shape's rows and columns are whole numbers, not {describe(side)}")
-        if not (MIN_SIDE <= r <= MAX_SIDE and MIN_SIDE <= c <= MAX_SIDE) or r * c > MAX_SQUARES:
+        if not (MIN_SIDE <= r <= MAX_SIDE and MIN_SIDE <= c <= MAX_SIDE):
             name = f"{r}x{c}" if max(r, c) < 10**6 else f"of {describe(r)} by {describe(c)}"
-            raise InputError(
-                f"shape {name} is not supported: rows and columns go from {MIN_SIDE} to {MAX_SIDE} with at most {MAX_SQUARES} squares"
-            )
+            raise InputError(f"shape {name} is not supported: rows and columns go from {MIN_SIDE} to {MAX_SIDE}")
 
     @property
     def size(self) -> int:
@@ -63,6 +62,7 @@ class Shape:
         return Shape(self.cols, self.rows)
 
     def goal(self) -> tuple[int, ...]:
+        """The standard goal: tiles ``1 .. N-1`` row-major, the blank last."""
         return tuple(range(1, self.size)) + (0,)
 
     @classmethod
@@ -83,20 +83,17 @@ class Shape:
 
     @classmethod
     def infer(cls, count: int) -> Shape:
-        """The shape for *count* tiles: square counts only (4, 9, 16, 25)."""
-        side = round(count**0.5)
+        """The shape for *count* tiles: square counts only (4, 9, 16, ..., 100)."""
+        if count > MAX_SQUARES:
+            raise InputError(f"{count} tiles is more than the largest supported board ({MAX_SQUARES} squares, {MAX_SIDE}x{MAX_SIDE})")
+        side = math.isqrt(count)
         if side * side == count and MIN_SIDE <= side:
-            if count > MAX_SQUARES:
-                raise InputError(f"{count} tiles is more than the largest supported board ({MAX_SQUARES} squares)")
             return cls(side, side)
-        options = [
-            f"{r}x{count // r}"
-            for r in range(MIN_SIDE, MAX_SIDE + 1)
-            if count % r == 0 and MIN_SIDE <= count // r <= MAX_SIDE and count <= MAX_SQUARES
-        ]
+        options = [f"{r}x{count // r}" for r in range(MIN_SIDE, MAX_SIDE + 1) if count % r == 0 and MIN_SIDE <= count // r <= MAX_SIDE]
         if options:
             raise InputError(f"{count} tiles could be {' or '.join(options)}: give the shape")
-        raise InputError(f"{count} tiles do not make a supported board (4, 9, 16 or 25 for a square one; give the shape for others)")
+        squares = ", ".join(str(k * k) for k in range(MIN_SIDE, MAX_SIDE + 1))
+        raise InputError(f"{count} tiles do not make a supported board ({squares} for a square one; give the shape for others)")
 
 
 @cache
@@ -106,14 +103,21 @@ def neighbours(shape: Shape) -> tuple[tuple[int, ...], ...]:
     out = []
     for sq in range(shape.size):
         r, c = divmod(sq, cols)
-        out.append(tuple((r + dr) * cols + (c + dc) for dr, dc in _DELTAS.values() if 0 <= r + dr < rows and 0 <= c + dc < cols))
+        out.append(tuple((r + dr) * cols + (c + dc) for dr, dc in DELTAS.values() if 0 <= r + dr < rows and 0 <= c + dc < cols))
     return tuple(out)
 
 
-def blank_steps(shape: Shape, blank: int) -> int:
-    """Manhattan distance of the blank at *blank* from its goal square."""
-    r, c = divmod(blank, shape.cols)
-    return (shape.rows - 1 - r) + (shape.cols - 1 - c)
+def square_distance(shape: Shape, a: int, b: int) -> int:
+    """The rows plus columns between squares *a* and *b*."""
+    ra, ca = divmod(a, shape.cols)
+    rb, cb = divmod(b, shape.cols)
+    return abs(ra - rb) + abs(ca - cb)
+
+
+def blank_steps(shape: Shape, blank: int, goal_blank: int | None = None) -> int:
+    """Manhattan distance of the blank at *blank* from its goal square (*goal_blank*, default
+    the standard goal's: the last square)."""
+    return square_distance(shape, blank, shape.size - 1 if goal_blank is None else goal_blank)
 
 
 def inversions(seq: Iterable[int]) -> int:
@@ -143,6 +147,18 @@ def tile_squares(tiles: Sequence[int]) -> list[int]:
     for p, t in enumerate(tiles):
         squares[t] = p
     return squares
+
+
+def slid_tiles(tiles: Sequence[int], path: Sequence[int]) -> list[int]:
+    """The tiles that slide when the blank of *tiles* visits the squares of *path* in turn."""
+    board = list(tiles)
+    blank = board.index(0)
+    moved = []
+    for s in path:
+        moved.append(board[s])
+        board[blank], board[s] = board[s], 0
+        blank = s
+    return moved
 
 
 def transpose_tiles(shape: Shape, tiles: Sequence[int]) -> list[int]:
@@ -212,7 +228,7 @@ def parse_tiles(text: str, shape: Shape | str | None = None, *, solvable: bool =
 
     Numbers are separated by spaces, commas, semicolons or newlines; the blank
     may be written ``0``, ``_`` or ``.``.  Without *shape* the count must be
-    square (4, 9, 16, 25).
+    square (4, 9, 16, ..., 100).
     """
     check_text(text)
     tokens = tokenize(text)
@@ -326,9 +342,9 @@ class Board:
     def move_blank(self, direction: str) -> Board:
         """The board after the blank moves one square in *direction* (U/D/L/R)."""
         d = direction.upper() if isinstance(direction, str) else direction
-        if d not in _DELTAS:
+        if d not in DELTAS:
             raise InputError(f"{describe(direction)} is not a direction (U, D, L or R)")
-        dr, dc = _DELTAS[d]
+        dr, dc = DELTAS[d]
         r, c = divmod(self.blank, self.shape.cols)
         r2, c2 = r + dr, c + dc
         if not (0 <= r2 < self.shape.rows and 0 <= c2 < self.shape.cols):

@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from fifteen.board import MAX_SQUARES
 from fifteen.errors import InputError
 from fifteen.limits import (
     MAX_COUNT,
@@ -97,7 +98,7 @@ def _count(low: int) -> Callable[[Any], bool]:
 
 
 def _position(v: Any) -> bool:
-    return (isinstance(v, str) and len(v) <= MAX_TEXT_CHARS) or (isinstance(v, list) and len(v) <= 64)
+    return (isinstance(v, str) and len(v) <= MAX_TEXT_CHARS) or (isinstance(v, list) and len(v) <= MAX_SQUARES)
 
 
 def _moves(v: Any) -> bool:

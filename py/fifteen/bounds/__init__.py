@@ -84,7 +84,7 @@ _PDB_NAMES = ("pdb78", "pdb663", "pdb555")  # strongest first
 def _pdb_bound(name: str) -> BoundInfo:
     made: list = [None, None]  # (database, its searcher factory): the factory caches per-shape tables
 
-    def factory(shape, board, tick, *, tables=None, state=None):
+    def factory(shape, board, tick, *, tables=None, state=None, goal=None):
         db = registry.pattern_database(name, shape)  # read from the database directory at first use
         if made[0] is not db:
             if isinstance(db, PDB78):
@@ -97,7 +97,7 @@ def _pdb_bound(name: str) -> BoundInfo:
                 made[:] = [db, pdb_searcher(db)]
             else:  # resolve_bound checked availability
                 raise InputError(f"bound {name!r} is not available for a {shape} board")
-        return made[1](shape, board, tick, tables=tables, state=state)
+        return made[1](shape, board, tick, tables=tables, state=state, goal=goal)
 
     def available(shape: Shape) -> bool:
         return registry.offers_pattern_database(name, shape)

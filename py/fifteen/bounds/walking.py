@@ -10,6 +10,13 @@ it.  Horizontal WD is the same on the transposed board (columns and goal
 columns), i.e. the table of the transposed shape.  WD = vertical + horizontal.
 On 4x4 there are 24,964 tables, the largest distance 35.
 
+**Any goal.**  The tables depend on the goal only through the blank's goal row (the row that
+holds ``cols - 1`` tiles in the goal's table) and the goal row of each tile.  The assets are
+for the standard goal (blank in the last row); for a goal with its blank in another row,
+:func:`table_for` builds that row's tables in-process, once, at first use (a breadth-first
+search from that goal's table: as exact, so as admissible).  Horizontal WD reads columns and
+goal columns the same way (the table of the transposed shape, the blank's goal column).
+
 **Linked table.**  Next to each table's distance, ``links`` stores the index
 of the table reached by each possible move, so the search updates its key
 with one lookup per vertical (or horizontal) move::
@@ -36,9 +43,9 @@ import struct
 import sys
 from array import array
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 
-from fifteen.board import Shape, transpose_tiles
+from fifteen.board import Shape, tile_squares, transpose_tiles
 from fifteen.db import registry
 from fifteen.db.container import read_asset, write_asset
 from fifteen.errors import AssetError
@@ -49,8 +56,10 @@ NO_LINK = -1
 class WalkingTable:
     """The WD tables of one shape (vertical walking distance of that shape)."""
 
-    def __init__(self, shape: Shape, keys: list[bytes], values: bytes, links: list[int]):
+    def __init__(self, shape: Shape, keys: list[bytes], values: bytes, links: list[int], blank_row: int | None = None):
         self.shape = shape
+        #: the row of the blank in the goal's table (the last row for the standard goal)
+        self.blank_row = shape.rows - 1 if blank_row is None else blank_row
         self.keys = keys
         self.values = values
         self.links = links
@@ -65,12 +74,14 @@ class WalkingTable:
 
     # ------------------------------------------------------------ building
     @classmethod
-    def build(cls, shape: Shape) -> WalkingTable:
-        """Breadth-first search over the tables of *shape*, from the goal."""
+    def build(cls, shape: Shape, blank_row: int | None = None) -> WalkingTable:
+        """Breadth-first search over the tables of *shape*, from the goal's (the blank's goal
+        row *blank_row*, default the last)."""
         rows, cols = shape.rows, shape.cols
+        blank_row = rows - 1 if blank_row is None else blank_row
         goal = [0] * (rows * rows)
         for r in range(rows):
-            goal[r * rows + r] = cols if r < rows - 1 else cols - 1
+            goal[r * rows + r] = cols if r != blank_row else cols - 1
         keys = [bytes(goal)]
         index = {keys[0]: 0}
         values = bytearray([0])
@@ -99,11 +110,11 @@ class WalkingTable:
                     row_links[direction * rows + g] = j
             links.extend(row_links)
             head += 1
-        return cls(shape, keys, bytes(values), links)
+        return cls(shape, keys, bytes(values), links, blank_row)
 
     # ------------------------------------------------------------ lookups
     def key_of(self, tiles: Sequence[int]) -> int:
-        """Index of the table of a position of this shape (vertical reading)."""
+        """Index of the table of a position of this shape (vertical reading, standard goal)."""
         rows, cols = self.shape.rows, self.shape.cols
         counts = bytearray(rows * rows)
         for sq, t in enumerate(tiles):
@@ -168,6 +179,21 @@ class WalkingTable:
         return table
 
 
+def axis_counts(shape: Shape, tiles: Sequence[int], home: Sequence[int], vertical: bool) -> bytes:
+    """A position's WD table for the goal squares *home* (``home[t]``: tile t's goal square):
+    ``count[row][goal row]`` (*vertical*) or ``count[column][goal column]``, row-major."""
+    cols = shape.cols
+    k = shape.rows if vertical else cols
+    counts = bytearray(k * k)
+    for sq, t in enumerate(tiles):
+        if t:
+            if vertical:
+                counts[(sq // cols) * k + home[t] // cols] += 1
+            else:
+                counts[(sq % cols) * k + home[t] % cols] += 1
+    return bytes(counts)
+
+
 def _table_feasible(rows: int, cols: int) -> bool:
     # At most 24,964 tables (4x4) -- the next sizes up are 107,712 (4x5),
     # 352,560 (5x3), 367,560 (6x2) and 5,977,015 (5x4): megabytes to ship for
@@ -201,20 +227,37 @@ def asset_file(shape: Shape) -> str:
     return f"wd-{shape}.f15"
 
 
-@cache
-def _built(shape: Shape) -> WalkingTable:
-    return WalkingTable.build(shape)
+@lru_cache(maxsize=8)
+def _built(shape: Shape, blank_row: int) -> WalkingTable:
+    return WalkingTable.build(shape, blank_row)
 
 
-def table_for(shape: Shape) -> WalkingTable:
-    """The WD table of *shape*: the asset :mod:`fifteen.db.registry` holds or reads (from the
-    database directory) if any, else built in-process (once per shape)."""
-    table = registry.walking_table(shape)
-    return table if table is not None else _built(shape)
+def table_for(shape: Shape, blank_row: int | None = None) -> WalkingTable:
+    """The WD table of *shape* whose goal has the blank in row *blank_row* (default the last:
+    the standard goal's).  The standard goal's is the asset :mod:`fifteen.db.registry` holds or
+    reads (from the database directory) if any; others, and the standard one without an asset,
+    are built in-process (once; at most 8 kept: every shape that offers WD has small tables)."""
+    if blank_row is None or blank_row == shape.rows - 1:
+        table = registry.walking_table(shape)
+        if table is not None:
+            return table
+    return _built(shape, shape.rows - 1 if blank_row is None else blank_row)
 
 
-def walking_distance(shape: Shape, tiles: Sequence[int]) -> tuple[int, int]:
-    """``(WD_v, WD_h)`` of a position."""
-    v = table_for(shape).value(tiles)
-    h = table_for(shape.transposed()).value(transpose_tiles(shape, tiles))
+def walking_tables(shape: Shape, goal: Sequence[int] | None = None) -> tuple[WalkingTable, WalkingTable]:
+    """The vertical and horizontal WD tables of boards of *shape* solved towards *goal*."""
+    if goal is None:
+        return table_for(shape), table_for(shape.transposed())
+    blank_row, blank_col = divmod(list(goal).index(0), shape.cols)
+    return table_for(shape, blank_row), table_for(shape.transposed(), blank_col)
+
+
+def walking_distance(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> tuple[int, int]:
+    """``(WD_v, WD_h)`` of a position (towards *goal*, default the standard goal)."""
+    vertical, horizontal = walking_tables(shape, goal)
+    if goal is None:
+        return vertical.value(tiles), horizontal.value(transpose_tiles(shape, tiles))
+    home = tile_squares(goal)
+    v = vertical.values[vertical.index[axis_counts(shape, tiles, home, True)]]
+    h = horizontal.values[horizontal.index[axis_counts(shape, tiles, home, False)]]
     return v, h

@@ -36,6 +36,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import asdict
+from functools import lru_cache
 from typing import Any
 
 from fifteen.board import Board, Shape, check_tiles, neighbours
@@ -50,8 +51,8 @@ _SEARCHES: dict[int, ParallelSearch] = {}
 _IDS = itertools.count(1)
 #: Searches kept at most (a page that never sent ``parallel_drop``).
 _KEEP = 4
-#: The largest cost bound of a search (and budget of a task).
-MAX_BOUND = 400
+#: The largest cost bound of a search (and budget of a task): the longest move list read.
+MAX_BOUND = MAX_MOVES
 
 
 # ------------------------------------------------------------------ the records the page sends back
@@ -104,6 +105,9 @@ def task_from(d: dict) -> Task:
     mirror_closed = d.get("mirror_closed", False)
     if not isinstance(mirror_closed, bool):
         raise InputError(f"a task's mirror_closed must be true or false, not {describe(mirror_closed)}")
+    goal = d.get("goal")
+    if goal is not None:
+        goal = check_tiles(shape, goal, solvable=False)
     tables = move_tables(shape, mirror_closed)
     state = field(d, "state", 0, tables.states - 1, "a task")
     if _state_square(shape, mirror_closed)[state] not in (-1, board.index(0)):
@@ -118,25 +122,21 @@ def task_from(d: dict) -> Task:
         budget=field(d, "budget", 0, MAX_BOUND, "a task"),
         path=_squares(d.get("path", []), shape.size, "task's path"),
         estimate=field(d, "estimate", what="a task") if "estimate" in d else 0,
+        goal=goal,
     )
 
 
-_STATE_SQUARES: dict[tuple[Shape, bool], list[int]] = {}
-
-
+@lru_cache(maxsize=4)
 def _state_square(shape: Shape, mirror_closed: bool) -> list[int]:
     """The blank's square in each state of the duplicate-pruning automaton (-1: not known)."""
-    key = (shape, mirror_closed)
-    if key not in _STATE_SQUARES:
-        tables = move_tables(shape, mirror_closed)
-        square = [-1] * tables.states
-        for b, st in enumerate(tables.start_states):
-            square[st] = b
-        for row in tables.successors:
-            for to, _move, st in row:
-                square[st] = to
-        _STATE_SQUARES[key] = square
-    return _STATE_SQUARES[key]
+    tables = move_tables(shape, mirror_closed)
+    square = [-1] * tables.states
+    for b, st in enumerate(tables.start_states):
+        square[st] = b
+    for row in tables.successors:
+        for to, _move, st in row:
+            square[st] = to
+    return square
 
 
 def _iterations(search: ParallelSearch) -> list[dict]:
