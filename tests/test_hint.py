@@ -188,6 +188,7 @@ def test_api_hint_with_a_table(tables):
     assert h == {
         "shape": "3x3",
         "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8],
+        "goal": [1, 2, 3, 4, 5, 6, 7, 8, 0],
         "distance": 2,
         "next": {"tile": 7, "direction": "R"},
         "source": "table",

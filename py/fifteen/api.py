@@ -22,7 +22,12 @@ most 40 digits (NaN and Infinity refused), only the keys the method takes
 * :func:`call` ``(method, params_json, progress=None, cancel=None)`` with
   methods ``info``, ``parse``, ``bounds``, ``solve``, ``random`` and the
   heuristic lab's ``compare``, ``trace``, ``explain``; see the
-  ``_method_*`` functions for their parameters and results.  ``progress`` is
+  ``_method_*`` functions for their parameters and results.  Every method that takes a
+  position also takes its ``goal`` (a list of tiles, a text, or a name: ``"standard"``,
+  ``"blank-first"``; absent or ``null``: the standard goal): the position must be solvable for
+  it, and solutions reach it.  Their results give it back as ``goal`` (tiles), and those of
+  ``bounds`` and ``solve`` say how it was searched in ``goal_frame`` (``null`` for the standard
+  goal; see :mod:`fifteen.frame`) beside the ``bound`` used (``auto`` for ``bounds``).  ``progress`` is
   called with one JSON string about four times a second during a solve and
   after every finished iteration.  ``parallel_begin``, ``parallel_step``, ``parallel_tasks``,
   ``parallel_result`` and ``parallel_drop`` serve the page's pool of workers
@@ -68,11 +73,12 @@ from collections.abc import Callable
 from typing import Any
 
 from fifteen import __version__
-from fifteen.board import Board, Shape, check_tiles, parse_tiles, solvability_problem
+from fifteen.board import GOAL_NAMES, Board, Goal, Shape, check_tiles, parse_tiles, solvability_problem
 from fifteen.bounds import available_bounds, bound_infos, bound_values, resolve_bound, start_values, summary
 from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container, registry
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
+from fifteen.frame import frame_for
 from fifteen.lab import explorer
 from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message
 from fifteen.schema import LONG_PARAMS, check_params, parse_params
@@ -162,14 +168,14 @@ def _board(params: dict) -> Board:
         if not isinstance(tiles, list):
             raise InputError("tiles must be a list of numbers or text")
         shp = Shape.parse(shape) if shape else Shape.infer(len(tiles))
-        return Board(shp, check_tiles(shp, tiles))
+        return Board(shp, check_tiles(shp, tiles, solvable=False), Goal.of(params.get("goal"), shp))
     text = params.get("text", tiles if isinstance(tiles, str) else "")
-    shp, parsed = parse_tiles(text, shape)
-    return Board(shp, parsed)
+    shp, parsed = parse_tiles(text, shape, solvable=False)
+    return Board(shp, parsed, Goal.of(params.get("goal"), shp))
 
 
 def _board_json(board: Board) -> dict:
-    return {"rows": board.shape.rows, "cols": board.shape.cols, "tiles": list(board.tiles)}
+    return {"rows": board.shape.rows, "cols": board.shape.cols, "tiles": list(board.tiles), "goal": list(board.target.tiles)}
 
 
 def _method_info(params: dict, **_: Any) -> dict:
@@ -178,6 +184,7 @@ def _method_info(params: dict, **_: Any) -> dict:
         "shapes": [str(s) for s in supported_shapes()],
         "bounds": {str(s): available_bounds(s) for s in supported_shapes()},
         "labels": {"auto": AUTO_LABEL, **{b.name: b.label for b in bound_infos()}},
+        "goals": list(GOAL_NAMES),
     }
 
 
@@ -194,22 +201,24 @@ def _method_bounds(params: dict, **_: Any) -> dict:
         "summary": summary(values),
         # what each bound of the menu starts its search from, and the bound "auto" picks
         "start": start_values(board, values),
-        "auto": resolve_bound(board.shape, "auto").name,
+        "auto": resolve_bound(board.shape, "auto", board.target).name,
+        "goal_frame": frame_for(board.target).describe(),
     }
 
 
 def _method_random(params: dict, **_: Any) -> dict:
-    """A position drawn uniformly from the solvable ones (``seed`` optional)."""
+    """A position drawn uniformly from those solvable for ``goal`` (``seed`` optional)."""
     shape = Shape.parse(params.get("shape") or "4x4")
+    goal = Goal.of(params.get("goal"), shape)
     rng = _random.Random(params.get("seed"))
     tiles = list(range(shape.size))
     rng.shuffle(tiles)
-    if solvability_problem(shape, tiles):
+    if solvability_problem(shape, tiles, goal.tiles):
         # Swapping two tiles (not the blank) flips the parity: a bijection
         # between unsolvable and solvable positions, so the draw stays uniform.
         i, j = [k for k, t in enumerate(tiles) if t][:2]
         tiles[i], tiles[j] = tiles[j], tiles[i]
-    return {"rows": shape.rows, "cols": shape.cols, "tiles": tiles}
+    return {"rows": shape.rows, "cols": shape.cols, "tiles": tiles, "goal": list(goal.tiles)}
 
 
 def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
@@ -263,6 +272,7 @@ def _solution_json(board: Board, bound: str, directions: str, r: SearchResult, v
         "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in r.iterations],
         "bounds": values,
         "summary": summary(values),
+        "goal_frame": frame_for(board.target).describe(),
     }
 
 
@@ -307,8 +317,7 @@ def _method_parallel_result(params: dict, **_: Any) -> dict:
     from fifteen.parallel import browser
 
     board = _board(params)
-    path = list(params.get("path") or [])
-    moved = browser.check_solution(board, path)
+    path, moved = browser.check_solution(board, list(params.get("path") or []))
     its = browser.iterations_from(params.get("iterations") or [])
     h0 = params.get("h0")
     if h0 is None:
@@ -322,7 +331,7 @@ def _method_parallel_result(params: dict, **_: Any) -> dict:
         its,
         setup_seconds=float(params.get("setup_seconds") or 0.0),
     )
-    bound = resolve_bound(board.shape, params.get("bound") or "auto").name
+    bound = resolve_bound(board.shape, params.get("bound") or "auto", board.target).name
     out = _solution_json(board, bound, board.directions(moved), result, bound_values(board))
     out["workers"] = params.get("workers") or 1
     out["worker_nodes"] = list(params.get("worker_nodes") or [])
@@ -346,7 +355,7 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
     from fifteen.lab.compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound
 
     board = _board(params)
-    names = parse_bound_names(params.get("bounds"), board.shape)
+    names = parse_bound_names(params.get("bounds"), board.shape, board.target)
     budget = check_budget(params.get("budget", DEFAULT_BUDGET))
     last = [0.0]
 
@@ -455,7 +464,7 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
         if not isinstance(previous, dict) or not isinstance(previous.get("moves"), list):
             raise InputError('solution must be {"tiles": [...], "moves": [...]}')
         hinter = Hinter(bound)
-        start = _board({"tiles": previous.get("tiles"), "shape": str(board.shape)})
+        start = _board({"tiles": previous.get("tiles"), "shape": str(board.shape), "goal": list(board.target.tiles)})
         hinter.follow(start, previous["moves"])
     else:
         if _hinter is None or _hinter.bound != bound:
@@ -465,6 +474,7 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
     out = {
         "shape": str(board.shape),
         "tiles": list(board.tiles),
+        "goal": list(board.target.tiles),
         "distance": h.distance,
         "next": _move_json(h.next) if h.next else None,
         "source": h.source,

@@ -5,8 +5,12 @@ Conventions (the seed's):
 * Squares are numbered row-major from 0; a board of *rows* x *cols* has
   ``rows * cols`` squares.  A position is a tuple of tiles by square, ``0`` the
   blank.
-* The goal holds tiles ``1 .. N-1`` row-major with the blank last
-  (bottom-right).
+* The *standard goal* holds tiles ``1 .. N-1`` row-major with the blank last
+  (bottom-right).  A board may be solved towards any other :class:`Goal` (its
+  ``target``): the *blank-first* goal ``0 1 2 ... N-1`` of many puzzle apps, or
+  any arrangement; a position is solvable for a goal when the parity of the
+  permutation between them equals the parity of the blank's distance from its
+  goal square (:func:`solvability_problem`).
 * A solution is written two ways: the **tile numbers that slide** into the
   blank, one per move (the seed's notation, e.g. ``15 14 13 9``), or the
   **directions the blank moves**, ``U D L R`` (so ``U`` slides the tile above
@@ -174,8 +178,40 @@ def transpose_tiles(shape: Shape, tiles: Sequence[int]) -> list[int]:
     return out
 
 
-def solvability_problem(shape: Shape, tiles: Sequence[int]) -> str | None:
-    """``None`` if *tiles* can reach the goal, else the reason it cannot."""
+def _swaps(tiles: Sequence[int], goal: Sequence[int]) -> int:
+    """The fewest swaps of two squares' contents (the blank counted) taking *tiles* to *goal*:
+    the squares less the cycles of the permutation between them."""
+    home = tile_squares(goal)
+    seen = [False] * len(tiles)
+    cycles = 0
+    for start in range(len(tiles)):
+        if not seen[start]:
+            cycles += 1
+            q = start
+            while not seen[q]:
+                seen[q] = True
+                q = home[tiles[q]]
+    return len(tiles) - cycles
+
+
+def solvability_problem(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> str | None:
+    """``None`` if *tiles* can reach *goal* (default: the standard goal), else the reason it cannot.
+
+    Every move swaps the blank with a tile and moves the blank one square, so it changes both
+    the parity of the permutation between the position and the goal and the parity of the
+    blank's distance from its goal square: they must agree (and then the goal is reachable).
+    For the standard goal the same rule is told in the seed's words (inversions, rows)."""
+    if goal is not None and tuple(goal) != shape.goal():
+        swaps = _swaps(tiles, goal)
+        steps = square_distance(shape, list(tiles).index(0), list(goal).index(0))
+        if (swaps - steps) % 2:
+            odd = ("even", "odd")
+            return (
+                f"unsolvable for this goal: the position is {swaps} swaps from the goal ({odd[swaps % 2]}, the blank counted)"
+                f" and the blank is {steps} move{'s' if steps != 1 else ''} from its goal square ({odd[steps % 2]});"
+                " every move is one swap and one step of the blank, so the two parities must agree"
+            )
+        return None
     inv = inversions(tiles)
     if shape.cols % 2:
         if inv % 2:
@@ -184,7 +220,7 @@ def solvability_problem(shape: Shape, tiles: Sequence[int]) -> str | None:
                 f" on a board {shape.cols} wide every move keeps that parity and the goal has 0"
             )
         return None
-    rows_up = shape.rows - 1 - tiles.index(0) // shape.cols
+    rows_up = shape.rows - 1 - list(tiles).index(0) // shape.cols
     if (inv + rows_up) % 2:
         return (
             f"unsolvable: the tiles read row by row have {inv} inversions and the blank is {rows_up}"
@@ -194,8 +230,9 @@ def solvability_problem(shape: Shape, tiles: Sequence[int]) -> str | None:
     return None
 
 
-def check_tiles(shape: Shape, tiles: Sequence[int], *, solvable: bool = True) -> tuple[int, ...]:
-    """Validate a position; return it as a tuple or raise :class:`InputError`."""
+def check_tiles(shape: Shape, tiles: Sequence[int], *, solvable: bool = True, goal: Sequence[int] | None = None) -> tuple[int, ...]:
+    """Validate a position (solvable for *goal*, default the standard goal, unless *solvable*
+    is false); return it as a tuple or raise :class:`InputError`."""
     n = shape.size
     if not isinstance(tiles, list | tuple):
         raise InputError(f"a position is a list of tile numbers, not {describe(tiles)}")
@@ -213,7 +250,7 @@ def check_tiles(shape: Shape, tiles: Sequence[int], *, solvable: bool = True) ->
         seen[t] = i
     # len(tiles) == n, all in range and distinct: nothing can be missing.
     if solvable:
-        problem = solvability_problem(shape, tiles)
+        problem = solvability_problem(shape, tiles, goal)
         if problem:
             raise InputError(problem)
     return tuple(tiles)
@@ -264,13 +301,18 @@ def parse_tiles(text: str, shape: Shape | str | None = None, *, solvable: bool =
     return shp, check_tiles(shp, tiles, solvable=solvable)
 
 
-@dataclass(frozen=True)
-class Board:
-    """A solvable position on a board of some :class:`Shape` (immutable).
+#: The goals known by name: ``standard`` (also ``blank-last``) and ``blank-first``.
+GOAL_NAMES = ("standard", "blank-first")
+_GOAL_ALIASES = {"standard": "standard", "blank-last": "standard", "blank-first": "blank-first"}
 
-    ``Board(shape, tiles)`` checks its arguments like :meth:`parse` does (a
-    permutation of ``0 .. N-1`` that can reach the goal) and raises
-    :class:`InputError` otherwise; *tiles* may be any list or tuple.
+
+@dataclass(frozen=True)
+class Goal:
+    """A goal: the arrangement a board is solved towards, tiles by square like a position.
+
+    ``Goal.standard(shape)`` is ``1 2 ... N-1 0`` (the blank last), ``Goal.blank_first(shape)``
+    is ``0 1 2 ... N-1``; any permutation of ``0 .. N-1`` is a goal (:meth:`parse`,
+    :meth:`from_tiles`, :meth:`of`).  A goal is immutable and hashable.
     """
 
     shape: Shape
@@ -278,40 +320,168 @@ class Board:
 
     def __post_init__(self) -> None:
         if not isinstance(self.shape, Shape):
-            raise InputError(f"a board's shape is a Shape (Shape.parse('4x4')), not {describe(self.shape)}")
-        object.__setattr__(self, "tiles", check_tiles(self.shape, self.tiles))
+            raise InputError(f"a goal's shape is a Shape (Shape.parse('4x4')), not {describe(self.shape)}")
+        try:
+            tiles = check_tiles(self.shape, self.tiles, solvable=False)
+        except InputError as exc:
+            raise InputError(f"the goal: {exc}") from None
+        object.__setattr__(self, "tiles", tiles)
 
     @classmethod
-    def _unchecked(cls, shape: Shape, tiles: tuple[int, ...]) -> Board:
-        """A board from a position known to be good (parsed, or one move from a good one)."""
-        board = object.__new__(cls)
-        object.__setattr__(board, "shape", shape)
-        object.__setattr__(board, "tiles", tiles)
-        return board
+    def _unchecked(cls, shape: Shape, tiles: tuple[int, ...]) -> Goal:
+        goal = object.__new__(cls)
+        object.__setattr__(goal, "shape", shape)
+        object.__setattr__(goal, "tiles", tiles)
+        return goal
 
     @classmethod
-    def parse(cls, text: str, shape: Shape | str | None = None) -> Board:
-        shp, tiles = parse_tiles(text, shape)
-        return cls._unchecked(shp, tiles)  # parse_tiles checked it
+    def standard(cls, shape: Shape | str) -> Goal:
+        """Tiles ``1 .. N-1`` row by row, the blank last (bottom-right)."""
+        shp = Shape.parse(shape)
+        return cls._unchecked(shp, shp.goal())
 
     @classmethod
-    def from_tiles(cls, tiles: Sequence[int], shape: Shape | str | None = None) -> Board:
+    def blank_first(cls, shape: Shape | str) -> Goal:
+        """The blank first (top-left), then tiles ``1 .. N-1`` row by row: ``0 1 2 ... N-1``."""
+        shp = Shape.parse(shape)
+        return cls._unchecked(shp, tuple(range(shp.size)))
+
+    @classmethod
+    def parse(cls, text: str, shape: Shape | str | None = None) -> Goal:
+        """A goal by name (``standard``, ``blank-first``; *shape* needed) or as tiles (the
+        notation of :meth:`Board.parse`; the shape inferred as there when not given)."""
+        check_text(text, "a goal")
+        name = _GOAL_ALIASES.get(text.strip().lower())
+        if name is not None:
+            if shape is None:
+                raise InputError(f"the goal {name!r} needs the board's shape")
+            return cls.standard(shape) if name == "standard" else cls.blank_first(shape)
+        try:
+            shp, tiles = parse_tiles(text, shape, solvable=False)
+        except InputError as exc:
+            raise InputError(f"the goal: {exc}") from None
+        return cls._unchecked(shp, tiles)
+
+    @classmethod
+    def from_tiles(cls, tiles: Sequence[int], shape: Shape | str | None = None) -> Goal:
         if not isinstance(tiles, list | tuple):
-            raise InputError(f"a position is a list of tile numbers, not {describe(tiles)}")
+            raise InputError(f"a goal is a list of tile numbers or text, not {describe(tiles)}")
         shp = Shape.parse(shape) if shape is not None else Shape.infer(len(tiles))
         return cls(shp, tuple(tiles))
 
     @classmethod
-    def goal(cls, shape: Shape | str) -> Board:
+    def of(cls, goal: Goal | str | Sequence[int] | None, shape: Shape | str) -> Goal:
+        """*goal* as a :class:`Goal` of *shape*: ``None`` is the standard goal; a name or text
+        is parsed, a list of tiles checked; a :class:`Goal` must be of *shape*."""
         shp = Shape.parse(shape)
-        return cls._unchecked(shp, shp.goal())
+        if goal is None:
+            return cls.standard(shp)
+        if isinstance(goal, Goal):
+            if goal.shape != shp:
+                raise InputError(f"the goal is for a {goal.shape} board, the position is on a {shp} board")
+            return goal
+        if isinstance(goal, str):
+            return cls.parse(goal, shp)
+        return cls.from_tiles(goal, shp)
+
+    @property
+    def blank(self) -> int:
+        """The blank's square in the goal."""
+        return self.tiles.index(0)
+
+    @property
+    def home(self) -> list[int]:
+        """``home[t]``: the square of tile t in the goal (``home[0]``: the blank's)."""
+        return tile_squares(self.tiles)
+
+    @property
+    def is_standard(self) -> bool:
+        return self.tiles == self.shape.goal()
+
+    @property
+    def name(self) -> str | None:
+        """``"standard"``, ``"blank-first"``, or ``None`` for any other goal."""
+        if self.is_standard:
+            return "standard"
+        if self.tiles == tuple(range(self.shape.size)):
+            return "blank-first"
+        return None
+
+    def text(self) -> str:
+        """One line, tiles separated by spaces, blank as 0 (parseable)."""
+        return " ".join(map(str, self.tiles))
+
+    def __str__(self) -> str:
+        return self.name or self.text()
+
+
+@dataclass(frozen=True)
+class Board:
+    """A position on a board of some :class:`Shape`, solvable towards its *target* (immutable).
+
+    ``Board(shape, tiles, target=None)`` checks its arguments like :meth:`parse` does (a
+    permutation of ``0 .. N-1`` that can reach the target) and raises :class:`InputError`
+    otherwise; *tiles* may be any list or tuple.  *target* is a :class:`Goal`, a goal's
+    name or tiles (:meth:`Goal.of`), or ``None``: the standard goal.  Moves keep the target;
+    :meth:`is_goal` and :meth:`solves` are about it.
+    """
+
+    shape: Shape
+    tiles: tuple[int, ...]
+    target: Goal = None  # type: ignore[assignment]  # None: the standard goal (set by __post_init__)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.shape, Shape):
+            raise InputError(f"a board's shape is a Shape (Shape.parse('4x4')), not {describe(self.shape)}")
+        target = Goal.of(self.target, self.shape)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "tiles", check_tiles(self.shape, self.tiles, goal=target.tiles))
+
+    @classmethod
+    def _unchecked(cls, shape: Shape, tiles: tuple[int, ...], target: Goal) -> Board:
+        """A board from a position known to be good (parsed, or one move from a good one)."""
+        board = object.__new__(cls)
+        object.__setattr__(board, "shape", shape)
+        object.__setattr__(board, "tiles", tiles)
+        object.__setattr__(board, "target", target)
+        return board
+
+    @classmethod
+    def parse(cls, text: str, shape: Shape | str | None = None, target: Goal | str | Sequence[int] | None = None) -> Board:
+        """A position a person typed (:func:`parse_tiles`), solvable towards *target* (default
+        the standard goal; a name such as ``"blank-first"``, tiles, or a :class:`Goal`)."""
+        shp, tiles = parse_tiles(text, shape, solvable=False)
+        goal = Goal.of(target, shp)
+        problem = solvability_problem(shp, tiles, goal.tiles)
+        if problem:
+            raise InputError(problem)
+        return cls._unchecked(shp, tiles, goal)
+
+    @classmethod
+    def from_tiles(cls, tiles: Sequence[int], shape: Shape | str | None = None, target: Goal | str | Sequence[int] | None = None) -> Board:
+        if not isinstance(tiles, list | tuple):
+            raise InputError(f"a position is a list of tile numbers, not {describe(tiles)}")
+        shp = Shape.parse(shape) if shape is not None else Shape.infer(len(tiles))
+        return cls(shp, tuple(tiles), Goal.of(target, shp))
+
+    @classmethod
+    def goal(cls, shape: Shape | str, target: Goal | str | Sequence[int] | None = None) -> Board:
+        """The board at its goal (*target*, default the standard goal)."""
+        shp = Shape.parse(shape)
+        goal = Goal.of(target, shp)
+        return cls._unchecked(shp, goal.tiles, goal)
+
+    def with_target(self, target: Goal | str | Sequence[int] | None) -> Board:
+        """The same position solved towards another goal (checked: it must be solvable for it)."""
+        return Board(self.shape, self.tiles, Goal.of(target, self.shape))
 
     @property
     def blank(self) -> int:
         return self.tiles.index(0)
 
     def is_goal(self) -> bool:
-        return self.tiles == self.shape.goal()
+        """Whether the board is at its target."""
+        return self.tiles == self.target.tiles
 
     def __str__(self) -> str:
         width = len(str(self.shape.size - 1))
@@ -337,7 +507,7 @@ class Board:
             raise InputError(f"tile {describe(tile)} is not next to the blank")
         t = list(self.tiles)
         t[b], t[s] = tile, 0
-        return Board._unchecked(self.shape, tuple(t))  # a move keeps a position solvable
+        return Board._unchecked(self.shape, tuple(t), self.target)  # a move keeps a position solvable
 
     def move_blank(self, direction: str) -> Board:
         """The board after the blank moves one square in *direction* (U/D/L/R)."""
@@ -388,7 +558,7 @@ class Board:
         return out
 
     def solves(self, moves: Iterable[int] | str) -> bool:
-        """True when *moves* (either notation) take this board to the goal."""
+        """True when *moves* (either notation) take this board to its target."""
         try:
             return self.apply(moves).is_goal()
         except InputError:
@@ -397,9 +567,13 @@ class Board:
     def transposed(self) -> Board:
         """The position reflected about the main diagonal (square boards).
 
-        Tile ``t`` whose goal is (r, c) becomes the tile whose goal is (c, r),
-        placed on the mirrored square; the goal maps to itself.
+        Tile ``t`` whose standard goal square is (r, c) becomes the tile whose standard goal
+        square is (c, r), placed on the mirrored square; the target is reflected the same way
+        (the standard goal maps to itself), so the distance to it is unchanged.
         """
         if self.shape.rows != self.shape.cols:
             raise InputError("only square boards can be reflected about the diagonal")
-        return Board._unchecked(self.shape, tuple(transpose_tiles(self.shape, self.tiles)))  # mirrors a solution
+        goal = self.target
+        if not goal.is_standard:
+            goal = Goal._unchecked(self.shape, tuple(transpose_tiles(self.shape, goal.tiles)))
+        return Board._unchecked(self.shape, tuple(transpose_tiles(self.shape, self.tiles)), goal)  # mirrors a solution

@@ -127,6 +127,7 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "text": (lambda v: isinstance(v, str) and len(v) <= MAX_TEXT_CHARS, f"the position as text (at most {MAX_TEXT_CHARS:,} characters)"),
     "tiles": (_position, "a list of tile numbers or the position as text"),
     "shape": (_short_text(TOKEN_CHARS), "text of the form RxC, e.g. 3x4"),
+    "goal": (_position, "a list of tile numbers, the goal as text, or a name (standard, blank-first)"),
     "bound": (_short_text(TOKEN_CHARS), "the name of a bound (auto, md, lc, id, wd, wdid, pdb663...)"),
     "bounds": (_bound_names, 'a list of bound names or text such as "md,lc"'),
     "seed": (lambda v: is_int(v) or isinstance(v, float) or _short_text(200)(v), "an integer or a short text"),
@@ -151,26 +152,28 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 
 _POSITION = ("text", "tiles", "shape")
+#: A position and the goal it is solved towards.
+_TOWARDS = (*_POSITION, "goal")
 #: The parameters each method takes (others are refused); a method not listed gets its known parameters checked.
 METHOD_PARAMS: dict[str, tuple[str, ...]] = {
     "info": (),
-    "parse": _POSITION,
-    "bounds": _POSITION,
-    "random": ("shape", "seed"),
-    "solve": (*_POSITION, "bound", "tick_nodes"),
+    "parse": _TOWARDS,
+    "bounds": _TOWARDS,
+    "random": ("shape", "seed", "goal"),
+    "solve": (*_TOWARDS, "bound", "tick_nodes"),
     # the heuristic lab and the explorer (branches lab, explorer)
-    "compare": (*_POSITION, "bounds", "budget"),
-    "trace": (*_POSITION, "moves"),
-    "explain": _POSITION,
+    "compare": (*_TOWARDS, "bounds", "budget"),
+    "trace": (*_TOWARDS, "moves"),
+    "explain": _TOWARDS,
     "explore_info": ("shape",),
     "explore_position": _POSITION,
     "explore_random": ("shape", "distance", "seed"),
-    "hint": (*_POSITION, "all", "budget", "bound", "solution"),
+    "hint": (*_TOWARDS, "all", "budget", "bound", "solution"),
     # the browser pool (fifteen.parallel.browser)
-    "parallel_begin": (*_POSITION, "bound", "workers", "min_task_nodes"),
+    "parallel_begin": (*_TOWARDS, "bound", "workers", "min_task_nodes"),
     "parallel_step": ("search", "outcomes"),
     "parallel_tasks": ("shape", "tasks"),
-    "parallel_result": (*_POSITION, "bound", "path", "iterations", "h0", "seconds", "setup_seconds", "workers", "worker_nodes"),
+    "parallel_result": (*_TOWARDS, "bound", "path", "iterations", "h0", "seconds", "setup_seconds", "workers", "worker_nodes"),
     "parallel_drop": ("search",),
 }
 #: Methods whose parameters may be longer than :data:`MAX_PARAMS_CHARS`.

@@ -15,6 +15,11 @@ pdb555    additive 5-5-5 pattern database, max with its reflected lookup (4x4)
 pdb78     additive 7-8 pattern database + reflected lookup (4x4; the optional pack)
 auto      the strongest available for the board
 ========  ==================================================================
+
+**Goals.**  A board's values are those of the position in its solving frame
+(:mod:`fifteen.frame`): a goal whose blank is in a corner is mapped onto the standard goal, and
+every bound applies; any other goal is given to MD, LC, ID and WD as data, and the pattern
+databases are not offered (:func:`available_bounds` with the goal).
 """
 
 from __future__ import annotations
@@ -22,13 +27,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from fifteen.board import Board, InputError, Shape
+from fifteen.board import Board, Goal, InputError, Shape
 from fifteen.bounds.inversion import inversion_distance
 from fifteen.bounds.manhattan import linear_conflict, manhattan
 from fifteen.bounds.pdb import PatternDatabase
 from fifteen.bounds.pdb78 import PDB78
 from fifteen.bounds.walking import walking_available, walking_distance
 from fifteen.db import registry
+from fifteen.frame import frame_for
 from fifteen.limits import describe
 from fifteen.search.ida import SearcherFactory, first_bound
 from fifteen.search.loops import manhattan as loops_manhattan
@@ -131,26 +137,41 @@ def bound_info(name: str) -> BoundInfo:
     raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(b.name for b in bound_infos())})")
 
 
-def available_bounds(shape: Shape) -> list[str]:
-    """Names usable on *shape*, ``auto`` first then strongest first."""
-    return ["auto"] + [b.name for b in bound_infos() if b.available(shape)]
+def _serves(info: BoundInfo, shape: Shape, goal: Goal | None) -> bool:
+    """Whether *info* is available on *shape* for *goal* (the pattern databases only where the
+    goal maps onto the standard one)."""
+    if not info.available(shape):
+        return False
+    return goal is None or not info.name.startswith("pdb") or frame_for(goal).standard
 
 
-def resolve_bound(shape: Shape, name: str) -> BoundInfo:
+def available_bounds(shape: Shape, goal: Goal | None = None) -> list[str]:
+    """Names usable on *shape* (towards *goal*, default the standard goal), ``auto`` first
+    then strongest first."""
+    return ["auto"] + [b.name for b in bound_infos() if _serves(b, shape, goal)]
+
+
+def resolve_bound(shape: Shape, name: str, goal: Goal | None = None) -> BoundInfo:
+    """The bound named *name* (``auto``: the strongest available) for boards of *shape* solved
+    towards *goal* (default the standard goal); :class:`InputError` when it is not available."""
     name = (name or "auto").lower()
     if name == "auto":
         # The strongest available: a pattern database, else the seed's WD+ID, else MD+LC.
         for b in bound_infos():
-            if b.available(shape) and b.name not in ("wd", "id"):
+            if _serves(b, shape, goal) and b.name not in ("wd", "id"):
                 return b
     for b in bound_infos():
         if b.name == name:
-            if not b.available(shape):
+            if not _serves(b, shape, goal):
+                why = f"a {shape} board"
+                if b.available(shape) and goal is not None:
+                    r, c = divmod(goal.blank, shape.cols)
+                    why = f"this goal: the pattern databases need its blank in a corner, not on row {r + 1}, column {c + 1}"
                 raise InputError(
-                    f"bound {describe(name)} is not available for a {shape} board (available: {', '.join(available_bounds(shape))})"
+                    f"bound {describe(name)} is not available for {why} (available: {', '.join(available_bounds(shape, goal))})"
                 )
             return b
-    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(available_bounds(shape))})")
+    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(available_bounds(shape, goal))})")
 
 
 def check_board(board: object) -> None:
@@ -164,13 +185,15 @@ _CHEAP_BOUNDS = ("md", "lc", "id", "wd", "wdid")
 
 
 def _cheap_values(board: Board) -> dict[str, int]:
-    shape, tiles = board.shape, board.tiles
-    md = manhattan(shape, tiles)
-    out = {"md": md, "lc": md + linear_conflict(shape, tiles)}
-    id_v, id_h = inversion_distance(shape, tiles)
+    shape = board.shape
+    frame = frame_for(board.target)
+    tiles, goal = frame.position(board.tiles), frame.search_goal
+    md = manhattan(shape, tiles, goal)
+    out = {"md": md, "lc": md + linear_conflict(shape, tiles, goal)}
+    id_v, id_h = inversion_distance(shape, tiles, goal)
     out.update(id_v=id_v, id_h=id_h, id=id_v + id_h)
     if walking_available(shape):
-        wd_v, wd_h = walking_distance(shape, tiles)
+        wd_v, wd_h = walking_distance(shape, tiles, goal)
         out.update(wd_v=wd_v, wd_h=wd_h, wd=wd_v + wd_h, wdid=max(wd_v, id_v) + max(wd_h, id_h))
     return out
 
@@ -187,11 +210,14 @@ def start_bound(board: Board, bound: str = "auto") -> int:
 
 
 def bound_values(board: Board) -> dict[str, int]:
-    """Every lower bound of *board* that its shape supports, plus ``lb`` (the largest)."""
+    """Every lower bound of *board* that its shape (and goal) supports, plus ``lb`` (the
+    largest); of the position in its solving frame (:mod:`fifteen.frame`)."""
     check_board(board)
-    shape, tiles = board.shape, board.tiles
+    shape = board.shape
     out = _cheap_values(board)
-    for name in _PDB_NAMES:
+    frame = frame_for(board.target)
+    tiles = frame.position(board.tiles)
+    for name in _PDB_NAMES if frame.standard else ():
         db = registry.pattern_database(name, shape)  # read from the database directory at first use
         if db is not None:
             plain = db.value(tiles)
@@ -211,11 +237,11 @@ def start_values(board: Board, values: dict[str, int]) -> dict[str, int]:
     solutions' parity); ``auto``'s also takes :func:`start_bound` into account."""
     shape = board.shape
     out = {}
-    for name in available_bounds(shape):
-        picked = resolve_bound(shape, name).name
+    for name in available_bounds(shape, board.target):
+        picked = resolve_bound(shape, name, board.target).name
         if picked in values:
             extra = max(values[k] for k in _CHEAP_BOUNDS if k in values) if name == "auto" else 0
-            out[name] = first_bound(shape, board.tiles, max(values[picked], extra))
+            out[name] = first_bound(shape, board.tiles, max(values[picked], extra), board.target.tiles)
     return out
 
 

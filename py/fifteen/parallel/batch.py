@@ -1,7 +1,7 @@
 """Batches: many positions solved by a pool of processes, or on a Dask cluster.
 
 ``python -m fifteen batch FILE [--jobs N] [--out results.jsonl] [--bound B] [--shape RxC]
-[--dask tcp://host:8786|local]``.
+[--goal GOAL] [--dask tcp://host:8786|local]``.
 
 **Input**: one position per line (as ``solve`` reads them); blank lines and lines starting
 with ``#`` are skipped; an optional id comes first, separated from the tiles by a tab (without
@@ -9,7 +9,8 @@ one, the line number is the id).
 
 **Output**: one JSON object per line, written (and flushed) as each position finishes, in the
 order they finish: ``id``, ``tiles``, ``shape``, ``bound``, ``length``, ``moves`` (the tile
-numbers, as ``solve``), ``directions``, ``nodes``, ``seconds``, ``setup_seconds`` — or ``id``
+numbers, as ``solve``), ``directions``, ``nodes``, ``seconds``, ``setup_seconds`` (and ``goal``,
+``goal_frame`` with ``--goal``: every line solved towards that goal) — or ``id``
 and ``error`` (a bad line, a worker that died twice on it).  With ``--out`` an interrupted run
 resumes: ids already in the file are skipped (a last line cut short is dropped).  A progress
 bar goes to stderr.
@@ -102,6 +103,7 @@ def solve_item(
     shape: str | None = None,
     bound: str = "auto",
     directory: str | None = None,
+    goal: str | None = None,
     *,
     stopped: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
@@ -114,11 +116,12 @@ def solve_item(
 
     try:
         _use_directory(directory)
-        board = Board.parse(text, shape)
+        board = Board.parse(text, shape, goal)
         sol = solve(board, bound)
     except FifteenError as exc:
         return {"id": ident, "error": str(exc)}
     r = sol.result
+    with_goal = {} if goal is None else {"goal": list(board.target.tiles), "goal_frame": sol.goal_frame}
     return {
         "id": ident,
         "tiles": list(board.tiles),
@@ -130,6 +133,7 @@ def solve_item(
         "nodes": r.nodes,
         "seconds": round(r.seconds, 4),
         "setup_seconds": round(r.setup_seconds, 4),
+        **with_goal,
     }
 
 
@@ -162,9 +166,9 @@ class ProgressBar:
             print(file=self.stream)
 
 
-def _run_inline(items, shape, bound, directory) -> Iterable[dict]:
+def _run_inline(items, shape, bound, directory, goal) -> Iterable[dict]:
     for item in items:
-        yield solve_item(item.id, item.text, shape, bound, directory)
+        yield solve_item(item.id, item.text, shape, bound, directory, goal)
 
 
 def _preload(items: list[Item], shape: str | None, bound: str) -> None:
@@ -185,7 +189,7 @@ def _preload(items: list[Item], shape: str | None, bound: str) -> None:
             continue  # reported per position by its worker
 
 
-def _run_pool(items, shape, bound, directory, jobs: int, notice: Callable[[str], None]) -> Iterable[dict]:
+def _run_pool(items, shape, bound, directory, goal, jobs: int, notice: Callable[[str], None]) -> Iterable[dict]:
     from fifteen.parallel.processes import WorkerPool, describe_death
 
     _preload(items, shape, bound)
@@ -201,7 +205,7 @@ def _run_pool(items, shape, bound, directory, jobs: int, notice: Callable[[str],
                 item = queue.popleft()
                 key = next(calls)
                 running[key] = item
-                pool.submit(w, key, solve_item, item.id, item.text, shape, bound, directory)
+                pool.submit(w, key, solve_item, item.id, item.text, shape, bound, directory, goal)
             for event in pool.wait(1.0):
                 item = running.pop(event.call_id, None) if event.call_id is not None else None
                 if event.kind == "done":
@@ -236,12 +240,14 @@ def dask_client(address: str, jobs: int):
         raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def _run_dask(items, shape, bound, directory, client) -> Iterable[dict]:
+def _run_dask(items, shape, bound, directory, goal, client) -> Iterable[dict]:
     from dask.distributed import as_completed
 
     futures = {}
     for item in items:
-        future = client.submit(solve_item, item.id, item.text, shape, bound, directory, pure=False, key=f"fifteen-{id(item)}-{item.id}")
+        future = client.submit(
+            solve_item, item.id, item.text, shape, bound, directory, goal, pure=False, key=f"fifteen-{id(item)}-{item.id}"
+        )
         futures[future] = item
     for future in as_completed(futures):
         item = futures[future]
@@ -261,20 +267,22 @@ def run_batch(
     client: Any = None,
     progress: ProgressBar | None = None,
     notice: Callable[[str], None] | None = None,
+    goal: str | None = None,
 ) -> tuple[int, int]:
     """Solve *items*, passing each record to *write* as it finishes; returns (solved, errors).
 
-    *client*: a Dask client (else a local pool of *jobs* processes; one job runs here)."""
+    *client*: a Dask client (else a local pool of *jobs* processes; one job runs here);
+    *goal*: every position's goal (a name or tiles; default the standard goal)."""
     from fifteen.parallel.processes import _stderr
 
     directory = registry.directory()
     dirname = None if directory is None else str(directory)
     if client is not None:
-        records = _run_dask(items, shape, bound, dirname, client)
+        records = _run_dask(items, shape, bound, dirname, goal, client)
     elif jobs <= 1 or len(items) <= 1:
-        records = _run_inline(items, shape, bound, dirname)
+        records = _run_inline(items, shape, bound, dirname, goal)
     else:
-        records = _run_pool(items, shape, bound, dirname, jobs, notice or _stderr)
+        records = _run_pool(items, shape, bound, dirname, goal, jobs, notice or _stderr)
     solved = errors = 0
     for record in records:
         write(record)

@@ -39,9 +39,10 @@ from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
 
-from fifteen.board import Board, Shape, check_tiles, neighbours
+from fifteen.board import Board, Shape, check_tiles, neighbours, slid_tiles
 from fifteen.bounds import resolve_bound, start_bound
 from fifteen.errors import InputError
+from fifteen.frame import frame_for
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
 from fifteen.parallel.scheduler import ParallelSearch, Task, TaskOutcome, bundles, run_task
 from fifteen.search.ida import Iteration
@@ -163,12 +164,15 @@ def _work(search_id: int, search: ParallelSearch) -> dict:
 
 
 def begin(board: Board, bound: str, workers: int, *, min_task_nodes: int | None = None) -> dict:
-    """``parallel_begin`` (see the module docstring)."""
-    info = resolve_bound(board.shape, bound)
-    kw: dict[str, Any] = {"max_bound": MAX_BOUND, "start_bound": start_bound(board, bound)}
+    """``parallel_begin`` (see the module docstring).  The search runs in the goal's frame
+    (:mod:`fifteen.frame`), so do its tasks' boards and paths; :func:`check_solution` maps a
+    solution back."""
+    info = resolve_bound(board.shape, bound, board.target)
+    frame = frame_for(board.target)
+    kw: dict[str, Any] = {"max_bound": MAX_BOUND, "start_bound": start_bound(board, bound), "goal": frame.search_goal}
     if min_task_nodes is not None:
         kw["min_task_nodes"] = min_task_nodes
-    search = ParallelSearch(board.shape, board.tiles, info.name, info.factory, max(2, workers), **kw)
+    search = ParallelSearch(board.shape, frame.position(board.tiles), info.name, info.factory, max(2, workers), **kw)
     search_id = next(_IDS)
     _SEARCHES[search_id] = search
     while len(_SEARCHES) > _KEEP:
@@ -230,18 +234,20 @@ def run_bundle(params: dict, progress=None) -> dict:
     return {"outcomes": outcomes}
 
 
-def check_solution(board: Board, path: list[int]) -> list[int]:
-    """The tiles that slide along *path* (the blank's squares), which must reach the goal."""
-    tiles = list(board.tiles)
+def check_solution(board: Board, path: list[int]) -> tuple[list[int], list[int]]:
+    """A solution the pool found: *path* (the blank's squares in the search's frame, as the
+    tasks give them) checked to take the board to its goal, as ``(path, tiles that slide)``
+    in the board's own frame."""
+    frame = frame_for(board.target)
+    tiles = list(frame.position(board.tiles))
     blank = tiles.index(0)
-    moved = []
     near = neighbours(board.shape)
     for s in path:
         if s not in near[blank]:
             raise InputError(f"the path steps the blank from square {blank} to {s}, not a neighbour")
-        moved.append(tiles[s])
         tiles[blank], tiles[s] = tiles[s], 0
         blank = s
-    if tuple(tiles) != tuple(board.shape.goal()):
+    if tuple(tiles) != frame.goal:
         raise InputError("the path does not reach the goal")
-    return moved
+    back = frame.squares_back(path)
+    return back, slid_tiles(board.tiles, back)

@@ -330,18 +330,28 @@ def solve_parallel(
     (tests use it to kill a worker).
     """
     from fifteen.bounds import resolve_bound, start_bound
+    from fifteen.frame import frame_for
     from fifteen.search.optimal import Solution
 
     jobs = resolve_jobs(jobs)
-    info = resolve_bound(board.shape, bound)
+    info = resolve_bound(board.shape, bound, board.target)
+    frame = frame_for(board.target)  # searched in the goal's frame, as solve() does
     # (loads the databases before the fork)
-    search = ParallelSearch(board.shape, board.tiles, info.name, info.factory, jobs, start_bound=start_bound(board, bound))
+    search = ParallelSearch(
+        board.shape,
+        frame.position(board.tiles),
+        info.name,
+        info.factory,
+        jobs,
+        start_bound=start_bound(board, bound),
+        goal=frame.search_goal,
+    )
     directory = registry.directory()
     with WorkerPool(jobs, None if directory is None else str(directory)) as pool:
         if pool_hook is not None:
             pool_hook(pool)
         result = run_search(search, pool, progress=progress, cancel=cancel, notice=notice)
-    return Solution(board, info.name, result)
+    return Solution(board, info.name, frame.back(result, board.tiles))
 
 
 __all__ = ["Event", "Worker", "WorkerError", "WorkerPool", "default_jobs", "resolve_jobs", "run_search", "solve_parallel"]
