@@ -23,7 +23,8 @@ def _call(method, **params):
 
 def test_api_parse_and_errors():
     ok = _call("parse", text="1 2 3 4 5 6 7 8 0")
-    assert ok == {"ok": True, "result": {"shape": "3x3", "rows": 3, "cols": 3, "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 0]}}
+    goal = [1, 2, 3, 4, 5, 6, 7, 8, 0]
+    assert ok == {"ok": True, "result": {"shape": "3x3", "rows": 3, "cols": 3, "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 0], "goal": goal}}
     bad = _call("parse", text="1 2 3 4 5 6 7 8 8")
     assert bad["ok"] is False and bad["error"]["type"] == "input" and "duplicate" in bad["error"]["message"]
     assert _call("nosuch")["error"]["type"] == "input"

@@ -59,7 +59,7 @@ def test_shape_inferred_for_square_counts():
         ),
         ("1 2 3 4 5 6 7 8 0", "3x", "shape '3x' is not of the form RxC"),
         ("1 0", "1x2", "shape 1x2 is not supported"),
-        (" ".join(map(str, range(36))), None, "36 tiles is more than the largest supported board"),
+        (" ".join(map(str, range(101))), None, "101 tiles is more than the largest supported board (100 squares, 10x10)"),
         ("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0", None, "15 tiles could be 3x5 or 5x3"),
         ("1 2 3 4 5 6 7 8 9 10 0", None, "11 tiles do not make a supported board"),
     ],
@@ -135,10 +135,14 @@ def test_tiles_given_as_numbers_are_checked(tiles, message):
 
 
 def test_shapes_inferred_from_the_count():
-    assert [str(Shape.infer(n)) for n in (4, 9, 16, 25)] == ["2x2", "3x3", "4x4", "5x5"]
+    assert [str(Shape.infer(n)) for n in (4, 9, 16, 25, 36, 49, 64, 81, 100)] == [f"{k}x{k}" for k in range(2, 11)]
     with pytest.raises(InputError, match=r"^12 tiles could be 2x6 or 3x4 or 4x3 or 6x2: give the shape$"):
         Shape.infer(12)
-    with pytest.raises(InputError, match=r"^14 tiles do not make a supported board"):
-        Shape.infer(14)  # 2x7 and 7x2 are too long
-    with pytest.raises(InputError, match=r"^36 tiles is more than the largest supported board \(25 squares\)$"):
-        Shape.infer(36)
+    with pytest.raises(InputError, match=r"^14 tiles could be 2x7 or 7x2: give the shape$"):
+        Shape.infer(14)
+    with pytest.raises(InputError, match=r"^11 tiles do not make a supported board \(4, 9, 16, 25, 36, 49, 64, 81, 100 for a square one"):
+        Shape.infer(11)  # a prime: 1x11 only
+    with pytest.raises(InputError, match=r"^22 tiles do not make a supported board"):
+        Shape.infer(22)  # 2x11 and 11x2 are too long
+    with pytest.raises(InputError, match=r"^101 tiles is more than the largest supported board \(100 squares, 10x10\)$"):
+        Shape.infer(101)

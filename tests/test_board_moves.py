@@ -136,5 +136,14 @@ def test_tiles_along_a_path_of_the_blank():
 
 def test_a_position_as_json():
     board = Board.parse("1 2 3 4 5 6 7 8 9 10 0 11", "3x4")
-    assert board.to_json() == {"shape": "3x4", "rows": 3, "cols": 4, "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 11]}
-    assert Board.goal("4x2").to_json() == {"shape": "4x2", "rows": 4, "cols": 2, "tiles": [1, 2, 3, 4, 5, 6, 7, 0]}
+    goal = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0]
+    assert board.to_json() == {"shape": "3x4", "rows": 3, "cols": 4, "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 11], "goal": goal}
+    assert Board.goal("4x2").to_json() == {
+        "shape": "4x2",
+        "rows": 4,
+        "cols": 2,
+        "tiles": [1, 2, 3, 4, 5, 6, 7, 0],
+        "goal": [1, 2, 3, 4, 5, 6, 7, 0],
+    }
+    blank_first = Board.parse("1 0 2 3", "2x2", "blank-first")
+    assert blank_first.to_json() == {"shape": "2x2", "rows": 2, "cols": 2, "tiles": [1, 0, 2, 3], "goal": [0, 1, 2, 3]}

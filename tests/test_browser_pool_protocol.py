@@ -24,10 +24,10 @@ def call(method: str, params: dict, progress=None) -> dict:
     return reply["result"]
 
 
-def drive(tiles, shape: str, bound: str, workers: int, *, lose_first_bundle=False, reverse=False, min_task_nodes=None) -> dict:
+def drive(tiles, shape: str, bound: str, workers: int, *, lose_first_bundle=False, reverse=False, min_task_nodes=None, goal=None) -> dict:
     """The page's pool in one thread: returns the parallel_result and the progress reports."""
     text = " ".join(map(str, tiles))
-    params = {"text": text, "shape": shape, "bound": bound, "workers": workers}
+    params = {"text": text, "shape": shape, "bound": bound, "workers": workers, "goal": goal}
     if min_task_nodes is not None:
         params["min_task_nodes"] = min_task_nodes
     work = call("parallel_begin", params)
@@ -59,12 +59,22 @@ def drive(tiles, shape: str, bound: str, workers: int, *, lose_first_bundle=Fals
             call("parallel_drop", {"search": work["search"]})
             return call(
                 "parallel_result",
-                {"text": text, "shape": shape, "bound": bound, "path": found, "iterations": its, "h0": work["h0"], "workers": workers},
+                {
+                    "text": text,
+                    "shape": shape,
+                    "goal": goal,
+                    "bound": bound,
+                    "path": found,
+                    "iterations": its,
+                    "h0": work["h0"],
+                    "workers": workers,
+                },
             )
         work = call("parallel_step", {"search": work["search"], "outcomes": outcomes})
     its = work["iterations"]
     return call(
-        "parallel_result", {"text": text, "shape": shape, "bound": bound, "path": work["solved_path"], "iterations": its, "h0": work["h0"]}
+        "parallel_result",
+        {"text": text, "shape": shape, "goal": goal, "bound": bound, "path": work["solved_path"], "iterations": its, "h0": work["h0"]},
     )
 
 
@@ -164,7 +174,7 @@ def test_malformed_records_are_refused_with_what_is_wrong():
     task = work["bundles"][0][0]
     cases = [
         ("parallel_tasks", {"tasks": [{**task, "board": [1, 2, 3]}]}, "a 3x3 board has 9 squares, got 3 tiles"),
-        ("parallel_tasks", {"tasks": [{**task, "budget": 10**6}]}, "a task's budget must be an integer from 0 to 400, not 1000000"),
+        ("parallel_tasks", {"tasks": [{**task, "budget": 10**6}]}, "a task's budget must be an integer from 0 to 10,000, not 1000000"),
         ("parallel_tasks", {"tasks": [{**task, "state": -1}]}, "a task's state must be an integer from 0 to"),
         ("parallel_tasks", {"tasks": [{**task, "bound": "nosuch"}]}, "nosuch"),
         ("parallel_tasks", {"tasks": [{**task, "path": ["a"]}]}, "a task's path must be a list of square numbers 0..8"),
@@ -206,3 +216,18 @@ def test_auto_starts_where_the_serial_search_does():
     assert work["h0"] == own["h0"] == 16 and firsts == [18, 16]
     for w in (work, own):
         call("parallel_drop", {"search": w["search"]})
+
+
+@pytest.mark.parametrize("goal", ["blank-first", "1 2 3 4 0 5 6 7 8", "3 8 1 0 5 2 7 4 6"])
+def test_goals_through_the_pool(goal):
+    """A goal's position searched by the pool in the goal's frame (tasks carry a goal that is not
+    the standard one), the solution given back in the caller's frame: BFS lengths, replayed to the goal."""
+    from fifteen import Goal
+
+    target = Goal.of(goal, "3x3")
+    dist = distances(Shape(3, 3), target.tiles)
+    for key in sorted(dist)[:: len(dist) // 5][:5]:
+        board = Board(Shape(3, 3), tuple(key), target)
+        out = drive(list(key), "3x3", "lc", 3, min_task_nodes=1, goal=goal)
+        assert out["length"] == dist[key] and out["goal"] == list(target.tiles)
+        assert board.solves(out["moves"]) and board.solves(out["directions"])

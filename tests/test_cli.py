@@ -42,7 +42,7 @@ def test_cli_solve_json():
 
 
 #: The keys of a solve's JSON, in order (Solution.to_json): the same in the CLI, the API and batches.
-SOLVE_KEYS = ["shape", "rows", "cols", "tiles", "bound", "length", "moves", "directions", "h0", "nodes"]
+SOLVE_KEYS = ["shape", "rows", "cols", "tiles", "goal", "bound", "length", "moves", "directions", "goal_frame", "h0", "nodes"]
 SOLVE_KEYS += ["setup_seconds", "seconds", "cpu_seconds", "nodes_per_second", "iterations"]
 TIME_KEYS = ("setup_seconds", "seconds", "cpu_seconds", "nodes_per_second")
 
@@ -79,7 +79,7 @@ def test_a_solve_has_one_json_in_the_cli_the_api_and_batches(tmp_path):
 def test_cli_bounds_json_is_the_api_bounds_result():
     cli = json.loads(run_cli("bounds", TRANSPOSED, "--json").stdout)
     assert cli == _call("bounds", text=TRANSPOSED)["result"]
-    assert list(cli) == ["shape", "rows", "cols", "tiles", "bounds", "summary", "start", "auto"]
+    assert list(cli) == ["shape", "rows", "cols", "tiles", "goal", "bounds", "summary", "start", "auto", "goal_frame"]
 
 
 @pytest.mark.parametrize(

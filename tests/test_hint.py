@@ -189,6 +189,7 @@ def test_api_hint_with_a_table(tables):
         "rows": 3,
         "cols": 3,
         "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8],
+        "goal": [1, 2, 3, 4, 5, 6, 7, 8, 0],
         "distance": 2,
         "next": {"tile": 7, "direction": "R"},
         "source": "table",
@@ -241,7 +242,8 @@ def test_cli_explore_text_and_hint():
     "args, message",
     [
         (("explore", "4x4"), "no table for a 4x4 board"),
-        (("explore", "9x9"), "shape 9x9 is not supported"),
+        (("explore", "11x11"), "shape 11x11 is not supported"),
+        (("explore", "9x9"), "the explorer has no table for a 9x9 board"),
         (("explore", "3x3", "--position", "1 2 3"), "a 3x3 board has 9 squares, got 3 tiles"),
         (("explore", "3x3", "--random-at", "32"), "distances go from 0 to 31"),
         (("hint", "1 2 3 4 5 6 8 7 0"), "unsolvable"),

@@ -94,7 +94,7 @@ def _api(method, params):
         ("parse", {"text": "1 2 ٣ 4 5 6 7 8 0"}, "write tiles with the digits 0-9"),
         ("parse", {"text": "1 2 \udcff0 4 5 6 7 8 0"}, "is not a tile number; write the blank as 0, _ or ."),
         ("parse", {"text": "1 2 ½ 4 5 6 7 8 0"}, "is not a tile number; write the blank as 0, _ or ."),
-        ("parse", {"text": "1 2 3 0", "shpae": "2x2"}, "parse takes text, tiles, shape, not 'shpae'"),
+        ("parse", {"text": "1 2 3 0", "shpae": "2x2"}, "parse takes text, tiles, shape, goal, not 'shpae'"),
         ("random", '{"seed": NaN}', "NaN is not a number JSON allows"),
         ("solve", {"text": "1 2 3 0", "tick_nodes": "many"}, "tick_nodes must be an integer"),
         ("solve", {"tiles": [1, 2, 3, 4, 5, 6, 8, 7, 0]}, "unsolvable"),

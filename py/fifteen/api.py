@@ -27,11 +27,15 @@ list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
 * :func:`call` ``(method, params_json, progress=None, cancel=None)`` with
   methods ``info``, ``parse``, ``bounds``, ``solve``, ``random`` and the
   heuristic lab's ``compare``, ``trace``, ``explain``; see the
-  ``_method_*`` functions for their parameters and results.  A position in a
-  result is :meth:`fifteen.board.Board.to_json` (``shape``, ``rows``, ``cols``,
-  ``tiles``); ``bounds`` is :func:`fifteen.bounds.bounds_json` (as ``bounds
-  --json``), ``solve`` :meth:`fifteen.search.optimal.Solution.to_json` with the
-  position's ``bounds`` and ``summary`` (as ``solve --json``).  ``progress`` is
+  ``_method_*`` functions for their parameters and results.  Every method that takes a
+  position also takes its ``goal`` (a list of tiles, a text, or a name: ``"standard"``,
+  ``"blank-first"``; absent or ``null``: the standard goal): the position must be solvable for
+  it, and solutions reach it.  A position in a result is :meth:`fifteen.board.Board.to_json`
+  (``shape``, ``rows``, ``cols``, ``tiles``, ``goal``); ``bounds`` is
+  :func:`fifteen.bounds.bounds_json` (as ``bounds --json``), ``solve``
+  :meth:`fifteen.search.optimal.Solution.to_json` with the position's ``bounds`` and
+  ``summary`` (as ``solve --json``); both say how the goal was searched in ``goal_frame``
+  (``null`` for the standard goal; see :mod:`fifteen.frame`).  ``progress`` is
   called with one JSON string (:meth:`fifteen.search.ida.Progress.to_json`) about
   four times a second during a solve and after every finished iteration.
   ``parallel_begin``, ``parallel_step``, ``parallel_tasks``, ``parallel_result``
@@ -78,7 +82,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fifteen import __version__
-from fifteen.board import Board, Shape, check_tiles, parse_tiles, solvability_problem
+from fifteen.board import GOAL_NAMES, Board, Goal, Shape, check_tiles, parse_tiles, solvability_problem
 from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json
 from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container, registry
@@ -173,10 +177,10 @@ def _board(params: dict) -> Board:
         if not isinstance(tiles, list):
             raise InputError("tiles must be a list of numbers or text", code="param")
         shp = Shape.parse(shape) if shape else Shape.infer(len(tiles))
-        return Board(shp, check_tiles(shp, tiles))
+        return Board(shp, check_tiles(shp, tiles, solvable=False), Goal.of(params.get("goal"), shp))
     text = params.get("text", tiles if isinstance(tiles, str) else "")
-    shp, parsed = parse_tiles(text, shape)
-    return Board(shp, parsed)
+    shp, parsed = parse_tiles(text, shape, solvable=False)
+    return Board(shp, parsed, Goal.of(params.get("goal"), shp))
 
 
 def _method_info(params: dict, **_: Any) -> dict:
@@ -185,6 +189,7 @@ def _method_info(params: dict, **_: Any) -> dict:
         "shapes": [str(s) for s in supported_shapes()],
         "bounds": {str(s): available_bounds(s) for s in supported_shapes()},
         "labels": {"auto": AUTO_LABEL, **{b.name: b.label for b in bound_infos()}},
+        "goals": list(GOAL_NAMES),
     }
 
 
@@ -197,17 +202,18 @@ def _method_bounds(params: dict, **_: Any) -> dict:
 
 
 def _method_random(params: dict, **_: Any) -> dict:
-    """A position drawn uniformly from the solvable ones (``seed`` optional)."""
+    """A position drawn uniformly from those solvable for ``goal`` (``seed`` optional)."""
     shape = Shape.parse(params.get("shape") or "4x4")
+    goal = Goal.of(params.get("goal"), shape)
     rng = _random.Random(params.get("seed"))
     tiles = list(range(shape.size))
     rng.shuffle(tiles)
-    if solvability_problem(shape, tiles):
+    if solvability_problem(shape, tiles, goal.tiles):
         # Swapping two tiles (not the blank) flips the parity: a bijection
         # between unsolvable and solvable positions, so the draw stays uniform.
         i, j = [k for k, t in enumerate(tiles) if t][:2]
         tiles[i], tiles[j] = tiles[j], tiles[i]
-    return Board(shape, tuple(tiles)).to_json()
+    return Board(shape, tuple(tiles), goal).to_json()
 
 
 def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
@@ -295,7 +301,7 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
     from fifteen.lab.compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound
 
     board = _board(params)
-    names = parse_bound_names(params.get("bounds"), board.shape)
+    names = parse_bound_names(params.get("bounds"), board.shape, board.target)
     budget = check_budget(params.get("budget", DEFAULT_BUDGET))
     last = [0.0]
 
@@ -404,7 +410,7 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
         if previous.get("tiles") is None or previous.get("moves") is None:
             raise InputError('solution must be {"tiles": [...], "moves": [...]}', code="param")
         hinter = Hinter(bound)
-        start = _board({"tiles": previous["tiles"], "shape": str(board.shape)})
+        start = _board({"tiles": previous.get("tiles"), "shape": str(board.shape), "goal": list(board.target.tiles)})
         hinter.follow(start, previous["moves"])
     else:
         if _hinter is None or _hinter.bound != bound:

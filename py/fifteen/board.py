@@ -5,8 +5,12 @@ Conventions (the seed's):
 * Squares are numbered row-major from 0; a board of *rows* x *cols* has
   ``rows * cols`` squares.  A position is a tuple of tiles by square, ``0`` the
   blank.
-* The goal holds tiles ``1 .. N-1`` row-major with the blank last
-  (bottom-right).
+* The *standard goal* holds tiles ``1 .. N-1`` row-major with the blank last
+  (bottom-right).  A board may be solved towards any other :class:`Goal` (its
+  ``target``): the *blank-first* goal ``0 1 2 ... N-1`` of many puzzle apps, or
+  any arrangement; a position is solvable for a goal when the parity of the
+  permutation between them equals the parity of the blank's distance from its
+  goal square (:func:`solvability_problem`).
 * A solution is written two ways: the **tile numbers that slide** into the
   blank, one per move (the seed's notation, e.g. ``15 14 13 9``), or the
   **directions the blank moves**, ``U D L R`` (so ``U`` slides the tile above
@@ -15,6 +19,7 @@ Conventions (the seed's):
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -26,11 +31,11 @@ from fifteen.errors import InputError
 from fifteen.limits import MAX_MOVES, MAX_TILE_CHARS, TOKEN_CHARS, check_text, describe, non_ascii_digit_problem
 
 MIN_SIDE = 2
-MAX_SIDE = 6
-MAX_SQUARES = 25
+MAX_SIDE = 10
+MAX_SQUARES = MAX_SIDE * MAX_SIDE
 
 DIRECTIONS = "UDLR"
-_DELTAS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+DELTAS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 _BLANK_TOKENS = {"0", "_", "."}
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -47,12 +52,9 @@ class Shape:
         for side in (r, c):
             if not isinstance(side, int) or isinstance(side, bool):
                 raise InputError(f"a shape's rows and columns are whole numbers, not {describe(side)}", code="shape")
-        if not (MIN_SIDE <= r <= MAX_SIDE and MIN_SIDE <= c <= MAX_SIDE) or r * c > MAX_SQUARES:
+        if not (MIN_SIDE <= r <= MAX_SIDE and MIN_SIDE <= c <= MAX_SIDE):
             name = f"{r}x{c}" if max(r, c) < 10**6 else f"of {describe(r)} by {describe(c)}"
-            raise InputError(
-                f"shape {name} is not supported: rows and columns go from {MIN_SIDE} to {MAX_SIDE} with at most {MAX_SQUARES} squares",
-                code="shape",
-            )
+            raise InputError(f"shape {name} is not supported: rows and columns go from {MIN_SIDE} to {MAX_SIDE}", code="shape")
 
     @property
     def size(self) -> int:
@@ -65,6 +67,7 @@ class Shape:
         return Shape(self.cols, self.rows)
 
     def goal(self) -> tuple[int, ...]:
+        """The standard goal: tiles ``1 .. N-1`` row-major, the blank last."""
         return tuple(range(1, self.size)) + (0,)
 
     @classmethod
@@ -85,21 +88,20 @@ class Shape:
 
     @classmethod
     def infer(cls, count: int) -> Shape:
-        """The shape for *count* tiles: square counts only (4, 9, 16, 25)."""
-        side = round(count**0.5)
+        """The shape for *count* tiles: square counts only (4, 9, 16, ..., 100)."""
+        if count > MAX_SQUARES:
+            raise InputError(
+                f"{count} tiles is more than the largest supported board ({MAX_SQUARES} squares, {MAX_SIDE}x{MAX_SIDE})", code="shape"
+            )
+        side = math.isqrt(count)
         if side * side == count and MIN_SIDE <= side:
-            if count > MAX_SQUARES:
-                raise InputError(f"{count} tiles is more than the largest supported board ({MAX_SQUARES} squares)", code="shape")
             return cls(side, side)
-        options = [
-            f"{r}x{count // r}"
-            for r in range(MIN_SIDE, MAX_SIDE + 1)
-            if count % r == 0 and MIN_SIDE <= count // r <= MAX_SIDE and count <= MAX_SQUARES
-        ]
+        options = [f"{r}x{count // r}" for r in range(MIN_SIDE, MAX_SIDE + 1) if count % r == 0 and MIN_SIDE <= count // r <= MAX_SIDE]
         if options:
             raise InputError(f"{count} tiles could be {' or '.join(options)}: give the shape", code="shape")
+        squares = ", ".join(str(k * k) for k in range(MIN_SIDE, MAX_SIDE + 1))
         raise InputError(
-            f"{count} tiles do not make a supported board (4, 9, 16 or 25 for a square one; give the shape for others)", code="shape"
+            f"{count} tiles do not make a supported board ({squares} for a square one; give the shape for others)", code="shape"
         )
 
 
@@ -110,14 +112,21 @@ def neighbours(shape: Shape) -> tuple[tuple[int, ...], ...]:
     out = []
     for sq in range(shape.size):
         r, c = divmod(sq, cols)
-        out.append(tuple((r + dr) * cols + (c + dc) for dr, dc in _DELTAS.values() if 0 <= r + dr < rows and 0 <= c + dc < cols))
+        out.append(tuple((r + dr) * cols + (c + dc) for dr, dc in DELTAS.values() if 0 <= r + dr < rows and 0 <= c + dc < cols))
     return tuple(out)
 
 
-def blank_steps(shape: Shape, blank: int) -> int:
-    """Manhattan distance of the blank at *blank* from its goal square."""
-    r, c = divmod(blank, shape.cols)
-    return (shape.rows - 1 - r) + (shape.cols - 1 - c)
+def square_distance(shape: Shape, a: int, b: int) -> int:
+    """The rows plus columns between squares *a* and *b*."""
+    ra, ca = divmod(a, shape.cols)
+    rb, cb = divmod(b, shape.cols)
+    return abs(ra - rb) + abs(ca - cb)
+
+
+def blank_steps(shape: Shape, blank: int, goal_blank: int | None = None) -> int:
+    """Manhattan distance of the blank at *blank* from its goal square (*goal_blank*, default
+    the standard goal's: the last square)."""
+    return square_distance(shape, blank, shape.size - 1 if goal_blank is None else goal_blank)
 
 
 def tiles_along(shape: Shape, tiles: Sequence[int], path: Iterable[int]) -> list[int]:
@@ -179,8 +188,40 @@ def transpose_tiles(shape: Shape, tiles: Sequence[int]) -> list[int]:
     return out
 
 
-def solvability_problem(shape: Shape, tiles: Sequence[int]) -> str | None:
-    """``None`` if *tiles* can reach the goal, else the reason it cannot."""
+def _swaps(tiles: Sequence[int], goal: Sequence[int]) -> int:
+    """The fewest swaps of two squares' contents (the blank counted) taking *tiles* to *goal*:
+    the squares less the cycles of the permutation between them."""
+    home = tile_squares(goal)
+    seen = [False] * len(tiles)
+    cycles = 0
+    for start in range(len(tiles)):
+        if not seen[start]:
+            cycles += 1
+            q = start
+            while not seen[q]:
+                seen[q] = True
+                q = home[tiles[q]]
+    return len(tiles) - cycles
+
+
+def solvability_problem(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> str | None:
+    """``None`` if *tiles* can reach *goal* (default: the standard goal), else the reason it cannot.
+
+    Every move swaps the blank with a tile and moves the blank one square, so it changes both
+    the parity of the permutation between the position and the goal and the parity of the
+    blank's distance from its goal square: they must agree (and then the goal is reachable).
+    For the standard goal the same rule is told in the seed's words (inversions, rows)."""
+    if goal is not None and tuple(goal) != shape.goal():
+        swaps = _swaps(tiles, goal)
+        steps = square_distance(shape, list(tiles).index(0), list(goal).index(0))
+        if (swaps - steps) % 2:
+            odd = ("even", "odd")
+            return (
+                f"unsolvable for this goal: the position is {swaps} swaps from the goal ({odd[swaps % 2]}, the blank counted)"
+                f" and the blank is {steps} move{'s' if steps != 1 else ''} from its goal square ({odd[steps % 2]});"
+                " every move is one swap and one step of the blank, so the two parities must agree"
+            )
+        return None
     inv = inversions(tiles)
     if shape.cols % 2:
         if inv % 2:
@@ -189,7 +230,7 @@ def solvability_problem(shape: Shape, tiles: Sequence[int]) -> str | None:
                 f" on a board {shape.cols} wide every move keeps that parity and the goal has 0"
             )
         return None
-    rows_up = shape.rows - 1 - tiles.index(0) // shape.cols
+    rows_up = shape.rows - 1 - list(tiles).index(0) // shape.cols
     if (inv + rows_up) % 2:
         return (
             f"unsolvable: the tiles read row by row have {inv} inversions and the blank is {rows_up}"
@@ -199,8 +240,9 @@ def solvability_problem(shape: Shape, tiles: Sequence[int]) -> str | None:
     return None
 
 
-def check_tiles(shape: Shape, tiles: Sequence[int], *, solvable: bool = True) -> tuple[int, ...]:
-    """Validate a position; return it as a tuple or raise :class:`InputError`."""
+def check_tiles(shape: Shape, tiles: Sequence[int], *, solvable: bool = True, goal: Sequence[int] | None = None) -> tuple[int, ...]:
+    """Validate a position (solvable for *goal*, default the standard goal, unless *solvable*
+    is false); return it as a tuple or raise :class:`InputError`."""
     n = shape.size
     if not isinstance(tiles, list | tuple):
         raise InputError(f"a position is a list of tile numbers, not {describe(tiles)}", code="param")
@@ -218,7 +260,7 @@ def check_tiles(shape: Shape, tiles: Sequence[int], *, solvable: bool = True) ->
         seen[t] = i
     # len(tiles) == n, all in range and distinct: nothing can be missing.
     if solvable:
-        problem = solvability_problem(shape, tiles)
+        problem = solvability_problem(shape, tiles, goal)
         if problem:
             raise InputError(problem, code="unsolvable")
     return tuple(tiles)
@@ -233,7 +275,7 @@ def parse_tiles(text: str, shape: Shape | str | None = None, *, solvable: bool =
 
     Numbers are separated by spaces, commas, semicolons or newlines; the blank
     may be written ``0``, ``_`` or ``.``.  Without *shape* the count must be
-    square (4, 9, 16, 25).
+    square (4, 9, 16, ..., 100).
     """
     check_text(text)
     tokens = tokenize(text)
@@ -269,13 +311,18 @@ def parse_tiles(text: str, shape: Shape | str | None = None, *, solvable: bool =
     return shp, check_tiles(shp, tiles, solvable=solvable)
 
 
-@dataclass(frozen=True)
-class Board:
-    """A solvable position on a board of some :class:`Shape` (immutable).
+#: The goals known by name: ``standard`` (also ``blank-last``) and ``blank-first``.
+GOAL_NAMES = ("standard", "blank-first")
+_GOAL_ALIASES = {"standard": "standard", "blank-last": "standard", "blank-first": "blank-first"}
 
-    ``Board(shape, tiles)`` checks its arguments like :meth:`parse` does (a
-    permutation of ``0 .. N-1`` that can reach the goal) and raises
-    :class:`InputError` otherwise; *tiles* may be any list or tuple.
+
+@dataclass(frozen=True)
+class Goal:
+    """A goal: the arrangement a board is solved towards, tiles by square like a position.
+
+    ``Goal.standard(shape)`` is ``1 2 ... N-1 0`` (the blank last), ``Goal.blank_first(shape)``
+    is ``0 1 2 ... N-1``; any permutation of ``0 .. N-1`` is a goal (:meth:`parse`,
+    :meth:`from_tiles`, :meth:`of`).  A goal is immutable and hashable.
     """
 
     shape: Shape
@@ -283,40 +330,168 @@ class Board:
 
     def __post_init__(self) -> None:
         if not isinstance(self.shape, Shape):
-            raise InputError(f"a board's shape is a Shape (Shape.parse('4x4')), not {describe(self.shape)}", code="param")
-        object.__setattr__(self, "tiles", check_tiles(self.shape, self.tiles))
+            raise InputError(f"a goal's shape is a Shape (Shape.parse('4x4')), not {describe(self.shape)}", code="param")
+        try:
+            tiles = check_tiles(self.shape, self.tiles, solvable=False)
+        except InputError as exc:
+            raise InputError(f"the goal: {exc}", code=exc.code) from None
+        object.__setattr__(self, "tiles", tiles)
 
     @classmethod
-    def _unchecked(cls, shape: Shape, tiles: tuple[int, ...]) -> Board:
-        """A board from a position known to be good (parsed, or one move from a good one)."""
-        board = object.__new__(cls)
-        object.__setattr__(board, "shape", shape)
-        object.__setattr__(board, "tiles", tiles)
-        return board
+    def _unchecked(cls, shape: Shape, tiles: tuple[int, ...]) -> Goal:
+        goal = object.__new__(cls)
+        object.__setattr__(goal, "shape", shape)
+        object.__setattr__(goal, "tiles", tiles)
+        return goal
 
     @classmethod
-    def parse(cls, text: str, shape: Shape | str | None = None) -> Board:
-        shp, tiles = parse_tiles(text, shape)
-        return cls._unchecked(shp, tiles)  # parse_tiles checked it
+    def standard(cls, shape: Shape | str) -> Goal:
+        """Tiles ``1 .. N-1`` row by row, the blank last (bottom-right)."""
+        shp = Shape.parse(shape)
+        return cls._unchecked(shp, shp.goal())
 
     @classmethod
-    def from_tiles(cls, tiles: Sequence[int], shape: Shape | str | None = None) -> Board:
+    def blank_first(cls, shape: Shape | str) -> Goal:
+        """The blank first (top-left), then tiles ``1 .. N-1`` row by row: ``0 1 2 ... N-1``."""
+        shp = Shape.parse(shape)
+        return cls._unchecked(shp, tuple(range(shp.size)))
+
+    @classmethod
+    def parse(cls, text: str, shape: Shape | str | None = None) -> Goal:
+        """A goal by name (``standard``, ``blank-first``; *shape* needed) or as tiles (the
+        notation of :meth:`Board.parse`; the shape inferred as there when not given)."""
+        check_text(text, "a goal")
+        name = _GOAL_ALIASES.get(text.strip().lower())
+        if name is not None:
+            if shape is None:
+                raise InputError(f"the goal {name!r} needs the board's shape", code="shape")
+            return cls.standard(shape) if name == "standard" else cls.blank_first(shape)
+        try:
+            shp, tiles = parse_tiles(text, shape, solvable=False)
+        except InputError as exc:
+            raise InputError(f"the goal: {exc}", code=exc.code) from None
+        return cls._unchecked(shp, tiles)
+
+    @classmethod
+    def from_tiles(cls, tiles: Sequence[int], shape: Shape | str | None = None) -> Goal:
         if not isinstance(tiles, list | tuple):
-            raise InputError(f"a position is a list of tile numbers, not {describe(tiles)}", code="param")
+            raise InputError(f"a goal is a list of tile numbers or text, not {describe(tiles)}", code="param")
         shp = Shape.parse(shape) if shape is not None else Shape.infer(len(tiles))
         return cls(shp, tuple(tiles))
 
     @classmethod
-    def goal(cls, shape: Shape | str) -> Board:
+    def of(cls, goal: Goal | str | Sequence[int] | None, shape: Shape | str) -> Goal:
+        """*goal* as a :class:`Goal` of *shape*: ``None`` is the standard goal; a name or text
+        is parsed, a list of tiles checked; a :class:`Goal` must be of *shape*."""
         shp = Shape.parse(shape)
-        return cls._unchecked(shp, shp.goal())
+        if goal is None:
+            return cls.standard(shp)
+        if isinstance(goal, Goal):
+            if goal.shape != shp:
+                raise InputError(f"the goal is for a {goal.shape} board, the position is on a {shp} board", code="shape")
+            return goal
+        if isinstance(goal, str):
+            return cls.parse(goal, shp)
+        return cls.from_tiles(goal, shp)
+
+    @property
+    def blank(self) -> int:
+        """The blank's square in the goal."""
+        return self.tiles.index(0)
+
+    @property
+    def home(self) -> list[int]:
+        """``home[t]``: the square of tile t in the goal (``home[0]``: the blank's)."""
+        return tile_squares(self.tiles)
+
+    @property
+    def is_standard(self) -> bool:
+        return self.tiles == self.shape.goal()
+
+    @property
+    def name(self) -> str | None:
+        """``"standard"``, ``"blank-first"``, or ``None`` for any other goal."""
+        if self.is_standard:
+            return "standard"
+        if self.tiles == tuple(range(self.shape.size)):
+            return "blank-first"
+        return None
+
+    def text(self) -> str:
+        """One line, tiles separated by spaces, blank as 0 (parseable)."""
+        return " ".join(map(str, self.tiles))
+
+    def __str__(self) -> str:
+        return self.name or self.text()
+
+
+@dataclass(frozen=True)
+class Board:
+    """A position on a board of some :class:`Shape`, solvable towards its *target* (immutable).
+
+    ``Board(shape, tiles, target=None)`` checks its arguments like :meth:`parse` does (a
+    permutation of ``0 .. N-1`` that can reach the target) and raises :class:`InputError`
+    otherwise; *tiles* may be any list or tuple.  *target* is a :class:`Goal`, a goal's
+    name or tiles (:meth:`Goal.of`), or ``None``: the standard goal.  Moves keep the target;
+    :meth:`is_goal` and :meth:`solves` are about it.
+    """
+
+    shape: Shape
+    tiles: tuple[int, ...]
+    target: Goal = None  # type: ignore[assignment]  # None: the standard goal (set by __post_init__)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.shape, Shape):
+            raise InputError(f"a board's shape is a Shape (Shape.parse('4x4')), not {describe(self.shape)}", code="param")
+        target = Goal.of(self.target, self.shape)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "tiles", check_tiles(self.shape, self.tiles, goal=target.tiles))
+
+    @classmethod
+    def _unchecked(cls, shape: Shape, tiles: tuple[int, ...], target: Goal) -> Board:
+        """A board from a position known to be good (parsed, or one move from a good one)."""
+        board = object.__new__(cls)
+        object.__setattr__(board, "shape", shape)
+        object.__setattr__(board, "tiles", tiles)
+        object.__setattr__(board, "target", target)
+        return board
+
+    @classmethod
+    def parse(cls, text: str, shape: Shape | str | None = None, target: Goal | str | Sequence[int] | None = None) -> Board:
+        """A position a person typed (:func:`parse_tiles`), solvable towards *target* (default
+        the standard goal; a name such as ``"blank-first"``, tiles, or a :class:`Goal`)."""
+        shp, tiles = parse_tiles(text, shape, solvable=False)
+        goal = Goal.of(target, shp)
+        problem = solvability_problem(shp, tiles, goal.tiles)
+        if problem:
+            raise InputError(problem, code="unsolvable")
+        return cls._unchecked(shp, tiles, goal)
+
+    @classmethod
+    def from_tiles(cls, tiles: Sequence[int], shape: Shape | str | None = None, target: Goal | str | Sequence[int] | None = None) -> Board:
+        if not isinstance(tiles, list | tuple):
+            raise InputError(f"a position is a list of tile numbers, not {describe(tiles)}", code="param")
+        shp = Shape.parse(shape) if shape is not None else Shape.infer(len(tiles))
+        return cls(shp, tuple(tiles), Goal.of(target, shp))
+
+    @classmethod
+    def goal(cls, shape: Shape | str, target: Goal | str | Sequence[int] | None = None) -> Board:
+        """The board at its goal (*target*, default the standard goal)."""
+        shp = Shape.parse(shape)
+        goal = Goal.of(target, shp)
+        return cls._unchecked(shp, goal.tiles, goal)
+
+    def with_target(self, target: Goal | str | Sequence[int] | None) -> Board:
+        """The same position solved towards another goal (checked: it must be solvable for it)."""
+        return Board(self.shape, self.tiles, Goal.of(target, self.shape))
 
     @property
     def blank(self) -> int:
         return self.tiles.index(0)
 
     def is_goal(self) -> bool:
-        return self.tiles == self.shape.goal()
+        """Whether the board is at its target."""
+        return self.tiles == self.target.tiles
 
     def __str__(self) -> str:
         width = len(str(self.shape.size - 1))
@@ -329,8 +504,15 @@ class Board:
         return " ".join(map(str, self.tiles))
 
     def to_json(self) -> dict[str, Any]:
-        """``{"shape", "rows", "cols", "tiles"}``: the position in every JSON output (CLI, API, batches)."""
-        return {"shape": str(self.shape), "rows": self.shape.rows, "cols": self.shape.cols, "tiles": list(self.tiles)}
+        """``{"shape", "rows", "cols", "tiles", "goal"}``: the position in every JSON output (CLI,
+        API, batches), with the tiles of the goal it is solved towards."""
+        return {
+            "shape": str(self.shape),
+            "rows": self.shape.rows,
+            "cols": self.shape.cols,
+            "tiles": list(self.tiles),
+            "goal": list(self.target.tiles),
+        }
 
     def movable_tiles(self) -> list[int]:
         return [self.tiles[s] for s in neighbours(self.shape)[self.blank]]
@@ -346,14 +528,14 @@ class Board:
             raise InputError(f"tile {describe(tile)} is not next to the blank", code="moves")
         t = list(self.tiles)
         t[b], t[s] = tile, 0
-        return Board._unchecked(self.shape, tuple(t))  # a move keeps a position solvable
+        return Board._unchecked(self.shape, tuple(t), self.target)  # a move keeps a position solvable
 
     def move_blank(self, direction: str) -> Board:
         """The board after the blank moves one square in *direction* (U/D/L/R)."""
         d = direction.upper() if isinstance(direction, str) else direction
-        if d not in _DELTAS:
+        if d not in DELTAS:
             raise InputError(f"{describe(direction)} is not a direction (U, D, L or R)", code="moves")
-        dr, dc = _DELTAS[d]
+        dr, dc = DELTAS[d]
         r, c = divmod(self.blank, self.shape.cols)
         r2, c2 = r + dr, c + dc
         if not (0 <= r2 < self.shape.rows and 0 <= c2 < self.shape.cols):
@@ -416,7 +598,7 @@ class Board:
         return out
 
     def solves(self, moves: Sequence[int] | str) -> bool:
-        """True when *moves* (either notation) take this board to the goal."""
+        """True when *moves* (either notation) take this board to its target."""
         try:
             return self.apply(moves).is_goal()
         except InputError:
@@ -425,9 +607,13 @@ class Board:
     def transposed(self) -> Board:
         """The position reflected about the main diagonal (square boards).
 
-        Tile ``t`` whose goal is (r, c) becomes the tile whose goal is (c, r),
-        placed on the mirrored square; the goal maps to itself.
+        Tile ``t`` whose standard goal square is (r, c) becomes the tile whose standard goal
+        square is (c, r), placed on the mirrored square; the target is reflected the same way
+        (the standard goal maps to itself), so the distance to it is unchanged.
         """
         if self.shape.rows != self.shape.cols:
             raise InputError("only square boards can be reflected about the diagonal", code="shape")
-        return Board._unchecked(self.shape, tuple(transpose_tiles(self.shape, self.tiles)))  # mirrors a solution
+        goal = self.target
+        if not goal.is_standard:
+            goal = Goal._unchecked(self.shape, tuple(transpose_tiles(self.shape, goal.tiles)))
+        return Board._unchecked(self.shape, tuple(transpose_tiles(self.shape, self.tiles)), goal)  # mirrors a solution

@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from fifteen.board import MAX_SQUARES
 from fifteen.errors import ERROR_CODES, ERROR_TYPES, InputError
 from fifteen.limits import (
     MAX_COUNT,
@@ -119,7 +120,7 @@ def _count(low: int) -> Callable[[Any], bool]:
 
 
 def _position(v: Any) -> bool:
-    return (isinstance(v, str) and len(v) <= MAX_TEXT_CHARS) or (isinstance(v, list) and len(v) <= 64)
+    return (isinstance(v, str) and len(v) <= MAX_TEXT_CHARS) or (isinstance(v, list) and len(v) <= MAX_SQUARES)
 
 
 def _moves(v: Any) -> bool:
@@ -148,6 +149,7 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "text": (lambda v: isinstance(v, str) and len(v) <= MAX_TEXT_CHARS, f"the position as text (at most {MAX_TEXT_CHARS:,} characters)"),
     "tiles": (_position, "a list of tile numbers or the position as text"),
     "shape": (_short_text(TOKEN_CHARS), "text of the form RxC, e.g. 3x4"),
+    "goal": (_position, "a list of tile numbers, the goal as text, or a name (standard, blank-first)"),
     "bound": (_short_text(TOKEN_CHARS), "the name of a bound (auto, md, lc, id, wd, wdid, pdb663...)"),
     "bounds": (_bound_names, 'a list of bound names or text such as "md,lc"'),
     "seed": (lambda v: is_int(v) or isinstance(v, float) or _unicode_text(200)(v), "an integer or a short text"),
@@ -173,26 +175,28 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 
 _POSITION = ("text", "tiles", "shape")
+#: A position and the goal it is solved towards.
+_TOWARDS = (*_POSITION, "goal")
 #: The API's methods (:func:`fifteen.api.call` runs ``fifteen.api._method_<name>``) and the parameters each takes (others are refused).
 METHOD_PARAMS: dict[str, tuple[str, ...]] = {
     "info": (),
-    "parse": _POSITION,
-    "bounds": _POSITION,
-    "random": ("shape", "seed"),
-    "solve": (*_POSITION, "bound", "tick_nodes"),
+    "parse": _TOWARDS,
+    "bounds": _TOWARDS,
+    "random": ("shape", "seed", "goal"),
+    "solve": (*_TOWARDS, "bound", "tick_nodes"),
     # the heuristic lab and the explorer (branches lab, explorer)
-    "compare": (*_POSITION, "bounds", "budget"),
-    "trace": (*_POSITION, "moves"),
-    "explain": _POSITION,
+    "compare": (*_TOWARDS, "bounds", "budget"),
+    "trace": (*_TOWARDS, "moves"),
+    "explain": _TOWARDS,
     "explore_info": ("shape",),
     "explore_position": _POSITION,
     "explore_random": ("shape", "distance", "seed"),
-    "hint": (*_POSITION, "all", "budget", "bound", "solution"),
+    "hint": (*_TOWARDS, "all", "budget", "bound", "solution"),
     # the browser pool (fifteen.parallel.browser)
-    "parallel_begin": (*_POSITION, "bound", "workers", "min_task_nodes"),
+    "parallel_begin": (*_TOWARDS, "bound", "workers", "min_task_nodes"),
     "parallel_step": ("search", "outcomes"),
     "parallel_tasks": ("shape", "tasks"),
-    "parallel_result": (*_POSITION, "bound", "path", "iterations", "h0", "seconds", "setup_seconds", "workers", "worker_nodes"),
+    "parallel_result": (*_TOWARDS, "bound", "path", "iterations", "h0", "seconds", "setup_seconds", "workers", "worker_nodes"),
     "parallel_drop": ("search",),
 }
 #: Methods whose parameters may be longer than :data:`MAX_PARAMS_CHARS`.

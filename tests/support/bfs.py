@@ -7,6 +7,8 @@ for checking lower bounds admissible and IDA* optimal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fifteen.board import Shape, neighbours
 
 MAX_POSITIONS = 250_000
@@ -19,15 +21,16 @@ def _reachable(shape: Shape) -> int:
     return count // 2
 
 
-def distances(shape: Shape) -> dict[bytes, int]:
-    """``{position as bytes: optimal solution length}`` for every solvable position."""
+def distances(shape: Shape, goal: Sequence[int] | None = None) -> dict[bytes, int]:
+    """``{position as bytes: optimal solution length}`` for every position that can reach
+    *goal* (tiles by square; default the standard goal)."""
     total = _reachable(shape)
     if total > MAX_POSITIONS:
         raise ValueError(f"{shape} has {total:,} positions: too many for the pure-Python BFS")
     nbrs = neighbours(shape)
-    goal = bytes(shape.goal())
-    dist = {goal: 0}
-    frontier = [(goal, shape.size - 1)]
+    start = bytes(shape.goal() if goal is None else goal)
+    dist = {start: 0}
+    frontier = [(start, start.index(0))]
     depth = 0
     while frontier:
         depth += 1

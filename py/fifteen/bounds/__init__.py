@@ -15,6 +15,11 @@ pdb555    additive 5-5-5 pattern database, max with its reflected lookup (4x4)
 pdb78     additive 7-8 pattern database + reflected lookup (4x4; the optional pack)
 auto      the strongest available for the board
 ========  ==================================================================
+
+**Goals.**  A board's values are those of the position in its solving frame
+(:mod:`fifteen.frame`): a goal whose blank is in a corner is mapped onto the standard goal, and
+every bound applies; any other goal is given to MD, LC, ID and WD as data, and the pattern
+databases are not offered (:func:`available_bounds` with the goal).
 """
 
 from __future__ import annotations
@@ -23,13 +28,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fifteen.board import Board, InputError, Shape, transpose_tiles
+from fifteen.board import Board, Goal, InputError, Shape, tile_squares, transpose_tiles
 from fifteen.bounds.inversion import inversion_distance
 from fifteen.bounds.manhattan import linear_conflict, manhattan
 from fifteen.bounds.pdb import PatternDatabase
 from fifteen.bounds.pdb78 import PDB78
-from fifteen.bounds.walking import walking_available
+from fifteen.bounds.walking import axis_counts, walking_available
 from fifteen.db import registry
+from fifteen.frame import frame_for
 from fifteen.limits import describe
 from fifteen.search.ida import SearcherFactory, first_bound
 from fifteen.search.loops import manhattan as loops_manhattan
@@ -87,7 +93,7 @@ _PDB_NAMES = ("pdb78", "pdb663", "pdb555")  # strongest first
 def _pdb_bound(name: str) -> BoundInfo:
     made: list = [None, None]  # (database, its searcher factory): the factory caches per-shape tables
 
-    def factory(shape, board, tick, *, tables=None, state=None):
+    def factory(shape, board, tick, *, tables=None, state=None, goal=None):
         db = registry.pattern_database(name, shape)  # read from the database directory at first use
         if made[0] is not db:
             if isinstance(db, PDB78):
@@ -96,7 +102,7 @@ def _pdb_bound(name: str) -> BoundInfo:
                 made[:] = [db, pdb_searcher(db)]
             else:  # resolve_bound checked availability
                 raise InputError(f"bound {name!r} is not available for a {shape} board", code="bound")
-        return made[1](shape, board, tick, tables=tables, state=state)
+        return made[1](shape, board, tick, tables=tables, state=state, goal=goal)
 
     def available(shape: Shape) -> bool:
         return registry.offers_pattern_database(name, shape)
@@ -124,27 +130,42 @@ def bound_info(name: str) -> BoundInfo:
     raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(b.name for b in bound_infos())})", code="bound")
 
 
-def available_bounds(shape: Shape) -> list[str]:
-    """Names usable on *shape*, ``auto`` first then strongest first."""
-    return ["auto"] + [b.name for b in bound_infos() if b.available(shape)]
+def _serves(info: BoundInfo, shape: Shape, goal: Goal | None) -> bool:
+    """Whether *info* is available on *shape* for *goal* (the pattern databases only where the
+    goal maps onto the standard one)."""
+    if not info.available(shape):
+        return False
+    return goal is None or not info.name.startswith("pdb") or frame_for(goal).standard
 
 
-def resolve_bound(shape: Shape, name: str) -> BoundInfo:
+def available_bounds(shape: Shape, goal: Goal | None = None) -> list[str]:
+    """Names usable on *shape* (towards *goal*, default the standard goal), ``auto`` first
+    then strongest first."""
+    return ["auto"] + [b.name for b in bound_infos() if _serves(b, shape, goal)]
+
+
+def resolve_bound(shape: Shape, name: str, goal: Goal | None = None) -> BoundInfo:
+    """The bound named *name* (``auto``: the strongest available) for boards of *shape* solved
+    towards *goal* (default the standard goal); :class:`InputError` when it is not available."""
     name = (name or "auto").lower()
     if name == "auto":
         # The strongest available: a pattern database, else the seed's WD+ID, else MD+LC.
         for b in bound_infos():
-            if b.available(shape) and b.name not in ("wd", "id"):
+            if _serves(b, shape, goal) and b.name not in ("wd", "id"):
                 return b
     for b in bound_infos():
         if b.name == name:
-            if not b.available(shape):
+            if not _serves(b, shape, goal):
+                why = f"a {shape} board"
+                if b.available(shape) and goal is not None:
+                    r, c = divmod(goal.blank, shape.cols)
+                    why = f"this goal: the pattern databases need its blank in a corner, not on row {r + 1}, column {c + 1}"
                 raise InputError(
-                    f"bound {describe(name)} is not available for a {shape} board (available: {', '.join(available_bounds(shape))})",
+                    f"bound {describe(name)} is not available for {why} (available: {', '.join(available_bounds(shape, goal))})",
                     code="bound",
                 )
             return b
-    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(available_bounds(shape))})", code="bound")
+    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(available_bounds(shape, goal))})", code="bound")
 
 
 def check_board(board: object) -> None:
@@ -157,22 +178,28 @@ def check_board(board: object) -> None:
 _CHEAP_BOUNDS = ("md", "lc", "id", "wd", "wdid")
 
 
-def walking_distance(shape: Shape, tiles: Sequence[int]) -> tuple[int, int]:
-    """``(WD_v, WD_h)`` of a position: its table in the vertical WD tables of *shape* and in the
-    transposed shape's (:func:`fifteen.db.registry.walking_table`)."""
-    v = registry.walking_table(shape).value(tiles)
-    h = registry.walking_table(shape.transposed()).value(transpose_tiles(shape, tiles))
+def walking_distance(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> tuple[int, int]:
+    """``(WD_v, WD_h)`` of a position towards *goal* (its tiles; default the standard goal): its
+    tables in the vertical and horizontal WD tables of that goal (:func:`fifteen.db.registry.walking_pair`)."""
+    vertical, horizontal = registry.walking_pair(shape, goal)
+    if goal is None:
+        return vertical.value(tiles), horizontal.value(transpose_tiles(shape, tiles))
+    home = tile_squares(goal)
+    v = vertical.values[vertical.index[axis_counts(shape, tiles, home, True)]]
+    h = horizontal.values[horizontal.index[axis_counts(shape, tiles, home, False)]]
     return v, h
 
 
 def _cheap_values(board: Board) -> dict[str, int]:
-    shape, tiles = board.shape, board.tiles
-    md = manhattan(shape, tiles)
-    out = {"md": md, "lc": md + linear_conflict(shape, tiles)}
-    id_v, id_h = inversion_distance(shape, tiles)
+    shape = board.shape
+    frame = frame_for(board.target)
+    tiles, goal = frame.position(board.tiles), frame.search_goal
+    md = manhattan(shape, tiles, goal)
+    out = {"md": md, "lc": md + linear_conflict(shape, tiles, goal)}
+    id_v, id_h = inversion_distance(shape, tiles, goal)
     out.update(id_v=id_v, id_h=id_h, id=id_v + id_h)
     if walking_available(shape):
-        wd_v, wd_h = walking_distance(shape, tiles)
+        wd_v, wd_h = walking_distance(shape, tiles, goal)
         out.update(wd_v=wd_v, wd_h=wd_h, wd=wd_v + wd_h, wdid=max(wd_v, id_v) + max(wd_h, id_h))
     return out
 
@@ -189,11 +216,14 @@ def start_bound(board: Board, bound: str = "auto") -> int:
 
 
 def bound_values(board: Board) -> dict[str, int]:
-    """Every lower bound of *board* that its shape supports, plus ``lb`` (the largest)."""
+    """Every lower bound of *board* that its shape (and goal) supports, plus ``lb`` (the
+    largest); of the position in its solving frame (:mod:`fifteen.frame`)."""
     check_board(board)
-    shape, tiles = board.shape, board.tiles
+    shape = board.shape
     out = _cheap_values(board)
-    for name in _PDB_NAMES:
+    frame = frame_for(board.target)
+    tiles = frame.position(board.tiles)
+    for name in _PDB_NAMES if frame.standard else ():
         db = registry.pattern_database(name, shape)  # read from the database directory at first use
         if db is not None:
             plain = db.value(tiles)
@@ -213,26 +243,28 @@ def start_values(board: Board, values: dict[str, int]) -> dict[str, int]:
     solutions' parity); ``auto``'s also takes :func:`start_bound` into account."""
     shape = board.shape
     out = {}
-    for name in available_bounds(shape):
-        picked = resolve_bound(shape, name).name
+    for name in available_bounds(shape, board.target):
+        picked = resolve_bound(shape, name, board.target).name
         if picked in values:
             extra = max(values[k] for k in _CHEAP_BOUNDS if k in values) if name == "auto" else 0
-            out[name] = first_bound(shape, board.tiles, max(values[picked], extra))
+            out[name] = first_bound(shape, board.tiles, max(values[picked], extra), board.target.tiles)
     return out
 
 
 def bounds_json(board: Board, values: dict[str, int] | None = None) -> dict[str, Any]:
     """The JSON of a position's bounds (``bounds --json``, the API's ``bounds``): the position
     (:meth:`fifteen.board.Board.to_json`), ``bounds`` (*values*, default :func:`bound_values`),
-    ``summary``, ``start`` (:func:`start_values`: the first cost bound of each bound's search)
-    and ``auto`` (the bound ``auto`` picks)."""
+    ``summary``, ``start`` (:func:`start_values`: the first cost bound of each bound's search),
+    ``auto`` (the bound ``auto`` picks) and ``goal_frame`` (how the goal is searched:
+    :meth:`fifteen.frame.Frame.describe`, ``null`` for the standard goal)."""
     values = bound_values(board) if values is None else values
     return {
         **board.to_json(),
         "bounds": values,
         "summary": summary(values),
         "start": start_values(board, values),
-        "auto": resolve_bound(board.shape, "auto").name,
+        "auto": resolve_bound(board.shape, "auto", board.target).name,
+        "goal_frame": frame_for(board.target).describe(),
     }
 
 

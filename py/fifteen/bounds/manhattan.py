@@ -1,38 +1,59 @@
-"""Manhattan distance (MD) and linear conflict (LC).
+"""Manhattan distance (MD) and linear conflict (LC), against any goal.
 
 MD counts, for every tile, the rows and columns between it and its goal square.
 Linear conflict adds 2 for every tile that must leave its goal row (or goal
 column) to let others pass: in each line, the tiles whose goal is in that line
 must keep their goal order, so ``count - longest increasing run`` of them must
 step aside and back (Hansson, Mayer and Yung's admissible form).
+
+**The goal as data.**  Every function takes an optional *goal* (a position, tiles by
+square; ``None``: the standard goal ``1 .. N-1, 0``) and reads it as a goal square per tile
+(:func:`goal_squares`).  Both bounds hold for any goal: MD because a tile moves one square
+per move, LC because the tiles whose goal square is in a line must end in their goal order
+along it, whatever the goal.  The search loops take the same *goal* and build their per-move
+tables from it once (no cost per node).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
-from fifteen.board import Shape, transpose_tiles
+from fifteen.board import Shape, tile_squares
+
+#: Lines up to this long get a table of every line code (``(L + 1) ** L`` bytes: 117,649 for
+#: 6); longer ones (7 to 10 squares) a :class:`LineExtras` filled as codes are met.
+LINE_TABLE_MAX = 6
 
 
-def manhattan(shape: Shape, tiles: Sequence[int]) -> int:
+def goal_squares(shape: Shape, goal: Sequence[int] | None = None) -> tuple[int, ...]:
+    """``home[t]``: the goal square of tile t (``home[0]``: the blank's) for *goal* (default:
+    the standard goal, tile t on square t - 1)."""
+    if goal is None:
+        return (shape.size - 1,) + tuple(range(shape.size - 1))
+    return tuple(tile_squares(goal))
+
+
+def manhattan(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> int:
     cols = shape.cols
+    home = goal_squares(shape, goal)
     total = 0
     for sq, t in enumerate(tiles):
         if t:
             r, c = divmod(sq, cols)
-            gr, gc = divmod(t - 1, cols)
+            gr, gc = divmod(home[t], cols)
             total += abs(r - gr) + abs(c - gc)
     return total
 
 
-@cache
-def manhattan_table(shape: Shape) -> tuple[int, ...]:
-    """``table[t * N + square]`` = distance of tile *t* on *square* from home (0 for the blank)."""
+@lru_cache(maxsize=8)
+def manhattan_table(shape: Shape, goal: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """``table[t * N + square]`` = distance of tile *t* on *square* from its goal square (0 for the blank)."""
     n, cols = shape.size, shape.cols
+    home = goal_squares(shape, goal)
     out = [0] * (n * n)
     for t in range(1, n):
-        gr, gc = divmod(t - 1, cols)
+        gr, gc = divmod(home[t], cols)
         for sq in range(n):
             r, c = divmod(sq, cols)
             out[t * n + sq] = abs(r - gr) + abs(c - gc)
@@ -61,6 +82,16 @@ def line_extra(goal_positions: Sequence[int]) -> int:
     return 2 * (len(goal_positions) - _longest_increasing(goal_positions))
 
 
+def _decode(code: int, base: int) -> list[int]:
+    """The goal positions of a line code's tiles, in the line's order (see :func:`line_table`)."""
+    digits = []
+    while code:
+        code, d = divmod(code, base)
+        if d:
+            digits.append(d - 1)
+    return digits
+
+
 @cache
 def line_table(length: int) -> bytes:
     """Extra moves of a line by its code.
@@ -72,36 +103,66 @@ def line_table(length: int) -> bytes:
     base = length + 1
     out = bytearray(base**length)
     for code in range(base**length):
-        digits, x = [], code
-        for _ in range(length):
-            x, d = divmod(x, base)
-            if d:
-                digits.append(d - 1)
+        digits = _decode(code, base)
         if len(set(digits)) == len(digits):
             out[code] = line_extra(digits)
     return bytes(out)
 
 
-def row_codes(shape: Shape, tiles: Sequence[int]) -> list[int]:
-    """Line codes (see :func:`line_table`) of each row."""
+class LineExtras(dict):
+    """Extra moves of a line by its code (as :func:`line_table`), for lines too long for a
+    table: each code's value is computed the first time it is looked up and kept, at most
+    :attr:`limit` of them (then the cache starts afresh)."""
+
+    limit = 1 << 20
+
+    def __init__(self, length: int) -> None:
+        super().__init__()
+        self.base = length + 1
+
+    def __missing__(self, code: int) -> int:
+        if len(self) >= self.limit:
+            self.clear()
+        value = self[code] = line_extra(_decode(code, self.base))
+        return value
+
+
+def line_extras(length: int) -> bytes | LineExtras:
+    """The extra moves of lines of *length* cells by code: :func:`line_table`, or a
+    :class:`LineExtras` for lines longer than :data:`LINE_TABLE_MAX` (a new one per call)."""
+    return line_table(length) if length <= LINE_TABLE_MAX else LineExtras(length)
+
+
+def line_codes(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> list[int]:
+    """Line codes (see :func:`line_table`) of every row, then of every column."""
     rows, cols = shape.rows, shape.cols
-    base = cols + 1
-    codes = [0] * rows
+    home = goal_squares(shape, goal)
+    codes = [0] * (rows + cols)
     for sq, t in enumerate(tiles):
         if t:
             r, c = divmod(sq, cols)
-            gr, gc = divmod(t - 1, cols)
+            gr, gc = divmod(home[t], cols)
             if gr == r:
-                codes[r] += (gc + 1) * base**c
+                codes[r] += (gc + 1) * (cols + 1) ** c
+            if gc == c:
+                codes[rows + c] += (gr + 1) * (rows + 1) ** r
     return codes
 
 
-def column_codes(shape: Shape, tiles: Sequence[int]) -> list[int]:
-    """Line codes of each column: the row codes of the transposed board."""
-    return row_codes(shape.transposed(), transpose_tiles(shape, tiles))
+def row_codes(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> list[int]:
+    """Line codes (see :func:`line_table`) of each row."""
+    return line_codes(shape, tiles, goal)[: shape.rows]
 
 
-def linear_conflict(shape: Shape, tiles: Sequence[int]) -> int:
+def column_codes(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> list[int]:
+    """Line codes of each column (each read top to bottom)."""
+    return line_codes(shape, tiles, goal)[shape.rows :]
+
+
+def linear_conflict(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> int:
     """Extra moves from linear conflicts (add to :func:`manhattan` for the MD+LC bound)."""
-    rt, ct = line_table(shape.cols), line_table(shape.rows)
-    return sum(rt[c] for c in row_codes(shape, tiles)) + sum(ct[c] for c in column_codes(shape, tiles))
+    rows = shape.rows
+    codes = line_codes(shape, tiles, goal)
+    return sum(line_extra(_decode(code, shape.cols + 1)) for code in codes[:rows]) + sum(
+        line_extra(_decode(code, rows + 1)) for code in codes[rows:]
+    )

@@ -10,7 +10,15 @@ it.  Horizontal WD is the same on the transposed board (columns and goal
 columns), i.e. the table of the transposed shape.  WD = vertical + horizontal.
 On 4x4 there are 24,964 tables, the largest distance 35.  The tables the bounds use
 come from :func:`fifteen.db.registry.walking_table` (an asset, else built here, once);
-:func:`fifteen.bounds.walking_distance` gives a position's ``(WD_v, WD_h)``.
+:func:`fifteen.bounds.walking_distance` gives a position's ``(WD_v, WD_h)`` (:func:`axis_counts`
+reduces it to its tables).
+
+**Any goal.**  The tables depend on the goal only through the blank's goal row (the row that
+holds ``cols - 1`` tiles in the goal's table) and the goal row of each tile.  The assets are
+for the standard goal (blank in the last row); for a goal with its blank in another row,
+:func:`fifteen.db.registry.walking_table` builds that row's tables in-process, once, at first use (a breadth-first
+search from that goal's table: as exact, so as admissible).  Horizontal WD reads columns and
+goal columns the same way (the table of the transposed shape, the blank's goal column).
 
 **Linked table.**  Next to each table's distance, ``links`` stores the index
 of the table reached by each possible move, so the search updates its key
@@ -49,8 +57,10 @@ NO_LINK = -1
 class WalkingTable:
     """The WD tables of one shape (vertical walking distance of that shape)."""
 
-    def __init__(self, shape: Shape, keys: list[bytes], values: bytes, links: list[int]):
+    def __init__(self, shape: Shape, keys: list[bytes], values: bytes, links: list[int], blank_row: int | None = None):
         self.shape = shape
+        #: the row of the blank in the goal's table (the last row for the standard goal)
+        self.blank_row = shape.rows - 1 if blank_row is None else blank_row
         self.keys = keys
         self.values = values
         self.links = links
@@ -65,12 +75,14 @@ class WalkingTable:
 
     # ------------------------------------------------------------ building
     @classmethod
-    def build(cls, shape: Shape) -> WalkingTable:
-        """Breadth-first search over the tables of *shape*, from the goal."""
+    def build(cls, shape: Shape, blank_row: int | None = None) -> WalkingTable:
+        """Breadth-first search over the tables of *shape*, from the goal's (the blank's goal
+        row *blank_row*, default the last)."""
         rows, cols = shape.rows, shape.cols
+        blank_row = rows - 1 if blank_row is None else blank_row
         goal = [0] * (rows * rows)
         for r in range(rows):
-            goal[r * rows + r] = cols if r < rows - 1 else cols - 1
+            goal[r * rows + r] = cols if r != blank_row else cols - 1
         keys = [bytes(goal)]
         index = {keys[0]: 0}
         values = bytearray([0])
@@ -99,11 +111,11 @@ class WalkingTable:
                     row_links[direction * rows + g] = j
             links.extend(row_links)
             head += 1
-        return cls(shape, keys, bytes(values), links)
+        return cls(shape, keys, bytes(values), links, blank_row)
 
     # ------------------------------------------------------------ lookups
     def key_of(self, tiles: Sequence[int]) -> int:
-        """Index of the table of a position of this shape (vertical reading)."""
+        """Index of the table of a position of this shape (vertical reading, standard goal)."""
         rows, cols = self.shape.rows, self.shape.cols
         counts = bytearray(rows * rows)
         for sq, t in enumerate(tiles):
@@ -166,6 +178,21 @@ class WalkingTable:
         if len(table.index) != n or values[0] != 0 or max(links) >= n or min(links) < NO_LINK:
             raise AssetError(f"{name}: inconsistent WD tables", code="asset_corrupt")
         return table
+
+
+def axis_counts(shape: Shape, tiles: Sequence[int], home: Sequence[int], vertical: bool) -> bytes:
+    """A position's WD table for the goal squares *home* (``home[t]``: tile t's goal square):
+    ``count[row][goal row]`` (*vertical*) or ``count[column][goal column]``, row-major."""
+    cols = shape.cols
+    k = shape.rows if vertical else cols
+    counts = bytearray(k * k)
+    for sq, t in enumerate(tiles):
+        if t:
+            if vertical:
+                counts[(sq // cols) * k + home[t] // cols] += 1
+            else:
+                counts[(sq % cols) * k + home[t] % cols] += 1
+    return bytes(counts)
 
 
 def _table_feasible(rows: int, cols: int) -> bool:

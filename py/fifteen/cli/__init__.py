@@ -1,4 +1,4 @@
-"""Command line: ``python -m fifteen solve|bounds|hint|compare|explain|trace "<tiles>" [options]``,
+"""Command line: ``python -m fifteen solve|bounds|hint|compare|explain|trace "<tiles>" [--goal GOAL] [options]``,
 ``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``, ``python -m fifteen schema``
 (the JSON API's methods, parameters and error codes, :func:`fifteen.schema.schema`),
 ``python -m fifteen batch FILE [options]`` (:mod:`fifteen.parallel.batch`); ``solve --jobs N`` searches
@@ -19,6 +19,7 @@ from typing import NoReturn
 from fifteen.board import Board, Shape
 from fifteen.bounds import available_bounds, bound_info, bound_values, bounds_json, summary
 from fifteen.cli import lab
+from fifteen.cli.goals import GOAL_HELP, add_goal_option, goal_lines
 from fifteen.cli.guard import UsageError, guard_cli, interruption, quiet_stdout
 from fifteen.db import registry
 from fifteen.errors import FifteenError
@@ -46,7 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     for name, helptext in (("solve", "find a shortest solution"), ("bounds", "show the lower bounds of a position")):
         sp = sub.add_parser(name, help=helptext)
         sp.add_argument("tiles", help='the position row by row, e.g. "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0" (blank: 0, _ or .)')
-        sp.add_argument("--shape", help="RxC, e.g. 3x4 (inferred for 9, 16 or 25 tiles)")
+        sp.add_argument("--shape", help="RxC, e.g. 3x4 (inferred for 9, 16, 25, ... 100 tiles)")
+        add_goal_option(sp)
         sp.add_argument("--db", help="directory of the database assets (default: $FIFTEEN_DB, else the checkout's static/db)")
         sp.add_argument("--json", action="store_true", help="print one JSON object")
         if name == "solve":
@@ -77,7 +79,8 @@ def _explorer_parsers(sub) -> None:
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp = sub.add_parser("hint", help="the next optimal move (from the explorer's table, else one solve)")
     sp.add_argument("tiles", help="the position row by row (blank: 0, _ or .)")
-    sp.add_argument("--shape", help="RxC, e.g. 3x4 (inferred for 9, 16 or 25 tiles)")
+    sp.add_argument("--shape", help="RxC, e.g. 3x4 (inferred for 9, 16, 25, ... 100 tiles)")
+    add_goal_option(sp)
     sp.add_argument("--all", action="store_true", help="every optimal move (without a table: one bounded search per other move)")
     sp.add_argument("--budget", type=int, default=None, help="search nodes per other move with --all (default 2,000,000)")
     sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound of the searches (default: auto)")
@@ -141,7 +144,13 @@ def _explore(args) -> int:
 
 def _hint(board: Board, args) -> int:
     registry.ensure_for(board.shape, args.db, explorer=True)
-    params: dict = {"tiles": list(board.tiles), "shape": str(board.shape), "all": args.all, "bound": args.bound}
+    params: dict = {
+        "tiles": list(board.tiles),
+        "shape": str(board.shape),
+        "goal": list(board.target.tiles),
+        "all": args.all,
+        "bound": args.bound,
+    }
     if args.budget is not None:
         params["budget"] = args.budget
     h = _call("hint", params)
@@ -149,6 +158,8 @@ def _hint(board: Board, args) -> int:
         print(json.dumps(h))
         return 0
     print(board)
+    for line in goal_lines(board):
+        print(line)
     nxt = h["next"]
     print(f"distance: {h['distance']} ({'explorer table' if h['source'] == 'table' else 'solved'})")
     print(f"next optimal move: {_moves_text([nxt] if nxt else [])}")
@@ -181,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _explore(args)
         if args.command == "batch":
             return _batch(args)
-        board = Board.parse(args.tiles, args.shape)
+        board = Board.parse(args.tiles, args.shape, args.goal)
         if args.command == "hint":
             return _hint(board, args)
         values = bound_values(board)
@@ -190,6 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(json.dumps(bounds_json(board, values)))
             else:
                 print(board)
+                for line in goal_lines(board):
+                    print(line)
                 print(summary(values))
             return 0
         return _solve(board, args, values)
@@ -212,6 +225,8 @@ def _solve(board: Board, args, values: dict) -> int:
     jobs = _jobs(args.jobs)
     if not args.json:
         print(board)
+        for line in goal_lines(board):
+            print(line)
         print(summary(values))
     show = not args.json and not args.quiet
     sol = _solve_jobs(board, args.bound, jobs, progress if show else None, _stall_seconds(args))
@@ -219,7 +234,7 @@ def _solve(board: Board, args, values: dict) -> int:
     if args.json:
         print(json.dumps(sol.to_json(values)))
         return 0
-    print(f"bound used: {sol.bound} (available: {', '.join(available_bounds(board.shape))})")
+    print(f"bound used: {sol.bound} (available: {', '.join(available_bounds(board.shape, board.target))})")
     print(f"optimal length: {sol.length}")
     print(f"tiles moved:    {' '.join(map(str, sol.tiles))}")
     print(f"blank moves:    {sol.directions}")
@@ -275,6 +290,7 @@ def _add_batch_parser(sub) -> None:
     sp.add_argument("--out", "-o", help="append the JSON lines to this file and skip the ids already in it (resume)")
     sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound (default: auto)")
     sp.add_argument("--shape", help="RxC, for positions whose shape cannot be inferred")
+    sp.add_argument("--goal", help=GOAL_HELP + "; every position's")
     sp.add_argument("--db", help="directory of the database assets")
     sp.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://host:8786, or local (a LocalCluster)")
     sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -287,7 +303,9 @@ def _batch(args) -> int:
     jobs = _jobs(args.jobs)
     stall_seconds = _stall_seconds(args)
     if args.shape:
-        Shape.parse(args.shape)  # a bad shape is an error of the command, not of every line
+        shape = Shape.parse(args.shape)  # a bad shape (or goal) is an error of the command, not of every line
+        if args.goal:
+            Board.goal(shape, args.goal)
     items = batch.read_items(args.file)
     skipped = 0
     if args.out:
@@ -300,7 +318,15 @@ def _batch(args) -> int:
     try:
         client = batch.dask_client(args.dask, jobs) if args.dask else None
         solved, errors = batch.run_batch(
-            items, output.write, jobs=jobs, shape=args.shape, bound=args.bound, client=client, progress=bar, stall_seconds=stall_seconds
+            items,
+            output.write,
+            jobs=jobs,
+            shape=args.shape,
+            bound=args.bound,
+            client=client,
+            progress=bar,
+            stall_seconds=stall_seconds,
+            goal=args.goal,
         )
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the workers are ended, the lines written kept
         if bar is not None:

@@ -2,10 +2,10 @@
 
 ::
 
-    python -m fifteen compare "<tiles>" [--shape RxC] [--bounds md,lc,...] [--budget NODES]
+    python -m fifteen compare "<tiles>" [--shape RxC] [--goal GOAL] [--bounds md,lc,...] [--budget NODES]
                               [--json | --format text|tsv|markdown] [--preset ID] [--db DIR]
-    python -m fifteen explain "<tiles>" [--shape RxC] [--json] [--db DIR]
-    python -m fifteen trace "<tiles>" [--moves "4 5 10 ..." | --moves DRUL...] [--bound NAME]
+    python -m fifteen explain "<tiles>" [--shape RxC] [--goal GOAL] [--json] [--db DIR]
+    python -m fifteen trace "<tiles>" [--goal GOAL] [--moves "4 5 10 ..." | --moves DRUL...] [--bound NAME]
                             [--json | --format text|tsv|markdown] [--db DIR]
 
 :func:`add_parsers` adds them to the CLI's sub-parsers, :func:`run` runs one
@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 from fifteen.board import Board
+from fifteen.cli.goals import add_goal_option, goal_lines
 from fifteen.db import registry
 from fifteen.errors import InputError
 from fifteen.lab.compare import (
@@ -64,7 +65,8 @@ def add_parsers(sub: Any) -> None:
     tp.add_argument("--bound", default="auto", help="bound used to find the solution when --moves is not given")
     tp.add_argument("--format", choices=FORMATS, default="text", help="table as aligned text, TSV or Markdown")
     for p in (cp, ep, tp):
-        p.add_argument("--shape", help="RxC, e.g. 3x4 (inferred for 9, 16 or 25 tiles)")
+        p.add_argument("--shape", help="RxC, e.g. 3x4 (inferred for 9, 16, 25, ... 100 tiles)")
+        add_goal_option(p)
         p.add_argument("--db", help="directory of the database assets (default: the checkout's static/db)")
         p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -76,13 +78,13 @@ def run(args: argparse.Namespace) -> int:
         preset = find_preset(args.preset)
         if args.tiles:
             raise InputError("give either a position or --preset, not both", code="usage")
-        board = Board.from_tiles(preset["tiles"], args.shape or preset.get("shape"))
+        board = Board.from_tiles(preset["tiles"], args.shape or preset.get("shape"), args.goal)
         if budget is None:
             budget = preset.get("budget", DEFAULT_BUDGET)
     elif not args.tiles:
         raise InputError("no position given (or use --preset)", code="usage")
     else:
-        board = Board.parse(args.tiles, args.shape)
+        board = Board.parse(args.tiles, args.shape, args.goal)
     registry.ensure_for(board.shape, args.db)
     if args.command == "compare":
         return _compare(board, args, DEFAULT_BUDGET if budget is None else check_budget(budget))
@@ -99,7 +101,7 @@ def _compare(board: Board, args: argparse.Namespace, budget: int | None) -> int:
 
     text = not args.json and args.format == "text"
     runs = {}
-    for name in parse_bound_names(args.bounds, board.shape):
+    for name in parse_bound_names(args.bounds, board.shape, board.target):
         runs[name] = run_bound(board, name, budget=budget)
         if text:
             done(runs[name])
@@ -109,6 +111,8 @@ def _compare(board: Board, args: argparse.Namespace, budget: int | None) -> int:
         print(format_table(*iteration_rows(runs), args.format))
     else:
         print(board)
+        for line in goal_lines(board):
+            print(line)
         print(f"budget: {'none' if budget is None else f'{budget:,} nodes per bound'}")
         print()
         print(format_table(SUMMARY_COLUMNS, summary_rows(runs)))
@@ -124,6 +128,9 @@ def _explain(board: Board, args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0
     print(board)
+    if out["frame"]:
+        print(f"explained {out['frame']['description'].split(':')[0]}, with the tile numbers of that frame:")
+        print(Board(board.shape, tuple(out["frame"]["tiles"])))
     md = out["md"]
     print(f"MD {md['value']}: " + " ".join(f"{t}:{d}" for t, d in enumerate(md["tiles"]) if t))
     lc = out["lc"]
@@ -185,5 +192,7 @@ def _trace(board: Board, args: argparse.Namespace) -> int:
     ]
     if args.format == "text":
         print(board)
+        for line in goal_lines(board):
+            print(line)
     print(format_table(header, rows, args.format))
     return 0

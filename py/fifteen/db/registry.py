@@ -50,7 +50,7 @@ import json
 import os
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +72,7 @@ pattern_databases: dict[str, PatternDatabase] = {}
 walking_tables: dict[Shape, WalkingTable] = {}
 #: Walking-distance tables built in-process, for shapes no asset serves (kept across :func:`reset`:
 #: they do not depend on any file).
-_built_walking_tables: dict[Shape, WalkingTable] = {}
+_built_walking_tables: dict[tuple[Shape, int], WalkingTable] = {}
 #: Loaded exact-distance tables of the small-board explorer by the shape they were built for.
 explorer_tables: dict[Shape, ExplorerTable] = {}
 #: File names (``pdb-663.f15``, ``wd-4x4.f15``...) of what is registered: never read again.
@@ -337,20 +337,33 @@ def pattern_database(name: str, shape: Shape) -> PatternDatabase | None:
     return db
 
 
-def walking_table(shape: Shape) -> WalkingTable:
-    """The WD table of *shape* (the table's own shape): the registered one, else read from the
-    database directory at first use, else built in-process (once per shape)."""
-    table = walking_tables.get(shape)
-    if table is None:
+def walking_table(shape: Shape, blank_row: int | None = None) -> WalkingTable:
+    """The WD table of *shape* (the table's own shape) whose goal has the blank in row
+    *blank_row* (default the last: the standard goal's).  The standard goal's is the registered
+    one, else read from the database directory at first use; the others, and the standard one
+    without an asset, are built in-process, once per (shape, row)."""
+    if blank_row is None:
+        blank_row = shape.rows - 1
+    table = walking_tables.get(shape) if blank_row == shape.rows - 1 else None
+    if table is None and blank_row == shape.rows - 1:
         file = walking.asset_file(shape)
         if _listed(file):
             _read(file)
             table = walking_tables.get(shape)
     if table is None:
-        table = _built_walking_tables.get(shape)
+        table = _built_walking_tables.get((shape, blank_row))
         if table is None:
-            table = _built_walking_tables[shape] = WalkingTable.build(shape)
+            table = _built_walking_tables[shape, blank_row] = WalkingTable.build(shape, blank_row)
     return table
+
+
+def walking_pair(shape: Shape, goal: Sequence[int] | None = None) -> tuple[WalkingTable, WalkingTable]:
+    """The vertical and horizontal WD tables of boards of *shape* solved towards *goal* (its
+    tiles; default the standard goal): the blank's goal row and column pick them."""
+    if goal is None:
+        return walking_table(shape), walking_table(shape.transposed())
+    blank_row, blank_col = divmod(list(goal).index(0), shape.cols)
+    return walking_table(shape, blank_row), walking_table(shape.transposed(), blank_col)
 
 
 def explorer(shape: Shape) -> Explorer | None:

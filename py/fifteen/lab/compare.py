@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from fifteen.board import Board, Shape
+from fifteen.board import Board, Goal, Shape
 from fifteen.bounds import available_bounds, bound_infos, bound_values
 from fifteen.errors import InputError
 from fifteen.limits import describe
@@ -156,9 +156,10 @@ def effective_branching_factor(nodes: int, depth: int) -> float:
 
 
 # ------------------------------------------------------------------ which bounds
-def lab_bounds(shape: Shape) -> list[str]:
-    """The bounds available on *shape*, weakest first (the order of the story)."""
-    return [name for name in reversed(available_bounds(shape)) if name != "auto"]
+def lab_bounds(shape: Shape, goal: Goal | None = None) -> list[str]:
+    """The bounds available on *shape* (towards *goal*, default the standard goal), weakest
+    first (the order of the story)."""
+    return [name for name in reversed(available_bounds(shape, goal)) if name != "auto"]
 
 
 def bound_label(name: str) -> str:
@@ -168,9 +169,9 @@ def bound_label(name: str) -> str:
     return name
 
 
-def parse_bound_names(names: str | Sequence[str] | None, shape: Shape) -> list[str]:
+def parse_bound_names(names: str | Sequence[str] | None, shape: Shape, goal: Goal | None = None) -> list[str]:
     """Bound names from ``"md,lc"`` or a list (``None``, ``""`` or ``"all"``: every available one)."""
-    offered = lab_bounds(shape)
+    offered = lab_bounds(shape, goal)
     if names is None or (isinstance(names, str) and names.strip().lower() in ("", "all")):
         return offered
     items = names.split(",") if isinstance(names, str) else list(names)
@@ -183,7 +184,12 @@ def parse_bound_names(names: str | Sequence[str] | None, shape: Shape) -> list[s
             continue
         if name not in offered:
             known = any(info.name == name for info in bound_infos())
-            why = f"is not available for a {shape} board" if known else "is unknown"
+            where = (
+                "this goal"
+                if goal is not None and not goal.is_standard and any(b.name == name for b in bound_infos())
+                else f"a {shape} board"
+            )
+            why = f"is not available for {where}" if known else "is unknown"
             raise InputError(f"bound {describe(name)} {why} (choose from {', '.join(offered)})", code="bound")
         if name not in out:
             out.append(name)
@@ -220,7 +226,7 @@ def run_bound(
     iteration.  *cancel* returning true stops the search with
     :class:`fifteen.Cancelled` (a user's cancel: not a budget stop).
     """
-    (name,) = parse_bound_names([name], board.shape)
+    (name,) = parse_bound_names([name], board.shape, board.target)
     label = bound_label(name)
     h0 = bound_values(board)[name]
     last: list[BoundRun] = []
@@ -266,7 +272,7 @@ def compare_bounds(
 ) -> dict[str, BoundRun]:
     """:func:`run_bound` for each bound of *names* in turn (default: every available one, weakest first)."""
     runs: dict[str, BoundRun] = {}
-    for name in parse_bound_names(names, board.shape):
+    for name in parse_bound_names(names, board.shape, board.target):
         runs[name] = run_bound(board, name, budget=budget, progress=progress, cancel=cancel, tick_nodes=tick_nodes)
     return runs
 

@@ -25,6 +25,12 @@ computes it, so the parts add up to :func:`fifteen.bound_values` exactly:
   the plain lookup and the reflected one (the position mirrored about the
   main diagonal; ``tiles`` lists the real tiles looked up).  The bound is the
   larger sum.
+
+**Goals.**  A board is explained as it is searched, in its solving frame
+(:mod:`fifteen.frame`): towards a goal with its blank in a corner, the position mapped onto
+the standard goal (``frame`` gives the mapped tiles: the tile numbers of every part are those),
+towards any other goal the position itself, each tile's goal square read from the goal
+(``frame`` is ``null`` then, as for the standard goal).
 """
 
 from __future__ import annotations
@@ -32,22 +38,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fifteen.board import Board, Shape, inversions, tile_squares, transpose_tiles
+from fifteen.board import Board, Shape, tile_squares
 from fifteen.bounds import bound_values
-from fifteen.bounds.inversion import horizontal_inversions, moves_for_inversions
-from fifteen.bounds.walking import walking_available
+from fifteen.bounds.inversion import horizontal_inversions, moves_for_inversions, vertical_inversions
+from fifteen.bounds.manhattan import goal_squares
+from fifteen.bounds.walking import WalkingTable, axis_counts, walking_available
 from fifteen.db import registry
 from fifteen.errors import InputError
+from fifteen.frame import frame_for
 from fifteen.lab.compare import bound_label, lab_bounds
 
 
 # ------------------------------------------------------------------ MD and LC
-def _tile_distances(shape: Shape, tiles: Sequence[int]) -> list[int]:
+def _tile_distances(shape: Shape, tiles: Sequence[int], home: Sequence[int]) -> list[int]:
     out = [0] * shape.size
     for sq, t in enumerate(tiles):
         if t:
             r, c = divmod(sq, shape.cols)
-            gr, gc = divmod(t - 1, shape.cols)
+            gr, gc = divmod(home[t], shape.cols)
             out[t] = abs(r - gr) + abs(c - gc)
     return out
 
@@ -77,7 +85,7 @@ def longest_run(keys: Sequence[int]) -> list[int]:
     return run[::-1]
 
 
-def _line_conflicts(shape: Shape, tiles: Sequence[int]) -> list[dict[str, Any]]:
+def _line_conflicts(shape: Shape, tiles: Sequence[int], home: Sequence[int]) -> list[dict[str, Any]]:
     rows, cols = shape.rows, shape.cols
     lines = []
     for axis, count, length in (("row", rows, cols), ("column", cols, rows)):
@@ -89,7 +97,7 @@ def _line_conflicts(shape: Shape, tiles: Sequence[int]) -> list[dict[str, Any]]:
                 t = tiles[sq]
                 if not t:
                     continue
-                gr, gc = divmod(t - 1, cols)
+                gr, gc = divmod(home[t], cols)
                 if (gr if axis == "row" else gc) == line:
                     own.append(t)
                     goals.append(gc if axis == "row" else gr)
@@ -118,21 +126,17 @@ def _inversion_axis(inv: int, jump: int) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ WD
-def _walking_axis(shape: Shape, tiles: Sequence[int]) -> dict[str, Any]:
-    """The count table of *tiles* read by rows of *shape* and its distance."""
-    table = registry.walking_table(shape)
-    key = table.key_of(tiles)
-    flat = table.keys[key]
-    n = shape.rows
+def _walking_axis(table: WalkingTable, flat: bytes, blank: int) -> dict[str, Any]:
+    """The count table *flat* (row-major, of *table*'s lines) and its distance; *blank* is the blank's line."""
+    n = table.shape.rows
     counts = [list(flat[r * n : (r + 1) * n]) for r in range(n)]
-    blank = tiles.index(0) // shape.cols
-    return {"counts": counts, "blank": blank, "distance": table.values[key]}
+    return {"counts": counts, "blank": blank, "distance": table.values[table.index[flat]]}
 
 
 # ------------------------------------------------------------------ PDB
 def _pdb_explanation(name: str, db: Any, shape: Shape, tiles: Sequence[int]) -> dict[str, Any]:
     pos = tile_squares(tiles)
-    dist = _tile_distances(shape, tiles)
+    dist = _tile_distances(shape, tiles, goal_squares(shape))
     is_78 = hasattr(db, "nibble")
 
     def group_value(g: Any) -> int:
@@ -161,32 +165,39 @@ def explain(board: Board) -> dict[str, Any]:
     "wd": {"value", "vertical": {"counts", "blank", "distance"}, "horizontal": {...}},
     "wdid": {"value", "vertical", "horizontal"},
     "pdb": {name: {"label", "value", "plain": {"value", "groups": [{"tiles", "value"}]},
-    "reflected": {...} | null}}}``; ``wd``/``wdid`` only where WD is offered, ``pdb``
-    holds the pattern databases loaded for the board's shape (maybe none).
+    "reflected": {...} | null}}}, "frame": null | {"description", "tiles", "goal"}}``;
+    ``wd``/``wdid`` only where WD is offered, ``pdb`` holds the pattern databases loaded for
+    the board's shape (maybe none; none towards a goal they cannot serve), ``frame`` the
+    position and goal explained when they are mapped (see the module docstring).
     """
-    shape, tiles = board.shape, list(board.tiles)
-    distances = _tile_distances(shape, tiles)
+    frame = frame_for(board.target)
+    shape, tiles, goal = board.shape, list(frame.position(board.tiles)), frame.search_goal
+    home = goal_squares(shape, goal)
+    distances = _tile_distances(shape, tiles, home)
     md = sum(distances)
-    lines = _line_conflicts(shape, tiles)
+    lines = _line_conflicts(shape, tiles, home)
     extra = sum(line["extra"] for line in lines)
-    vertical = _inversion_axis(inversions(tiles), shape.cols - 1)
-    horizontal = _inversion_axis(horizontal_inversions(shape, tiles), shape.rows - 1)
+    vertical = _inversion_axis(vertical_inversions(shape, tiles, goal), shape.cols - 1)
+    horizontal = _inversion_axis(horizontal_inversions(shape, tiles, goal), shape.rows - 1)
     out: dict[str, Any] = {
         "md": {"value": md, "tiles": distances},
         "lc": {"value": md + extra, "extra": extra, "lines": lines},
         "id": {"value": vertical["moves"] + horizontal["moves"], "vertical": vertical, "horizontal": horizontal},
     }
     if walking_available(shape):
-        wd_v = _walking_axis(shape, tiles)
-        wd_h = _walking_axis(shape.transposed(), transpose_tiles(shape, tiles))
+        table_v, table_h = registry.walking_pair(shape, goal)
+        blank_row, blank_col = divmod(tiles.index(0), shape.cols)
+        wd_v = _walking_axis(table_v, axis_counts(shape, tiles, home, True), blank_row)
+        wd_h = _walking_axis(table_h, axis_counts(shape, tiles, home, False), blank_col)
         out["wd"] = {"value": wd_v["distance"] + wd_h["distance"], "vertical": wd_v, "horizontal": wd_h}
         v, h = max(wd_v["distance"], vertical["moves"]), max(wd_h["distance"], horizontal["moves"])
         out["wdid"] = {"value": v + h, "vertical": v, "horizontal": h}
     out["pdb"] = {
         name: _pdb_explanation(name, registry.pattern_databases[name], shape, tiles)
-        for name in lab_bounds(shape)
+        for name in lab_bounds(shape, board.target)
         if name.startswith("pdb") and name in registry.pattern_databases
     }
+    out["frame"] = None if frame.identity else {"description": frame.describe(), "tiles": tiles, "goal": list(frame.goal)}
     return out
 
 
@@ -203,7 +214,7 @@ def trace(board: Board, moves: object) -> dict[str, Any]:
     stays at or below it in any case.
     """
     tiles_moved = board.tile_moves(moves)
-    names = lab_bounds(board.shape)
+    names = lab_bounds(board.shape, board.target)
     values: dict[str, list[int]] = {name: [] for name in names}
     position = board
     steps = [board]

@@ -1,7 +1,8 @@
 """Hints: the next optimal move, or every optimal move, from any position.
 
 Where the explorer has a table for the board (:mod:`fifteen.lab.explorer`: 3x3,
-2x4, 2x5 and their transposes; 3x4, 4x3, 2x6, 6x2 with a pack) a hint is a
+2x4, 2x5 and their transposes; 3x4, 4x3, 2x6, 6x2 with a pack) and the board's goal is the
+standard one (the tables hold distances to it), a hint is a
 lookup: the optimal moves are exactly those that lead one move closer.
 
 Elsewhere (4x4, ...) a :class:`Hinter` solves once with the strongest bound
@@ -110,7 +111,7 @@ class Hinter:
 
     def __init__(self, bound: str = "auto") -> None:
         self.bound = bound
-        self._positions: dict[tuple, int] = {}
+        self._positions: dict[Board, int] = {}
         self._moves: list[int] = []
 
     def follow(self, board: Board, moves: Sequence[int] | str) -> None:
@@ -120,16 +121,16 @@ class Hinter:
         positions = {}
         b = board
         for i, t in enumerate(moves):
-            positions[(b.shape, b.tiles)] = i
+            positions[b] = i
             b = b.slide(t)
         if not b.is_goal():
             raise InputError("the given solution does not reach the goal", code="moves")
-        positions[(b.shape, b.tiles)] = len(moves)
+        positions[b] = len(moves)
         self._positions, self._moves = positions, moves
 
     def remaining(self, board: Board) -> list[int] | None:
         """The kept solution's moves from *board*, when *board* lies on it."""
-        i = self._positions.get((board.shape, board.tiles))
+        i = self._positions.get(board)
         return None if i is None else self._moves[i:]
 
     def hint(
@@ -141,7 +142,7 @@ class Hinter:
         cancel: Callable[[], bool] | None = None,
     ) -> Hint:
         """The next optimal move from *board* (and, with *all_moves*, every optimal move)."""
-        ex = registry.explorer(board.shape)
+        ex = registry.explorer(board.shape) if board.target.is_standard else None
         if ex is not None:
             return self._from_table(ex, board)
         rest = self.remaining(board)

@@ -1,7 +1,7 @@
 """Batches: many positions solved by a pool of processes, or on a Dask cluster.
 
 ``python -m fifteen batch FILE [--jobs N] [--out results.jsonl] [--bound B] [--shape RxC]
-[--dask tcp://host:8786|local] [--stall-seconds S]``.
+[--goal GOAL] [--dask tcp://host:8786|local] [--stall-seconds S]``.
 
 **Input**: UTF-8 text (a byte order mark at the start is ignored), one position per line (as
 ``solve`` reads them; a line ends at ``\n`` or ``\r\n``, nowhere else, so line numbers are
@@ -12,7 +12,8 @@ anything runs, naming both lines: results are matched to lines by id.
 
 **Output**: one JSON object per line, written (and flushed) as each position finishes, in the
 order they finish: ``id``, then the keys of ``solve --json`` but the position's ``bounds`` and
-``summary`` (:meth:`fifteen.search.optimal.Solution.to_json`) — or ``id`` and ``error`` (a bad
+``summary`` (:meth:`fifteen.search.optimal.Solution.to_json`, with ``goal`` and ``goal_frame``:
+with ``--goal`` every line is solved towards that goal) — or ``id`` and ``error`` (a bad
 line, a worker that died twice on it).  With ``--out`` an interrupted run
 resumes: ids already in the file are skipped (a last line cut short is dropped); a file that is
 not a batch's output is refused, never cut.  An output that cannot be written (a directory, a
@@ -206,6 +207,7 @@ def solve_item(
     shape: str | None = None,
     bound: str = "auto",
     directory: str | None = None,
+    goal: str | None = None,
     *,
     stopped: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
@@ -217,7 +219,7 @@ def solve_item(
     """
     try:
         _use_directory(directory)
-        board = Board.parse(text, shape)
+        board = Board.parse(text, shape, goal)
         sol = solve(board, bound, cancel=stopped)  # polled as the search goes: the pool sees progress
     except FifteenError as exc:
         return {"id": ident, "error": str(exc)}
@@ -254,9 +256,9 @@ class ProgressBar:
         self.done = 0  # closed once
 
 
-def _run_inline(items, shape, bound, directory) -> Generator[dict, None, None]:
+def _run_inline(items, shape, bound, directory, goal) -> Generator[dict, None, None]:
     for item in items:
-        yield solve_item(item.id, item.text, shape, bound, directory)
+        yield solve_item(item.id, item.text, shape, bound, directory, goal)
 
 
 def _preload(items: list[Item], shape: str | None, bound: str) -> None:
@@ -275,7 +277,7 @@ def _preload(items: list[Item], shape: str | None, bound: str) -> None:
             continue  # reported per position by its worker
 
 
-def _run_pool(items, shape, bound, directory, jobs: int, notice: Callable[[str], None], stall_seconds) -> Generator[dict, None, None]:
+def _run_pool(items, shape, bound, directory, goal, jobs: int, notice: Callable[[str], None], stall_seconds) -> Generator[dict, None, None]:
     _preload(items, shape, bound)
     queue = deque(items)
     deaths: dict[str, int] = {}
@@ -289,7 +291,7 @@ def _run_pool(items, shape, bound, directory, jobs: int, notice: Callable[[str],
                 item = queue.popleft()
                 key = next(calls)
                 running[key] = item
-                pool.submit(w, key, solve_item, item.id, item.text, shape, bound, directory)
+                pool.submit(w, key, solve_item, item.id, item.text, shape, bound, directory, goal)
             for event in pool.wait(1.0):
                 item = running.pop(event.call_id, None) if event.call_id is not None else None
                 if event.kind == "done":
@@ -324,12 +326,14 @@ def dask_client(address: str, jobs: int):
         raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}", code="unavailable") from None
 
 
-def _run_dask(items, shape, bound, directory, client) -> Generator[dict, None, None]:
+def _run_dask(items, shape, bound, directory, goal, client) -> Generator[dict, None, None]:
     from dask.distributed import as_completed  # optional (fifteen[cluster]); dask_client made the client
 
     futures = {}
     for item in items:
-        future = client.submit(solve_item, item.id, item.text, shape, bound, directory, pure=False, key=f"fifteen-{id(item)}-{item.id}")
+        future = client.submit(
+            solve_item, item.id, item.text, shape, bound, directory, goal, pure=False, key=f"fifteen-{id(item)}-{item.id}"
+        )
         futures[future] = item
     for future in as_completed(futures):
         item = futures[future]
@@ -350,20 +354,21 @@ def run_batch(
     progress: ProgressBar | None = None,
     notice: Callable[[str], None] | None = None,
     stall_seconds: float | None = STALL_SECONDS,
+    goal: str | None = None,
 ) -> tuple[int, int]:
     """Solve *items*, passing each record to *write* as it finishes; returns (solved, errors).
 
     *client*: a Dask client (else a local pool of *jobs* processes; one job runs here), whose
     workers are ended and their positions re-run after *stall_seconds* without progress
-    (``None``: never)."""
+    (``None``: never); *goal*: every position's goal (a name or tiles; default the standard goal)."""
     directory = registry.directory()
     dirname = None if directory is None else str(directory)
     if client is not None:
-        records = _run_dask(items, shape, bound, dirname, client)
+        records = _run_dask(items, shape, bound, dirname, goal, client)
     elif jobs <= 1 or len(items) <= 1:
-        records = _run_inline(items, shape, bound, dirname)
+        records = _run_inline(items, shape, bound, dirname, goal)
     else:
-        records = _run_pool(items, shape, bound, dirname, jobs, notice or _stderr, stall_seconds)
+        records = _run_pool(items, shape, bound, dirname, goal, jobs, notice or _stderr, stall_seconds)
     solved = errors = 0
     try:
         for record in records:

@@ -36,11 +36,13 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import asdict
+from functools import lru_cache
 from typing import Any
 
 from fifteen.board import Board, Shape, check_tiles, tiles_along
 from fifteen.bounds import bound_values, resolve_bound, start_bound
 from fifteen.errors import InputError
+from fifteen.frame import frame_for
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_task
 from fifteen.search.ida import SECONDS_DIGITS, Iteration
@@ -51,8 +53,8 @@ _SEARCHES: dict[int, ParallelSearch] = {}
 _IDS = itertools.count(1)
 #: Searches kept at most (a page that never sent ``parallel_drop``).
 _KEEP = 4
-#: The largest cost bound of a search (and budget of a task).
-MAX_BOUND = 400
+#: The largest cost bound of a search (and budget of a task): the longest move list read.
+MAX_BOUND = MAX_MOVES
 
 
 # ------------------------------------------------------------------ the records the page sends back
@@ -105,6 +107,9 @@ def task_from(d: dict) -> Task:
     mirror_closed = d.get("mirror_closed", False)
     if not isinstance(mirror_closed, bool):
         raise InputError(f"a task's mirror_closed must be true or false, not {describe(mirror_closed)}", code="param")
+    goal = d.get("goal")
+    if goal is not None:
+        goal = check_tiles(shape, goal, solvable=False)
     tables = move_tables(shape, mirror_closed)
     state = field(d, "state", 0, tables.states - 1, "a task")
     if _state_square(shape, mirror_closed)[state] not in (-1, board.index(0)):
@@ -119,25 +124,21 @@ def task_from(d: dict) -> Task:
         budget=field(d, "budget", 0, MAX_BOUND, "a task"),
         path=_squares(d.get("path", []), shape.size, "task's path"),
         estimate=field(d, "estimate", what="a task") if "estimate" in d else 0,
+        goal=goal,
     )
 
 
-_STATE_SQUARES: dict[tuple[Shape, bool], list[int]] = {}
-
-
+@lru_cache(maxsize=4)
 def _state_square(shape: Shape, mirror_closed: bool) -> list[int]:
     """The blank's square in each state of the duplicate-pruning automaton (-1: not known)."""
-    key = (shape, mirror_closed)
-    if key not in _STATE_SQUARES:
-        tables = move_tables(shape, mirror_closed)
-        square = [-1] * tables.states
-        for b, st in enumerate(tables.start_states):
-            square[st] = b
-        for row in tables.successors:
-            for to, _move, st in row:
-                square[st] = to
-        _STATE_SQUARES[key] = square
-    return _STATE_SQUARES[key]
+    tables = move_tables(shape, mirror_closed)
+    square = [-1] * tables.states
+    for b, st in enumerate(tables.start_states):
+        square[st] = b
+    for row in tables.successors:
+        for to, _move, st in row:
+            square[st] = to
+    return square
 
 
 def _work(search_id: int, search: ParallelSearch) -> dict:
@@ -165,12 +166,15 @@ def _work(search_id: int, search: ParallelSearch) -> dict:
 
 
 def begin(board: Board, bound: str, workers: int, *, min_task_nodes: int | None = None) -> dict:
-    """``parallel_begin`` (see the module docstring)."""
-    info = resolve_bound(board.shape, bound)
-    kw: dict[str, Any] = {"max_bound": MAX_BOUND, "start_bound": start_bound(board, bound)}
+    """``parallel_begin`` (see the module docstring).  The search runs in the goal's frame
+    (:mod:`fifteen.frame`), so do its tasks' boards and paths; :func:`check_solution` maps a
+    solution back."""
+    info = resolve_bound(board.shape, bound, board.target)
+    frame = frame_for(board.target)
+    kw: dict[str, Any] = {"max_bound": MAX_BOUND, "start_bound": start_bound(board, bound), "goal": frame.search_goal}
     if min_task_nodes is not None:
         kw["min_task_nodes"] = min_task_nodes
-    search = ParallelSearch(board.shape, board.tiles, info.name, info.factory, max(2, workers), **kw)
+    search = ParallelSearch(board.shape, frame.position(board.tiles), info.name, info.factory, max(2, workers), **kw)
     search_id = next(_IDS)
     _SEARCHES[search_id] = search
     while len(_SEARCHES) > _KEEP:
@@ -237,8 +241,7 @@ def run_bundle(params: dict, progress=None) -> dict:
 def result(board: Board, params: dict) -> dict:
     """``parallel_result``: the one JSON of a solve (:meth:`fifteen.search.optimal.Solution.to_json`,
     with ``workers``, ``worker_nodes`` and the position's bounds) of the solution a task found."""
-    path = list(params.get("path") or [])
-    moved = check_solution(board, path)
+    path, moved = check_solution(board, list(params.get("path") or []))
     its = iterations_from(params.get("iterations") or [])
     h0 = params.get("h0")
     if h0 is None:
@@ -254,13 +257,18 @@ def result(board: Board, params: dict) -> dict:
         workers=params.get("workers") or 1,
         worker_nodes=list(params.get("worker_nodes") or []),
     )
-    bound = resolve_bound(board.shape, params.get("bound") or "auto").name
+    bound = resolve_bound(board.shape, params.get("bound") or "auto", board.target).name
     return Solution(board, bound, found).to_json(bound_values(board))
 
 
-def check_solution(board: Board, path: list[int]) -> list[int]:
-    """The tiles that slide along *path* (the blank's squares), which must reach the goal."""
-    moved = tiles_along(board.shape, board.tiles, path)
+def check_solution(board: Board, path: list[int]) -> tuple[list[int], list[int]]:
+    """A solution the pool found: *path* (the blank's squares in the search's frame, as the
+    tasks give them) checked to take the board to its goal, as ``(path, tiles that slide)``
+    in the board's own frame."""
+    frame = frame_for(board.target)
+    tiles_along(board.shape, frame.position(board.tiles), path)  # each step next to the blank
+    back = frame.squares_back(path)
+    moved = tiles_along(board.shape, board.tiles, back)
     if not board.solves(moved):
         raise InputError("the path does not reach the goal", code="moves")
-    return moved
+    return back, moved

@@ -40,6 +40,7 @@ from fifteen.board import Board
 from fifteen.bounds import resolve_bound, start_bound
 from fifteen.db import registry
 from fifteen.errors import FifteenError, InputError
+from fifteen.frame import frame_for
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_tasks
 from fifteen.search.ida import Cancelled, Progress
 from fifteen.search.optimal import Solution
@@ -474,15 +475,24 @@ def solve_parallel(
     ended and its tasks re-run (:class:`WorkerPool`).
     """
     jobs = resolve_jobs(jobs)
-    info = resolve_bound(board.shape, bound)
+    info = resolve_bound(board.shape, bound, board.target)
+    frame = frame_for(board.target)  # searched in the goal's frame, as solve() does
     # (loads the databases before the fork)
-    search = ParallelSearch(board.shape, board.tiles, info.name, info.factory, jobs, start_bound=start_bound(board, bound))
+    search = ParallelSearch(
+        board.shape,
+        frame.position(board.tiles),
+        info.name,
+        info.factory,
+        jobs,
+        start_bound=start_bound(board, bound),
+        goal=frame.search_goal,
+    )
     directory = registry.directory()
     with WorkerPool(jobs, None if directory is None else str(directory), stall_seconds=stall_seconds) as pool:
         if pool_hook is not None:
             pool_hook(pool)
         result = run_search(search, pool, progress=progress, cancel=cancel, notice=notice)
-    return Solution(board, info.name, result)
+    return Solution(board, info.name, frame.back(result, board.tiles))
 
 
 __all__ = [

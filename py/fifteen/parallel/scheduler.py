@@ -45,7 +45,7 @@ from typing import Any, TypeVar
 from fifteen.board import Shape, tiles_along
 from fifteen.bounds import resolve_bound
 from fifteen.search.ida import Iteration, Progress, SearcherFactory, SearchResult, first_bound
-from fifteen.search.moves import move_tables, tables_for
+from fifteen.search.moves import move_tables, normal_goal, tables_for
 
 T = TypeVar("T")
 
@@ -60,7 +60,8 @@ class Task:
     *board* is the position after the task's *path* (the blank's squares from the root),
     *state* the duplicate-pruning automaton's state there (of the tables given by
     *mirror_closed*), *budget* the moves left (the iteration's bound minus the path's length),
-    *estimate* the nodes expected (the dispatch order).
+    *estimate* the nodes expected (the dispatch order), *goal* the position to reach (``None``:
+    the standard goal).
     """
 
     id: int
@@ -72,6 +73,7 @@ class Task:
     budget: int
     path: tuple[int, ...] = ()
     estimate: int = 0
+    goal: tuple[int, ...] | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -80,6 +82,8 @@ class Task:
     def from_json(cls, text: str) -> Task:
         d = json.loads(text)
         d["board"], d["path"] = tuple(d["board"]), tuple(d["path"])
+        if d.get("goal") is not None:
+            d["goal"] = tuple(d["goal"])
         return cls(**d)
 
 
@@ -129,7 +133,8 @@ def run_task(
 
     cpu = time.process_time()
     tables = move_tables(shape, task.mirror_closed)
-    searcher = factory(shape, list(task.board), tick, tables=tables, state=task.state)
+    goal = {} if task.goal is None else {"goal": task.goal}
+    searcher = factory(shape, list(task.board), tick, tables=tables, state=task.state, **goal)
     try:
         path, nodes = searcher.run(task.budget)
     except _Stop:
@@ -229,7 +234,8 @@ class ParallelSearch:
 
     *bound* is the bound's name (workers resolve it), *factory* its searcher factory (for the
     ``h0`` of the split tree's nodes, and for :func:`run_inline`); *start_bound*, another lower
-    bound of the root (0: none), can raise the first iteration's bound as in :func:`fifteen.search.ida.ida_star`.
+    bound of the root (0: none), can raise the first iteration's bound as in :func:`fifteen.search.ida.ida_star`;
+    *goal* is the position to reach (default the standard goal), handed to every task.
     """
 
     def __init__(
@@ -245,18 +251,21 @@ class ParallelSearch:
         min_task_nodes: int = 50_000,
         max_bound: int | None = None,
         start_bound: int = 0,
+        goal: Sequence[int] | None = None,
     ):
         setup_start = time.perf_counter()
         self.shape, self.bound_name, self.factory = shape, bound, factory
         self.workers = max(1, workers)
         self.split_factor, self.min_task_nodes, self.max_bound = split_factor, min_task_nodes, max_bound
         self.tiles = tuple(tiles)
-        self.tables = tables_for(shape, self.tiles)
-        self._goal = tuple(shape.goal())
+        self.goal = normal_goal(shape, goal)
+        self.tables = tables_for(shape, self.tiles, self.goal)
+        self._goal = self.goal or shape.goal()
+        self._goal_arg = {} if self.goal is None else {"goal": self.goal}
         blank = self.tiles.index(0)
         self.root = self._node(self.tiles, self.tables.start_states[blank], ())
         self.h0 = self.root.h0
-        self.bound = first_bound(shape, self.tiles, max(self.h0, start_bound))
+        self.bound = first_bound(shape, self.tiles, max(self.h0, start_bound), self.goal)
         self.iterations: list[Iteration] = []
         self.task_log: list[list[TaskRecord]] = []
         self.split_log: list[int] = []
@@ -273,7 +282,7 @@ class ParallelSearch:
 
     # ------------------------------------------------------------ the split tree
     def _node(self, board: tuple[int, ...], state: int, path: tuple[int, ...]) -> _Node:
-        searcher = self.factory(self.shape, list(board), _no_tick, tables=self.tables, state=state)
+        searcher = self.factory(self.shape, list(board), _no_tick, tables=self.tables, state=state, **self._goal_arg)
         return _Node(board, state, path, searcher.h0, board == self._goal)
 
     def _expand(self, node: _Node) -> list[_Node]:
@@ -351,6 +360,7 @@ class ParallelSearch:
                 budget,
                 node.path,
                 estimate,
+                self.goal,
             )
             self._next_id += 1
             self._tasks[task.id] = (task, node)

@@ -9,7 +9,7 @@ The searcher contract
 ---------------------
 A *searcher factory* has the form::
 
-    factory(shape, board, tick, *, tables=None, state=None) -> searcher
+    factory(shape, board, tick, *, tables=None, state=None, goal=None) -> searcher
 
 and the searcher it returns has
 
@@ -28,9 +28,14 @@ and the searcher it returns has
 the nodes so far), and returns the node count of its next call (``sys.maxsize`` for never):
 it reports progress and may raise to cancel.  *tables* are the move tables
 (:class:`fifteen.search.moves.MoveTables`) whose duplicate-pruning automaton the search follows
-(default ``tables_for(shape, board)``: the mirror-closed tables, with half the root's moves,
-for a position that is its own mirror image); *state* is the automaton state to start in
-(default ``tables.start_states[blank square]``).
+(default ``tables_for(shape, board, goal)``: the mirror-closed tables, with half the root's
+moves, for a position that is its own mirror image, as the goal); *state* is the automaton
+state to start in (default ``tables.start_states[blank square]``); *goal* is the position to
+reach, tiles by square (default ``None``: the standard goal).  The goal is data: a factory
+builds its tables from it once, and the loop is the same for every goal.  A factory that
+serves the standard goal only (the pattern databases) raises :class:`fifteen.InputError` for
+another; callers pass ``goal`` only when it is not the standard goal, so a factory written
+before goals existed still serves the standard one.
 
 **Subtrees.**  With these two, any node of a search can be searched on its own exactly as the
 serial search searches it: for a node reached from the root by a path of g moves, give the
@@ -81,7 +86,14 @@ class SearcherFactory(Protocol):
     """``factory(shape, board, tick, *, tables=None, state=None) -> Searcher`` (see the module docstring)."""
 
     def __call__(
-        self, shape: Shape, board: list[int], tick: Callable[[int], int], *, tables: MoveTables | None = None, state: int | None = None
+        self,
+        shape: Shape,
+        board: list[int],
+        tick: Callable[[int], int],
+        *,
+        tables: MoveTables | None = None,
+        state: int | None = None,
+        goal: Sequence[int] | None = None,
     ) -> Searcher: ...
 
 
@@ -157,11 +169,13 @@ class Progress:
         }
 
 
-def first_bound(shape: Shape, tiles: Sequence[int], lower: int) -> int:
+def first_bound(shape: Shape, tiles: Sequence[int], lower: int, goal: Sequence[int] | None = None) -> int:
     """The first cost bound of a search whose root has the lower bound *lower*: *lower*, or
     one more when that has the wrong parity (every solution of a position has the parity of
-    the blank's distance from its goal square, so this is still a lower bound)."""
-    return lower + ((lower - blank_steps(shape, list(tiles).index(0))) & 1)
+    the blank's distance from its goal square, so this is still a lower bound); towards *goal*
+    (default the standard goal)."""
+    goal_blank = None if goal is None else list(goal).index(0)
+    return lower + ((lower - blank_steps(shape, list(tiles).index(0), goal_blank)) & 1)
 
 
 def ida_star(
@@ -174,8 +188,10 @@ def ida_star(
     tick_nodes: int = TICK_NODES,
     max_bound: int | None = None,
     start_bound: int = 0,
+    goal: Sequence[int] | None = None,
 ) -> SearchResult:
-    """Find a shortest solution of *tiles* with the searcher factory *searcher*.
+    """Find a shortest solution of *tiles* towards *goal* (default the standard goal) with the
+    searcher factory *searcher*.
 
     *progress* is called after each iteration and every *tick_nodes* nodes;
     *cancel* is checked at the same moments and stops the search with
@@ -217,12 +233,12 @@ def ida_star(
             return nodes + tick_nodes
 
     setup_start = time.perf_counter()
-    search = searcher(shape, board, tick)
+    search = searcher(shape, board, tick) if goal is None else searcher(shape, board, tick, goal=goal)
     start = iter_start = time.perf_counter()
     cpu_start = time.process_time()
     setup_seconds = start - setup_start
     h0 = search.h0
-    bound = first_bound(shape, board, max(h0, start_bound))
+    bound = first_bound(shape, board, max(h0, start_bound), goal)
     while True:
         if cancel is not None and cancel():
             raise Cancelled()

@@ -41,18 +41,47 @@ forbidden sequences whose mirror image is forbidden too (934 of 962 on
 states for the diagonal squares that list half the moves.  About half the
 nodes on such positions; the ordinary tables stay as they are (the
 mirror-closed ones prune ~2 % fewer nodes elsewhere).
+
+**Big boards (more than 25 squares): the open board's sequences.**  Enumerating the paths
+from every square of a 10x10 board to depth 8 takes ~4.5 s and ~350 MB natively, too much
+for a page.  Duplicates are local, so they are found once, on an *open* board (a board large
+enough that no path from its centre meets an edge): :func:`open_board_sequences` lists, as
+blank directions, each path from the centre that reaches a position an earlier path (in
+shortlex order: shorter first, then U < D < L < R) already reached, with that earlier path,
+its *twin*.  On the real board a sequence is forbidden from a square when both it and its
+twin fit on the board from there.  That is safe: the twins hold no forbidden sequence (they
+were kept on the open board, and the real board forbids fewer), and replacing a forbidden
+sequence of a path by its twin gives a path to the same position, never longer and earlier
+in shortlex order, so repeating it ends on a path the search does not prune.  Near the
+edges it could forbid less than the exact enumeration; on every shape where both were run
+(3x3 to 6x6, 2x10, 3x10, 4x4 at depth 10 too) it forbids exactly the same sequences
+(tests/test_big_boards.py).  The mirror-closed tables are not made for these boards
+(:func:`tables_for` gives the ordinary ones).  Sizes and build times per shape:
+``bench/big_boards.md``.
+
+**Goals.**  The pruning is about positions reached twice, whatever the goal; the mirror-image
+halving also needs the goal to be its own mirror image (:func:`tables_for`).
 """
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
-from fifteen.board import Shape, neighbours, transpose_squares, transpose_tiles
+from fifteen.board import DELTAS, Shape, neighbours, transpose_squares, transpose_tiles
+from fifteen.errors import InputError
 
 #: Length of the longest forbidden sequence looked for (3,716 automaton states on 4x4).
 PRUNE_DEPTH = 10
+#: The same, on boards of 17 to 25 squares.
+PRUNE_DEPTH_MEDIUM = 8
+#: Boards of more squares use the open board's sequences (see the module docstring) ...
+EXACT_MAX_SQUARES = 25
+#: ... up to this length.
+OPEN_BOARD_DEPTH = 8
 
 
 @dataclass(frozen=True)
@@ -64,34 +93,40 @@ class Move:
     jumped: tuple[int, ...]  # squares the sliding tile passes in the reading order of its axis
 
 
-def _forbidden_sequences(shape: Shape, moves: list[Move], from_square: list[list[int]], depth: int, mirror=None) -> set[tuple[int, ...]]:
-    """Blank paths (as move ids) that reach a position an earlier path from the same square reached.
+def _forbidden_sequences(
+    n: int, exits: Sequence[Sequence[tuple]], depth: int, mirror=None, starts: Sequence[int] | None = None
+) -> dict[tuple, tuple]:
+    """Blank paths that reach a position an earlier path from the same square reached, each
+    with that earlier path (its *twin*); from every square (or those of *starts*) of a board of
+    *n* squares whose square b has the moves ``exits[b] = [(key, square the blank goes to)]``.
+    A path is the tuple of its moves' keys (move ids, or directions on the open board: a path
+    with a forbidden suffix is never extended, so keys must say the same move wherever they
+    are forbidden).
 
     Paths are taken layer by layer (shorter first); within a layer in generation
     order, or — given *mirror* (move id -> mirrored move id) — ordered by
     ``(min(path, mirror(path)), path > mirror(path))``, an order the mirror
     preserves except between a path and its own mirror image.
     """
-    n = shape.size
-    forbidden: set[tuple[int, ...]] = set()
-    seen: set[tuple[int, bytes]] = set()
-    layer: list[tuple[tuple[int, ...], int, bytes, int]] = []
-    for x in range(n):
-        start = bytearray(range(n))
-        start[x] = 255
-        seen.add((x, bytes(start)))
-        layer.append(((), x, bytes(start), x))
+    forbidden: dict[tuple, tuple] = {}
+    seen: dict[tuple[int, bytes], tuple] = {}
+    layer: list[tuple[tuple, int, bytes, int]] = []
+    for x in range(n) if starts is None else starts:
+        start = array("H", range(n))
+        start[x] = BLANK_MARK
+        seen[(x, start.tobytes())] = ()
+        layer.append(((), x, start.tobytes(), x))
     for k in range(1, depth + 1):
         cands = []
         for path, x, pos, b in layer:
-            for m in from_square[b]:
+            for m, s in exits[b]:
                 longer = path + (m,)
                 if any(longer[i:] in forbidden for i in range(1, k - 1)):
                     continue
-                s = moves[m].blank_to
-                moved = bytearray(pos)
-                moved[b], moved[s] = moved[s], 255
-                cands.append((longer, x, bytes(moved), s))
+                moved = array("H")
+                moved.frombytes(pos)
+                moved[b], moved[s] = moved[s], BLANK_MARK
+                cands.append((longer, x, moved.tobytes(), s))
         if mirror is not None:
 
             def key(c):
@@ -103,12 +138,57 @@ def _forbidden_sequences(shape: Shape, moves: list[Move], from_square: list[list
         nxt = []
         for longer, x, after, s in cands:
             key2 = (x, after)
-            if key2 in seen:
-                forbidden.add(longer)
+            twin = seen.get(key2)
+            if twin is not None:
+                forbidden[longer] = twin
             else:
-                seen.add(key2)
+                seen[key2] = longer
                 nxt.append((longer, x, after, s))
         layer = nxt
+    return forbidden
+
+
+#: The blank's mark in the enumeration's positions (squares hold their starting square's number).
+BLANK_MARK = 0xFFFF
+
+
+@cache
+def open_board_sequences(depth: int) -> dict[str, str]:
+    """Forbidden blank paths of up to *depth* moves on an open board, as direction letters
+    (``"UDLR"``), each with its twin: the earliest path (shortlex, U < D < L < R) that reaches
+    the same position (see the module docstring).  8 paths for depth 6, 40 for 8, 340 for 10."""
+    side = 2 * depth + 1  # no path of *depth* moves from the centre meets an edge
+    exits: list[list[tuple[str, int]]] = []
+    for b in range(side * side):
+        r, c = divmod(b, side)
+        exits.append([(d, b + dr * side + dc) for d, (dr, dc) in DELTAS.items() if 0 <= r + dr < side and 0 <= c + dc < side])
+    found = _forbidden_sequences(side * side, exits, depth, starts=[depth * side + depth])
+    return {"".join(seq): "".join(twin) for seq, twin in found.items()}
+
+
+def _walk(shape: Shape, start: int, letters: str) -> list[int] | None:
+    """The squares the blank visits from *start* along *letters* (start included), or None when it leaves the board."""
+    r, c = divmod(start, shape.cols)
+    squares = [start]
+    for letter in letters:
+        dr, dc = DELTAS[letter]
+        r, c = r + dr, c + dc
+        if not (0 <= r < shape.rows and 0 <= c < shape.cols):
+            return None
+        squares.append(r * shape.cols + c)
+    return squares
+
+
+def _open_board_forbidden(shape: Shape, moves: list[Move], depth: int) -> set[tuple[int, ...]]:
+    """The open board's forbidden sequences placed on *shape*: from each square, those that fit
+    on the board with their twins, as move ids."""
+    ids = {(mv.blank_from, mv.blank_to): m for m, mv in enumerate(moves)}
+    forbidden = set()
+    for word, twin in open_board_sequences(depth).items():
+        for x in range(shape.size):
+            squares = _walk(shape, x, word)
+            if squares is not None and _walk(shape, x, twin) is not None:
+                forbidden.add(tuple(ids[pair] for pair in zip(squares, squares[1:], strict=False)))
     return forbidden
 
 
@@ -183,11 +263,12 @@ class MoveTables:
     mirror image (:func:`tables_for`).
     """
 
-    def __init__(self, shape: Shape, prune_depth: int = PRUNE_DEPTH, mirror_closed: bool = False):
+    def __init__(self, shape: Shape, prune_depth: int | None = None, mirror_closed: bool = False):
         self.shape = shape
         self.mirror_closed = mirror_closed
         n = self.n = shape.size
         cols = shape.cols
+        self.prune_depth = depth = prune_depth_for(shape) if prune_depth is None else prune_depth
         self.moves: list[Move] = []
         from_square: list[list[int]] = [[] for _ in range(n)]
         for b in range(n):
@@ -203,7 +284,13 @@ class MoveTables:
                 from_square[b].append(len(self.moves))
                 self.moves.append(Move(b, s, vertical, s > b, jumped))
         mirror = _mirror_moves(shape, self.moves) if mirror_closed else None
-        forbidden = _forbidden_sequences(shape, self.moves, from_square, prune_depth, mirror)
+        if n > EXACT_MAX_SQUARES:
+            if mirror_closed:
+                raise ValueError(f"no mirror-closed tables for boards of more than {EXACT_MAX_SQUARES} squares")
+            forbidden = _open_board_forbidden(shape, self.moves, depth)
+        else:
+            exits = [[(m, self.moves[m].blank_to) for m in ms] for ms in from_square]
+            forbidden = set(_forbidden_sequences(n, exits, depth, mirror))
         if mirror is not None:
             forbidden = {f for f in forbidden if tuple(mirror[m] for m in f) in forbidden}
         table = _pruning_automaton(self.moves, from_square, n, forbidden)
@@ -237,14 +324,45 @@ class MoveTables:
         return [fn(mv, t) for mv in self.moves for t in range(self.n)]
 
 
+def prune_depth_for(shape: Shape) -> int:
+    """The length of the longest forbidden sequence of *shape*'s tables."""
+    if shape.size > EXACT_MAX_SQUARES:
+        return OPEN_BOARD_DEPTH
+    return PRUNE_DEPTH if shape.size <= 16 else PRUNE_DEPTH_MEDIUM
+
+
 def move_tables(shape: Shape, mirror_closed: bool = False) -> MoveTables:
-    """The (cached) move tables of *shape*; see :class:`MoveTables`."""
+    """The (cached) move tables of *shape*; see :class:`MoveTables`.  Those of boards of up to
+    25 squares are kept (a few MB at most); of bigger boards, the last two."""
+    if shape.size > EXACT_MAX_SQUARES:
+        return _big_move_tables(shape, bool(mirror_closed))
     return _move_tables(shape, bool(mirror_closed))
 
 
 @cache
 def _move_tables(shape: Shape, mirror_closed: bool) -> MoveTables:
-    return MoveTables(shape, PRUNE_DEPTH if shape.size <= 16 else 8, mirror_closed)
+    return MoveTables(shape, mirror_closed=mirror_closed)
+
+
+@lru_cache(maxsize=2)
+def _big_move_tables(shape: Shape, mirror_closed: bool) -> MoveTables:
+    return MoveTables(shape, mirror_closed=mirror_closed)
+
+
+def normal_goal(shape: Shape, goal: Sequence[int] | None) -> tuple[int, ...] | None:
+    """*goal* as the searches take it and their caches key it: ``None`` for the standard
+    goal (or none given), else a tuple."""
+    if goal is None:
+        return None
+    goal = tuple(goal)
+    return None if goal == shape.goal() else goal
+
+
+def require_standard_goal(shape: Shape, goal: Sequence[int] | None, what: str) -> None:
+    """Raise :class:`InputError` unless *goal* is the standard goal (or none): for the pattern
+    databases, made for it (:mod:`fifteen.frame` maps the goals they can serve onto it)."""
+    if normal_goal(shape, goal) is not None:
+        raise InputError(f"{what} is made for the standard goal; this goal's blank is not in a corner", code="bound")
 
 
 def is_own_mirror(shape: Shape, tiles) -> bool:
@@ -252,7 +370,9 @@ def is_own_mirror(shape: Shape, tiles) -> bool:
     return shape.rows == shape.cols and list(transpose_tiles(shape, tiles)) == list(tiles)
 
 
-def tables_for(shape: Shape, tiles) -> MoveTables:
-    """The move tables to search *tiles* with: the mirror-closed ones (half the root's
-    moves) when the position is its own mirror image, else the ordinary ones."""
-    return move_tables(shape, is_own_mirror(shape, tiles))
+def tables_for(shape: Shape, tiles, goal: Sequence[int] | None = None) -> MoveTables:
+    """The move tables to search *tiles* towards *goal* (default the standard goal) with: the
+    mirror-closed ones (half the root's moves) when the position and the goal are both their
+    own mirror image (boards of up to 25 squares), else the ordinary ones."""
+    mirrored = shape.size <= EXACT_MAX_SQUARES and is_own_mirror(shape, tiles) and (goal is None or is_own_mirror(shape, goal))
+    return move_tables(shape, mirrored)

@@ -1,5 +1,10 @@
 """Optimal solving: :func:`solve`, IDA* with a bound of :mod:`fifteen.bounds` by name, and
-the :class:`Solution` it returns."""
+the :class:`Solution` it returns.
+
+A board is searched in its solving frame (:mod:`fifteen.frame`: a goal with its blank in a
+corner mapped onto the standard goal, any other given to the bounds as data); the solution
+comes back in the caller's frame (the board's own tile numbers and squares), replayed to
+the board's goal."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from typing import Any
 from fifteen.board import Board
 from fifteen.bounds import check_board, resolve_bound, start_bound, summary
 from fifteen.errors import InputError
+from fifteen.frame import frame_for
 from fifteen.limits import describe
 from fifteen.search.ida import Progress, SearchResult, ida_star
 
@@ -28,12 +34,19 @@ def check_solve_arguments(board: object, bound: object, progress: object, cancel
 
 @dataclass
 class Solution:
-    """A shortest solution of *board*, found with the bound named *bound*; *result* holds the
-    search's figures (:class:`fifteen.parallel.scheduler.ParallelResult` for a parallel search)."""
+    """A shortest solution of *board* towards its goal (``board.target``), found with the
+    bound named *bound*; *result* holds the search's figures (its ``path`` and ``tiles``
+    in the board's own frame), :attr:`goal_frame` says how the goal was searched."""
 
     board: Board
     bound: str
     result: SearchResult
+
+    @property
+    def goal_frame(self) -> str | None:
+        """How the goal was searched, for people (:meth:`fifteen.frame.Frame.describe`):
+        ``None`` for the standard goal."""
+        return frame_for(self.board.target).describe()
 
     @property
     def length(self) -> int:
@@ -51,9 +64,10 @@ class Solution:
         """The one JSON object of a solve: ``solve --json``, the API's ``solve`` and
         ``parallel_result``, each line of a batch.
 
-        The position (``shape``, ``rows``, ``cols``, ``tiles``), ``bound`` (the one used:
+        The position (``shape``, ``rows``, ``cols``, ``tiles``, ``goal``), ``bound`` (the one used:
         ``auto`` resolved), ``length``, ``moves`` (the tiles that slide), ``directions`` (the
-        blank's), then the search's figures (:meth:`fifteen.search.ida.SearchResult.to_json`:
+        blank's), ``goal_frame`` (how the goal was searched; ``null`` for the standard goal),
+        then the search's figures (:meth:`fifteen.search.ida.SearchResult.to_json`:
         ``h0``, ``nodes``, the times in seconds rounded to 0.1 ms, ``nodes_per_second``,
         ``iterations``; a parallel search adds ``workers`` and ``worker_nodes``).  With the
         position's bound *values* (:func:`fifteen.bounds.bound_values`), ``bounds`` and
@@ -66,6 +80,7 @@ class Solution:
             "length": self.length,
             "moves": list(self.tiles),
             "directions": self.directions,
+            "goal_frame": self.goal_frame,
             **self.result.to_json(),
         }
         if values is not None:
@@ -81,16 +96,19 @@ def solve(
     cancel: Callable[[], bool] | None = None,
     tick_nodes: int = 1 << 16,
 ) -> Solution:
-    """A shortest solution of *board* by IDA* with the named bound."""
+    """A shortest solution of *board* towards its goal (``board.target``) by IDA* with the named
+    bound (see the module docstring for goals other than the standard one)."""
     check_solve_arguments(board, bound, progress, cancel, tick_nodes)
-    info = resolve_bound(board.shape, bound)
+    info = resolve_bound(board.shape, bound, board.target)
+    frame = frame_for(board.target)
     result = ida_star(
         board.shape,
-        board.tiles,
+        frame.position(board.tiles),
         info.factory,
         progress=progress,
         cancel=cancel,
         tick_nodes=tick_nodes,
         start_bound=start_bound(board, bound),
+        goal=frame.search_goal,
     )
-    return Solution(board, info.name, result)
+    return Solution(board, info.name, frame.back(result, board.tiles))

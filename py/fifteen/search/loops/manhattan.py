@@ -1,17 +1,21 @@
 """The Manhattan family's loops: MD and MD + linear conflict (tables and snippets for :mod:`fifteen.search.loops.template`).
 
 Both factories follow the searcher contract of :func:`fifteen.search.ida.ida_star`:
-``factory(shape, board, tick, *, tables=None, state=None) -> Searcher``.
+``factory(shape, board, tick, *, tables=None, state=None, goal=None) -> Searcher``.  The goal
+is data: the per-move, per-tile tables are built from its goal squares once per (move tables,
+goal) and kept (a few at a time), so the loop is the same for every goal and costs nothing
+more per node.
 """
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Sequence
+from functools import lru_cache
 
 from fifteen.board import Shape
-from fifteen.bounds.manhattan import column_codes, line_table, manhattan, manhattan_table, row_codes
+from fifteen.bounds.manhattan import goal_squares, line_codes, line_extras, manhattan, manhattan_table
 from fifteen.search.loops.template import Children, Loop, LoopProgram, Searcher, Tick
-from fifteen.search.moves import MoveTables, tables_for
+from fifteen.search.moves import MoveTables, normal_goal, tables_for
 
 #: The names both loops share.
 _LEGEND = (
@@ -85,55 +89,74 @@ LC_LOOP = Loop(
 )
 
 
-def md_deltas(tables: MoveTables) -> list[int]:
-    """``[m * N + t]``: change of MD when tile *t* makes move *m*."""
-    md = manhattan_table(tables.shape)
+def md_deltas(tables: MoveTables, goal: tuple[int, ...] | None = None) -> list[int]:
+    """``[m * N + t]``: change of MD when tile *t* makes move *m* (towards *goal*, default the standard goal)."""
+    md = manhattan_table(tables.shape, goal)
     n = tables.n
     return tables.per_tile(lambda mv, t: md[t * n + mv.blank_from] - md[t * n + mv.blank_to])
 
 
-@cache
-def _md_program(tables: MoveTables) -> LoopProgram:
-    return LoopProgram(MD_LOOP, {"succ": tables.successors, "mdd": md_deltas(tables)})
+@lru_cache(maxsize=8)
+def _md_program(tables: MoveTables, goal: tuple[int, ...] | None) -> LoopProgram:
+    return LoopProgram(MD_LOOP, {"succ": tables.successors, "mdd": md_deltas(tables, goal)})
 
 
 def manhattan_searcher(
-    shape: Shape, board: list[int], tick: Tick, *, tables: MoveTables | None = None, state: int | None = None
+    shape: Shape,
+    board: list[int],
+    tick: Tick,
+    *,
+    tables: MoveTables | None = None,
+    state: int | None = None,
+    goal: Sequence[int] | None = None,
 ) -> Searcher:
     """IDA* bounded by the Manhattan distance."""
-    tables = tables or tables_for(shape, board)
-    h0 = manhattan(shape, board)
-    return _md_program(tables).searcher(board, tick, tables, state, h0, (h0,), {})
+    goal = normal_goal(shape, goal)
+    tables = tables or tables_for(shape, board, goal)
+    h0 = manhattan(shape, board, goal)
+    return _md_program(tables, goal).searcher(board, tick, tables, state, h0, (h0,), {}, goal)
 
 
-@cache
-def _lc_program(tables: MoveTables) -> LoopProgram:
+@lru_cache(maxsize=4)
+def _lc_successors(tables: MoveTables) -> tuple[list, list]:
+    """The vertical and horizontal successor lists, each entry with the lines the move changes:
+    ``(s, m * N, next state, l1, l2, l3)`` (the same for every goal)."""
     shape = tables.shape
     n = tables.n
     rows, cols = shape.rows, shape.cols
+    # For move m (tile t from square s = blank_to to square b = blank_from): lines l1 (left
+    # by the tile) and l2 (entered) change conflicts; l3 is re-coded.
+    lines = []
+    for mv in tables.moves:
+        s, b = mv.blank_to, mv.blank_from
+        if mv.vertical:
+            lines.append((s // cols, b // cols, rows + s % cols))
+        else:
+            lines.append((rows + s % cols, rows + b % cols, s // cols))
+
+    def expand(table):
+        return [tuple((s, m, st) + lines[m // n] for s, m, st in entry) for entry in table]
+
+    return expand(tables.successors_vertical), expand(tables.successors_horizontal)
+
+
+@lru_cache(maxsize=8)
+def _lc_program(tables: MoveTables, goal: tuple[int, ...] | None) -> LoopProgram:
+    shape = tables.shape
+    rows, cols = shape.rows, shape.cols
     rb, cb = cols + 1, rows + 1
+    home = goal_squares(shape, goal)
 
     def row_digit(sq: int, t: int) -> int:
         r, c = divmod(sq, cols)
-        gr, gc = divmod(t - 1, cols)
+        gr, gc = divmod(home[t], cols)
         return (gc + 1) * rb**c if t and gr == r else 0
 
     def col_digit(sq: int, t: int) -> int:
         r, c = divmod(sq, cols)
-        gr, gc = divmod(t - 1, cols)
+        gr, gc = divmod(home[t], cols)
         return (gr + 1) * cb**r if t and gc == c else 0
 
-    # For move m (tile t from square s = blank_to to square b = blank_from): lines l1 (left
-    # by the tile) and l2 (entered) change conflicts; l3 is re-coded.
-    line1 = [0] * len(tables.moves)
-    line2 = [0] * len(tables.moves)
-    line3 = [0] * len(tables.moves)
-    for i, mv in enumerate(tables.moves):
-        s, b = mv.blank_to, mv.blank_from
-        if mv.vertical:
-            line1[i], line2[i], line3[i] = s // cols, b // cols, rows + s % cols
-        else:
-            line1[i], line2[i], line3[i] = rows + s % cols, rows + b % cols, s // cols
     d1 = tables.per_tile(lambda mv, t: -(row_digit if mv.vertical else col_digit)(mv.blank_to, t))
     d2 = tables.per_tile(lambda mv, t: (row_digit if mv.vertical else col_digit)(mv.blank_from, t))
     d3 = tables.per_tile(
@@ -141,34 +164,38 @@ def _lc_program(tables: MoveTables) -> LoopProgram:
             (col_digit if mv.vertical else row_digit)(mv.blank_from, t) - (col_digit if mv.vertical else row_digit)(mv.blank_to, t)
         )
     )
-
-    def expand(table):  # successors carry (s, m*N, next state, l1, l2, l3)
-        return [tuple((s, m, st, line1[m // n], line2[m // n], line3[m // n]) for s, m, st in entry) for entry in table]
-
+    succ_v, succ_h = _lc_successors(tables)
     static = {
-        "succ_v": expand(tables.successors_vertical),
-        "succ_h": expand(tables.successors_horizontal),
-        "mdd": md_deltas(tables),
+        "succ_v": succ_v,
+        "succ_h": succ_h,
+        "mdd": md_deltas(tables, goal),
         "d1": d1,
         "d2": d2,
         "d3": d3,
-        "row_lc": line_table(cols),
-        "col_lc": line_table(rows),
+        "row_lc": line_extras(cols),
+        "col_lc": line_extras(rows),
     }
     return LoopProgram(LC_LOOP, static)
 
 
 def linear_conflict_searcher(
-    shape: Shape, board: list[int], tick: Tick, *, tables: MoveTables | None = None, state: int | None = None
+    shape: Shape,
+    board: list[int],
+    tick: Tick,
+    *,
+    tables: MoveTables | None = None,
+    state: int | None = None,
+    goal: Sequence[int] | None = None,
 ) -> Searcher:
     """IDA* bounded by MD + linear conflict."""
-    tables = tables or tables_for(shape, board)
-    program = _lc_program(tables)
-    codes = row_codes(shape, board) + column_codes(shape, board)
+    goal = normal_goal(shape, goal)
+    tables = tables or tables_for(shape, board, goal)
+    program = _lc_program(tables, goal)
+    codes = line_codes(shape, board, goal)
     row_lc, col_lc = program.static["row_lc"], program.static["col_lc"]
     rows = shape.rows
-    h0 = manhattan(shape, board) + sum(row_lc[c] for c in codes[:rows]) + sum(col_lc[c] for c in codes[rows:])
-    return program.searcher(board, tick, tables, state, h0, (h0,), {"codes": codes})
+    h0 = manhattan(shape, board, goal) + sum(row_lc[c] for c in codes[:rows]) + sum(col_lc[c] for c in codes[rows:])
+    return program.searcher(board, tick, tables, state, h0, (h0,), {"codes": codes}, goal)
 
 
 __all__ = ["LC_LOOP", "MD_LOOP", "linear_conflict_searcher", "manhattan_searcher", "md_deltas"]

@@ -18,9 +18,11 @@ the nodes on Korf's 100; slack >= 6 is where nearly all of that gain is, at litt
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fifteen.bounds.pdb import PatternDatabase
 from fifteen.search.loops.template import Children, Loop, LoopProgram, Searcher, Tick
-from fifteen.search.moves import MoveTables, tables_for
+from fifteen.search.moves import MoveTables, require_standard_goal, tables_for
 
 _PLAIN_VALUE = ("i0 = I[g]", "i1 = i0 + d", "h = hp - T[i0] + T[i1]")
 
@@ -122,9 +124,12 @@ def pdb_searcher(db: PatternDatabase, *, reflect: bool = True):
             programs[tables] = LoopProgram(pdb_loop(use_r), {"succ": succ, "T": db.data})
         return programs[tables]
 
-    def factory(shape, board, tick: Tick, *, tables: MoveTables | None = None, state: int | None = None) -> Searcher:
+    def factory(
+        shape, board, tick: Tick, *, tables: MoveTables | None = None, state: int | None = None, goal: Sequence[int] | None = None
+    ) -> Searcher:
         if (shape.rows, shape.cols) != (db.rows, db.cols):
             raise ValueError(f"{db.name} is for {db.rows}x{db.cols}, not {shape}")
+        require_standard_goal(shape, goal, db.name)
         tables = tables or tables_for(shape, board)
         T = db.data  # every table, indexed by flat indices
         I = db.indices(board)  # noqa: E741 - the loop's name for the plain indices

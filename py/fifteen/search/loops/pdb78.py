@@ -18,11 +18,13 @@ with slack.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fifteen.board import Shape
 from fifteen.bounds.manhattan import manhattan
 from fifteen.bounds.pdb78 import PDB78
 from fifteen.search.loops.template import Children, Loop, LoopProgram, Searcher, Tick
-from fifteen.search.moves import MoveTables, tables_for
+from fifteen.search.moves import MoveTables, require_standard_goal, tables_for
 
 
 def _entry(index: str, entry: str) -> str:
@@ -172,9 +174,12 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
             programs[tables] = LoopProgram(pdb78_loop(use_r), {"sv": sv, "sh": sh, "T": db.data})
         return programs[tables]
 
-    def factory(shape: Shape, board, tick: Tick, *, tables: MoveTables | None = None, state: int | None = None) -> Searcher:
+    def factory(
+        shape: Shape, board, tick: Tick, *, tables: MoveTables | None = None, state: int | None = None, goal: Sequence[int] | None = None
+    ) -> Searcher:
         if (shape.rows, shape.cols) != (db.rows, db.cols):
             raise ValueError(f"{db.name} is for {db.rows}x{db.cols}, not {shape}")
+        require_standard_goal(shape, goal, db.name)
         tables = tables or tables_for(shape, board)
         loop_board = list(board) + [0]  # square n: sentinel holding "tile 0"
         md0 = manhattan(shape, board)

@@ -341,11 +341,13 @@ class LoopProgram:
         h0: int,
         args: tuple,
         values: dict[str, Any],
+        goal: Sequence[int] | None = None,
     ) -> Searcher:
-        """A :class:`Searcher` from *board* (the position) starting in automaton *state*
-        (default: the start state of the blank's square), with the state arguments *args*
-        and the per-position lists *values* (``board`` among them when the loop's board is not
-        a plain copy of the position: the loop moves tiles in its own list, never in *board*)."""
+        """A :class:`Searcher` from *board* (the position) towards *goal* (default: the standard
+        goal) starting in automaton *state* (default: the start state of the blank's square),
+        with the state arguments *args* and the per-position lists *values* (``board`` among
+        them when the loop's board is not a plain copy of the position: the loop moves tiles in
+        its own list, never in *board*)."""
         blank = list(board).index(0)
         if state is None:
             state = tables.start_states[blank]
@@ -356,7 +358,7 @@ class LoopProgram:
         if missing:
             raise TypeError(f"{self.loop.name}: no value for {sorted(missing)}")
         dfs, counter = self._make(tick=tick, **{n: names[n] for n in self.loop.names})
-        at_goal = list(board) == list(tables.shape.goal())
+        at_goal = tuple(board) == tuple(tables.shape.goal() if goal is None else goal)
         return Searcher(h0, dfs, counter, tick, path, blank, state, args, at_goal)
 
 

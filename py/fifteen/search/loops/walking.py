@@ -15,19 +15,25 @@ maximum.
   length depends on the shape).
 * ID can be 0 away from the goal: its goal test checks the board.
 
-The factories follow the searcher contract of :func:`fifteen.search.ida.ida_star`.
+The factories follow the searcher contract of :func:`fifteen.search.ida.ida_star`.  The goal
+is data, as for MD: tiles are numbered by their goal squares' ranks (ID) and counted by their
+goal rows and columns, in the tables of the goal's blank row and column (WD;
+:func:`fifteen.db.registry.walking_pair`), once per (move tables, goal).
 """
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Sequence
+from functools import cache, lru_cache
 from typing import Any
 
-from fifteen.board import Shape, transpose_tiles
-from fifteen.bounds.inversion import column_labels, distance_table, horizontal_inversions, vertical_inversions
-from fifteen.db.registry import walking_table
+from fifteen.board import Shape
+from fifteen.bounds.inversion import distance_table, goal_labels, horizontal_inversions, vertical_inversions
+from fifteen.bounds.manhattan import goal_squares
+from fifteen.bounds.walking import axis_counts
+from fifteen.db.registry import walking_pair
 from fifteen.search.loops.template import Children, Loop, LoopProgram, Searcher, Tick
-from fifteen.search.moves import MoveTables, tables_for
+from fifteen.search.moves import MoveTables, normal_goal, tables_for
 
 
 def _state_names(use_wd: bool, use_id: bool) -> tuple[str, ...]:
@@ -104,16 +110,16 @@ def _legend(jumps: tuple[int, int]) -> tuple[tuple[str, str], ...]:
     )
 
 
-def _inversion_deltas(shape: Shape, n: int):
-    """``less[t * N + u]`` = +1 if tile u < t else -1, for the vertical (row-major labels) and
-    horizontal (column-major labels) readings; 0 where u is the blank."""
-    labels = column_labels(shape)
+def _inversion_deltas(shape: Shape, n: int, goal: tuple[int, ...] | None):
+    """``less[t * N + u]`` = +1 if tile u comes before tile t in the goal's reading else -1, for
+    the vertical (row by row) and horizontal (column by column) readings; 0 where u is the blank."""
+    vertical, horizontal = goal_labels(shape, goal)
     less_v = [0] * (n * n)
     less_h = [0] * (n * n)
     for t in range(1, n):
         for u in range(1, n):
-            less_v[t * n + u] = 1 if u < t else -1
-            less_h[t * n + u] = 1 if labels[u] < labels[t] else -1
+            less_v[t * n + u] = 1 if vertical[u] < vertical[t] else -1
+            less_h[t * n + u] = 1 if horizontal[u] < horizontal[t] else -1
     return less_v, less_h
 
 
@@ -123,38 +129,41 @@ def _id_tables(shape: Shape):
     return distance_table(shape.cols - 1, max_inv), distance_table(shape.rows - 1, max_inv)
 
 
-def _goal_test(n: int, goal: list[int]):
+def _goal_test(goal: list[int]):
+    blank = goal.index(0)
+
     def is_goal(board: list[int], b: int, s: int, t: int) -> bool:
         """The board after tile t slides from s to b is the goal."""
-        if s != n - 1:
+        if s != blank:
             return False
         board[b] = t
-        ok = board[: n - 1] == goal[: n - 1]
+        ok = board[:s] == goal[:s] and board[s + 1 :] == goal[s + 1 :]
         board[s] = t
         return ok
 
     return is_goal
 
 
-@cache
-def _id_wd_program(tables: MoveTables, use_wd: bool, use_id: bool):
-    """The board-independent part, once per move tables and bound:
+@lru_cache(maxsize=8)
+def _id_wd_program(tables: MoveTables, use_wd: bool, use_id: bool, goal: tuple[int, ...] | None):
+    """The board-independent part, once per move tables, bound and goal:
     ``(program, {axis: (WD table, stride)}, {axis: ID table})``."""
     shape = tables.shape
     n = tables.n
     rows, cols = shape.rows, shape.cols
+    home = goal_squares(shape, goal)
     static: dict[str, Any] = {}
     wd_tables = {}
-    axes = (("v", shape, tables.successors_vertical), ("h", shape.transposed(), tables.successors_horizontal))
-    less = _inversion_deltas(shape, n)
+    axes = (("v", tables.successors_vertical), ("h", tables.successors_horizontal))
+    less = _inversion_deltas(shape, n, goal)
     ids = _id_tables(shape)
     # Per (move, tile): offset into the links row: direction * R + goal row (vertical) or
     # direction * C + goal column (horizontal, on the transposed table).  Direction 0 = the
     # blank moves up/left (the tile moves down/right).
     static["off"] = tables.per_tile(
-        lambda mv, t: ((int(mv.forward) * rows + (t - 1) // cols) if mv.vertical else (int(mv.forward) * cols + (t - 1) % cols)) if t else 0
+        lambda mv, t: ((int(mv.forward) * rows + home[t] // cols) if mv.vertical else (int(mv.forward) * cols + home[t] % cols)) if t else 0
     )
-    for (axis, tshape, succ), less_a, id_a in zip(axes, less, ids, strict=True):
+    for (axis, succ), less_a, id_a, table in zip(axes, less, ids, walking_pair(shape, goal) if use_wd else (None, None), strict=True):
         # rows_pos[t][u] = +1 if u < t else -1 (in this axis's labels); rows_neg negated
         rows_pos = [less_a[t * n : (t + 1) * n] for t in range(n)]
         rows_neg = [[-x for x in row] for row in rows_pos]
@@ -171,9 +180,8 @@ def _id_wd_program(tables: MoveTables, use_wd: bool, use_id: bool):
                 row.append(item)
             entries.append(tuple(row))
         static["succ_" + axis] = entries
-        if use_wd:
-            table = walking_table(tshape)
-            width = 2 * tshape.rows
+        if table is not None:
+            width = 2 * table.shape.rows
             wd_tables[axis] = (table, width)
             spread = bytearray(len(table.values) * width)
             spread[::width] = table.values
@@ -184,51 +192,79 @@ def _id_wd_program(tables: MoveTables, use_wd: bool, use_id: bool):
                 static["wdid_" + axis] = [by_value[w] for w in spread]
             static["link_" + axis] = [x * width for x in table.links]
         static["id_" + axis] = id_a
-    static["is_goal"] = _goal_test(n, list(shape.goal()))
+    static["is_goal"] = _goal_test(list(shape.goal() if goal is None else goal))
     loop = id_wd_loop((cols - 1, rows - 1), use_wd, use_id)
     return LoopProgram(loop, {k: v for k, v in static.items() if k in loop.hot}), wd_tables, {"v": ids[0], "h": ids[1]}
 
 
-def _id_wd_searcher(shape: Shape, board: list[int], tick: Tick, tables: MoveTables | None, state: int | None, use_wd: bool, use_id: bool):
-    tables = tables or tables_for(shape, board)
-    program, wd_tables, id_tables = _id_wd_program(tables, use_wd, use_id)
+def _id_wd_searcher(
+    shape: Shape,
+    board: list[int],
+    tick: Tick,
+    tables: MoveTables | None,
+    state: int | None,
+    goal: Sequence[int] | None,
+    use_wd: bool,
+    use_id: bool,
+):
+    goal = normal_goal(shape, goal)
+    tables = tables or tables_for(shape, board, goal)
+    program, wd_tables, id_tables = _id_wd_program(tables, use_wd, use_id, goal)
+    home = goal_squares(shape, goal)
     start: dict[str, int] = {}
     h0 = 0
-    for axis, ttiles, inversions_of in (
-        ("v", board, vertical_inversions),
-        ("h", transpose_tiles(shape, board), horizontal_inversions),
-    ):
+    for axis, inversions_of in (("v", vertical_inversions), ("h", horizontal_inversions)):
         parts = []
         if use_wd:
             table, width = wd_tables[axis]
-            start["k" + axis] = table.key_of(ttiles) * width
+            start["k" + axis] = table.index[axis_counts(shape, board, home, axis == "v")] * width
             parts.append(table.values[start["k" + axis] // width])
         if use_id:
-            start["i" + axis] = inversions_of(shape, board)
+            start["i" + axis] = inversions_of(shape, board, goal)
             parts.append(id_tables[axis][start["i" + axis]])
         start["h" + axis] = max(parts)
         h0 += start["h" + axis]
     args = tuple(start[name] for name in program.loop.args)
-    return program.searcher(board, tick, tables, state, h0, args, {})
+    return program.searcher(board, tick, tables, state, h0, args, {}, goal)
 
 
 def inversion_searcher(
-    shape: Shape, board: list[int], tick: Tick, *, tables: MoveTables | None = None, state: int | None = None
+    shape: Shape,
+    board: list[int],
+    tick: Tick,
+    *,
+    tables: MoveTables | None = None,
+    state: int | None = None,
+    goal: Sequence[int] | None = None,
 ) -> Searcher:
     """IDA* bounded by ID alone (vertical + horizontal inversion distance)."""
-    return _id_wd_searcher(shape, board, tick, tables, state, use_wd=False, use_id=True)
+    return _id_wd_searcher(shape, board, tick, tables, state, goal, use_wd=False, use_id=True)
 
 
-def walking_searcher(shape: Shape, board: list[int], tick: Tick, *, tables: MoveTables | None = None, state: int | None = None) -> Searcher:
+def walking_searcher(
+    shape: Shape,
+    board: list[int],
+    tick: Tick,
+    *,
+    tables: MoveTables | None = None,
+    state: int | None = None,
+    goal: Sequence[int] | None = None,
+) -> Searcher:
     """IDA* bounded by WD alone (vertical + horizontal walking distance, linked tables)."""
-    return _id_wd_searcher(shape, board, tick, tables, state, use_wd=True, use_id=False)
+    return _id_wd_searcher(shape, board, tick, tables, state, goal, use_wd=True, use_id=False)
 
 
 def walking_inversion_searcher(
-    shape: Shape, board: list[int], tick: Tick, *, tables: MoveTables | None = None, state: int | None = None
+    shape: Shape,
+    board: list[int],
+    tick: Tick,
+    *,
+    tables: MoveTables | None = None,
+    state: int | None = None,
+    goal: Sequence[int] | None = None,
 ) -> Searcher:
     """IDA* bounded by the seed's max(WD_v, ID_v) + max(WD_h, ID_h)."""
-    return _id_wd_searcher(shape, board, tick, tables, state, use_wd=True, use_id=True)
+    return _id_wd_searcher(shape, board, tick, tables, state, goal, use_wd=True, use_id=True)
 
 
 __all__ = ["id_wd_loop", "inversion_searcher", "walking_inversion_searcher", "walking_searcher"]
