@@ -1,26 +1,26 @@
 // The controller ("game manager" in the 2048 game's terms): the page's state
 // and every decision.  It never touches the DOM: what the page shows goes
-// through the view (view.js), what the user does arrives through input.js as
-// the intents below; the solver runs behind SolverPool (solver-pool.js,
-// solver-client.js, protocol.js), share links and preferences in share.js, offline support in
-// offline.js, the board model in board.js.
+// through the view (view/page.js), what the user does arrives through input/page.js as
+// the intents below; the solver runs behind SolverPool (solver/pool.js,
+// solver/client.js, solver/protocol.js), share links and preferences in model/share.js, offline support in
+// offline.js, the board model in model/board.js.
 
-import { Board, SHAPES, parseShape, randomTiles } from "./board.js";
-import { SolverPool, WORKER_BASE_BYTES, poolLimits } from "./solver-pool.js";
-import { pageControlled, startedWorkerAt } from "./solver-start.js";
-import { PoolView } from "./view-pool.js";
-import { ErrorType, LoadState, Method, Stage, warmUpParams } from "./protocol.js";
-import { PageView } from "./view.js";
-import { PackState } from "./view-solve.js";
-import { currentIteration, formatSeconds, phasesText } from "./format.js";
-import { PageModel, Source } from "./page-model.js";
-import { parseMoveString, replayVerdict } from "./moves.js";
-import { bindInput } from "./input.js";
-import { Playback, SPEEDS } from "./playback.js";
-import { readHash, writeHash, shareUrl, prefs } from "./share.js";
+import { Board, SHAPES, parseShape, randomTiles } from "./model/board.js";
+import { SolverPool, WORKER_BASE_BYTES, poolLimits } from "./solver/pool.js";
+import { pageControlled, startedWorkerAt } from "./solver/start.js";
+import { PoolView } from "./view/pool.js";
+import { ErrorType, LoadState, Method, Stage, warmUpParams } from "./solver/protocol.js";
+import { PageView } from "./view/page.js";
+import { PackState } from "./view/solve.js";
+import { currentIteration, formatSeconds, phasesText } from "./model/format.js";
+import { PageModel, Source } from "./model/page-model.js";
+import { parseMoveString, replayVerdict } from "./model/moves.js";
+import { bindInput } from "./input/page.js";
+import { Playback, SPEEDS } from "./model/playback.js";
+import { readHash, writeHash, shareUrl, prefs } from "./model/share.js";
 import { registerOffline, precacheAll } from "./offline.js";
-import { Lab } from "./lab.js";
-import { bindLabInput } from "./input-lab.js";
+import { Lab } from "./lab/lab.js";
+import { bindLabInput } from "./input/lab.js";
 
 /**
  * The page's state.  Everything the page shows follows from it (and from the
@@ -42,7 +42,7 @@ const state = {
   firstReady: true,
   cachedStart: pageControlled(), // this build's service worker served the page
   readySeconds: 0, // seconds from opening the page (its navigation's start) to the first READY
-  phases: {}, // the first start-up's phases in seconds: runtime, solver, databases, warmup (format.js PHASES)
+  phases: {}, // the first start-up's phases in seconds: runtime, solver, databases, warmup (model/format.js PHASES)
   loadWarning: false,
   warnings: [], // messages of the current load (missing or skipped databases)
   damaged: null, // a damaged database file the user may skip
@@ -53,12 +53,12 @@ const state = {
   pack: { busy: false, error: null }, // the download in progress / its last failure
 };
 
-/** Position, solution, playback, solve job and status: page-model.js. */
+/** Position, solution, playback, solve job and status: model/page-model.js. */
 const model = new PageModel(new Board(4, 4));
 
 const view = new PageView();
 
-/** The lab (lab.js: Compare bounds, bound trace, Explain, explorer, hints): its own state, this page's board. */
+/** The lab (lab/lab.js: Compare bounds, bound trace, Explain, explorer, hints): its own state, this page's board. */
 const lab = new Lab({
   client: null, // set below, once the client exists
   board: () => model.position,
@@ -110,7 +110,7 @@ const client = new SolverPool({
       // with the runtime's start), then everything of the build is cached for offline use.
       // Both wait for the worker's reply to a first request, which comes once its start-up
       // work is done: the copy of the runtime's wasm that the precache takes is stored by then
-      // (worker-boot.js, downloadKept).
+      // (worker/boot.js, downloadKept).
       buildInfoRead
         .then(() => client.call(Method.INFO, {}).catch(() => {}))
         .then(() => registerOffline(state.buildInfo, { onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000) }))
@@ -167,7 +167,7 @@ const client = new SolverPool({
 lab.client = client;
 
 // ------------------------------------------------------------------ the pool of workers
-// How many solver workers (solver-pool.js): the user's choice (remembered), else one per
+// How many solver workers (solver/pool.js): the user's choice (remembered), else one per
 // core but one, within half the device's memory; the memory it takes is shown.
 const poolView = new PoolView();
 const cores = globalThis.navigator?.hardwareConcurrency || 1;
@@ -204,7 +204,7 @@ function stageSizes() {
 }
 
 // ------------------------------------------------------------------ effects of the model
-/** Carry out the effects that the model's transitions return (page-model.js). */
+/** Carry out the effects that the model's transitions return (model/page-model.js). */
 function run(effects) {
   for (const e of effects || []) {
     switch (e.type) {
@@ -285,7 +285,7 @@ function renderPosition() {
   lab.positionChanged();
 }
 
-/** A new position from `source` (page-model.js Source). */
+/** A new position from `source` (model/page-model.js Source). */
 function changePosition(board, source, example = "") {
   view.setNotice("");
   run(model.setPosition(board, { source, example }));
@@ -548,7 +548,7 @@ function hashChanged(hash) {
   if (h?.bound) prefs.set("bound", h.bound);
   const same = h?.tiles && h.shape === model.position.shape && h.tiles.join(" ") === model.position.text();
   const loaded = h && !same ? loadLink(h, Source.HISTORY) : Promise.resolve();
-  loaded.then(() => lab.linkOpened(hash)); // a comparison link (lab.js), on its position
+  loaded.then(() => lab.linkOpened(hash)); // a comparison link (lab/lab.js), on its position
 }
 
 /**
@@ -865,7 +865,7 @@ async function main() {
   // nothing of it needs what follows (the files' sizes reach the client when known).
   setUpPool();
   client.start(model.position.shape);
-  // opening the page until its solver worker started (solver-start.js: before this module's graph)
+  // opening the page until its solver worker started (solver/start.js: before this module's graph)
   state.phases.page = (startedWorkerAt() ?? performance.now()) / 1000;
   buildInfoRead = readBuildInfo();
   loadExamples();

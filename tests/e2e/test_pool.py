@@ -1,4 +1,4 @@
-"""The pool of solver workers on the real page (solver-pool.js, fifteen.parallel.browser): the Solve
+"""The pool of solver workers on the real page (solver/pool.js, fifteen.parallel.browser): the Solve
 card's worker count (remembered), a solve with 2 workers equal to the serial length with the
 progress of both workers, a worker killed mid-solve (its tasks re-run: still the optimum),
 and Cancel with 2 workers.  They share the session's page (one more Pyodide for the helper);

@@ -1,4 +1,4 @@
-// format.js: how counts, durations, sizes, memory and estimates read.
+// model/format.js: how counts, durations, sizes, memory and estimates read.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -16,7 +16,7 @@ import {
   packMemoryText,
   phasesAttr,
   phasesText,
-} from "../../static/js/format.js";
+} from "../../static/js/model/format.js";
 
 const MB = 1024 * 1024;
 

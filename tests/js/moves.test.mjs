@@ -1,10 +1,10 @@
-// moves.js: pasted move strings in both notations, replayed and judged.
+// model/moves.js: pasted move strings in both notations, replayed and judged.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Board } from "../../static/js/board.js";
-import { parseMoveString, replayVerdict } from "../../static/js/moves.js";
+import { Board } from "../../static/js/model/board.js";
+import { parseMoveString, replayVerdict } from "../../static/js/model/moves.js";
 
 // The goal with the blank moved U, U, L: solved by R, D, D, i.e. tiles 2, 3, 6.
 const start = () => {

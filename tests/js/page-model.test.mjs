@@ -1,10 +1,10 @@
-// page-model.js: every action's effect on position, solution, playback, job and status.
+// model/page-model.js: every action's effect on position, solution, playback, job and status.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Board } from "../../static/js/board.js";
-import { CLICK_GUARD_MS, PageModel, Source, Status } from "../../static/js/page-model.js";
+import { Board } from "../../static/js/model/board.js";
+import { CLICK_GUARD_MS, PageModel, Source, Status } from "../../static/js/model/page-model.js";
 
 // The goal with the blank moved up twice and left once: solved by R, D, D (tiles 8... below).
 const start = () => {

@@ -1,4 +1,4 @@
-// protocol.js: the message types, their builders and their documentation; that
+// solver/protocol.js: the message types, their builders and their documentation; that
 // both sides use it (no type name written as a literal elsewhere); that the
 // methods and error types match fifteen.api's.
 
@@ -21,7 +21,7 @@ import {
   message,
   warmUpParams,
   wireError,
-} from "../../static/js/protocol.js";
+} from "../../static/js/solver/protocol.js";
 
 const ROOT = new URL("../../", import.meta.url);
 const read = (rel) => readFileSync(new URL(rel, ROOT), "utf8");
@@ -141,25 +141,25 @@ describe("the builders", () => {
 });
 
 describe("one source for the protocol", () => {
-  const header = read("static/js/protocol.js").split("*/")[0];
+  const header = read("static/js/solver/protocol.js").split("*/")[0];
 
-  test("every message type is documented in protocol.js's header", () => {
+  test("every message type is documented in solver/protocol.js's header", () => {
     for (const key of [...Object.keys(ToWorker), ...Object.keys(FromWorker)]) {
       assert.match(header, new RegExp(`^ \\*   ${key}\\s`, "m"), `${key} is not documented`);
     }
   });
 
   // The modules of both sides: the worker's and the page's client.
-  const sides = readdirSync(new URL("static/js/", ROOT)).filter((f) => /^worker.*\.js$/.test(f) || f === "solver-client.js" || f === "solver-pool.js");
+  const sides = [...readdirSync(new URL("static/js/worker/", ROOT)).map((f) => `worker/${f}`), "solver/client.js", "solver/pool.js"];
 
-  test("both sides import protocol.js", () => {
-    for (const f of ["worker.js", "solver-client.js"]) {
-      assert.match(read(`static/js/${f}`), /from "\.\/protocol\.js"/, f);
+  test("both sides import solver/protocol.js", () => {
+    for (const f of ["worker/worker.js", "solver/client.js"]) {
+      assert.match(read(`static/js/${f}`), /from "(\.\/|\.\.\/solver\/)protocol\.js"/, f);
     }
     assert.ok(sides.length >= 5, sides.join(", "));
   });
 
-  test("no message type, stage, state or error type is written as a string literal outside protocol.js", () => {
+  test("no message type, stage, state or error type is written as a string literal outside solver/protocol.js", () => {
     const names = new Set([...Object.values(ToWorker), ...Object.values(FromWorker), ...Object.values(Stage), ...Object.values(LoadState), ...Object.values(ErrorType)]);
     const found = [];
     for (const f of sides) {

@@ -1,11 +1,11 @@
-// share.js: reading share links (good and bad), writing them, the address
+// model/share.js: reading share links (good and bad), writing them, the address
 // bar, and the saved preferences.
 
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 
-import { Board, SHAPES, parseShape, randomTiles } from "../../static/js/board.js";
-import { makeHash, prefs, readHash, shareUrl, writeHash } from "../../static/js/share.js";
+import { Board, SHAPES, parseShape, randomTiles } from "../../static/js/model/board.js";
+import { makeHash, prefs, readHash, shareUrl, writeHash } from "../../static/js/model/share.js";
 
 const T4 = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0];
 

@@ -1,11 +1,11 @@
-// view-progress.js, the loading steps: nothing moves while they run, so a step under way shows
+// view/progress.js, the loading steps: nothing moves while they run, so a step under way shows
 // its whole seconds so far, once a second, after its size; the ticker stops with the last step.
 
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, mock, test } from "node:test";
 
-import { formatBytes } from "../../static/js/format.js";
-import { LoadState, Stage } from "../../static/js/protocol.js";
+import { formatBytes } from "../../static/js/model/format.js";
+import { LoadState, Stage } from "../../static/js/solver/protocol.js";
 
 /** Just enough of a DOM element for LoadingView. */
 class FakeElement {
@@ -47,7 +47,7 @@ globalThis.document = { getElementById: (id) => (byId[id] ??= new FakeElement("d
 let clock = 0; // ms: performance.now() as LoadingView reads it
 Object.defineProperty(globalThis, "performance", { value: { now: () => clock }, configurable: true, writable: true });
 
-const { LoadingView } = await import("../../static/js/view-progress.js");
+const { LoadingView } = await import("../../static/js/view/progress.js");
 
 const RUNTIME_BYTES = 13_500_000;
 const start = (stage = Stage.RUNTIME, label = "Python runtime (Pyodide)") => ({ stage, state: LoadState.START, label });

@@ -1,4 +1,4 @@
-// The page's side of the worker protocol (protocol.js).
+// The page's side of the worker protocol (solver/protocol.js).
 //
 // SolverClient owns one solver Web Worker: it starts it, turns requests into
 // promises, forwards loading/progress events, and cancels a solve — through
@@ -11,7 +11,7 @@
 // handlers; a pool of several workers can offer the same surface.
 
 import { ErrorType, FromWorker, SIGINT, Stage, message } from "./protocol.js";
-import { newSolverWorker, pageControlled, takeStartedWorker } from "./solver-start.js";
+import { newSolverWorker, pageControlled, takeStartedWorker } from "./start.js";
 
 export class SolverError extends Error {
   constructor(type, text, file) {
@@ -42,7 +42,7 @@ const PHASE_TEXT = {
   [Stage.DATABASES]: (label) => `The database ${label} did not load in time: the connection may have stalled.`,
 };
 
-/** The solver worker: the one started as the page opened (solver-start.js), else a new one. */
+/** The solver worker: the one started as the page opened (solver/start.js), else a new one. */
 const moduleWorker = () => takeStartedWorker()?.worker || newSolverWorker();
 
 export class SolverClient {

@@ -1,8 +1,8 @@
 // View of the Solve card's results: the solution (with the move being played
 // highlighted) and the optional pack's panel.
 
-import { PackPhase } from "./protocol.js";
-import { formatCount, formatPackSize, formatSeconds, packMemoryText } from "./format.js";
+import { PackPhase } from "../solver/protocol.js";
+import { formatCount, formatPackSize, formatSeconds, packMemoryText } from "../model/format.js";
 
 const $ = (id) => document.getElementById(id);
 

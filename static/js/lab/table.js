@@ -74,7 +74,7 @@ export function optimumOf(runs) {
 }
 
 /**
- * The fragment of a comparison link: the position's own fragment (share.js's
+ * The fragment of a comparison link: the position's own fragment (model/share.js's
  * makeHash) plus `lab=md,lc,...` and `budget=N`.
  */
 export function labHash(positionHash, { bounds, budget }) {

@@ -1,8 +1,8 @@
 /*
  * The message protocol between the page and a solver worker: the one place
  * where its message types, their fields and the values of its enumerations
- * are written.  Imported by the page's side (solver-client.js) and by the
- * worker (worker.js and its modules); neither writes a type name as a literal.
+ * are written.  Imported by the page's side (solver/client.js) and by the
+ * worker (worker/worker.js and its modules); neither writes a type name as a literal.
  *
  * Every message is a plain object with a `type`; requests that expect an
  * answer carry an `id` (a positive integer chosen by the page), and the
@@ -18,7 +18,7 @@
  *             files' sizes: the runtime's LOADING messages name the files it downloads,
  *             `files`, and the page's side adds their `bytes` from build-info.json)
  *             Boot options: a worker whose name (the Worker constructor's `name`) is the
- *             JSON of {controlled} (solver-start.js) starts its runtime and the solver
+ *             JSON of {controlled} (solver/start.js) starts its runtime and the solver
  *             package's download as it starts, before INIT arrives; INIT's `controlled`
  *             is then not read.  A worker without them starts everything at INIT.
  *   CALL      {id, method, params, progress?}
@@ -50,7 +50,7 @@
  *             bytes the size when known, missing = a database could not be fetched,
  *             cached = served from the site's offline cache (nothing downloaded: the page
  *             shows no size then); snapshot = resumed from the memory snapshot of an earlier
- *             start (worker-snapshot.js): the runtime with the package and those databases
+ *             start (worker/snapshot.js): the runtime with the package and those databases
  *   WARNING   {message}              non-fatal (e.g. a missing WD table: rebuilt in-process)
  *   READY     {info, interrupt, seconds, packs}
  *             info = the result of Method.INFO (shapes, bounds per shape, bound labels);
@@ -72,7 +72,7 @@
  * other value crosses as JSON text (fifteen.api, py/fifteen/api.py).
  */
 
-import { goalTiles, parseShape } from "./board.js";
+import { goalTiles, parseShape } from "../model/board.js";
 
 /** A worker's boot options ({controlled}) from its name, or null (none: it starts at INIT). */
 export function bootOptions(name) {
@@ -119,7 +119,7 @@ export const Method = Object.freeze({
   EXPLORE_POSITION: "explore_position",
   EXPLORE_RANDOM: "explore_random",
   HINT: "hint",
-  // the pool's parallel search (py/fifteen/parallel/browser.py; solver-pool.js): the scheduler runs
+  // the pool's parallel search (py/fifteen/parallel/browser.py; solver/pool.js): the scheduler runs
   // in the first worker (BEGIN, STEP, DROP), the tasks in every worker (TASKS, with
   // progress), the result from the worker whose task found the solution (RESULT)
   PARALLEL_BEGIN: "parallel_begin",
@@ -188,7 +188,7 @@ export const DOWNLOADS_CACHE = "fifteen-downloads";
 
 /**
  * The Cache Storage cache where the solver worker keeps a memory snapshot of its first start
- * (worker-snapshot.js), which later starts resume; sw.js repeats the name (kept on updates:
+ * (worker/snapshot.js), which later starts resume; sw.js repeats the name (kept on updates:
  * the snapshot names the build it belongs to).
  */
 export const SNAPSHOT_CACHE = "fifteen-snapshot";

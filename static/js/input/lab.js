@@ -1,10 +1,10 @@
-// Input of the lab's cards (lab.js): every DOM event of the Compare bounds,
+// Input of the lab's cards (lab/lab.js): every DOM event of the Compare bounds,
 // Explain, explorer and hint cards, turned into a call of the lab's intents
-// with plain values; no decisions here (as input.js for the rest of the page).
+// with plain values; no decisions here (as input/page.js for the rest of the page).
 
 const $ = (id) => document.getElementById(id);
 
-/** lab: the Lab controller (lab.js). */
+/** lab: the Lab controller (lab/lab.js). */
 export function bindLabInput(lab) {
   $("lab-preset").addEventListener("change", (e) => lab.presetChosen(e.target.value));
   $("lab-bounds").addEventListener("change", (e) => {

@@ -1,8 +1,8 @@
 // View of what runs: the loading steps (runtime, solver, databases) and a
 // solve's live progress (bound, nodes, rate, iterations, estimate).
 
-import { Stage, LoadState } from "./protocol.js";
-import { currentIteration, estimateText, formatBytes, formatCount, formatSeconds, lowerBoundText } from "./format.js";
+import { Stage, LoadState } from "../solver/protocol.js";
+import { currentIteration, estimateText, formatBytes, formatCount, formatSeconds, lowerBoundText } from "../model/format.js";
 
 const $ = (id) => document.getElementById(id);
 

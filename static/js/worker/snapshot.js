@@ -20,8 +20,8 @@
 // fresh seed for Python's `random`.  A snapshot that cannot be read or started from is
 // deleted and the start goes the ordinary way.
 
-import { SNAPSHOT_CACHE } from "./protocol.js";
-import { url } from "./worker-common.js";
+import { SNAPSHOT_CACHE } from "../solver/protocol.js";
+import { url } from "./common.js";
 
 const SNAPSHOT_URL = url("../snapshot/fifteen.bin");
 const SNAPSHOT_HEADER = "x-fifteen-snapshot";

@@ -1,10 +1,10 @@
 // Solver worker, boot: start the Python runtime (Pyodide) and install the
 // fifteen package into it.  Reports LOADING for the stages RUNTIME and SOLVER.
 
-import { sha256Hex } from "./digest.js";
-import { DOWNLOADS_CACHE, ErrorType, LoadState, Stage, message } from "./protocol.js";
-import { LoadError, fetchBytes, fetchOk, firstLine, isCached, now, post, url } from "./worker-common.js";
-import { growMemory } from "./worker-snapshot.js";
+import { sha256Hex } from "../model/digest.js";
+import { DOWNLOADS_CACHE, ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
+import { LoadError, fetchBytes, fetchOk, firstLine, isCached, now, post, url } from "./common.js";
+import { growMemory } from "./snapshot.js";
 
 const PYODIDE = "../vendor/pyodide/";
 
@@ -22,7 +22,7 @@ const hrefOf = (input) => new URL(input instanceof Request ? input.url : String(
 const WASM = "pyodide.asm.wasm";
 
 // Pyodide's loader, asked for as soon as the worker starts (before INIT arrives).
-const pyodideModule = import("../vendor/pyodide/pyodide.mjs");
+const pyodideModule = import("../../vendor/pyodide/pyodide.mjs");
 pyodideModule.catch(() => {}); // (reported by loadRuntime)
 
 /** The runtime's version (Pyodide's), or null when its loader cannot be loaded. */
@@ -160,7 +160,7 @@ const damagedRuntime = (why) => new LoadError(ErrorType.LOAD, `The Python runtim
  * or LinkError, or a streamed response that is not OK, rejects `failed`.  A TypeError
  * alone (a server without the application/wasm type) is left to Pyodide's fallback.
  * With `memoryBytes` (a start from a snapshot of that size), the instance's memory is grown
- * to it as soon as it exists (worker-snapshot.js, growMemory).
+ * to it as soon as it exists (worker/snapshot.js, growMemory).
  * Returns {failed, restore}.
  */
 function watchWasm(memoryBytes = 0) {
@@ -197,7 +197,7 @@ function watchWasm(memoryBytes = 0) {
  * Start Pyodide; returns {pyodide, interrupt} where interrupt is the Int32Array
  * interrupt buffer when the page is cross-origin isolated, else null.
  * opts: the boot options or INIT message ({controlled}); snapshot: a memory snapshot to
- * resume ({bytes}, worker-snapshot.js), else a fresh start that can make one.
+ * resume ({bytes}, worker/snapshot.js), else a fresh start that can make one.
  */
 export async function loadRuntime(opts, snapshot = null) {
   const t0 = now();

@@ -1,11 +1,11 @@
 // View of the heuristic lab: the Compare bounds card (chart, tables, buttons),
 // the bound trace under the playback controls, and the Explain card (with the
-// board's tiles coloured).  Writes the DOM only; every decision is lab.js's.
-// The charts are inline SVG built from chart.js's models; colours come from
+// board's tiles coloured).  Writes the DOM only; every decision is lab/lab.js's.
+// The charts are inline SVG built from lab/chart.js's models; colours come from
 // classes (app.css), never from style attributes (CSP: style-src 'self').
 
-import { nodesChart, traceChart } from "./chart.js";
-import { iterationTable, summaryTable } from "./lab-table.js";
+import { nodesChart, traceChart } from "../lab/chart.js";
+import { iterationTable, summaryTable } from "../lab/table.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -144,7 +144,7 @@ export class CompareView {
     $("lab-status").textContent = text;
   }
 
-  /** The comparison so far: runs (lab-table.js's run objects), optimum (or null), labels {name: label}. */
+  /** The comparison so far: runs (lab/table.js's run objects), optimum (or null), labels {name: label}. */
   render(runs, { optimum = null, labels = {} } = {}) {
     const el = $("lab-chart");
     el.replaceChildren();

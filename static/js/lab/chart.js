@@ -1,4 +1,4 @@
-// Chart geometry for the heuristic lab (pure: no DOM).  view-lab.js turns the
+// Chart geometry for the heuristic lab (pure: no DOM).  view/lab.js turns the
 // models built here into inline SVG elements; the CSP (style-src 'self') allows
 // SVG attributes and classes, so nothing here needs a style attribute.
 //

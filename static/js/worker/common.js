@@ -1,17 +1,17 @@
 // What the solver worker's modules share: URLs relative to the worker, posting
 // to the page, the worker's error type, and fetching with progress.
 //
-// Everything is fetched from the site's own origin with URLs relative to this
-// file: ../vendor/pyodide/ (Pyodide, vendored from npm), ../wheels/ (the wheels
+// Everything is fetched from the site's own origin with URLs relative to
+// static/js/ (this folder's parent): ../vendor/pyodide/ (Pyodide, vendored from npm), ../wheels/ (the wheels
 // of micropip, packaging and fifteen, listed in ../wheels/manifest.json),
 // ../db/ (databases, listed in ../db/manifest.json), ../vendor/xz/ (an xz
 // decoder, npm xz-decompress: only for the optional pack).
 
-import { ErrorType } from "./protocol.js";
+import { ErrorType } from "../solver/protocol.js";
 
-const here = new URL(".", import.meta.url);
+const here = new URL("..", import.meta.url); // static/js/
 
-/** The absolute URL of `rel`, relative to the worker's directory (static/js/). */
+/** The absolute URL of `rel`, relative to static/js/ (the parent of the worker's folder). */
 export const url = (rel) => new URL(rel, here).href;
 
 /**
@@ -27,7 +27,7 @@ export async function isCached(rel, controlled) {
   }
 }
 
-/** Send a protocol message (built with protocol.js's `message`) to the page. */
+/** Send a protocol message (built with solver/protocol.js's `message`) to the page. */
 export const post = (msg, transfer) => self.postMessage(msg, transfer || []);
 
 /** Seconds, for durations. */

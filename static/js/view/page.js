@@ -1,19 +1,19 @@
 // View ("actuator" in the 2048 game's terms): every write to the DOM goes
 // through the PageView below or the area views it holds; no decisions here.
 //
-//   view.js           PageView: status, errors, toasts, the Position card's
+//   view/page.js           PageView: status, errors, toasts, the Position card's
 //                     controls, the bound menu, Solve/Cancel, the footer
-//   view-board.js     the board, the bounds line, the playback controls
-//   view-progress.js  the loading steps, a solve's live progress
-//   view-solve.js     the solution, the optional pack's panel
+//   view/board.js     the board, the bounds line, the playback controls
+//   view/progress.js  the loading steps, a solve's live progress
+//   view/solve.js     the solution, the optional pack's panel
 //
 // A new view of the page (another tab, e.g. a heuristic lab) is one more area
 // module, held here next to the others.
 
-import { BoardView, BoundsView, PlaybackView } from "./view-board.js";
-import { LoadingView, ProgressView } from "./view-progress.js";
-import { PackView, SolutionView } from "./view-solve.js";
-import { formatBytes, phasesAttr, shorten } from "./format.js";
+import { BoardView, BoundsView, PlaybackView } from "./board.js";
+import { LoadingView, ProgressView } from "./progress.js";
+import { PackView, SolutionView } from "./solve.js";
+import { formatBytes, phasesAttr, shorten } from "../model/format.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -224,7 +224,7 @@ export class PageView {
   /**
    * The first time the solver was ready: html[data-ready-seconds] (seconds since the page was
    * opened, by its own clock: tools/web_bench.py reads it), and html[data-phases] with
-   * each start-up phase's seconds (format.js phasesAttr; the warm-up joins it when done).
+   * each start-up phase's seconds (model/format.js phasesAttr; the warm-up joins it when done).
    */
   markReady(seconds, phases = {}) {
     document.documentElement.dataset.readySeconds = seconds.toFixed(2);

@@ -2,8 +2,8 @@
 // written by build_db.py) and loading those of a board shape into Python.
 // Reports LOADING for the stage DATABASES, one label per file.
 
-import { ErrorType, LoadState, Stage, message } from "./protocol.js";
-import { LoadError, fetchBytes, isCached, now, parseReply, post, url } from "./worker-common.js";
+import { ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
+import { LoadError, fetchBytes, isCached, now, parseReply, post, url } from "./common.js";
 
 /**
  * ../db/manifest.json's text: resolves to {text} or {error} (a missing list is a warning, not a
@@ -61,7 +61,7 @@ export class Databases {
 
   /**
    * The databases `files` are in Python already (the start resumed a memory snapshot holding
-   * them, worker-snapshot.js): reported as such, never fetched.
+   * them, worker/snapshot.js): reported as such, never fetched.
    */
   resumed(files) {
     for (const file of files) {

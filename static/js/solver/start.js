@@ -2,7 +2,7 @@
 //
 // index.html loads this module before main.js, whose graph of some twenty modules takes
 // 0.2-0.5 s to arrive: the worker's runtime (the longest part of the start) begins that
-// much earlier.  The worker learns what it needs before INIT from its name (protocol.js,
+// much earlier.  The worker learns what it needs before INIT from its name (solver/protocol.js,
 // "Boot options"), so it starts the runtime at once.  SolverClient takes this worker
 // (takeStartedWorker) when it first starts one; the messages the worker sent before are
 // held and delivered once the client has set its handlers (`worker.replay()`).
@@ -10,11 +10,11 @@
 /** Whether this build's service worker serves the page (and so the workers it starts). */
 export const pageControlled = () => !!globalThis.navigator?.serviceWorker?.controller;
 
-/** The boot options a worker started now reads from its name (protocol.js). */
+/** The boot options a worker started now reads from its name (solver/protocol.js). */
 const bootName = () => JSON.stringify({ controlled: pageControlled() });
 
-/** A new solver worker (a module worker, static/js/worker.js), told its boot options. */
-export const newSolverWorker = () => new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: bootName() });
+/** A new solver worker (a module worker, static/js/worker/worker.js), told its boot options. */
+export const newSolverWorker = () => new Worker(new URL("../worker/worker.js", import.meta.url), { type: "module", name: bootName() });
 
 let started = null; // {worker, at}: the worker started as the page opened, until taken
 let startedAt = null;

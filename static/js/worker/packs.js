@@ -8,8 +8,8 @@
 // whole container's size from them (container_size), then decompresses
 // straight into a Python bytearray of that size.
 
-import { ErrorType, LoadState, Stage, message } from "./protocol.js";
-import { LoadError, fetchBytes, firstLine, now, parseReply, post, url } from "./worker-common.js";
+import { ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
+import { LoadError, fetchBytes, firstLine, now, parseReply, post, url } from "./common.js";
 
 /** The Cache Storage cache of downloaded packs: not versioned, so sw.js never deletes it. */
 export const PACK_CACHE = "fifteen-packs";
@@ -70,7 +70,7 @@ export class Packs {
   async unxzIntoPython(file, bytes, rawBytes, report) {
     let XzReadableStream;
     try {
-      ({ XzReadableStream } = await import("../vendor/xz/xz-decompress.mjs"));
+      ({ XzReadableStream } = await import("../../vendor/xz/xz-decompress.mjs"));
     } catch (e) {
       throw new LoadError(ErrorType.LOAD, `${file}: the xz decoder could not be loaded (${e.message || e}). Was \`make web\` run?`);
     }

@@ -22,9 +22,9 @@
 // puts the bundle of a helper that dies back in the queue.  Only a task that ran
 // to its end counts, so no partial answer is ever reported as optimal.
 
-import { goalTiles, parseShape } from "./board.js";
+import { goalTiles, parseShape } from "../model/board.js";
 import { ErrorType, Method } from "./protocol.js";
-import { SolverClient, SolverError } from "./solver-client.js";
+import { SolverClient, SolverError } from "./client.js";
 
 /** Memory of one worker without a pack: the Python runtime, the solver and the 4x4 databases (measured, bench/parallel.md). */
 export const WORKER_BASE_BYTES = 64 * 2 ** 20;

@@ -239,7 +239,7 @@ export class PageModel {
   }
 
   /**
-   * A pasted move string, checked (moves.js): it plays on the board from the
+   * A pasted move string, checked (model/moves.js): it plays on the board from the
    * position like a solution, which it replaces (undoably).
    */
   replay({ directions, moves }) {

@@ -3,21 +3,21 @@
  *
  * Runs the pure-Python `fifteen` package in Pyodide, off the page's thread, so
  * the UI never freezes.  The messages it understands and sends are documented
- * in protocol.js.  This module routes them, one request at a time, in order:
- *   worker-boot.js    the Python runtime and the solver package (INIT)
- *   worker-assets.js  the databases of a board shape (INIT, and before a request
+ * in solver/protocol.js.  This module routes them, one request at a time, in order:
+ *   worker/boot.js    the Python runtime and the solver package (INIT)
+ *   worker/assets.js  the databases of a board shape (INIT, and before a request
  *                     for a shape not loaded yet)
- *   worker-packs.js   optional packs (INIT: the kept copies; LOAD_PACK)
- *   worker-snapshot.js  the memory snapshot a later start resumes (after INIT's databases)
- *   worker-common.js  fetching, posting, the worker's error type
+ *   worker/packs.js   optional packs (INIT: the kept copies; LOAD_PACK)
+ *   worker/snapshot.js  the memory snapshot a later start resumes (after INIT's databases)
+ *   worker/common.js  fetching, posting, the worker's error type
  */
 
-import { ErrorType, Method, PackPhase, SIGINT, ToWorker, bootOptions, message, warmUpParams } from "./protocol.js";
-import { Databases, fetchDatabaseList } from "./worker-assets.js";
-import { downloadKept, fetchSolver, fetchWheelList, loadRuntime, loadSolver, runtimeVersion } from "./worker-boot.js";
-import { buildIdentity, dropSnapshot, findSnapshot, keepSnapshot } from "./worker-snapshot.js";
-import { LoadError, firstLine, now, parseReply, post } from "./worker-common.js";
-import { Packs } from "./worker-packs.js";
+import { ErrorType, Method, PackPhase, SIGINT, ToWorker, bootOptions, message, warmUpParams } from "../solver/protocol.js";
+import { Databases, fetchDatabaseList } from "./assets.js";
+import { downloadKept, fetchSolver, fetchWheelList, loadRuntime, loadSolver, runtimeVersion } from "./boot.js";
+import { buildIdentity, dropSnapshot, findSnapshot, keepSnapshot } from "./snapshot.js";
+import { LoadError, firstLine, now, parseReply, post } from "./common.js";
+import { Packs } from "./packs.js";
 
 const solver = {
   api: null, // the fifteen.api module (PyProxy), once installed
@@ -28,7 +28,7 @@ const solver = {
 
 /**
  * The runtime's start and the solver package's download, begun once: as the worker starts
- * when its name carries the boot options (protocol.js), else at INIT.  The two manifests say
+ * when its name carries the boot options (solver/protocol.js), else at INIT.  The two manifests say
  * which build this is: a memory snapshot of that build is resumed when one is kept (else, or
  * when it cannot be, the runtime starts afresh).  Promises: {runtime: {pyodide, interrupt,
  * snapshot (the resumed one's {files}) | null}, wheel, databaseList, identity}.
@@ -114,7 +114,7 @@ async function init(msg) {
     solver.packs = new Packs(solver.api, solver.databases);
     if (runtime.snapshot) solver.databases.resumed(runtime.snapshot.files);
     await solver.databases.ensureShape(msg.shape || "4x4");
-    // A snapshot of the state so far, for later starts to resume (worker-snapshot.js).  Made
+    // A snapshot of the state so far, for later starts to resume (worker/snapshot.js).  Made
     // after READY (the next request waits for it, not the page) and after a warm-up search of
     // this shape (the snapshot then holds the tables it builds, and a resumed start has no
     // warm-up to do); but before the packs when some are kept (hundreds of MB that a snapshot

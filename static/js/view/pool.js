@@ -1,7 +1,7 @@
 // View of the pool of solver workers: the Solve card's worker count (with the
 // memory it takes) and, during a parallel solve, each worker's nodes and rate.
 
-import { formatCount } from "./format.js";
+import { formatCount } from "../model/format.js";
 
 const $ = (id) => document.getElementById(id);
 const MB = 2 ** 20;

@@ -1,17 +1,17 @@
 // The lab's controller: the state and decisions of the Compare bounds card, the
 // bound trace, the Explain card, the small-board explorer and hints.  Like
-// main.js it never touches the DOM (view-lab.js, view-explorer.js) and gets the
-// user's actions from input-lab.js; it talks to the solver through the same
+// main.js it never touches the DOM (view/lab.js, view/explorer.js) and gets the
+// user's actions from input/lab.js; it talks to the solver through the same
 // SolverClient as the rest of the page (fifteen.api methods compare, trace,
 // explain, explore_*, hint; see py/fifteen/api.py).  main.js owns the board:
 // the lab reads it and asks for changes through the hooks it is given.
 
-import { Board, parseShape, randomTiles } from "./board.js";
-import { ErrorType, Method } from "./protocol.js";
-import { labHash, optimumOf, parseBudget, readLabHash, toMarkdown, toTSV, iterationTable, summaryTable } from "./lab-table.js";
-import { makeHash } from "./share.js";
-import { CompareView, ExplainView, TraceView } from "./view-lab.js";
-import { ExplorerView, HintView } from "./view-explorer.js";
+import { Board, parseShape, randomTiles } from "../model/board.js";
+import { ErrorType, Method } from "../solver/protocol.js";
+import { labHash, optimumOf, parseBudget, readLabHash, toMarkdown, toTSV, iterationTable, summaryTable } from "./table.js";
+import { makeHash } from "../model/share.js";
+import { CompareView, ExplainView, TraceView } from "../view/lab.js";
+import { ExplorerView, HintView } from "../view/explorer.js";
 
 /** Boards whose exact-distance tables `make db` builds (fifteen.lab.explorer); the packs add 3x4, 4x3, 2x6, 6x2. */
 export const EXPLORER_SHAPES = ["3x3", "2x4", "4x2", "2x5", "5x2"];
@@ -287,7 +287,7 @@ export class Lab {
     this.hooks.copy(text, { done: format === "md" ? "Markdown table copied" : "TSV copied", ask: "Copy the table:" });
   }
 
-  /** The address of this comparison: the position, its bounds and budget (lab-table.js, labHash). */
+  /** The address of this comparison: the position, its bounds and budget (lab/table.js, labHash). */
   linkUrl() {
     const u = new URL(location.href);
     u.hash = labHash(makeHash(this.comparison.board), { bounds: this.comparison.runs.map((r) => r.name), budget: this.comparison.budget }).slice(1);
