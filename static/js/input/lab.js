@@ -2,7 +2,7 @@
 // Explain, explorer and hint cards, turned into a call of the lab's intents
 // with plain values; no decisions here (as input/page.js for the rest of the page).
 
-const $ = (id) => document.getElementById(id);
+import { $ } from "../view/dom.js";
 
 /** lab: the Lab controller (lab/lab.js). */
 export function bindLabInput(lab) {

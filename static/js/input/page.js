@@ -6,7 +6,7 @@
 // swipes move a TILE in that direction, i.e. the blank moves the opposite way:
 // ArrowLeft slides the tile right of the gap to the left.
 
-const $ = (id) => document.getElementById(id);
+import { $ } from "../view/dom.js";
 
 /** Keys that step a shown solution's playback (space: play/pause). */
 const PLAYBACK_KEYS = new Set([" ", "ArrowLeft", "ArrowRight", "Home", "End"]);

@@ -1,7 +1,7 @@
 // View of the board panel: the tiles, the bounds line under them and the
 // playback controls.  Writes the DOM only; every decision is the caller's.
 
-const $ = (id) => document.getElementById(id);
+import { $, html, svg } from "./dom.js";
 
 // ------------------------------------------------------------------ board
 export class BoardView {
@@ -21,14 +21,8 @@ export class BoardView {
       el.style.setProperty("--rows", board.rows);
       el.style.setProperty("--cols", board.cols);
       for (let t = 1; t < board.tiles.length; t++) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = "tile";
-        b.tabIndex = -1;
-        b.dataset.tile = String(t);
-        const span = document.createElement("span");
-        span.textContent = String(t);
-        b.append(span);
+        const b = html("button", { cls: "tile", attrs: { type: "button", tabindex: -1, "data-tile": t } });
+        b.append(html("span", { text: String(t) }));
         el.append(b);
         this.tiles.set(t, b);
       }
@@ -102,18 +96,10 @@ export class BoundsView {
     }
     parts.forEach(([name, value], i) => {
       if (i) {
-        const s = document.createElement("span");
-        s.className = "sep";
-        s.textContent = "·";
-        s.setAttribute("aria-hidden", "true");
-        el.append(" ", s, " "); // spaces: the line may wrap between bounds, never inside one
+        el.append(" ", html("span", { cls: "sep", text: "·", attrs: { "aria-hidden": "true" } }), " "); // spaces: the line may wrap between bounds, never inside one
       }
-      const span = document.createElement("span");
-      span.className = `bound bound-${name === "WD+ID" ? "wdid" : name.toLowerCase()}`;
-      span.append(`${name} `);
-      const v = document.createElement("b");
-      v.textContent = value;
-      span.append(v);
+      const span = html("span", { cls: `bound bound-${name === "WD+ID" ? "wdid" : name.toLowerCase()}` });
+      span.append(`${name} `, html("b", { text: value }));
       el.append(span);
     });
     el.dataset.lb = known(lb) ? String(lb) : "";
@@ -126,27 +112,16 @@ export class BoundsView {
     const el = this.el;
     el.replaceChildren();
     if (text) {
-      const s = document.createElement("span");
-      s.className = "muted";
-      s.textContent = text;
-      el.append(s);
+      el.append(html("span", { cls: "muted", text }));
     }
   }
 }
 
 // ------------------------------------------------------------------ playback controls
-const SVG = "http://www.w3.org/2000/svg";
-
 function icon(path) {
-  const svg = document.createElementNS(SVG, "svg");
-  for (const [k, v] of [["viewBox", "0 0 24 24"], ["width", "22"], ["height", "22"], ["aria-hidden", "true"], ["focusable", "false"]]) {
-    svg.setAttribute(k, v);
-  }
-  const p = document.createElementNS(SVG, "path");
-  p.setAttribute("fill", "currentColor");
-  p.setAttribute("d", path);
-  svg.append(p);
-  return svg;
+  const el = svg("svg", { viewBox: "0 0 24 24", width: 22, height: 22, "aria-hidden": "true", focusable: "false" });
+  el.append(svg("path", { fill: "currentColor", d: path }));
+  return el;
 }
 
 const PLAY_PATH = "M7 5v14l11-7z";

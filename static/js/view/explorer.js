@@ -4,15 +4,7 @@
 // DOM only; every decision is lab/lab.js's.  A bar's height is a CSS custom
 // property set through the CSSOM (allowed by style-src 'self').
 
-const $ = (id) => document.getElementById(id);
-
-function html(tag, { cls, text, attrs = {} } = {}) {
-  const el = document.createElement(tag);
-  if (cls) el.className = cls;
-  if (text !== undefined) el.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  return el;
-}
+import { $, html } from "./dom.js";
 
 const count = (n) => n.toLocaleString("en-US");
 const moveText = (m) => `${m.tile} (${m.direction})`;

@@ -6,25 +6,8 @@
 
 import { nodesChart, traceChart } from "../lab/chart.js";
 import { iterationTable, summaryTable } from "../lab/table.js";
+import { $, html, svg } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
-
-/** An SVG element with attributes (and a text content). */
-function svg(tag, attrs = {}, text = undefined) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
-
-function html(tag, { cls, text, attrs = {} } = {}) {
-  const el = document.createElement(tag);
-  if (cls) el.className = cls;
-  if (text !== undefined) el.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  return el;
-}
 
 /** A series' colour class: s-md, s-pdb663, ..., s-left (the staircase). */
 const seriesClass = (name) => `s-${String(name).replace(/[^a-z0-9]/gi, "")}`;

@@ -14,18 +14,11 @@ import { BoardView, BoundsView, PlaybackView } from "./board.js";
 import { LoadingView, ProgressView } from "./progress.js";
 import { PackView, SolutionView } from "./solve.js";
 import { formatBytes, phasesAttr, shorten } from "../model/format.js";
+import { $, option } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 
 /** Controls that a running solve disables. */
 const POSITION_CONTROLS = ["shape-select", "shuffle-button", "reset-button", "examples", "bound-select", "tiles-input"];
-
-function option(value, label) {
-  const o = document.createElement("option");
-  o.value = value;
-  o.textContent = label;
-  return o;
-}
 
 export class PageView {
   constructor() {

@@ -2,8 +2,8 @@
 // memory it takes) and, during a parallel solve, each worker's nodes and rate.
 
 import { formatCount } from "../model/format.js";
+import { $, option } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const MB = 2 ** 20;
 
 /** "about 410 MB" style, rounded up to 10 MB (100 MB from 1 GB on). */
@@ -23,12 +23,7 @@ export class PoolView {
   /** The menu 1..max with `size` selected; onChange(n) when the user picks another. */
   setChoices(max, size, onChange) {
     this.select.replaceChildren(
-      ...Array.from({ length: max }, (_, i) => {
-        const o = document.createElement("option");
-        o.value = String(i + 1);
-        o.textContent = String(i + 1);
-        return o;
-      }),
+      ...Array.from({ length: max }, (_, i) => option(String(i + 1), String(i + 1))),
     );
     this.select.value = String(size);
     this.select.disabled = max <= 1;

@@ -4,13 +4,9 @@
 import { Stage, LoadState } from "../solver/protocol.js";
 import { currentIteration, estimateText, formatBytes, formatCount, formatSeconds, lowerBoundText } from "../model/format.js";
 
-const $ = (id) => document.getElementById(id);
+import { $, html } from "./dom.js";
 
-function span(className) {
-  const s = document.createElement("span");
-  s.className = className;
-  return s;
-}
+const span = (cls) => html("span", { cls });
 
 // ------------------------------------------------------------------ loading steps
 const STAGE_NAMES = { [Stage.RUNTIME]: "Python runtime", [Stage.SOLVER]: "Solver", [Stage.DATABASES]: "Database" };
@@ -47,7 +43,7 @@ export class LoadingView {
   item(key, label) {
     let li = this.items.get(key);
     if (!li) {
-      li = document.createElement("li");
+      li = html("li");
       const mark = span("mark");
       mark.setAttribute("aria-hidden", "true");
       li.append(mark, span("label"), span("size"));
@@ -104,7 +100,7 @@ export class LoadingView {
       let bar = li.querySelector(".bar");
       if (!bar) {
         bar = span("bar");
-        bar.append(document.createElement("i"));
+        bar.append(html("i"));
         li.append(bar);
       }
       const pct = msg.bytes ? Math.min(100, (100 * msg.loaded) / msg.bytes) : 0;
@@ -179,13 +175,8 @@ export class ProgressView {
     $("p-rate").textContent = rate ? `${formatCount(rate)}/s` : "–";
     $("p-elapsed").textContent = formatSeconds(p.seconds);
     const row = (values, className) => {
-      const tr = document.createElement("tr");
-      if (className) tr.className = className;
-      for (const v of values) {
-        const td = document.createElement("td");
-        td.textContent = v;
-        tr.append(td);
-      }
+      const tr = html("tr", { cls: className });
+      for (const v of values) tr.append(html("td", { text: v }));
       return tr;
     };
     this.tbody.replaceChildren(

@@ -4,16 +4,13 @@
 import { PackPhase } from "../solver/protocol.js";
 import { formatCount, formatPackSize, formatSeconds, packMemoryText } from "../model/format.js";
 
-const $ = (id) => document.getElementById(id);
+import { $, html } from "./dom.js";
 
 // ------------------------------------------------------------------ solution
 function fillMoves(el, items, sep) {
   el.replaceChildren();
   items.forEach((m, i) => {
-    const s = document.createElement("span");
-    s.textContent = m;
-    s.dataset.i = String(i);
-    el.append(s);
+    el.append(html("span", { text: m, attrs: { "data-i": i } }));
     if (sep && i < items.length - 1) el.append(sep);
   });
 }
