@@ -1,6 +1,7 @@
 // model/page-model.js: every action's effect on position, solution, playback, job and status.
 
 import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 
 import { Board } from "../../static/js/model/board.js";
@@ -174,4 +175,50 @@ test("a solve requested while loading waits for the solver", () => {
   const m = new PageModel(start());
   assert.deepEqual(types(m.solveRequested("auto", 0)), ["status", "solveWhenReady"]);
   assert.equal(m.job, null);
+});
+
+test("the page's state is declared in the constructor and changed only through the model's actions", () => {
+  const m = new PageModel(start());
+  const declared = Object.keys(m).sort();
+  // every action, then the keys again: none was added on the way
+  m.solverReady({ shapes: ["3x3"], bounds: { "3x3": ["auto", "wd", "md"] }, labels: {} }, [{ file: "p.f15", shapes: ["3x3"] }]);
+  assert.equal(m.chooseBound("md"), "md");
+  assert.equal(m.chooseBound("pdb663"), "auto", "a bound the shape does not offer: its first");
+  m.speedChosen(4);
+  m.examplesLoaded([{ id: "x" }]);
+  m.damagedFile("wd.f15");
+  m.packStarted();
+  assert.deepEqual(m.packDownload, { busy: true, error: null });
+  m.packEnded({ file: "p.f15", info: m.info });
+  assert.equal(m.packs[0].loaded, true);
+  assert.equal(m.solverEpoch, 1);
+  m.boundsAnswered({ tiles: m.position.tiles, bounds: {} });
+  assert.ok(m.positionBounds());
+  m.linkPending({ text: "1 2" }, Source.LINK);
+  m.setNotice("kept");
+  m.textEdited("1 2 3");
+  assert.ok(m.textDirty);
+  m.textShown("1 2 3");
+  m.textValid();
+  const [, , { job }] = m.solveRequested("auto", 0);
+  m.solveProgress(job, 3);
+  m.solveDone(job, RESULT);
+  assert.deepEqual(m.lastSolved, { text: start().text(), shape: "3x3", length: 3 });
+  m.replay({ directions: "RDD", moves: [1, 2, 3] });
+  m.setPosition(new Board(3, 3), { source: Source.GOAL });
+  assert.equal(m.positionBounds(), null, "the last answer was the old position's");
+  assert.equal(m.notice, "", "a new position clears the notice");
+  m.undo();
+  m.solverLost();
+  assert.deepEqual(Object.keys(m).sort(), declared);
+
+  // No other module assigns to the model's fields.
+  const root = new URL("../../static/js/", import.meta.url);
+  const writes = [];
+  for (const f of readdirSync(root, { recursive: true })) {
+    if (!f.endsWith(".js") || f === "model/page-model.js") continue;
+    const code = readFileSync(new URL(f, root), "utf8");
+    for (const w of code.matchAll(/\bmodel\.\w+(?:\.\w+|\[[^\]]*\])*\s*(?:[-+*/]?=(?!=)|\+\+|--)/g)) writes.push(`${f}: ${w[0]}`);
+  }
+  assert.deepEqual(writes, []);
 });

@@ -1,9 +1,11 @@
-// The page's state model: one object holding the position, the shown
-// solution, its playback, the solve job and the status, and one method per
-// user action or solver event that says what happens to each of them.  Pure:
-// no DOM, no timers, no worker (tests/js/page-model.test.mjs drives it under
-// node --test).  Each method returns a list of effects (plain objects) that
-// main.js carries out: start or cancel a solve, write the URL, render, focus
+// The page's state model: the one object holding what the page shows and knows — the
+// position, the shown solution, its playback, the solve job, the status, the tiles text, the
+// choices of the menus, what the solver said about itself — and one method per user action
+// or solver event that says what happens to each of them.  Nothing else keeps page state
+// (the controllers keep only their timers), and nothing writes these fields but the methods
+// below.  Pure: no DOM, no timers, no worker (tests/js/page-model.test.mjs drives it under
+// node --test).  Each method that changes what is shown returns a list of effects (plain
+// objects) that main.js carries out: start or cancel a solve, write the URL, render, focus
 // the result, ask before discarding a solution.
 //
 // The rules, in short:
@@ -65,17 +67,35 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export class PageModel {
   /** board: the first position shown. */
   constructor(board) {
+    // ---- the position and what is shown of it
     this.position = board;
-    this.solution = null; // {start: Board, bound, result} the solution shown (start === position)
+    this.solution = null; // {start: Board, bound, result, kind?, epoch} the solution shown (start === position)
     this.playbackIndex = 0; // moves of the solution played on the board
+    this.example = ""; // the example shown, "" when the position is not (any more) an example
+    this.undoStack = []; // [{position, solution, example}]
+    this.lastSolved = null; // {text, shape, length} of the last finished solve
+    this.lastBounds = null; // the solver's last "bounds" answer (model.position's once it arrives)
+    this.notice = ""; // a note on the position (a refused link), "" for none
+    // ---- the solve job and the status line
     this.job = null; // {id, board, bound, startedAt, cancelling}
     this.jobSeq = 0;
     this.status = { state: Status.LOADING, text: "Loading the solver…" };
-    this.ready = false;
-    this.example = ""; // the example shown, "" when the position is not (any more) an example
-    this.undoStack = []; // [{position, solution, example}]
-    this.textError = ""; // the text field's last validation message ("" = valid)
-    this.lastSolved = null; // {text, shape, length} of the last finished solve
+    // ---- the tiles text field
+    this.text = ""; // its content
+    this.textDirty = false; // edited since the board last matched it
+    this.textError = ""; // its last validation message ("" = valid)
+    // ---- the menus and preferences
+    this.bound = "auto"; // the bound menu's selection
+    this.speedIndex = 2; // playback speed: an index into playback.js's SPEEDS
+    this.examples = []; // the examples menu: [{id, name, shape, tiles, optimal, note}]
+    // ---- the solver
+    this.ready = false; // it takes requests
+    this.info = null; // its "info" answer: shapes, bounds per shape, bound labels
+    this.packs = []; // the manifest's optional packs, each with `loaded`
+    this.packDownload = { busy: false, error: null }; // the pack download under way / its last failure
+    this.damaged = null; // a damaged database file the user may go on without
+    this.solverEpoch = 0; // counts the times the solver's bounds changed (a pack loaded)
+    this.pendingLink = null; // {link, source}: a share link waiting for the solver's parser
   }
 
   setStatus(state, text) {
@@ -97,8 +117,12 @@ export class PageModel {
   }
 
   // ---------------------------------------------------------------- solver life
-  solverReady() {
+  /** The solver is (again) ready; `info` and `packs` from its READY. */
+  solverReady(info = this.info, packs = this.packs) {
     this.ready = true;
+    this.info = info;
+    this.packs = packs || [];
+    this.packDownload = { busy: false, error: this.packDownload.error };
     if (this.job) return [];
     if (this.status.state === Status.LOADING) return [this.setStatus(Status.READY, "Ready")];
     return [];
@@ -109,9 +133,93 @@ export class PageModel {
     return [];
   }
 
+  /** The solver's info changed (a shape's tables loaded, a pack added a bound). */
+  solverInfo(info) {
+    if (info) this.info = info;
+  }
+
+  /** The bounds the solver offers for `shape` (info), "auto" first; ["auto"] before it said. */
+  boundsFor(shape = this.position.shape) {
+    return this.info?.bounds?.[shape] || ["auto"];
+  }
+
+  /** The bound menu's selection, kept when `shape` offers it, else its first. */
+  chooseBound(bound, shape = this.position.shape) {
+    const list = this.boundsFor(shape);
+    this.bound = list.includes(bound) ? bound : list[0];
+    return this.bound;
+  }
+
+  speedChosen(index) {
+    this.speedIndex = index;
+  }
+
+  examplesLoaded(examples) {
+    this.examples = examples || [];
+  }
+
+  /** A database file turned out damaged (null: forget it, the user went on without it). */
+  damagedFile(file) {
+    this.damaged = file || null;
+  }
+
+  /** A pack's download began. */
+  packStarted() {
+    this.packDownload = { busy: true, error: null };
+  }
+
+  /** A pack's download ended: loaded (with the solver's new info), or failed with `error` (text). */
+  packEnded({ file = null, info = null, error = null } = {}) {
+    this.packDownload = { busy: false, error };
+    if (error) return;
+    this.packs = this.packs.map((p) => (p.file === file ? { ...p, loaded: true } : p));
+    if (info) this.info = info;
+    this.boundsChanged();
+  }
+
   /** The solver's bounds changed (a pack loaded): Solve may now answer differently, so it runs again. */
   boundsChanged() {
-    this.solverEpoch = (this.solverEpoch || 0) + 1;
+    this.solverEpoch += 1;
+  }
+
+  /** The solver's "bounds" answer for a position. */
+  boundsAnswered(result) {
+    this.lastBounds = result;
+  }
+
+  /** The last "bounds" answer when it is the position's, else null. */
+  positionBounds() {
+    const r = this.lastBounds;
+    return r && r.tiles.join(" ") === this.position.text() ? r : null;
+  }
+
+  /** A share link to check once the solver has loaded (null: taken). */
+  linkPending(link, source) {
+    this.pendingLink = link ? { link, source } : null;
+  }
+
+  /** A note on the position ("" for none). */
+  setNotice(text) {
+    this.notice = text;
+  }
+
+  // ---------------------------------------------------------------- the tiles text
+  /** The user typed `text` (each keystroke). */
+  textEdited(text) {
+    this.text = text;
+    this.textDirty = true;
+  }
+
+  /** The field shows `text`, which matches the board. */
+  textShown(text) {
+    this.text = text;
+    this.textDirty = false;
+  }
+
+  /** The text was checked and is the position (the board follows through setPosition). */
+  textValid() {
+    this.textDirty = false;
+    this.textError = "";
   }
 
   // ---------------------------------------------------------------- positions
@@ -140,6 +248,7 @@ export class PageModel {
     this.playbackIndex = 0;
     this.example = source === Source.EXAMPLE ? example : "";
     this.textError = "";
+    this.notice = "";
     effects.push({ type: "clearSolution" });
     effects.push({ type: "render" });
     if (source === Source.START || source === Source.LINK) effects.push({ type: "url", mode: "replace" });
@@ -257,7 +366,7 @@ export class PageModel {
     if (!this.ready) return [this.setStatus(this.status.state, "Waiting for the solver to finish loading…"), { type: "solveWhenReady" }];
     if (this.textError) return [this.setStatus(Status.READY, "Fix the tiles text first (see the message under it)."), { type: "focusText" }];
     const s = this.solution;
-    const same = s && s.bound === bound && s.epoch === (this.solverEpoch || 0);
+    const same = s && s.bound === bound && s.epoch === this.solverEpoch;
     if (same && s.start.text() === this.position.text() && s.start.shape === this.position.shape) {
       return [{ type: "focusResult" }]; // solved already: a second click changes nothing
     }
@@ -311,7 +420,8 @@ export class PageModel {
   solveDone(job, result, { seconds = "" } = {}) {
     if (this.job !== job || job.cancelling) return []; // a stale answer, or cancelDone will follow
     this.job = null;
-    this.solution = { start: job.board, bound: job.bound, result, epoch: this.solverEpoch || 0 };
+    this.lastSolved = { text: job.board.text(), shape: job.board.shape, length: result.length };
+    this.solution = { start: job.board, bound: job.bound, result, epoch: this.solverEpoch };
     this.playbackIndex = 0;
     const status = this.solvedStatus();
     if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, optimal.`;

@@ -14,14 +14,15 @@ import { ErrorType, FromWorker, SIGINT, Stage, message } from "./protocol.js";
 import { newSolverWorker, pageControlled, takeStartedWorker } from "./start.js";
 
 export class SolverError extends Error {
-  constructor(type, text, file) {
+  constructor(type, text, file, code) {
     super(text);
     this.type = type;
     this.file = file; // the damaged database, for ASSET errors
+    this.code = code; // fifteen.api's stable code, when it gives one (protocol.js errorCode)
   }
 }
 
-const errorOf = (wire) => new SolverError(wire?.type || ErrorType.INTERNAL, wire?.message || "Unknown error", wire?.file);
+const errorOf = (wire) => new SolverError(wire?.type || ErrorType.INTERNAL, wire?.message || "Unknown error", wire?.file, wire?.code);
 
 /**
  * Start-up watchdogs: each phase (the runtime, the solver package, each database, a

@@ -63,8 +63,9 @@
  *             (with done = true the report closes the iteration at `bound`; the next one
  *             runs at bound + 2); during LOAD_PACK, see there
  *   RESULT    {id, result}           the request's result object
- *   ERROR     {id, error: {type, message, file?}, fatal?}
- *             type: ErrorType; `fatal` (with id null) means the worker cannot serve
+ *   ERROR     {id, error: {type, message, code?, file?}, fatal?}
+ *             type: ErrorType; code: fifteen.api's stable code of the error, when it gives
+ *             one (errorCode); `fatal` (with id null) means the worker cannot serve
  *             requests: the page shows the message and offers a retry; a damaged
  *             database also names its `file`, so the page can offer to go on without it
  *
@@ -142,6 +143,18 @@ export const ErrorType = Object.freeze({
   LOAD: "load",
 });
 
+/**
+ * The stable code of one of fifteen.api's errors ("unsolvable", "duplicate", "shape", ...):
+ * the error's `code` when the API gives one, else the word its message starts with
+ * ("unsolvable: the tiles ..."); "" when neither says.  The one place the page reads an
+ * error's kind beyond its type.
+ */
+export function errorCode(error) {
+  if (error?.code) return String(error.code);
+  const m = /^([a-z_]+):/.exec(String(error?.message ?? ""));
+  return m ? m[1] : "";
+}
+
 /** LOADING stages, in the order they run. */
 export const Stage = Object.freeze({
   RUNTIME: "runtime",
@@ -215,14 +228,15 @@ export const message = Object.freeze({
 });
 
 /**
- * The wire form {type, message, file?} of an error: an Error with `type`
- * (and `file`) properties, a plain object of that shape, or anything else
+ * The wire form {type, message, code?, file?} of an error: an Error with `type`
+ * (and `code`, `file`) properties, a plain object of that shape, or anything else
  * (an INTERNAL error).
  */
 export function wireError(error) {
   const type = (error && error.type) || ErrorType.INTERNAL;
   const text = error && error.message ? String(error.message) : String(error ?? "Unknown error");
   const out = { type, message: text };
+  if (error && error.code) out.code = String(error.code);
   if (error && error.file) out.file = error.file;
   return out;
 }

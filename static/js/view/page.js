@@ -76,10 +76,12 @@ export class PageView {
     $("shape-select").value = selected;
   }
 
-  /** Select `shape` in the size menu (which lists only the supported shapes). */
+  /** Select `shape` in the size menu (which lists only the supported shapes); true when it showed another. */
   selectShape(shape) {
     const sel = $("shape-select");
-    if (sel.value !== shape && [...sel.options].some((o) => o.value === shape)) sel.value = shape;
+    const changed = sel.value !== shape;
+    if (changed && [...sel.options].some((o) => o.value === shape)) sel.value = shape;
+    return changed;
   }
 
   setTilesText(text) {

@@ -1,0 +1,54 @@
+// The optional packs (static/db/manifest.json "packs"): the hard-positions pack offered in the
+// Solve card for the shapes it serves, downloaded only when asked (with its size, progress and
+// the memory it needs), then kept by the worker for offline use.
+
+import { ErrorType } from "./solver/protocol.js";
+import { PackState } from "./view/solve.js";
+
+export class PackOffer {
+  /** hooks (main.js): model, view, client, and loaded() (the solver's bounds changed). */
+  constructor(hooks) {
+    this.hooks = hooks;
+  }
+
+  /** The optional pack that serves the board's shape, if the site has one. */
+  current() {
+    const { model } = this.hooks;
+    return model.packs.find((p) => Array.isArray(p.shapes) && p.shapes.includes(model.position.shape));
+  }
+
+  render() {
+    const { model, view } = this.hooks;
+    const pack = this.current();
+    if (!pack) {
+      view.pack.hide();
+      return;
+    }
+    const { busy, error } = model.packDownload;
+    const st = pack.loaded ? PackState.LOADED : busy ? PackState.DOWNLOADING : error ? PackState.ERROR : PackState.OFFERED;
+    view.pack.render(pack, st, { enabled: model.ready && !model.job, error });
+  }
+
+  async download() {
+    const { model, view, client } = this.hooks;
+    const pack = this.current();
+    if (!pack || model.packDownload.busy || !model.ready) return;
+    model.packStarted();
+    view.pack.begin(pack);
+    view.setSolveEnabled(false); // the worker serves one request at a time
+    this.render();
+    try {
+      const result = await client.loadPack(pack.file, (p) => view.pack.progress(pack, p));
+      model.packEnded({ file: pack.file, info: result.info });
+      this.render();
+      if (!result.cached) view.pack.notKept();
+      this.hooks.loaded();
+      view.toast("Hard-positions pack loaded.");
+    } catch (err) {
+      model.packEnded({ error: err.type === ErrorType.CANCELLED ? "the download was interrupted." : err.message || String(err) });
+      this.render();
+    } finally {
+      view.setSolveEnabled(model.ready);
+    }
+  }
+}

@@ -1,0 +1,164 @@
+// The tiles text field: what the user types, checked by the solver's parser (fifteen.api
+// "parse") once its count of numbers fits the selected size (or on blur / Enter); a valid text
+// becomes the board's position, an invalid one gets a message in plain words, with a
+// one-click fix where there is one.  The messages' rules are pure functions below
+// (tests/js/text.test.mjs); the controller keeps only its timer and the latest check's number.
+
+import { Board, SHAPES, parseShape } from "./model/board.js";
+import { Source } from "./model/page-model.js";
+import { ErrorType, Method, errorCode } from "./solver/protocol.js";
+
+/** The numbers (or words) of a text, split at spaces, commas and semicolons. */
+export const tokens = (text) => String(text).split(/[\s,;]+/).filter(Boolean);
+
+/**
+ * A one-click fix for an unsolvable text: swap the two largest tiles (one swap
+ * of two tiles always changes the parity that decides solvability).
+ */
+export function unsolvableFix(text) {
+  const t = tokens(text).map(Number);
+  const n = t.length;
+  if (n < 3 || !t.every((x) => Number.isInteger(x) && x >= 0 && x < n)) return null;
+  const a = n - 2;
+  const b = n - 1;
+  const ia = t.indexOf(a);
+  const ib = t.indexOf(b);
+  if (ia < 0 || ib < 0) return null;
+  t[ia] = b;
+  t[ib] = a;
+  return { label: `Swap tiles ${a} and ${b}`, text: t.join(" ") };
+}
+
+/** The solver's message in plain words (the details stay in the title). */
+export function plainInputError(err) {
+  if (errorCode(err) === "unsolvable") {
+    return "This position can't be solved: no sequence of slides reaches the goal from it. It is the mirror image of a solvable one: swapping any two tiles makes it solvable.";
+  }
+  return err.message;
+}
+
+export class TextField {
+  /**
+   * hooks (main.js): model (PageModel), view (PageView), client (the solver), run(effects),
+   * changePosition(board, source), shapes() the sizes the solver supports.
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.seq = 0; // the latest check (older answers are dropped)
+    this.timer = 0; // the check after a keystroke
+  }
+
+  /** The field shows `text` (matching the board) and no error. */
+  show(text) {
+    const { model, view } = this.hooks;
+    model.textShown(text);
+    view.setTilesText(text);
+    this.showError("");
+  }
+
+  showError(message, fix = null) {
+    this.hooks.view.setTextError(message, fix);
+  }
+
+  /** The board shows `board`: the field follows it unless it holds an error being fixed. */
+  follow(board) {
+    const { model } = this.hooks;
+    if (tokens(model.text).join(" ") !== board.text() && !model.textError) this.show(board.gridText());
+  }
+
+  /** The field's text differs from the board (a click on Solve must use it). */
+  differs() {
+    const { model } = this.hooks;
+    return tokens(model.text).join(" ") !== model.position.text();
+  }
+
+  /** The shape to send with a text: the selected one when the count fits it. */
+  shapeFor(text) {
+    const count = tokens(text).length;
+    const selected = this.hooks.model.position.shape;
+    const dims = parseShape(selected);
+    if (dims && dims.rows * dims.cols === count) return selected;
+    const fits = this.hooks.shapes().filter((s) => {
+      const d = parseShape(s);
+      return d.rows * d.cols === count;
+    });
+    return fits.length === 1 ? fits[0] : null;
+  }
+
+  /** Check the text with the solver; on success the board follows it.  Resolves to true when it did. */
+  async sync({ force = false } = {}) {
+    const { model, client, run, changePosition, view } = this.hooks;
+    const text = model.text.trim();
+    if (!force && !model.textDirty) return true;
+    if (!model.ready) return false;
+    const shape = this.shapeFor(text);
+    const seq = ++this.seq;
+    try {
+      const r = await client.call(Method.PARSE, { text, shape });
+      if (seq !== this.seq) return false;
+      model.textValid();
+      this.showError("");
+      changePosition(new Board(r.rows, r.cols, r.tiles), Source.TEXT);
+      return true;
+    } catch (err) {
+      if (err.type === ErrorType.CANCELLED || seq !== this.seq) return false;
+      this.showError(plainInputError(err), errorCode(err) === "unsolvable" ? unsolvableFix(text) : null);
+      run(model.textInvalid(err.message));
+      view.bounds.clear("");
+      return false;
+    }
+  }
+
+  /**
+   * The text changed (each keystroke): it is checked only once its count of
+   * numbers fits the selected size (or on blur / Enter: committed), never
+   * while a longer position is still being typed.
+   */
+  edited(text) {
+    const { model } = this.hooks;
+    model.textEdited(text);
+    clearTimeout(this.timer);
+    const dims = parseShape(model.position.shape);
+    if (dims && tokens(text).length === dims.rows * dims.cols) this.timer = setTimeout(() => this.sync(), 200);
+  }
+
+  /** Blur or Enter in the text field: check it now whatever its count. */
+  committed() {
+    const { model } = this.hooks;
+    clearTimeout(this.timer);
+    if (model.textDirty && model.text.trim()) this.sync();
+  }
+
+  /** The fix button: its text replaces the field's, checked at once. */
+  fix(text) {
+    this.hooks.view.setTilesText(text);
+    this.hooks.model.textEdited(text);
+    this.sync({ force: true });
+  }
+
+  /**
+   * A link's position, checked by the same rules as typed input before anything
+   * is drawn: a position on a shape of the built-in menu is drawn at once; any
+   * other goes through the solver's parser (once it has loaded), and a refused
+   * one keeps the board and says why (refuse).
+   */
+  async checkLink(link, source, refuse) {
+    const { model, client, changePosition } = this.hooks;
+    if (link.tiles && SHAPES.includes(link.shape)) {
+      const d = parseShape(link.shape);
+      changePosition(new Board(d.rows, d.cols, link.tiles), source);
+      return;
+    }
+    if (!model.ready) {
+      model.linkPending(link, source); // checked when the solver is ready
+      return;
+    }
+    try {
+      const r = await client.call(Method.PARSE, { text: link.text, shape: link.shape || null });
+      changePosition(new Board(r.rows, r.cols, r.tiles), source);
+    } catch (err) {
+      if (err.type === ErrorType.CANCELLED) return;
+      refuse(`This link's position was refused: ${plainInputError(err)}`);
+    }
+  }
+}
