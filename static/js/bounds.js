@@ -4,10 +4,12 @@
 
 import { ErrorType, Method } from "./solver/protocol.js";
 import { prefs } from "./model/share.js";
+import { JobKind } from "./jobs.js";
 
 export class BoundsLine {
   /**
-   * hooks (main.js): model, view, client, and warmUp(shape) (after a shape's first bounds:
+   * hooks (main.js): model, view, ask(kind, method, params) (a request to the solver as a job),
+   * and warmUp(shape) (after a shape's first bounds:
    * its first search prepared while the user looks).
    */
   constructor(hooks) {
@@ -32,7 +34,7 @@ export class BoundsLine {
 
   /** Ask the solver for the position's bounds (unless it answered for it already, or `force`). */
   refresh({ force = false } = {}) {
-    const { model, view, client } = this.hooks;
+    const { model, view, ask } = this.hooks;
     clearTimeout(this.timer);
     if (!model.ready || model.job) return;
     const board = model.position;
@@ -42,7 +44,7 @@ export class BoundsLine {
       const seq = ++this.seq;
       const newShape = !this.knownShapes.has(board.shape);
       try {
-        const r = await client.call(Method.BOUNDS, { text: board.text(), shape: board.shape });
+        const r = await ask(JobKind.BOUNDS, Method.BOUNDS, { text: board.text(), shape: board.shape });
         if (seq !== this.seq) return;
         this.key = key;
         model.boundsAnswered(r);
@@ -50,7 +52,7 @@ export class BoundsLine {
         this.hooks.warmUp(board.shape);
         if (newShape) {
           this.knownShapes.add(board.shape);
-          model.solverInfo(await client.call(Method.INFO, {}));
+          model.solverInfo(await ask(JobKind.INFO, Method.INFO, {}));
           this.fillMenu();
         }
       } catch (err) {

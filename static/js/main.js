@@ -19,28 +19,33 @@ import { Startup, fatalTitle } from "./startup.js";
 import { TextField, plainInputError } from "./text.js";
 import { BoundsLine } from "./bounds.js";
 import { PackOffer } from "./packs.js";
+import { JobKind, JobStopped, Jobs, Why, stoppedText } from "./jobs.js";
 
 const model = new PageModel(new Board(4, 4));
 const view = new PageView();
 
 let playback = null; // the Playback of model.solution (the controller's only own state: a timer)
 
-const startup = new Startup({ model, view, run, ready: solverReady, lost: solverLost, failed: solverFailed, ask: (m) => client.call(m, {}) });
+const startup = new Startup({ model, view, run, ready: solverReady, lost: solverLost, failed: solverFailed, ask: (m) => ask(JobKind.INFO, m, {}) });
 const client = startup.client;
+/** Everything the page asks of the solver, one job at a time (jobs.js); the status line shows it. */
+const jobs = new Jobs(client, { onChange: renderStatus });
+/** A short request to the solver as a job of `kind`. */
+const ask = (kind, method, params, options) => jobs.run(kind, () => client.call(method, params), options);
 
-const text = new TextField({ model, view, client, run, changePosition, shapes: () => model.info?.shapes || SHAPES });
-const bounds = new BoundsLine({ model, view, client, warmUp: (shape) => startup.warmUp(shape, (params) => client.call(Method.SOLVE, params)) });
-const packs = new PackOffer({ model, view, client, loaded: packLoaded });
+const text = new TextField({ model, view, ask, run, changePosition, shapes: () => model.info?.shapes || SHAPES });
+const bounds = new BoundsLine({ model, view, ask, warmUp: (shape) => startup.warmUp(shape, (params) => ask(JobKind.WARMUP, Method.SOLVE, params)) });
+const packs = new PackOffer({ model, view, client, jobs, loaded: packLoaded });
 
 /** The lab (lab/lab.js: Compare bounds, bound trace, Explain, explorer, hints): its own state, this page's board. */
 const lab = new Lab({
   client,
+  jobs,
   board: () => model.position,
   shownBoard: () => model.shownBoard(),
   load: (board) => changePosition(board, Source.LAB),
   move: (direction) => run(model.applyMoves([direction])),
   ready: () => model.ready,
-  solving: () => !!model.job,
   info: () => model.info,
   copy: (what, messages) => view.copyText(what, messages),
 });
@@ -65,6 +70,7 @@ function solverReady(msg) {
 }
 
 function solverLost() {
+  jobs.workerRestarted();
   run(model.solverLost());
   setTimeout(() => lab.busyChanged());
   view.setSolveEnabled(false);
@@ -86,7 +92,10 @@ function run(effects) {
   for (const e of effects || []) {
     switch (e.type) {
       case "status":
-        view.setStatus(e.state, e.text);
+        renderStatus();
+        break;
+      case "positionChanged":
+        jobs.positionChanged();
         break;
       case "clearSolution":
         stopPlayback();
@@ -158,6 +167,25 @@ function renderPosition() {
   lab.positionChanged();
 }
 
+/**
+ * The status line: what runs in the solver when the user should see it (jobs.js), else the
+ * model's status; with the seconds a job has run (of its budget) and its Stop.
+ */
+function renderStatus() {
+  const j = jobs.status();
+  if (j && j.kind !== JobKind.SOLVE) {
+    view.setStatus("busy", j.text, { time: j.budget ? `${j.seconds} s of ${j.budget} s` : j.seconds ? `${j.seconds} s` : "", stop: j.stoppable });
+  } else {
+    view.setStatus(model.status.state, model.status.text, { stop: !!j?.stoppable && !model.job?.cancelling });
+  }
+}
+
+/** Stop (the status line's button, or Escape): the solve through its Cancel, any other job at once. */
+function stopJob() {
+  if (model.job) cancel();
+  else if (jobs.status()?.stoppable) jobs.stop();
+}
+
 /** A new position from `source` (model/page-model.js Source). */
 function changePosition(board, source, example = "") {
   run(model.setPosition(board, { source, example }));
@@ -180,10 +208,6 @@ function endSolving() {
 
 function solve() {
   if (model.job) return;
-  if (lab.running) {
-    view.toast("A comparison of bounds is running: stop it first.");
-    return;
-  }
   view.hideError();
   if (text.differs()) model.textEdited(model.text);
   if (model.textDirty && model.ready) {
@@ -203,12 +227,14 @@ async function runSolve(job) {
   packs.render();
   const t0 = performance.now();
   try {
-    const result = await client.solve({ text: job.board.text(), shape: job.board.shape, bound: job.bound }, (p) => {
+    const params = { text: job.board.text(), shape: job.board.shape, bound: job.bound };
+    const onProgress = (p) => {
       if (model.job !== job) return;
       view.progress.update(p, { suggestion: progressSuggestion(job) });
       startup.poolView.progress(p);
       run(model.solveProgress(job, currentIteration(p).bound));
-    });
+    };
+    const result = await jobs.run(JobKind.SOLVE, () => client.solve(params, onProgress), { user: true });
     if (model.job === job && !job.cancelling) {
       view.progress.update({ ...result, bound: result.length, iteration_nodes: 0 }, { final: true });
     }
@@ -216,7 +242,8 @@ async function runSolve(job) {
     if (model.solution?.result === result) lab.solved(job.board, result);
   } catch (err) {
     if (model.job === job && !job.cancelling && err.type === ErrorType.INPUT) text.showError(plainInputError(err));
-    run(model.solveFailed(job, err));
+    if (err instanceof JobStopped && err.why !== Why.USER) run(model.solveStopped(job, stoppedText(err)));
+    else run(model.solveFailed(job, err));
     if (!model.job) view.progress.hide();
   }
 }
@@ -239,13 +266,8 @@ function cancel() {
 function runCancel(job, why) {
   view.progress.hide();
   view.setCancelling();
-  const t0 = performance.now();
-  let restarted = !client.interrupt;
-  const noteRestart = () => (restarted = true);
-  startup.onRestart = noteRestart;
-  client.cancel().then(() => {
-    if (startup.onRestart === noteRestart) startup.onRestart = null;
-    run(model.cancelDone(job, { restarted, seconds: formatSeconds((performance.now() - t0) / 1000), why }));
+  jobs.stop(jobs.find(JobKind.SOLVE), Why.USER).then(({ restarted, seconds }) => {
+    run(model.cancelDone(job, { restarted, seconds: formatSeconds(seconds), why }));
     view.focusSolve();
   });
 }
@@ -393,6 +415,7 @@ bindInput({
   textFix: (t) => text.fix(t),
   solve,
   cancel,
+  stopJob,
   undo: () => run(model.undo()),
   shapeChosen,
   shuffle: () => newRandomBoard(model.position.rows, model.position.cols),
@@ -402,6 +425,7 @@ bindInput({
   hashChanged,
   boundChosen: (b) => bounds.chosen(b),
   downloadPack: () => packs.download(),
+  cancelPack: () => packs.cancel(),
   skipDamaged: () => startup.restartSolver({ skip: true }),
   retry: () => startup.restartSolver({ skip: false }),
   playToggle: () => playback?.toggle(),

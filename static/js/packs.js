@@ -4,9 +4,10 @@
 
 import { ErrorType } from "./solver/protocol.js";
 import { PackState } from "./view/solve.js";
+import { JobKind, Why } from "./jobs.js";
 
 export class PackOffer {
-  /** hooks (main.js): model, view, client, and loaded() (the solver's bounds changed). */
+  /** hooks (main.js): model, view, client, jobs, and loaded() (the solver's bounds changed). */
   constructor(hooks) {
     this.hooks = hooks;
   }
@@ -30,7 +31,7 @@ export class PackOffer {
   }
 
   async download() {
-    const { model, view, client } = this.hooks;
+    const { model, view, client, jobs } = this.hooks;
     const pack = this.current();
     if (!pack || model.packDownload.busy || !model.ready) return;
     model.packStarted();
@@ -38,17 +39,25 @@ export class PackOffer {
     view.setSolveEnabled(false); // the worker serves one request at a time
     this.render();
     try {
-      const result = await client.loadPack(pack.file, (p) => view.pack.progress(pack, p));
+      const title = `Downloading the ${pack.label || "pack"}`;
+      const result = await jobs.run(JobKind.PACK, () => client.loadPack(pack.file, (p) => view.pack.progress(pack, p)), { user: true, title });
       model.packEnded({ file: pack.file, info: result.info });
       this.render();
       if (!result.cached) view.pack.notKept();
       this.hooks.loaded();
       view.toast("Hard-positions pack loaded.");
     } catch (err) {
-      model.packEnded({ error: err.type === ErrorType.CANCELLED ? "the download was interrupted." : err.message || String(err) });
+      const why = err.why === Why.USER ? "the download was cancelled." : err.type === ErrorType.CANCELLED ? "the download was interrupted." : err.message || String(err);
+      model.packEnded({ error: why });
       this.render();
     } finally {
       view.setSolveEnabled(model.ready);
     }
+  }
+
+  /** Cancel the download under way. */
+  cancel() {
+    const job = this.hooks.jobs.find(JobKind.PACK);
+    if (job) this.hooks.jobs.stop(job, Why.USER);
   }
 }

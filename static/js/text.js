@@ -7,6 +7,7 @@
 import { Board, SHAPES, parseShape } from "./model/board.js";
 import { Source } from "./model/page-model.js";
 import { ErrorType, Method, errorCode } from "./solver/protocol.js";
+import { JobKind } from "./jobs.js";
 
 /** The numbers (or words) of a text, split at spaces, commas and semicolons. */
 export const tokens = (text) => String(text).split(/[\s,;]+/).filter(Boolean);
@@ -39,8 +40,9 @@ export function plainInputError(err) {
 
 export class TextField {
   /**
-   * hooks (main.js): model (PageModel), view (PageView), client (the solver), run(effects),
-   * changePosition(board, source), shapes() the sizes the solver supports.
+   * hooks (main.js): model (PageModel), view (PageView), ask(kind, method, params, options) (a
+   * request to the solver as a job), run(effects), changePosition(board, source), shapes() the
+   * sizes the solver supports.
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -87,14 +89,14 @@ export class TextField {
 
   /** Check the text with the solver; on success the board follows it.  Resolves to true when it did. */
   async sync({ force = false } = {}) {
-    const { model, client, run, changePosition, view } = this.hooks;
+    const { model, ask, run, changePosition, view } = this.hooks;
     const text = model.text.trim();
     if (!force && !model.textDirty) return true;
     if (!model.ready) return false;
     const shape = this.shapeFor(text);
     const seq = ++this.seq;
     try {
-      const r = await client.call(Method.PARSE, { text, shape });
+      const r = await ask(JobKind.CHECK, Method.PARSE, { text, shape }, { user: true });
       if (seq !== this.seq) return false;
       model.textValid();
       this.showError("");
@@ -143,7 +145,7 @@ export class TextField {
    * one keeps the board and says why (refuse).
    */
   async checkLink(link, source, refuse) {
-    const { model, client, changePosition } = this.hooks;
+    const { model, ask, changePosition } = this.hooks;
     if (link.tiles && SHAPES.includes(link.shape)) {
       const d = parseShape(link.shape);
       changePosition(new Board(d.rows, d.cols, link.tiles), source);
@@ -154,7 +156,7 @@ export class TextField {
       return;
     }
     try {
-      const r = await client.call(Method.PARSE, { text: link.text, shape: link.shape || null });
+      const r = await ask(JobKind.CHECK, Method.PARSE, { text: link.text, shape: link.shape || null }, { user: true });
       changePosition(new Board(r.rows, r.cols, r.tiles), source);
     } catch (err) {
       if (err.type === ErrorType.CANCELLED) return;

@@ -34,8 +34,8 @@ test("ready after loading; a new position resets a stale status and the example 
   assert.equal(m.example, "ex1");
   const effects = m.setPosition(start(), { source: Source.SHUFFLE });
   assert.equal(m.example, "");
-  assert.deepEqual(types(effects), ["clearSolution", "render", "url", "status"]);
-  assert.equal(effects[2].mode, "push");
+  assert.deepEqual(types(effects), ["positionChanged", "clearSolution", "render", "url", "status"]);
+  assert.equal(effects[3].mode, "push");
 });
 
 test("solve then shuffle, size change and typing: the status never stays 'Solved'", () => {
@@ -102,7 +102,7 @@ test("Back/Forward during a solve cancels it and shows the position, without pus
   const job = m.solveRequested("auto", 0)[2].job;
   assert.deepEqual(m.setPosition(new Board(3, 3), { source: Source.SHUFFLE }), [], "controls are inert while solving");
   const effects = m.setPosition(new Board(3, 3), { source: Source.HISTORY });
-  assert.deepEqual(types(effects), ["status", "cancel", "clearSolution", "render"]);
+  assert.deepEqual(types(effects), ["status", "cancel", "positionChanged", "clearSolution", "render"]);
   assert.ok(job.cancelling);
   assert.ok(m.position.isGoal());
   m.cancelDone(job, { restarted: false, seconds: "1 s", why: effects[1].why });
@@ -164,7 +164,7 @@ test("undo walks back through every position change; history moves are not undo 
   m.setPosition(new Board(2, 2), { source: Source.SHAPE });
   m.setPosition(new Board(4, 4), { source: Source.HISTORY });
   assert.equal(m.undoStack.length, 2);
-  assert.deepEqual(types(m.undo()), ["clearSolution", "render", "url", "status"]);
+  assert.deepEqual(types(m.undo()), ["positionChanged", "clearSolution", "render", "url", "status"]);
   assert.equal(m.position.shape, "3x3");
   m.undo();
   assert.equal(m.position.text(), start().text());
@@ -221,4 +221,14 @@ test("the page's state is declared in the constructor and changed only through t
     for (const w of code.matchAll(/\bmodel\.\w+(?:\.\w+|\[[^\]]*\])*\s*(?:[-+*/]?=(?!=)|\+\+|--)/g)) writes.push(`${f}: ${w[0]}`);
   }
   assert.deepEqual(writes, []);
+});
+
+test("a solve stopped for another job (a comparison started) ends with that reason", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  const job = m.solveRequested("auto", 0)[2].job;
+  assert.deepEqual(types(m.solveStopped(job, "Stopped for the comparison.")), ["status", "solvingEnded", "render"]);
+  assert.deepEqual(m.status, { state: Status.CANCELLED, text: "Solve stopped for the comparison." });
+  assert.equal(m.job, null);
+  assert.deepEqual(m.solveStopped(job, "Stopped."), [], "once");
 });

@@ -44,4 +44,5 @@ export function bindLabInput(lab) {
   $("hint-next").addEventListener("click", () => lab.askHint());
   $("hint-all").addEventListener("click", () => lab.askHint({ all: true }));
   $("hint-apply").addEventListener("click", () => lab.applyHint());
+  $("hint-stop").addEventListener("click", () => lab.stopHint());
 }

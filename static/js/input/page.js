@@ -86,11 +86,12 @@ const click = (id, handler) => on(id, "click", () => handler());
  *   textFix(text)                         the unsolvable message's fix button (its text)
  *   undo()                                the Undo button / Ctrl+Z outside text fields
  *   replayMoves(text)                     the move-string box's Replay button / Enter
- *   solve(), cancel()                     Solve / Ctrl+Enter in the text; Cancel / Escape
+ *   solve(), cancel()                     Solve / Ctrl+Enter in the text; Cancel
+ *   stopJob()                             the status line's Stop / Escape: whatever job runs
  *   shapeChosen(shape), shuffle(), goal() the Position card's buttons
  *   exampleChosen(id), share()
  *   hashChanged(hash)                     the address bar's fragment changed (Back, a link)
- *   boundChosen(bound), downloadPack()    the Solve card
+ *   boundChosen(bound), downloadPack(), cancelPack()   the Solve card
  *   skipDamaged(), retry()                the error banner
  *   playToggle(), playStep(), playBack(), playStart(), playEnd(), speedChosen(index), copySolution()
  */
@@ -135,8 +136,10 @@ export function bindInput(intents) {
   click("pack-button", intents.downloadPack);
   click("solve-button", intents.solve);
   click("cancel-button", intents.cancel);
+  click("job-stop", intents.stopJob);
+  click("pack-cancel", intents.cancelPack);
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") intents.cancel();
+    if (e.key === "Escape") intents.stopJob();
   });
   click("skip-button", intents.skipDamaged);
   click("retry-button", intents.retry);

@@ -3,11 +3,13 @@
 // main.js it never touches the DOM (view/lab.js, view/explorer.js) and gets the
 // user's actions from input/lab.js; it talks to the solver through the same
 // SolverClient as the rest of the page (fifteen.api methods compare, trace,
-// explain, explore_*, hint; see py/fifteen/api.py).  main.js owns the board:
-// the lab reads it and asks for changes through the hooks it is given.
+// explain, explore_*, hint; see py/fifteen/api.py), each request a job of the page's jobs
+// (jobs.js): shown while it runs, with Stop, stopped when the position changes.  main.js owns
+// the board: the lab reads it and asks for changes through the hooks it is given.
 
 import { Board, parseShape, randomTiles } from "../model/board.js";
 import { ErrorType, Method } from "../solver/protocol.js";
+import { JobKind, JobStopped, Why, stoppedText } from "../jobs.js";
 import { labHash, optimumOf, parseBudget, readLabHash, toMarkdown, toTSV, iterationTable, summaryTable } from "./table.js";
 import { makeHash } from "../model/share.js";
 import { CompareView, ExplainView, TraceView } from "../view/lab.js";
@@ -23,15 +25,16 @@ const isCancel = (err) => err && err.type === ErrorType.CANCELLED;
 
 export class Lab {
   /**
-   * hooks (main.js): client (SolverClient); board() the position solved and
+   * hooks (main.js): client (the solver), jobs (jobs.js); board() the position solved and
    * compared; shownBoard() the position on screen (a playback step);
    * load(board) show a new position; move(direction) slide the blank;
-   * ready(), solving(); info() the solver's info (bounds per shape, labels);
-   * copy(text, {done, ask}); toast(text).
+   * ready(); info() the solver's info (bounds per shape, labels);
+   * copy(text, {done, ask}).
    */
   constructor(hooks) {
     this.hooks = hooks;
     this.client = hooks.client;
+    this.jobs = hooks.jobs;
     this.compareView = new CompareView();
     this.traceView = new TraceView();
     this.explainView = new ExplainView();
@@ -41,9 +44,8 @@ export class Lab {
     this.preset = null; // the chosen preset (its position is on the board)
     this.budget = DEFAULT_BUDGET;
     this.unchecked = new Set(); // bounds the user left out
-    this.running = false;
+    this.running = false; // a comparison runs (or waits for the solver)
     this.stopRequested = false;
-    this.cancelling = null; // the promise of a cancel in progress
     this.comparison = null; // {board, budget, runs}
     this.pendingLink = readLabHash(location.hash); // a comparison link: run it once the solver is ready
     this.offered = null; // "shape:bounds" the bound list was made for
@@ -57,6 +59,8 @@ export class Lab {
     this.explorerShown = null; // the shape whose histogram is shown
     this.hintSeq = 0;
     this.hint = null;
+    this.hinting = false; // a hint runs (or waits for the solver)
+    this.shownKey = ""; // "shape:tiles" of the board shown when the cards last followed it
   }
 
   labels() {
@@ -131,9 +135,9 @@ export class Lab {
       const labels = this.labels();
       this.compareView.setBounds(this.boundsFor(shape).map((name) => ({ name, label: labels[name] || name, checked: !this.unchecked.has(name) })));
     }
-    const can = this.hooks.ready() && !this.hooks.solving();
+    const can = this.hooks.ready();
     this.compareView.setRunning(this.running, { canRun: can, hasResult: !!this.comparison && this.comparison.runs.length > 0 });
-    this.hintView.setEnabled(can && !this.running);
+    this.hintView.setRunning(this.hinting, { canRun: can });
   }
 
   /** main.js: the board shows a new position (a move, a new board, a playback step). */
@@ -142,8 +146,17 @@ export class Lab {
       this.preset = null;
       this.compareView.selectPreset("", "");
     }
-    this.renderControls();
+    const shown = this.hooks.shownBoard();
+    const key = `${shown.shape}:${shown.text()}`;
+    if (key === this.shownKey) {
+      this.renderControls(); // drawn again, the same board
+      return;
+    }
+    this.shownKey = key;
     this.hint = null;
+    this.hintSeq += 1; // a hint under way was the old position's (its job is stopped: jobs.js)
+    this.hinting = false;
+    this.renderControls();
     this.hintView.clear();
     this.refreshOpen();
   }
@@ -193,9 +206,12 @@ export class Lab {
     return true;
   }
 
-  /** Run every checked bound, one call each, so that Skip stops only the current one. */
+  /**
+   * Run every checked bound, one call each, so that Skip stops only the current one: one job
+   * (a comparison started while another job runs stops that one first, and says so).
+   */
   async run({ budgetText = null } = {}) {
-    if (this.running || !this.hooks.ready() || this.hooks.solving()) return;
+    if (this.running || !this.hooks.ready()) return;
     if (budgetText !== null && !this.budgetTyped(budgetText)) return;
     const board = this.hooks.board().clone();
     const names = this.boundsFor(board.shape).filter((b) => !this.unchecked.has(b));
@@ -212,8 +228,39 @@ export class Lab {
     this.renderControls();
     this.compareView.focusStop();
     const t0 = performance.now();
+    let stopped = null; // why the job was stopped from outside (a new position, another job)
+    try {
+      await this.jobs.run(JobKind.COMPARE, (job) => this.compareRuns(job, board, budget, runs), {
+        user: true,
+        onWait: (text) => this.compareView.status(text),
+      });
+    } catch (err) {
+      if (!(err instanceof JobStopped)) throw err;
+      if (err.why !== Why.USER) stopped = err;
+      for (const r of runs.filter((x) => x.running)) Object.assign(r, { running: false, stopped: true, finished: false });
+    }
+    const ran = runs.filter((r) => !r.queued);
+    this.comparison.runs = ran;
+    this.running = false;
+    this.runCount = (this.runCount || 0) + 1;
+    this.compareView.ended(this.runCount);
+    this.compareView.shareLink(ran.length ? this.linkUrl() : "");
+    this.renderControls();
+    this.draw();
+    const optimum = optimumOf(ran);
+    const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+    const how = stopped ? stoppedText(stopped).replace(/\.$/, "") : this.stopRequested ? "Stopped" : "Done";
+    this.compareView.status(
+      `${how} in ${seconds} s: ${ran.filter((r) => r.finished).length} of ${runs.length} bounds finished` +
+        (optimum !== null ? `, optimum ${optimum} moves.` : "; none within the budget."),
+    );
+    this.compareView.focusRun();
+  }
+
+  /** The comparison's job: each bound in turn, until the job is stopped or a bound fails. */
+  async compareRuns(job, board, budget, runs) {
     for (const run of runs) {
-      if (this.stopRequested) break;
+      if (this.stopRequested || job.why) break;
       Object.assign(run, { queued: false, running: true });
       this.compareView.status(`Searching with ${run.name} (${this.labels()[run.name] || run.name})…`);
       this.draw();
@@ -234,27 +281,11 @@ export class Lab {
           run.finished = false;
           const last = run.iterations.at(-1);
           if (last) last.finished = false;
-          if (this.cancelling) await this.cancelling; // a restarted worker
-          this.cancelling = null;
+          await this.jobs.settled(); // (Skip: the solver may have restarted)
         }
       }
       this.draw();
     }
-    const ran = runs.filter((r) => !r.queued);
-    this.comparison.runs = ran;
-    this.running = false;
-    this.runCount = (this.runCount || 0) + 1;
-    this.compareView.ended(this.runCount);
-    this.compareView.shareLink(ran.length ? this.linkUrl() : "");
-    this.renderControls();
-    this.draw();
-    const optimum = optimumOf(ran);
-    const seconds = ((performance.now() - t0) / 1000).toFixed(1);
-    this.compareView.status(
-      `${this.stopRequested ? "Stopped" : "Done"} in ${seconds} s: ${ran.filter((r) => r.finished).length} of ${runs.length} bounds finished` +
-        (optimum !== null ? `, optimum ${optimum} moves.` : "; none within the budget."),
-    );
-    this.compareView.focusRun();
   }
 
   draw() {
@@ -264,15 +295,15 @@ export class Lab {
 
   /** Stop the running bound and go on with the next one. */
   skip() {
-    if (!this.running || this.cancelling) return;
-    this.cancelling = this.client.cancel();
+    if (this.running && this.jobs.find(JobKind.COMPARE) === this.jobs.running) this.jobs.skip();
   }
 
   /** Stop the running bound and the rest. */
   stop() {
     if (!this.running) return;
     this.stopRequested = true;
-    if (!this.cancelling) this.cancelling = this.client.cancel();
+    const job = this.jobs.find(JobKind.COMPARE);
+    if (job) this.jobs.stop(job, Why.USER);
   }
 
   copyTable(format) {
@@ -305,7 +336,7 @@ export class Lab {
     this.trace = null;
     this.step = 0;
     try {
-      const t = await this.client.call(Method.TRACE, { tiles: board.tiles, shape: board.shape, moves: result.moves });
+      const t = await this.jobs.run(JobKind.TRACE, () => this.client.call(Method.TRACE, { tiles: board.tiles, shape: board.shape, moves: result.moves }));
       this.trace = t;
       this.traceView.render(t, 0, this.labels());
     } catch (err) {
@@ -335,7 +366,9 @@ export class Lab {
     const board = this.hooks.shownBoard();
     const seq = ++this.explainSeq;
     try {
-      const ex = await this.client.call(Method.EXPLAIN, { tiles: board.tiles, shape: board.shape });
+      const ex = await this.jobs.run(JobKind.EXPLAIN, () => this.client.call(Method.EXPLAIN, { tiles: board.tiles, shape: board.shape }), {
+        onWait: (text) => this.explainView.message(text),
+      });
       if (seq !== this.explainSeq) return;
       this.explained = ex;
       this.explainView.render(ex, this.labels());
@@ -400,19 +433,24 @@ export class Lab {
     const seq = ++this.explorerSeq;
     this.explorerView.selectShape(shape);
     try {
-      let info = this.explorerInfo.get(shape);
-      if (!info) {
-        this.explorerView.status(`Reading the ${shape} table…`);
-        info = await this.client.call(Method.EXPLORE_INFO, { shape });
-        this.explorerInfo.set(shape, info);
-      }
+      const { info, pos } = await this.jobs.run(
+        JobKind.EXPLORE,
+        async () => {
+          let known = this.explorerInfo.get(shape);
+          if (!known) {
+            this.explorerView.status(`Reading the ${shape} table…`);
+            known = await this.client.call(Method.EXPLORE_INFO, { shape });
+            this.explorerInfo.set(shape, known);
+          }
+          return { info: known, pos: await this.client.call(Method.EXPLORE_POSITION, { tiles: board.tiles, shape }) };
+        },
+        { onWait: (text) => this.explorerView.status(text) },
+      );
       if (seq !== this.explorerSeq) return;
       if (this.explorerShown !== shape) {
         this.explorerView.renderInfo(info);
         this.explorerShown = shape;
       }
-      const pos = await this.client.call(Method.EXPLORE_POSITION, { tiles: board.tiles, shape });
-      if (seq !== this.explorerSeq) return;
       this.explorerView.status("");
       this.explorerView.renderPosition(pos);
       this.explorerView.markDistance(pos.distance);
@@ -438,7 +476,7 @@ export class Lab {
     const shape = this.hooks.shownBoard().shape;
     this.explorerView.status(`Drawing a position at distance ${distance}…`);
     try {
-      const r = await this.client.call(Method.EXPLORE_RANDOM, { shape, distance });
+      const r = await this.jobs.run(JobKind.EXPLORE, () => this.client.call(Method.EXPLORE_RANDOM, { shape, distance }), { user: true });
       this.hooks.load(new Board(r.rows, r.cols, r.tiles));
       this.explorerView.status(`A random position at distance ${distance} (seed ${r.seed}).`);
     } catch (err) {
@@ -452,21 +490,47 @@ export class Lab {
   }
 
   // ---------------------------------------------------------------- hints
+  /**
+   * The next optimal move (or every optimal move): a job with a time budget (without a
+   * table it needs a search of its own, which on a hard position takes longer than a hint
+   * should); Stop ends it, a new position too.
+   */
   async askHint({ all = false } = {}) {
-    if (!this.hooks.ready() || this.hooks.solving() || this.running) return;
+    if (!this.hooks.ready() || this.hinting) return;
     const board = this.hooks.shownBoard();
     const seq = ++this.hintSeq;
+    this.hinting = true;
+    this.renderControls();
     this.hintView.busy(all ? "Looking at every move…" : "Looking for the next optimal move…");
     try {
-      const h = await this.client.call(Method.HINT, { tiles: board.tiles, shape: board.shape, all });
+      const h = await this.jobs.run(all ? JobKind.MOVES : JobKind.HINT, () => this.client.call(Method.HINT, { tiles: board.tiles, shape: board.shape, all }), {
+        user: true,
+        onWait: (text) => this.hintView.busy(text),
+      });
       if (seq !== this.hintSeq) return;
       this.hint = h;
       this.hintView.render(h);
     } catch (err) {
-      if (seq === this.hintSeq && !isCancel(err)) this.hintView.error(err.message);
+      if (seq !== this.hintSeq) return;
+      if (err instanceof JobStopped) {
+        if (err.why === Why.BUDGET) {
+          this.hintView.error(`${stoppedText(err)} This position needs a longer search than a hint's: Solve it instead (it shows its progress and runs as long as needed).`);
+        } else if (err.why !== Why.POSITION) {
+          this.hintView.error(stoppedText(err));
+        }
+      } else if (!isCancel(err)) {
+        this.hintView.error(err.message);
+      }
     } finally {
-      if (seq === this.hintSeq) this.renderControls();
+      if (seq === this.hintSeq) this.hinting = false;
+      this.renderControls();
     }
+  }
+
+  /** The hint card's Stop. */
+  stopHint() {
+    const job = this.jobs.find(JobKind.HINT) || this.jobs.find(JobKind.MOVES);
+    if (job) this.jobs.stop(job, Why.USER);
   }
 
   applyHint() {

@@ -249,7 +249,7 @@ export class PageModel {
     this.example = source === Source.EXAMPLE ? example : "";
     this.textError = "";
     this.notice = "";
-    effects.push({ type: "clearSolution" });
+    effects.push({ type: "positionChanged" }, { type: "clearSolution" });
     effects.push({ type: "render" });
     if (source === Source.START || source === Source.LINK) effects.push({ type: "url", mode: "replace" });
     else if (source !== Source.HISTORY) effects.push({ type: "url", mode: "push" });
@@ -283,7 +283,7 @@ export class PageModel {
     this.playbackIndex = 0;
     this.example = prev.example;
     this.textError = "";
-    const effects = [{ type: "clearSolution" }];
+    const effects = [{ type: "positionChanged" }, { type: "clearSolution" }];
     if (this.solution) effects.push({ type: "showSolution", focus: false });
     effects.push({ type: "render" }, { type: "url", mode: "push" });
     effects.push(this.solution ? this.solvedStatus() : this.idleStatus());
@@ -426,6 +426,13 @@ export class PageModel {
     const status = this.solvedStatus();
     if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, optimal.`;
     return [{ type: "solvingEnded" }, { type: "showSolution", focus: true }, status, { type: "render" }];
+  }
+
+  /** The solve of `job` was stopped to make way for another job; `reason`: "Stopped for the comparison." */
+  solveStopped(job, reason) {
+    if (this.job !== job || job.cancelling) return [];
+    this.job = null;
+    return [this.setStatus(Status.CANCELLED, `Solve ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`), { type: "solvingEnded" }, { type: "render" }];
   }
 
   /** The solve of `job` failed with `error` ({type, message}). */

@@ -103,6 +103,7 @@ export class BoundsView {
       el.append(span);
     });
     el.dataset.lb = known(lb) ? String(lb) : "";
+    el.dataset.tiles = (result?.tiles || []).join(","); // the position these bounds are of
     const used = selected === "auto" && result?.auto ? `${label || "auto"}: ${result.auto}` : label || selected;
     el.title = `Lower bounds on the number of moves. LB: where the search with the selected bound (${used}) starts.`;
   }

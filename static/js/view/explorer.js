@@ -99,13 +99,14 @@ export class ExplorerView {
 }
 
 export class HintView {
-  setEnabled(enabled) {
-    $("hint-next").disabled = !enabled;
-    $("hint-all").disabled = !enabled;
+  /** The buttons: a hint running shows its Stop instead of the two asks. */
+  setRunning(running, { canRun = true } = {}) {
+    $("hint-next").disabled = !canRun || running;
+    $("hint-all").disabled = !canRun || running;
+    $("hint-stop").hidden = !running;
   }
 
   busy(text) {
-    this.setEnabled(false);
     $("hint-apply").hidden = true;
     $("hint-result").textContent = text;
   }

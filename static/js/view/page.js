@@ -33,10 +33,19 @@ export class PageView {
   }
 
   // ---------------------------------------------------------------- status, errors, toasts
-  /** The status pill: `state` is #status[data-state] (loading, ready, solving, solved, cancelled, error). */
-  setStatus(state, text) {
-    $("status").dataset.state = state;
-    $("status-text").textContent = shorten(text);
+  /**
+   * The status line: `state` is #status[data-state] (loading, ready, busy, solving, solved,
+   * cancelled, error); `time` a running job's seconds (shown, not read aloud: the live region
+   * speaks when the text changes, not every second); `stop` shows the job's Stop.
+   */
+  setStatus(state, text, { time = "", stop = false } = {}) {
+    const el = $("status");
+    el.dataset.state = state;
+    const t = shorten(text);
+    if ($("status-text").textContent !== t) $("status-text").textContent = t;
+    el.title = t;
+    $("status-time").textContent = time;
+    $("job-stop").hidden = !stop;
   }
 
   showError(title, message, { retry = true, skip = false } = {}) {

@@ -91,6 +91,7 @@ export class PackView {
     const button = this.button;
     button.hidden = state === PackState.LOADED || state === PackState.DOWNLOADING;
     button.disabled = !enabled;
+    $("pack-cancel").hidden = state !== PackState.DOWNLOADING;
     const size = formatPackSize(pack.bytes);
     // the visible text is the accessible name (no aria-label that could drift from it)
     button.textContent = state === PackState.ERROR ? `Retry downloading the pack (${size})` : `Download hard-positions pack (${size})`;
