@@ -231,6 +231,7 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
                     "iteration_nodes": p.iteration_nodes,
                     "seconds": round(p.seconds, 3),
                     "done": p.done,
+                    "found": p.found,
                     "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in p.iterations],
                 }
             )

@@ -10,6 +10,7 @@ checking, move-string replay and refused share links.
 from __future__ import annotations
 
 import json
+import re
 import time
 
 from fifteen.bounds.walking import supported_shapes
@@ -281,6 +282,33 @@ def test_progress_is_honest_and_the_bounds_line_is_labelled(ready_app: App):
     ends = [s["estimate"] for s in seen if "ends in" in s["estimate"]]
     assert all(" – " in e or "about" in e for e in ends), ends  # a range, never a bare point
     app.wait_ready()
+
+
+def test_no_bound_above_what_is_proven_is_announced(ready_app: App):
+    """Issue 24, 4: the status and the progress line never say "at least N" with N above the
+    optimal length (Korf #1 said "at least 59 moves", then "Solved: 57 moves"): the report that
+    closes the iteration which found the solution says so, and no bound + 2 is inferred from it."""
+    app = ready_app
+    page = app.page
+    page.evaluate(
+        """() => {
+          window.__claims = [];
+          const log = () => window.__claims.push(document.querySelector('#status-text').textContent,
+                                                 document.querySelector('#p-lower').textContent);
+          window.__claimObs = new MutationObserver(log);
+          for (const id of ['#status', '#progress'])
+            window.__claimObs.observe(document.querySelector(id), {subtree: true, childList: true, characterData: true});
+        }"""
+    )
+    for name in ("korf1", "korf55", "korf12"):
+        ex = EXAMPLES[name]
+        page.evaluate("() => { window.__claims = []; }")
+        app.set_position(ex["tiles"])
+        assert app.solve("auto")["length"] == ex["optimal"]
+        claims = page.evaluate("() => window.__claims")
+        bounds = [int(m) for c in claims for m in re.findall(r"(?:at least|≥) (\d+) moves", c)]
+        assert bounds and max(bounds) <= ex["optimal"], (name, sorted(set(bounds)), ex["optimal"])
+    page.evaluate("() => window.__claimObs.disconnect()")
 
 
 # ------------------------------------------------------------------ input, links, replay

@@ -54,6 +54,10 @@ describe("progress", () => {
     const running = { bound: 46, nodes: 110, iteration_nodes: 10, iterations: closed.iterations };
     assert.equal(currentIteration(running), running);
     assert.deepEqual(currentIteration({ bound: 40, nodes: 0 }), { bound: 40, nodes: 0 });
+    // the iteration that found the solution: no bound beyond it is proven (Korf #1: never "at least 59" before "57")
+    const found = { ...closed, done: true, found: true };
+    assert.equal(currentIteration(found), found);
+    assert.equal(currentIteration(found).bound, 44);
   });
 
   test("no estimate before three finished iterations (two growth ratios)", () => {

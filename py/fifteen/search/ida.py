@@ -120,6 +120,7 @@ class Progress:
     seconds: float  # search time so far (set-up excluded)
     iterations: list[Iteration]
     done: bool = False  # True when called at the end of an iteration
+    found: bool = False  # True when that iteration found a solution (the search ends: no bound + 2 follows)
 
 
 def first_bound(shape: Shape, tiles: Sequence[int], lower: int) -> int:
@@ -154,7 +155,7 @@ def ida_star(
     bound = 0
     start = 0.0
 
-    def report(iteration_nodes: int, done: bool) -> None:
+    def report(iteration_nodes: int, done: bool, found: bool = False) -> None:
         if progress is not None:
             progress(
                 Progress(
@@ -164,6 +165,7 @@ def ida_star(
                     time.perf_counter() - start,
                     list(iterations),
                     done,
+                    found,
                 )
             )
 
@@ -195,7 +197,7 @@ def ida_star(
         now = time.perf_counter()
         iterations.append(Iteration(bound, nodes, now - iter_start))
         done_nodes += nodes
-        report(0, True)
+        report(0, True, path is not None)
         if path is not None:
             path.reverse()
             tiles_moved = []

@@ -46,12 +46,14 @@ export function packMemoryText(pack) {
 
 /**
  * A report sent just after an iteration finished names that iteration's bound;
- * the search has then moved on to the next bound (bound + 2) with no nodes yet.
+ * the search has then moved on to the next bound (bound + 2) with no nodes yet —
+ * unless that iteration found a solution (`found`): then nothing beyond its bound
+ * is proven, and the report stays as it is.
  */
 export function currentIteration(p) {
   const its = p.iterations || [];
   const last = its[its.length - 1];
-  if (last && p.bound !== undefined && last.bound >= p.bound) {
+  if (last && p.bound !== undefined && last.bound >= p.bound && !p.found) {
     return { ...p, bound: last.bound + 2, iteration_nodes: 0 };
   }
   return p;
