@@ -186,6 +186,71 @@ def test_board_progress_and_answer_fit_1280x800(ready_app: App):
         page.set_viewport_size({"width": 1280, "height": 900})
 
 
+LAB_CARDS = ("lab-compare", "lab-explain", "lab-explorer", "lab-hint", "bounds-legend", "replay")
+
+
+def _open_every_card_with_results(app: App) -> None:
+    """Every collapsible section open, a comparison's chart and tables and the 3x3 explorer shown."""
+    page = app.page
+    for card in LAB_CARDS:
+        if not page.eval_on_selector(f"#{card}", "d => d.open"):
+            page.click(f"#{card} > summary")
+    runs = int(page.get_attribute("#lab-compare", "data-runs") or 0)
+    page.select_option("#lab-preset", "8p31")
+    page.wait_for_selector("#lab-bounds input[value=wdid]")
+    page.click("#lab-run")
+    page.wait_for_selector(f"#lab-compare[data-runs='{runs + 1}']", state="attached", timeout=120_000)
+    page.wait_for_selector("#lab-explorer[data-shape='3x3']", state="attached", timeout=30_000)
+    page.wait_for_selector("#explain-body .wd-table", timeout=30_000)
+
+
+def _nothing_sticks_out(app: App, width: int) -> None:
+    page = app.page
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
+    # the lab's tables show every row (no tiny scroll box), their width scrolls within the card
+    for table in ("#lab-summary", "#lab-iterations"):
+        wrap = page.eval_on_selector(table, "t => { const w = t.closest('.table-wrap'); return [w.scrollHeight, w.clientHeight]; }")
+        assert wrap[0] <= wrap[1] + 1, (table, wrap)
+    for sel in ("#lab-chart", "#explorer-histogram", "#lab-bounds", "#explain-body"):
+        box = page.locator(sel).bounding_box()
+        card = page.locator(sel).locator("xpath=ancestor::details[1]").bounding_box()
+        assert box["x"] >= card["x"] and box["x"] + box["width"] <= card["x"] + card["width"] + 0.5, (sel, box, card)
+
+
+def test_the_lab_has_room_and_the_page_never_scrolls_sideways(ready_app: App, browser, site):
+    """Issue 24, 2: Compare bounds made the page 1393 px wide at 1280 and 667 px on a 390 phone."""
+    app = ready_app
+    page = app.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        app.set_position(EIGHT["tiles"], "3x3")
+        _open_every_card_with_results(app)
+        _nothing_sticks_out(app, 1280)
+        # the lab is under the board and the side column, the width of both
+        lab = page.locator("#lab").bounding_box()
+        board = page.locator(".board-panel").bounding_box()
+        side = page.locator(".side").bounding_box()
+        assert lab["y"] >= max(board["y"] + board["height"], side["y"] + side["height"])
+        assert lab["width"] >= side["x"] + side["width"] - board["x"] - 1
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+        for card in LAB_CARDS:
+            if page.eval_on_selector(f"#{card}", "d => d.open"):
+                page.click(f"#{card} > summary")
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        phone = App(ctx.new_page(), site)
+        phone.open("#" + _hash(EIGHT["tiles"], "3x3"))
+        _open_every_card_with_results(phone)
+        _nothing_sticks_out(phone, 390)
+        phone.screenshot("phone-lab", full_page=True)
+        for scheme in ("light", "dark"):
+            phone.page.emulate_media(color_scheme=scheme)
+            _axe(phone, f"lab and explorer at 390 px ({scheme})")
+    finally:
+        ctx.close()
+
+
 # ------------------------------------------------------------------ accessibility
 def test_axe_finds_nothing_in_light_and_dark(ready_app: App, app_context, site):
     app = ready_app
@@ -293,8 +358,10 @@ def test_no_bound_above_what_is_proven_is_announced(ready_app: App):
     page.evaluate(
         """() => {
           window.__claims = [];
-          const log = () => window.__claims.push(document.querySelector('#status-text').textContent,
-                                                 document.querySelector('#p-lower').textContent);
+          const log = () => {  // what the page claims while it solves (and as it ends)
+            if (!['solving', 'solved'].includes(document.querySelector('#status').dataset.state)) return;
+            window.__claims.push(document.querySelector('#status-text').textContent, document.querySelector('#p-lower').textContent);
+          };
           window.__claimObs = new MutationObserver(log);
           for (const id of ['#status', '#progress'])
             window.__claimObs.observe(document.querySelector(id), {subtree: true, childList: true, characterData: true});

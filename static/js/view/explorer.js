@@ -53,7 +53,8 @@ export class ExplorerView {
         attrs: { type: "button", "data-distance": d, "aria-label": `Distance ${d}: ${count(n)} positions. Load a random one.`, title: `${d} moves: ${count(n)}` },
       });
       b.style.setProperty("--h", String(Math.max(0.01, Math.log10(n + 1) / Math.log10(top + 1))));
-      b.append(html("span", { cls: "bar-label", text: String(d), attrs: { "aria-hidden": "true" } }));
+      // a label every 5 moves (and at the radius): the bars may be narrower than a number
+      if (d % 5 === 0 || d === info.histogram.length - 1) b.append(html("span", { cls: "bar-label", text: String(d), attrs: { "aria-hidden": "true" } }));
       return b;
     });
     $("explorer-histogram").replaceChildren(...bars);
