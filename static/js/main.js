@@ -235,16 +235,19 @@ async function runSolve(job) {
       run(model.solveProgress(job, currentIteration(p).bound));
     };
     const result = await jobs.run(JobKind.SOLVE, () => client.solve(params, onProgress), { user: true });
-    if (model.job === job && !job.cancelling) {
-      view.progress.update({ ...result, bound: result.length, iteration_nodes: 0 }, { final: true });
-    }
+    // the answer takes the progress's place (its summary says the same), before it is shown and focused
+    if (model.job === job && !job.cancelling) view.progress.hide();
     run(model.solveDone(job, result, { seconds: formatSeconds((performance.now() - t0) / 1000) }));
     if (model.solution?.result === result) lab.solved(job.board, result);
   } catch (err) {
     if (model.job === job && !job.cancelling && err.type === ErrorType.INPUT) text.showError(plainInputError(err));
-    if (err instanceof JobStopped && err.why !== Why.USER) run(model.solveStopped(job, stoppedText(err)));
-    else run(model.solveFailed(job, err));
-    if (!model.job) view.progress.hide();
+    if (err instanceof JobStopped && err.why !== Why.USER) {
+      view.progress.stopped(); // what it proved stays shown
+      run(model.solveStopped(job, stoppedText(err)));
+    } else {
+      run(model.solveFailed(job, err));
+      if (!model.job && err.type !== ErrorType.CANCELLED) view.progress.hide();
+    }
   }
 }
 
@@ -264,7 +267,7 @@ function cancel() {
 
 /** Stop `job` in the solver; the status then says how it stopped. */
 function runCancel(job, why) {
-  view.progress.hide();
+  view.progress.stopped(); // what it proved stays shown
   view.setCancelling();
   jobs.stop(jobs.find(JobKind.SOLVE), Why.USER).then(({ restarted, seconds }) => {
     run(model.cancelDone(job, { restarted, seconds: formatSeconds(seconds), why }));

@@ -34,7 +34,6 @@ export class Startup {
     this.buildInfo = null; // static/build-info.json, once read (null when it cannot be)
     this.buildInfoRead = null; // the promise of reading it
     this.warmed = new Set(); // shapes the current worker has searched once
-    this.onRestart = null; // told when the worker restarts (a cancel waits to know whether it had to)
     this.poolView = new PoolView();
     this.cores = globalThis.navigator?.hardwareConcurrency || 1;
     this.client = new SolverPool({
@@ -91,11 +90,11 @@ export class Startup {
     this.hooks.failed(err);
   }
 
+  /** The worker restarts (a stop without the interrupt buffer): its steps are followed, not shown (the status line says it). */
   restart() {
-    this.onRestart?.();
     this.warnings = [];
     this.hooks.lost();
-    this.hooks.view.loading.reset();
+    this.hooks.view.loading.reset({ show: false });
   }
 
   /**

@@ -171,7 +171,8 @@ def test_board_progress_and_answer_fit_1280x800(ready_app: App):
         app.set_position(KORF12["tiles"])
         app.solve("auto")
         assert page.evaluate("() => window.scrollY") == 0, "the page scrolled to show the answer"
-        for sel in ("#board", "#progress", "#solution", "#status"):
+        assert page.locator("#progress").is_hidden(), "the answer takes the progress's place"
+        for sel in ("#board", "#results", "#solution", "#status"):
             box = page.locator(sel).bounding_box()
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= 800 and box["x"] + box["width"] <= 1280, (sel, box)
         # Tap targets: every visible button and menu is at least 44 px high.
@@ -184,6 +185,74 @@ def test_board_progress_and_answer_fit_1280x800(ready_app: App):
         assert not small, small
     finally:
         page.set_viewport_size({"width": 1280, "height": 900})
+
+
+# Layout shifts as the page reports them (PerformanceObserver 'layout-shift'), each tagged with
+# the phase the test is in; shifts right after an input (a click, a key) are not counted, as in
+# Cumulative Layout Shift.
+SHIFT_OBSERVER = """
+window.__phase = 'load';
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (e.hadRecentInput) continue;
+    window.__shifts.push({value: e.value, phase: window.__phase,
+      sources: (e.sources || []).map(s => (s.node && s.node.id) || (s.node && s.node.className) || '?')});
+  }
+}).observe({type: 'layout-shift', buffered: true});
+"""
+
+
+def _layout_shift(browser, site, **context) -> dict[str, float]:
+    """The layout shift of each phase of a session: load, solve (Korf #1), playback, cancel (a
+    long solve); the change of position between (by the address bar: not an input) is left out."""
+    ctx = browser.new_context(**context)
+    ctx.add_init_script(SHIFT_OBSERVER)
+    try:
+        app = App(ctx.new_page(), site)
+        page = app.page
+        app.open("#" + _hash(EXAMPLES["korf1"]["tiles"]))
+        page.wait_for_timeout(3500)  # the Loading card goes 2.5 s after ready
+        page.evaluate("() => { window.__phase = 'solve'; }")
+        assert app.solve("auto")["length"] == 57
+        page.wait_for_timeout(1000)
+        page.evaluate("() => { window.__phase = 'playback'; }")
+        page.click("#play-toggle")
+        page.wait_for_timeout(3000)
+        page.click("#play-toggle")
+        page.evaluate("() => { window.__phase = 'position'; }")
+        app.set_position(HARD_80)
+        page.select_option("#bound-select", "md")
+        page.wait_for_timeout(500)
+        page.evaluate("() => { window.__phase = 'cancel'; }")
+        page.click("#solve-button")
+        page.wait_for_function("() => document.querySelectorAll('#p-iterations tbody tr:not(.current)').length >= 3", timeout=120_000)
+        page.wait_for_timeout(1500)
+        page.click("#cancel-button")
+        app.wait_ready()
+        page.wait_for_timeout(2000)
+        shifts = page.evaluate("() => window.__shifts")
+        phases = {}
+        for s in shifts:
+            phases[s["phase"]] = phases.get(s["phase"], 0) + s["value"]
+        worst = sorted(shifts, key=lambda s: -s["value"])[:5]
+        print(f"\nlayout shift {context['viewport']}: { ({k: round(v, 4) for k, v in phases.items()}) }; largest: {worst}")
+        return phases
+    finally:
+        ctx.close()
+
+
+def test_nothing_jumps_over_load_solve_playback_and_cancel(browser, site):
+    """Issue 24, 5: the status pill wrapped onto its own line when Solve was pressed and the board
+    moved down 52 px (layout shift 0.62). Target: the layout shift over load, solve, playback and
+    cancel (CLS's rules: not right after an input) below 0.1, on a desktop and on a phone."""
+    for context in (
+        {"viewport": {"width": 1280, "height": 800}},
+        {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True},
+    ):
+        phases = _layout_shift(browser, site, **context)
+        counted = sum(v for k, v in phases.items() if k != "position")
+        assert counted < 0.1, (context["viewport"], phases)
 
 
 LAB_CARDS = ("lab-compare", "lab-explain", "lab-explorer", "lab-hint", "bounds-legend", "replay")

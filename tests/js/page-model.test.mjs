@@ -94,6 +94,13 @@ test("the cancel status says what happened, only once the solver stopped", () =>
   m.cancelRequested(20000);
   m.cancelDone(job2, { restarted: false, seconds: "40 ms" });
   assert.equal(m.status.text, "Cancelled: stopped in 40 ms, no restart needed.");
+  // what the search had proved stays said
+  const job3 = m.solveRequested("auto", 30000)[2].job;
+  m.solveProgress(job3, 64);
+  m.solveProgress(job3, 66);
+  m.cancelRequested(40000);
+  m.cancelDone(job3, { restarted: false, seconds: "1.2 s" });
+  assert.equal(m.status.text, "Cancelled: stopped in 1.2 s, no restart needed. The shortest solution has at least 66 moves.");
 });
 
 test("Back/Forward during a solve cancels it and shows the position, without pushing history", () => {

@@ -77,7 +77,7 @@ export class PageModel {
     this.lastBounds = null; // the solver's last "bounds" answer (model.position's once it arrives)
     this.notice = ""; // a note on the position (a refused link), "" for none
     // ---- the solve job and the status line
-    this.job = null; // {id, board, bound, startedAt, cancelling}
+    this.job = null; // {id, board, bound, startedAt, cancelling, proven}
     this.jobSeq = 0;
     this.status = { state: Status.LOADING, text: "Loading the solver…" };
     // ---- the tiles text field
@@ -370,7 +370,7 @@ export class PageModel {
     if (same && s.start.text() === this.position.text() && s.start.shape === this.position.shape) {
       return [{ type: "focusResult" }]; // solved already: a second click changes nothing
     }
-    this.job = { id: ++this.jobSeq, board: this.position.clone(), bound, startedAt: now, cancelling: false };
+    this.job = { id: ++this.jobSeq, board: this.position.clone(), bound, startedAt: now, cancelling: false, proven: null };
     this.solution = null;
     this.playbackIndex = 0;
     return [
@@ -400,15 +400,21 @@ export class PageModel {
     this.job = null;
     const how = restarted ? `the solver had to restart (${seconds})` : `stopped in ${seconds}, no restart needed`;
     const reason = why ? ` because ${why}` : "";
-    return [this.setStatus(Status.CANCELLED, `Cancelled${reason}: ${how}.`), { type: "render" }, { type: "solvingEnded" }];
+    return [this.setStatus(Status.CANCELLED, `Cancelled${reason}: ${how}.${this.provenText(job)}`), { type: "render" }, { type: "solvingEnded" }];
   }
 
   /** A progress report for `job`: the status speaks only when the bound rises (throttled announcements). */
   solveProgress(job, bound) {
     if (this.job !== job || job.cancelling) return [];
+    job.proven = Math.max(job.proven ?? 0, bound);
     const text = `Solving · the shortest solution has at least ${plural(bound, "move")}`;
     if (this.status.text === text) return [];
     return [this.setStatus(Status.SOLVING, text)];
+  }
+
+  /** " The shortest solution has at least N moves." when the stopped search had proved it, else "". */
+  provenText(job) {
+    return job.proven ? ` The shortest solution has at least ${plural(job.proven, "move")}.` : "";
   }
 
   solvedStatus() {
@@ -432,7 +438,7 @@ export class PageModel {
   solveStopped(job, reason) {
     if (this.job !== job || job.cancelling) return [];
     this.job = null;
-    return [this.setStatus(Status.CANCELLED, `Solve ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`), { type: "solvingEnded" }, { type: "render" }];
+    return [this.setStatus(Status.CANCELLED, `Solve ${reason.charAt(0).toLowerCase()}${reason.slice(1)}${this.provenText(job)}`), { type: "solvingEnded" }, { type: "render" }];
   }
 
   /** The solve of `job` failed with `error` ({type, message}). */

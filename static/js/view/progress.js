@@ -24,12 +24,13 @@ export class LoadingView {
     this.ticker = 0; // the interval that shows the seconds of the steps under way
   }
 
-  reset() {
+  /** Start afresh; `show`: the card comes into view (not for a restart after a stop). */
+  reset({ show = true } = {}) {
     this.list.replaceChildren();
     this.items.clear();
     this.tick();
     $("loading-summary").textContent = "";
-    this.card.hidden = false;
+    if (show) this.card.hidden = false;
   }
 
   show() {
@@ -151,6 +152,18 @@ export class ProgressView {
     this.root.hidden = true;
   }
 
+  /**
+   * The search was stopped: its figures stay, the running row and the estimate go, and the
+   * line under the figures says what it proved (the bound it had reached).
+   */
+  stopped() {
+    if (this.root.hidden) return;
+    this.tbody.querySelector("tr.current")?.remove();
+    $("p-estimate").textContent = "";
+    const bound = $("p-bound").textContent;
+    $("p-lower").textContent = /^\d+$/.test(bound) ? `Stopped: the shortest solution has at least ${bound} moves.` : "Stopped.";
+  }
+
   /** Show the last iterations (the table may have just become shorter). */
   scrollToEnd() {
     const wrap = this.tbody.closest(".table-wrap");
@@ -164,11 +177,11 @@ export class ProgressView {
 
   /**
    * p = {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}]};
-   * final: the solve's result; suggestion: what to try when the search is beyond reach.
+   * suggestion: what to try when the search is beyond reach.
    */
-  update(p, { final = false, suggestion = "" } = {}) {
+  update(p, { suggestion = "" } = {}) {
     const its = p.iterations || [];
-    if (!final) p = currentIteration(p);
+    p = currentIteration(p);
     $("p-bound").textContent = p.bound ?? "–";
     $("p-nodes").textContent = formatCount(p.nodes);
     const rate = p.seconds > 0 ? p.nodes / p.seconds : null;
@@ -185,10 +198,10 @@ export class ProgressView {
         return row([it.bound, formatCount(it.nodes), growth, formatSeconds(it.seconds)]);
       }),
     );
-    if (!final && p.bound !== undefined) this.tbody.append(row([p.bound, formatCount(p.iteration_nodes), "", "running"], "current"));
+    if (p.bound !== undefined) this.tbody.append(row([p.bound, formatCount(p.iteration_nodes), "", "running"], "current"));
     const wrap = this.tbody.closest(".table-wrap");
     wrap.scrollTop = wrap.scrollHeight;
-    $("p-estimate").textContent = final ? "" : estimateText(p, rate, { suggestion });
-    $("p-lower").textContent = final ? "" : lowerBoundText(p.bound);
+    $("p-estimate").textContent = estimateText(p, rate, { suggestion });
+    $("p-lower").textContent = lowerBoundText(p.bound);
   }
 }
