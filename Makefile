@@ -85,7 +85,7 @@ FORCE:
 # ---------------------------------------------------------------- lint and types
 # `make lint` (run first by `make test`): every checker, each configured in its own file.
 # Python: ruff (lint, then format check) and mypy, configured in pyproject.toml.
-PY_LINT_PATHS := py build_db.py tools bench tests
+PY_LINT_PATHS := py build_db.py tools bench tests data
 
 lint-python: $(VENV)/.stamp
 	$(VENV)/bin/ruff check $(PY_LINT_PATHS)
@@ -150,12 +150,12 @@ $(VENV)/.mutmut-$(MUTMUT_VERSION).stamp: $(VENV)/.stamp
 	touch $@
 
 mutants: $(VENV)/.mutmut-$(MUTMUT_VERSION).stamp db
-	mkdir -p $(MUTANTS_DIR)/src $(MUTANTS_DIR)/py $(MUTANTS_DIR)/bench $(MUTANTS_DIR)/static
-	rm -rf $(MUTANTS_DIR)/src/fifteen $(MUTANTS_DIR)/py/dbbuild $(MUTANTS_DIR)/tests $(MUTANTS_DIR)/bench/data $(MUTANTS_DIR)/static/db
+	mkdir -p $(MUTANTS_DIR)/src $(MUTANTS_DIR)/py $(MUTANTS_DIR)/static
+	rm -rf $(MUTANTS_DIR)/src/fifteen $(MUTANTS_DIR)/py/dbbuild $(MUTANTS_DIR)/tests $(MUTANTS_DIR)/data $(MUTANTS_DIR)/static/db
 	cp -r py/fifteen $(MUTANTS_DIR)/src/fifteen
 	cp -r py/dbbuild $(MUTANTS_DIR)/py/dbbuild
 	cp -r tests $(MUTANTS_DIR)/tests
-	cp -r bench/data $(MUTANTS_DIR)/bench/data
+	cp -r data $(MUTANTS_DIR)/data
 	cp -rL static/db $(MUTANTS_DIR)/static/db
 	cp pyproject.toml $(MUTANTS_DIR)/
 	cd $(MUTANTS_DIR) && $(CURDIR)/$(VENV)/bin/mutmut run --max-children 2 $(if $(MODULE),"fifteen.$(MODULE).*")

@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tests")]  # the package; the instance readers (tests/support)
+sys.path[:0] = [str(ROOT / "py"), str(ROOT / "data")]  # the package; the instances and their reader
 
 from fifteen import Board, Cancelled, solve  # noqa: E402
 from fifteen.db import registry  # noqa: E402
-from support.instances import read as read_instances  # noqa: E402
+from instances import read as read_instances  # noqa: E402
 
 
 def run(bound: str, instances, limit: float, verbose: bool) -> dict:

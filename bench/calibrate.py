@@ -3,7 +3,7 @@
 
     python3 bench/calibrate.py            # ~5 s; prints expanded nodes per CPU second
 
-``docs/reference/performance-notes.md`` (the figures the speed targets of issue 3
+``docs/reference/performance-notes.md`` (the figures the speed targets of the project
 were set from) measured a plain MD search at 6.3 M expanded nodes/s "on this
 machine".  The loop below is written the way those notes recommend
 (recursion, the child tested in the parent's loop, neighbour lists per square

@@ -21,7 +21,6 @@ import time
 def run(files: list[str], read=lambda p: open(p, "rb").read()) -> dict:
     from fifteen import Board, Shape
     from fifteen.db import registry
-    from fifteen.lab import explorer
     from fifteen.lab.hint import Hinter
 
     out: dict = {"python": sys.version.split()[0], "tables": {}}
@@ -35,7 +34,7 @@ def run(files: list[str], read=lambda p: open(p, "rb").read()) -> dict:
         if meta["kind"] != "explore":
             continue
         shape = Shape(meta["rows"], meta["cols"])
-        ex = explorer.require(shape)
+        ex = registry.require_explorer(shape)
         rng = random.Random(1)
         boards = [Board(shape, tuple(ex.table.ranking.unrank(rng.randrange(ex.positions)))) for _ in range(200)]
         t0 = time.perf_counter()
@@ -57,10 +56,10 @@ def run(files: list[str], read=lambda p: open(p, "rb").read()) -> dict:
             "random_worst_ms": round(worst[0] * 1e3, 2),
             "random_worst_distance": worst[1],
         }
-    if explorer.explorer_for(Shape(3, 3)):
+    if registry.explorer(Shape(3, 3)):
         hinter = Hinter()
         rng = random.Random(2)
-        ex = explorer.require(Shape(3, 3))
+        ex = registry.require_explorer(Shape(3, 3))
         boards = [Board(Shape(3, 3), tuple(ex.table.ranking.unrank(rng.randrange(ex.positions)))) for _ in range(200)]
         t0 = time.perf_counter()
         for b in boards:

@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests"))  # tests/support (instance readers)
+sys.path.insert(0, str(HERE.parent / "data"))  # the instances and their reader
 sys.path.insert(0, str(HERE.parent / "py"))
 
 #: bound -> Korf instance solved (10^4 to 10^6 nodes each)
@@ -46,10 +46,10 @@ WORKLOADS = {
 
 
 def worker(bound: str, reps: int, pack: str | None) -> None:
+    import instances
     from fifteen import Board, Shape, solve
     from fifteen.db import registry
     from fifteen.search.ida import ida_star
-    from support import instances
 
     registry.ensure_for(Shape(4, 4))
     if pack:

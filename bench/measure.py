@@ -61,7 +61,7 @@ def solve_timed(
             last_bound=last["bound"],
             last_bound_nodes=last["iteration_nodes"],
             h0=h0_of(tiles, bound),
-            iterations=[{"bound": it.bound, "nodes": it.nodes, "seconds": it.seconds} for it in last["iterations"]],
+            iterations=[it.to_json() for it in last["iterations"]],
         )
         return out
     r = sol.result
@@ -75,7 +75,7 @@ def solve_timed(
         valid=board.solves(sol.tiles),
         nodes=r.nodes,
         h0=r.h0,
-        iterations=[{"bound": it.bound, "nodes": it.nodes, "seconds": it.seconds} for it in r.iterations],
+        iterations=[it.to_json() for it in r.iterations],
     )
     return out
 

@@ -2,7 +2,7 @@
 """Node counts per instance and per iteration (a regression record, not a timing).
 
     PYTHONPATH=py python3 bench/node_counts.py --bound pdb663 > counts.tsv
-    PYTHONPATH=py python3 bench/node_counts.py --bound pdb663 --check bench/data/korf100-pdb663-nodes.tsv
+    PYTHONPATH=py python3 bench/node_counts.py --bound pdb663 --check data/korf100-pdb663-nodes.tsv
 
 Prints one line per instance: id, optimal length found, total nodes, nodes per iteration
 (``bound:nodes``) and the solution (tiles moved), tab-separated.  With ``--check FILE`` it
@@ -16,12 +16,12 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # tests/support (instance readers)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "data"))  # the instances and their reader
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
+import instances as instance_files  # noqa: E402
 from fifteen import Board, Shape, solve  # noqa: E402
 from fifteen.db import registry  # noqa: E402
-from support import instances as instance_files  # noqa: E402
 
 
 def line(inst, bound: str) -> str:

@@ -35,13 +35,13 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent / "py"), str(HERE.parent / "tests")]
+sys.path[:0] = [str(HERE.parent / "py"), str(HERE.parent / "data")]
 
 from fifteen import Board, Shape, bounds, solve  # noqa: E402
 from fifteen.db import registry  # noqa: E402
 from fifteen.parallel.processes import solve_parallel  # noqa: E402
 from fifteen.parallel.scheduler import ParallelSearch, TaskRecord, bundles, run_inline  # noqa: E402
-from support.instances import hard, korf100  # noqa: E402
+from instances import hard, korf100  # noqa: E402
 
 
 def instances(which: str, ids: list[str] | None):

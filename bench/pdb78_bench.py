@@ -19,12 +19,12 @@ import tracemalloc
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent / "py"), str(HERE.parent / "tests")]  # bench, the package, tests/support
+sys.path[:0] = [str(HERE), str(HERE.parent / "py"), str(HERE.parent / "data")]  # bench, the package, the instances
 
 from fifteen.board import Shape  # noqa: E402
 from fifteen.db import registry  # noqa: E402
+from instances import hard, korf100  # noqa: E402
 from measure import solve_timed  # noqa: E402
-from support.instances import hard, korf100  # noqa: E402
 
 
 def main(argv=None) -> int:

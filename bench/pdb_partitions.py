@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tests")]  # the packages; tests/support (instance readers)
+sys.path[:0] = [str(ROOT / "py"), str(ROOT / "data")]  # the packages; the instances and their reader
 
 from dbbuild.pattern import build_pdb_asset  # noqa: E402
 from fifteen import Shape  # noqa: E402
 from fifteen.bounds.pdb import PatternDatabase  # noqa: E402
 from fifteen.search.ida import ida_star  # noqa: E402
 from fifteen.search.loops.pdb import pdb_searcher  # noqa: E402
-from support.instances import korf100  # noqa: E402
+from instances import korf100  # noqa: E402
 
 CANDIDATES = {
     "P1": [(1, 2, 5, 6, 9), (3, 4, 7, 8, 12), (10, 11, 13, 14, 15)],  # chosen ("555")

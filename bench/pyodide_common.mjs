@@ -99,7 +99,7 @@ export function runtimeInfo(pyodide) {
   );
 }
 
-/** Instances of a bench/data TSV file: {id, tiles (numbers), optimal} by id (text). */
+/** Instances of a data/ TSV file: {id, tiles (numbers), optimal} by id (text). */
 export function readInstances(file) {
   const out = new Map();
   for (const line of readFileSync(file, "utf8").split("\n")) {

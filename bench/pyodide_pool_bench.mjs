@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The page's pool of solver workers, in Node.js: 1 vs N Pyodide workers
-// (worker_threads) side by side on the same positions (issue 10; not a test).
+// (worker_threads) side by side on the same positions (not a test).
 //
 //   node bench/pyodide_pool_bench.mjs --korf 15 88 --workers 1 2
 //   node bench/pyodide_pool_bench.mjs --hard H01 --bound pdb78 --pack --workers 1 2
@@ -33,7 +33,7 @@
 // checked against the tsv's optimum (exit status 1 if one differs or fails).
 //
 // Options: --workers N... (default 1 2), --korf ID... and --hard ID... (ids of
-// bench/data/korf100.tsv and hard.tsv; default --korf 15 88), --bound
+// data/korf100.tsv and hard.tsv; default --korf 15 88), --bound
 // pdb663|pdb78|auto|... (default pdb663), --pack (load the 7-8 pack), --pool-1,
 // --limit S (per solve, default 170: the workers are interrupted), --db DIR
 // (default static/db), --no-progress (no progress callable: the page passes one).
@@ -44,7 +44,6 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import {
-  benchDir,
   loadAssets,
   loadPack,
   pyodideVersion,
@@ -350,13 +349,13 @@ function emit(obj) {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const dbDir = resolve(root, opts.db);
-  const korf = readInstances(join(benchDir, "data", "korf100.tsv"));
-  const hard = readInstances(join(benchDir, "data", "hard.tsv"));
+  const korf = readInstances(join(root, "data", "korf100.tsv"));
+  const hard = readInstances(join(root, "data", "hard.tsv"));
   const positions = [];
   for (const [set, table, ids] of [["korf100", korf, opts.korf], ["hard", hard, opts.hard]]) {
     for (const id of ids) {
       const inst = table.get(id);
-      if (!inst) throw new UsageError(`no position ${id} in bench/data/${set}.tsv`);
+      if (!inst) throw new UsageError(`no position ${id} in data/${set}.tsv`);
       positions.push({ set, ...inst });
     }
   }

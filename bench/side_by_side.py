@@ -42,7 +42,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path[:0] = [str(HERE), str(ROOT / "py"), str(ROOT / "tests")]  # bench, the package, tests/support (instance readers)
+sys.path[:0] = [str(HERE), str(ROOT / "py"), str(ROOT / "data")]  # bench, the package, the instances and their reader
 
 PEERS = {
     # name: (package, algorithm argument of slidingpuzzle.search)
@@ -106,7 +106,7 @@ def peer_worker() -> int:
 
 
 def select(args) -> list:
-    from support.instances import read as read_instances
+    from instances import read as read_instances
 
     instances = read_instances(f"{args.set}.tsv")
     if args.ids:
@@ -136,7 +136,7 @@ def tails(instances, depths: list[int]) -> list:
     independently of our solver.  Gives the peers instances they can finish.
     """
     from fifteen import Board, solve
-    from support.instances import Instance
+    from instances import Instance
 
     out = []
     for inst in instances:

@@ -1,6 +1,9 @@
 """Batches (fifteen.parallel.batch, ``python -m fifteen batch``): ids, comments, one JSON line per
 position with optimal lengths (BFS, Korf's table) and replayable moves, errors per line,
-resume after an interrupted run, a worker killed mid-batch, and a real Dask LocalCluster.
+resume after an interrupted run, a worker killed mid-batch, and a real Dask LocalCluster;
+nothing lost: duplicate ids refused, lines that end at newlines only, a byte order mark
+ignored, outputs that cannot be written (a directory, another file, a full disk) reported in
+one line with what was kept.  Processes killed: tests/test_process_faults.py.
 """
 
 from __future__ import annotations
@@ -15,16 +18,16 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import Board, Shape
+from fifteen import Board, InputError, Shape
 from fifteen.parallel import batch
+from instances import read
 from support.bfs import distances
 from support.ctrl_c import popen_interruptible
-from support.instances import read
 from support.positions import OWN_MIRROR_3X3, SET_3X3
 
 ROOT = Path(__file__).resolve().parents[1]
 KORF = {i.id: i for i in read("korf100.tsv")}
-QUICK_KORF = ("55", "79", "12", "42")  # the fewest nodes with pdb663 (bench/data/korf100-pdb663-nodes.tsv)
+QUICK_KORF = ("55", "79", "12", "42")  # the fewest nodes with pdb663 (data/korf100-pdb663-nodes.tsv)
 
 
 def _cli(*args, timeout=300):
@@ -203,3 +206,148 @@ def test_cli_batch_errors_one_line(tmp_path, args, message):
     assert res.returncode == 2, res.stderr
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(message), res.stderr
+
+
+# ------------------------------------------------------------------ lines and ids (nothing lost on resume)
+def test_duplicate_ids_are_refused_before_any_work(tmp_path):
+    """An explicit id equal to another line's number (``4<TAB>...`` on line 1, plain text on line
+    4), or two lines with one id: refused, naming both lines, before anything is solved -- else a
+    run killed after the first would skip the second on resume ("2 skipped", never solved)."""
+    good = _text(SET_3X3[0])
+    for lines, message in [
+        ([f"4\t{good}", good, good, good], "lines 1 and 4 have the same id '4'"),
+        ([f"x\t{good}", f"y\t{good}", f" x \t{good}"], "lines 1 and 3 have the same id 'x'"),
+    ]:
+        f = tmp_path / "in.txt"
+        f.write_text("\n".join(lines) + "\n")
+        with pytest.raises(InputError, match=message) as err:
+            batch.read_items(f)
+        assert err.value.code == "duplicate"
+        out = tmp_path / "out.jsonl"
+        res = _cli("batch", str(f), "--out", str(out), "--jobs", "1")
+        assert res.returncode == 2 and res.stderr.splitlines() == [f"fifteen: error: {err.value}"]
+        assert not out.exists()  # nothing was started
+
+
+def test_lines_end_at_newlines_only_and_a_bom_is_ignored(tmp_path):
+    """Ids are the file's line numbers (``wc -l``): form feed, ``\\x85``, ``\\u2028`` and a lone
+    ``\\r`` do not end a line (str.splitlines would split there); ``\\r\\n`` does; a UTF-8 byte
+    order mark at the start is not part of line 1 (nor of its id)."""
+    a, b, c = (_text(t) for t in SET_3X3[:3])
+    f = tmp_path / "in.txt"
+    f.write_bytes(("\ufeff" + f"{a}\r\n{b}\x0c\r\n# note\x85more\n{c}\u2028\nlast\t{a}\n").encode())
+    assert batch.read_items(f) == [batch.Item("1", a), batch.Item("2", b), batch.Item("4", c), batch.Item("last", a)]
+    f.write_bytes(("\ufeff" + f"first\t{a}\n").encode())
+    assert batch.read_items(f) == [batch.Item("first", a)]
+    assert batch.lines_of("a\rb\nc\r\nd") == ["a\rb", "c", "d"]
+    f.write_bytes(b"\xff\xfe1 2 3 0\n")
+    with pytest.raises(InputError, match="not a text file"):
+        batch.read_items(f)
+
+
+def test_every_line_is_solved_once_across_a_resume(tmp_path, bfs_3x3):
+    """The issue's case, made unique: ids that look like line numbers, a run cut after its first
+    results, then resumed: every input line has exactly one result, none skipped unreported."""
+    lines = [f"{i + 10}\t{_text(t)}" for i, t in enumerate(SET_3X3[:3])] + [_text(t) for t in SET_3X3[3:6]]
+    f = tmp_path / "in.txt"
+    f.write_text("\n".join(lines) + "\n")
+    items = batch.read_items(f)
+    out = tmp_path / "out.jsonl"
+    out.write_text(
+        json.dumps(batch.solve_item(items[0].id, items[0].text)) + "\n" + json.dumps(batch.solve_item(items[4].id, items[4].text)) + "\n"
+    )
+    res = _cli("batch", str(f), "--out", str(out), "--jobs", "2")
+    assert res.returncode == 0, res.stderr
+    assert "batch: 4 solved, 0 errors, 2 skipped" in res.stderr
+    _check(_records(out), {item.id: bfs_3x3[bytes(Board.parse(item.text).tiles)] for item in items})
+
+
+# ------------------------------------------------------------------ where the results go
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("{dir}", "fifteen: error: {dir}: cannot be the output (Is a directory)"),
+        ("/proc/version", "fifteen: error: /proc/version: line 1 is not a result of fifteen batch: give another --out"),
+        (
+            "{dir}/none/out.jsonl",
+            "fifteen: error: {dir}/none/out.jsonl: cannot write the results (No such file or directory); none was written",
+        ),
+        ("/dev/full", "fifteen: error: /dev/full: cannot write the results (No space left on device); none was written"),
+    ],
+    ids=["directory", "proc-version", "missing-directory", "dev-full"],
+)
+def test_an_output_that_cannot_be_written_is_one_line_status_2(tmp_path, target, message):
+    """``--out`` a directory, a file that is not a batch's results, a path in no directory, a
+    full disk from the first line: one line, status 2 (an input/OS error, not an internal one)."""
+    f = tmp_path / "in.txt"
+    f.write_text("".join(f"{_text(t)}\n" for t in SET_3X3[:3]))
+    res = _cli("batch", str(f), "--out", target.format(dir=tmp_path), "--jobs", "1", "--quiet")
+    assert res.returncode == 2 and res.stderr.splitlines() == [message.format(dir=tmp_path)], res.stderr
+
+
+def test_stdout_on_a_full_disk_is_one_line_status_2(tmp_path):
+    f = tmp_path / "in.txt"
+    f.write_text("".join(f"{_text(t)}\n" for t in SET_3X3[:3]))
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    with open("/dev/full", "w") as full:
+        res = subprocess.run(
+            [sys.executable, "-m", "fifteen", "batch", str(f), "--jobs", "2", "--quiet"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+    assert res.returncode == 2
+    assert res.stderr.splitlines() == ["fifteen: error: stdout: cannot write the results (No space left on device); none was written"]
+
+
+def _small_files(limit: int):
+    """In the child: files of at most *limit* bytes (RLIMIT_FSIZE: a write past it fails with
+    EFBIG, as on a disk that fills up; Python ignores SIGXFSZ)."""
+    import resource
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return apply
+
+
+def test_a_disk_full_after_some_lines_keeps_them_and_resumes(tmp_path, bfs_3x3):
+    """The output fills up after some lines: status 1, one line saying how many were written; the
+    file ends with whole lines (or one cut short, dropped on resume); the resumed run adds the rest."""
+    f = tmp_path / "in.txt"
+    f.write_text("".join(f"{_text(t)}\n" for t in SET_3X3))
+    out = tmp_path / "out.jsonl"
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    # one job: a pool's shared memory is a file too, which the limit would refuse
+    res = subprocess.run(
+        [sys.executable, "-m", "fifteen", "batch", str(f), "--out", str(out), "--jobs", "1", "--quiet"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        preexec_fn=_small_files(700),
+    )
+    assert res.returncode == 1, res.stderr
+    [line] = res.stderr.splitlines()
+    kept = [json.loads(x) for x in out.read_text().splitlines(keepends=True) if x.endswith("\n")]
+    assert 1 <= len(kept) < len(SET_3X3)
+    word = "line" if len(kept) == 1 else "lines"
+    expected = f"fifteen: error: {out}: cannot write the results (File too large) after {len(kept)} {word}, which are kept"
+    assert line == expected + ": run again with the same --out to resume"
+    again = _cli("batch", str(f), "--out", str(out), "--jobs", "2")
+    assert again.returncode == 0 and f"{len(kept)} skipped" in again.stderr, again.stderr
+    _check(_records(out), {str(i + 1): bfs_3x3[bytes(t)] for i, t in enumerate(SET_3X3)})
+
+
+def test_a_file_that_is_not_a_batchs_output_is_left_as_it_is(tmp_path):
+    """``--out`` naming another file (no newline at its end): refused, not cut at its last newline."""
+    f = tmp_path / "in.txt"
+    f.write_text(f"{_text(SET_3X3[0])}\n")
+    notes = tmp_path / "notes.txt"
+    for text in ["my notes\nthe last line, unfinished", "only a line, unfinished", json.dumps({"id": "1"}) + "\nnot json"]:
+        notes.write_text(text)
+        res = _cli("batch", str(f), "--out", str(notes), "--jobs", "1")
+        assert res.returncode == 2 and "is not a result of fifteen batch: give another --out" in res.stderr, res.stderr
+        assert notes.read_text() == text

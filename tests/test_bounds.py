@@ -5,12 +5,12 @@ import random
 import pytest
 
 from fifteen import Board, Shape
-from fifteen.bounds import bound_values, summary
+from fifteen.bounds import bound_values, summary, walking_distance
 from fifteen.bounds.inversion import inversion_distance, moves_for_inversions
 from fifteen.bounds.manhattan import linear_conflict, manhattan
-from fifteen.bounds.walking import WalkingTable, walking_distance
+from fifteen.bounds.walking import WalkingTable
+from instances import korf100
 from support.bfs import distances
-from support.instances import korf100
 
 TRANSPOSED = "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0"
 TURNED = "0 15 14 13 12 11 10 9 8 7 6 5 4 3 2 1"

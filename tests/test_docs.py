@@ -1,5 +1,6 @@
-"""The documentation cannot go stale: every README example runs as shown, the package's
-docstring examples run, their cross-references resolve, and nothing points outside the repository.
+"""The documentation cannot go stale: every README example runs as shown, and those of
+``docs/*.md``; the package's docstring examples run, their cross-references resolve, and
+nothing points outside the repository.
 
 README blocks: ```python blocks are doctests; ```console blocks are ``$ command`` lines, each
 followed by its exact output (stdout and stderr, as a terminal shows them); ```sh blocks are
@@ -27,11 +28,13 @@ import pytest
 import fifteen
 from fifteen import Board, solve
 from fifteen.db import registry
-from support.instances import korf100
+from instances import korf100
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
+#: The documents of docs/ (by topic; docs/reference/ holds the cited sources, not ours).
+DOCS = sorted((ROOT / "docs").glob("*.md"))
 
 # Numbers that are times or rates: compared loosely (any number in their place).
 _NUMBER = r"[0-9][0-9,]*(?:\.[0-9]+)?"
@@ -39,8 +42,8 @@ _TIME_KEYS = ("seconds", "setup_seconds", "cpu_seconds", "nodes_per_second")
 _TIMING = re.compile(rf"{_NUMBER}(?= s\b)|{_NUMBER}(?= nodes/s)|" + "|".join(rf"(?<=\"{key}\": ){_NUMBER}" for key in _TIME_KEYS))
 
 
-def blocks(lang: str) -> list[str]:
-    return [body for kind, body in FENCE.findall(README) if kind == lang]
+def blocks(lang: str, text: str = README) -> list[str]:
+    return [body for kind, body in FENCE.findall(text) if kind == lang]
 
 
 def matches(want: str, got: str) -> bool:
@@ -101,9 +104,9 @@ def test_package_docstring_examples(readme_databases):
 
 
 # ----------------------------------------------------------------- ```console: commands and outputs
-def console_examples() -> list[tuple[str, str]]:
+def console_examples(text: str = README) -> list[tuple[str, str]]:
     out = []
-    for body in blocks("console"):
+    for body in blocks("console", text):
         for chunk in re.split(r"^\$ ", body, flags=re.M)[1:]:
             command, _, output = chunk.partition("\n")
             out.append((command, output.rstrip("\n")))
@@ -142,23 +145,51 @@ def test_readme_sh_commands_exist():
     assert checked >= 5
 
 
-def test_readme_links_paths_and_names_exist():
-    """Relative links, the repository paths and the Python names (``fifteen.x.y``) the README
-    names in backquotes exist."""
-    for link in re.findall(r"\]\(((?!https?:)[^)#]+)\)", README):
-        assert (ROOT / link).exists(), link
-    for path in re.findall(r"`((?:py|bench|tests|tools|docs|static/js|static/css|static/data)/[\w./-]*)`", README):
+def check_links_paths_and_names(text: str, folder: Path) -> int:
+    """Relative links (from *folder*), the repository paths and the Python names (``fifteen.x.y``)
+    *text* names in backquotes exist; returns how many names were checked."""
+    for link in re.findall(r"\]\(((?!https?:)[^)#]+)\)", text):
+        assert (folder / link).exists(), link
+    for path in re.findall(r"`((?:py|bench|tests|tools|docs|static/js|static/css|static/data)/[\w./-]*)`", text):
         assert (ROOT / path).exists(), path
-    names = re.findall(r"`(fifteen(?:\.\w+)+)", README)
-    assert len(names) >= 5
+    names = re.findall(r"`(fifteen(?:\.\w+)+)", text)
     for name in names:
         assert _resolves(name, fifteen), name
+    return len(names)
+
+
+def test_readme_links_paths_and_names_exist():
+    assert check_links_paths_and_names(README, ROOT) >= 5
+
+
+# ----------------------------------------------------------------- docs/*.md
+@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+def test_docs_examples_run_and_links_resolve(doc, readme_databases):
+    """A document's ```python blocks run in order in one namespace (a block with ``>>>`` is a
+    doctest, any other is executed), its ```console examples print what they show, and its
+    links, paths and names exist."""
+    text = doc.read_text()
+    namespace: dict = {}
+    for i, body in enumerate(blocks("python", text)):
+        if ">>> " in body:
+            result = run_doctests(body, f"{doc.name} python block {i}", dict(namespace))
+            assert result.failed == 0 and result.attempted > 0
+        else:
+            exec(compile(body, f"{doc.name} python block {i}", "exec"), namespace)
+    for command, output in console_examples(text):
+        test_readme_console_examples(command, output, readme_databases)
+    check_links_paths_and_names(text, doc.parent)
+
+
+def test_docs_has_the_architecture():
+    assert (ROOT / "docs" / "architecture.md") in DOCS
 
 
 # ----------------------------------------------------------------- docstrings
 def package_modules(package: str) -> list:
+    """*package* and every module in it, subpackages' too (not ``__main__``)."""
     pkg = importlib.import_module(package)
-    names = [package] + [f"{package}.{m.name}" for m in pkgutil.iter_modules(pkg.__path__) if m.name != "__main__"]
+    names = [package] + [m.name for m in pkgutil.walk_packages(pkg.__path__, f"{package}.") if not m.name.endswith(".__main__")]
     return [importlib.import_module(n) for n in names]
 
 
@@ -166,7 +197,7 @@ _ROLE = re.compile(r":(?:func|class|mod|data|meth|attr|exc):`~?([\w.]+)`")
 
 
 def _resolves(target: str, module) -> bool:
-    for candidate in (f"{module.__name__}.{target}", target, f"fifteen.{target}", f"dbbuild.{target}"):
+    for candidate in (f"{module.__name__}.{target}", target, f"fifteen.{target}", f"dbbuild.{target}", f"builtins.{target}"):
         parts = candidate.split(".")
         for i in range(len(parts), 0, -1):
             try:
@@ -193,6 +224,8 @@ def _resolves(target: str, module) -> bool:
 @pytest.mark.parametrize("package", ["fifteen", "dbbuild"])
 def test_docstring_references_resolve(package):
     """Every :func:/:class:/:mod:... reference in the source names something that exists."""
+    names = [m.__name__ for m in package_modules(package)]
+    assert package != "fifteen" or {"fifteen.bounds.walking", "fifteen.search.loops.template", "fifteen.cli.guard"} <= set(names)
     seen = 0
     for module in package_modules(package):
         for target in _ROLE.findall(inspect.getsource(module)):
@@ -202,7 +235,7 @@ def test_docstring_references_resolve(package):
 
 
 def test_nothing_points_outside_the_repository():
-    """The project stands alone: what it cites is in the repository (docs/reference/, bench/data/)."""
+    """The project stands alone: what it cites is in the repository (docs/reference/, data/)."""
     outside = re.compile(r"\.\./shared|(?<![\w/])reference/[\w-]+\.md|(?<![\w/])(?:performance-notes|strong-bounds|seed-summary)\.md")
     files = [ROOT / "README.md", ROOT / "Makefile", ROOT / "build_db.py"]
     for folder in ("py", "bench", "tools", "tests", "docs", "static/js"):

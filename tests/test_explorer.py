@@ -48,18 +48,20 @@ def bfs33():
 @pytest.fixture(scope="module")
 def tables():
     """The default explorer tables, built by the real builder and loaded through the registry."""
-    saved = dict(explorer.tables)
+    saved = dict(registry.explorer_tables)
     out = {}
     for shape in explorer.DEFAULT_SHAPES:
         rows, cols = (int(x) for x in shape.split("x"))
-        out[shape] = explorer.load_asset(explorer_build.build_asset(rows, cols), f"test-{shape}")
+        meta = registry.load_asset(explorer_build.build_asset(rows, cols), f"test-{shape}")
+        assert meta["kind"] == "explore"
+        out[shape] = registry.explorer_tables[Shape(rows, cols)]
     yield out
-    explorer.tables.clear()
-    explorer.tables.update(saved)
+    registry.explorer_tables.clear()
+    registry.explorer_tables.update(saved)
 
 
 def ex(shape: str) -> explorer.Explorer:
-    return explorer.require(Shape.parse(shape))
+    return registry.require_explorer(Shape.parse(shape))
 
 
 # ----------------------------------------------------------------- rank
@@ -232,15 +234,16 @@ def test_a_position_never_reaches_another_boards_table(tables):
     with pytest.raises(InputError, match="this is a 3x3 position"):
         ex("2x4").moves(Board.goal("3x3"))
     with pytest.raises(InputError, match="no table for a 4x4 board: tables exist for 3x3, 2x4, 4x2"):
-        explorer.require(Shape(4, 4))
+        registry.require_explorer(Shape(4, 4))
 
 
 def test_boards_without_a_loaded_table_say_why(tables, monkeypatch):
-    monkeypatch.setattr(explorer, "tables", {})
+    monkeypatch.setattr(registry, "explorer_tables", {})
     with pytest.raises(InputError, match=r"4x3 table is an optional pack \(explore-3x4.f15.xz"):
-        explorer.require(Shape(4, 3))
+        registry.require_explorer(Shape(4, 3))
     with pytest.raises(InputError, match=r"its table \(explore-2x5.f15, made by make db\) is not loaded"):
-        explorer.require(Shape(5, 2))
+        registry.require_explorer(Shape(5, 2))
+    assert registry.explorer(Shape(3, 3)) is None and registry.explorer_shapes() == []
 
 
 # ----------------------------------------------------------------- the asset
@@ -281,7 +284,7 @@ def test_xz_pack_form_loads_through_the_registry(tables, tmp_path):
     meta = registry.load_asset(data, "test-3x2.f15.xz")
     assert meta["kind"] == "explore" and ex("2x3").radius == 21
     assert explorer_build.pack_info(meta)["memory_bytes"] == meta["bits_bytes"] + 4 * sum(e["count"] for e in meta["lists"])
-    del explorer.tables[Shape(3, 2)]
+    del registry.explorer_tables[Shape(3, 2)]
 
 
 def test_make_db_lists_the_explorer_tables_for_their_shapes():

@@ -16,14 +16,13 @@ import pytest
 
 from fifteen import Board, InputError, Shape, api, solve
 from fifteen.db import registry
-from fifteen.lab import explorer
 from fifteen.lab.hint import Hinter, solves_within
+from instances import korf100
 from support.bfs import distances
-from support.instances import korf100
+from support.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 from dbbuild import explorer as explorer_build  # noqa: E402
-from test_cli_api import run_cli  # noqa: E402
 
 QUICK_KORF = ("55", "42", "79", "12")  # solved in a few thousand nodes with the 6-6-3 PDB
 
@@ -35,12 +34,12 @@ def bfs33():
 
 @pytest.fixture(scope="module")
 def tables():
-    saved = dict(explorer.tables)
+    saved = dict(registry.explorer_tables)
     for rows, cols in ((3, 3), (2, 4)):
-        explorer.load_asset(explorer_build.build_asset(rows, cols), f"test-{rows}x{cols}")
+        registry.load_asset(explorer_build.build_asset(rows, cols), f"test-{rows}x{cols}")
     yield
-    explorer.tables.clear()
-    explorer.tables.update(saved)
+    registry.explorer_tables.clear()
+    registry.explorer_tables.update(saved)
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +81,7 @@ def test_table_hints_are_exactly_the_moves_that_reduce_the_distance(tables, bfs3
 
 
 def test_solver_hints_without_a_table_equal_bfs(tables, bfs33, monkeypatch):
-    monkeypatch.setattr(explorer, "tables", {})  # as on a board with no table
+    monkeypatch.setattr(registry, "explorer_tables", {})  # as on a board with no table
     rng = random.Random(8)
     for tiles in rng.sample(sorted(bfs33), 25):
         board = Board(Shape(3, 3), tiles)
@@ -93,7 +92,7 @@ def test_solver_hints_without_a_table_equal_bfs(tables, bfs33, monkeypatch):
 
 
 def test_solves_within_stops_at_the_limit(tables, bfs33, monkeypatch):
-    monkeypatch.setattr(explorer, "tables", {})
+    monkeypatch.setattr(registry, "explorer_tables", {})
     board = Board(Shape(3, 3), next(k for k, d in bfs33.items() if d == 24))
     assert solves_within(board, 24)[0] is True and solves_within(board, 22)[0] is False
     far = Board(Shape(3, 3), next(k for k, d in bfs33.items() if d == 31))
@@ -111,7 +110,7 @@ def test_solves_within_stops_at_the_limit(tables, bfs33, monkeypatch):
 
 
 def test_hinter_follows_its_solution_and_solves_again_off_it(tables, monkeypatch, bfs33):
-    monkeypatch.setattr(explorer, "tables", {})
+    monkeypatch.setattr(registry, "explorer_tables", {})
     board = Board(Shape(3, 3), next(k for k, d in bfs33.items() if d == 20))
     hinter = Hinter()
     first = hinter.hint(board)
@@ -175,7 +174,7 @@ def test_api_explore_random(tables, bfs33):
         ("explore_random", {"shape": "3x3"}, "give the distance"),
         ("explore_random", {"shape": "3x3", "distance": "5"}, "distance must be an integer"),
         ("hint", {"tiles": [1, 2, 3, 4, 5, 6, 8, 7, 0]}, "unsolvable"),
-        ("hint", {"tiles": [1, 2, 3, 4, 5, 6, 7, 0, 8], "solution": {"moves": [1]}}, "no tiles given"),
+        ("hint", {"tiles": [1, 2, 3, 4, 5, 6, 7, 0, 8], "solution": {"moves": [1]}}, 'solution must be {"tiles"'),
     ],
 )
 def test_api_errors(tables, method, params, message):
@@ -187,6 +186,8 @@ def test_api_hint_with_a_table(tables):
     h = call("hint", tiles=[1, 2, 3, 4, 5, 6, 0, 7, 8], all=True)
     assert h == {
         "shape": "3x3",
+        "rows": 3,
+        "cols": 3,
         "tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8],
         "distance": 2,
         "next": {"tile": 7, "direction": "R"},
@@ -253,4 +254,4 @@ def test_cli_explore_and_hint_errors(args, message):
 
 def test_input_error_is_a_value_error():
     with pytest.raises(InputError):
-        explorer.require(Shape(5, 5))
+        registry.require_explorer(Shape(5, 5))

@@ -1,8 +1,11 @@
 """The input contract (fifteen.limits), fuzzed with hypothesis over Board.parse, api.call and the
 CLI's main(argv) in-process: malformed input gives only InputError (exit status 2 with one line on
-stderr, an ``input`` error from the API), every message is at most 300 characters, and every
-accepted solvable small-board position is solved to its BFS distance.  The checks and strategies
-are in tests/support/fuzz.py; tools/fuzz_input.py runs them on many more inputs and counts.
+stderr, an ``input`` error with a documented code from the API), every message is at most 300
+characters, every accepted solvable small-board position is solved to its BFS distance, and a
+move list is accepted only when it is one (tile numbers or directions, the same rule for every
+method).  Every API method is fuzzed, the parallel protocol as whole sessions.  The checks and
+strategies are in tests/support/fuzz.py; tools/fuzz_input.py runs them on many more inputs and
+counts.
 
 Deterministic: ``derandomize=True`` (the examples depend only on the test), no deadline.
 """
@@ -34,6 +37,26 @@ def test_board_parse_accepts_only_good_positions_and_solves_them_optimally(case)
 def test_api_call_never_raises_and_refuses_with_input_errors(case):
     method, params_json = case
     fuzz.check_api(method, params_json)
+
+
+@FUZZ
+@given(fuzz.move_calls())
+def test_api_move_lists_follow_one_rule_in_every_method(case):
+    method, params_json = case
+    fuzz.check_api(method, params_json)
+
+
+@settings(FUZZ, max_examples=60)
+@given(fuzz.seed_calls())
+def test_api_seeds_are_numbers_or_text(case):
+    method, params_json = case
+    fuzz.check_api(method, params_json)
+
+
+@settings(FUZZ, max_examples=80)
+@given(fuzz.parallel_sessions())
+def test_api_parallel_sessions_with_damaged_records(session):
+    fuzz.check_parallel_session(session)
 
 
 @settings(FUZZ, max_examples=100)
@@ -89,6 +112,103 @@ def test_api_refuses_malformed_params_quickly_with_a_short_message(method, param
     assert elapsed < 5  # generous (a shared machine): the point is no quadratic conversion of huge numbers
 
 
+NEAR_GOAL_4X4 = {"tiles": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15]}  # one move: 15
+
+
+@pytest.mark.parametrize(
+    "method, params, code, message",
+    [
+        ("random", '{"seed": "\\ud800"}', "param", "seed must be an integer or a short text"),  # was UnicodeEncodeError
+        *[
+            ("hint", {**NEAR_GOAL_4X4, "solution": {**NEAR_GOAL_4X4, "moves": moves}}, "moves", message)
+            for moves, message in [
+                (["U"], "move 1: 'U' is not a tile number"),  # was int("U"): internal
+                ([None], "move 1: None is not a tile number"),
+                ([[1]], "move 1: a list of 1 item is not a tile number"),
+                ([15.9], "move 1: 15.9 is not a tile number"),  # was accepted as 15 (int())
+                (["15"], "move 1: '15' is not a tile number"),
+                ([" 15 "], "move 1: ' 15 ' is not a tile number"),
+                ([1.5], "move 1: 1.5 is not a tile number"),  # was "no tile 1"
+                ([True], "move 1: True is not a tile number"),
+            ]
+        ],
+        ("trace", {**NEAR_GOAL_4X4, "moves": [15.9]}, "moves", "move 1: 15.9 is not a tile number"),
+        ("trace", {**NEAR_GOAL_4X4, "moves": ["15"]}, "moves", "move 1: '15' is not a tile number"),
+        ("trace", {**NEAR_GOAL_4X4, "moves": "X"}, "moves", "'X' is not a direction"),
+        ("trace", {**NEAR_GOAL_4X4, "moves": [12]}, "moves", "tile 12 is not next to the blank"),
+        ("trace", {**NEAR_GOAL_4X4, "moves": []}, "moves", "the moves do not solve the position"),
+        ("hint", {**NEAR_GOAL_4X4, "solution": {**NEAR_GOAL_4X4, "moves": []}}, "moves", "the given solution does not reach the goal"),
+        ("parse", {"text": "1 2 3 4 5 6 8 7 0"}, "unsolvable", "unsolvable"),
+        ("parse", {"text": "1 2 3 4 5 6 7 7 0"}, "duplicate", "duplicate: tile 7"),
+        ("parse", {"text": "1 2 3 4 5 6 7 0"}, "shape", "8 tiles"),
+        ("parse", {"text": "1 2 3 4 5 6 7 8 0", "shape": "2x2"}, "count", "a 2x2 board has 4 squares, got 9 tiles"),
+        ("parse", {"text": "1 2 3 4 5 6 7 99 0"}, "range", "out of range"),
+        ("parse", {"text": "1 2 3 x 5 6 7 8 0"}, "token", "'x' (item 4) is not a tile number"),
+        ("parse", {"text": "1 2 3 0", "shape": "2*"}, "shape", "is not of the form RxC"),
+        ("parse", {"text": "9" * 5000}, "param", "text must be the position as text"),
+        ("parse", '{"tiles": [1, 2, 3, ' + "9" * 5000 + "]}", "too_long", "has 5,000 digits"),
+        ("solve", {"text": "1 2 3 0", "bound": "nosuch"}, "bound", "unknown bound"),
+        ("explore_info", {"shape": "4x4"}, "unavailable", "no table for a 4x4 board"),
+        ("nosuch", {}, "method", "unknown method"),
+    ],
+)
+def test_api_errors_carry_their_code(method, params, code, message):
+    """The issue's escapes (internal errors, wrong acceptances) and one case of most codes."""
+    out = _api(method, params)
+    assert out["ok"] is False and out["error"]["type"] == "input", out
+    assert out["error"]["code"] == code and message in out["error"]["message"], out
+
+
+def test_parallel_step_after_a_search_solved_in_the_split_tree():
+    """parallel_begin on a position solved inside the split tree, then parallel_step: an input
+    error (it was ValueError from the scheduler: internal)."""
+    work = _api("parallel_begin", {**NEAR_GOAL_4X4, "workers": 2})["result"]
+    assert work["solved_path"] == [15]
+    out = _api("parallel_step", {"search": work["search"], "outcomes": []})
+    assert out["error"]["type"] == "input" and out["error"]["code"] == "param", out
+    assert "is solved already" in out["error"]["message"]
+    _api("parallel_drop", {"search": work["search"]})
+
+
+def test_schema_is_the_one_list_of_methods_and_codes():
+    """``python -m fifteen schema``: every method with its parameters (those api.call runs and
+    checks), every parameter described, the error types and codes."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from fifteen.errors import ERROR_CODES, ERROR_TYPES
+    from fifteen.schema import METHOD_PARAMS, PARAM_RULES
+
+    root = Path(__file__).resolve().parents[1]
+    res = subprocess.run(
+        [sys.executable, "-m", "fifteen", "schema"], capture_output=True, text=True, env={"PYTHONPATH": str(root / "py")}, timeout=60
+    )
+    assert res.returncode == 0, res.stderr
+    schema = json.loads(res.stdout)
+    assert set(schema) == {"methods", "params", "error_types", "error_codes"}
+    assert schema["methods"] == {name: list(params) for name, params in METHOD_PARAMS.items()}
+    assert set(schema["methods"]) == set(api._METHODS)  # every method listed is the one run
+    assert {p for params in schema["methods"].values() for p in params} <= set(schema["params"]) == set(PARAM_RULES)
+    assert schema["error_types"] == list(ERROR_TYPES) == ["input", "asset", "cancelled", "internal"]
+    assert schema["error_codes"] == ERROR_CODES and all(meaning for meaning in ERROR_CODES.values())
+    for kind in ("cancelled", "internal"):
+        assert kind in ERROR_CODES  # the code of an error of that type
+    with pytest.raises(ValueError, match="unknown error code"):
+        InputError("x", code="nosuch")
+
+
+def test_errors_keep_their_code_through_pickling():
+    """A worker process's error reaches the parent pickled: with its code."""
+    import pickle
+
+    from fifteen.errors import AssetError
+
+    for exc in (InputError("bad", code="moves"), AssetError("gone", code="asset_missing")):
+        back = pickle.loads(pickle.dumps(exc))
+        assert type(back) is type(exc) and str(back) == str(exc) and back.code == exc.code
+
+
 def test_board_constructor_validates():
     with pytest.raises(InputError, match="unsolvable"):
         Board(Shape(3, 3), (1, 2, 3, 4, 5, 6, 8, 7, 0))  # used to make solve() loop for ever
@@ -134,7 +254,7 @@ def test_describe_cuts_what_it_quotes(value, expected):
 
 
 def test_messages_are_cut_to_300_characters():
-    assert len(str(InputError("x" * 10_000))) == 300
+    assert len(str(InputError("x" * 10_000, code="param"))) == 300
 
 
 @pytest.mark.parametrize(

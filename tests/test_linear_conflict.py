@@ -12,7 +12,7 @@ import pytest
 from fifteen import Shape
 from fifteen.board import parse_tiles
 from fifteen.bounds.manhattan import line_extra, line_table, linear_conflict, manhattan
-from support.instances import korf100
+from instances import korf100
 
 
 def keeps_order(goals: tuple[int, ...]) -> bool:

@@ -9,7 +9,7 @@ conflict is zeroed or when duplicate pruning is reduced to undoing the previous 
 (``PRUNE_DEPTH = 2``) — checked by breaking each once.
 
 Counts are written ``bound:nodes`` per iteration, in order.  Korf's instances are the
-published ones (bench/data/korf100.tsv); the small-board sets are fixed positions; the 4x4
+published ones (data/korf100.tsv); the small-board sets are fixed positions; the 4x4
 pattern databases are the built assets (``make db``), the small-board ones are built here by
 the real builders (dbbuild.pattern, dbbuild.pack78), as tests/test_pdb.py and
 tests/test_pdb78.py do.

@@ -24,9 +24,9 @@ from fifteen.parallel.processes import WorkerError, WorkerPool, solve_parallel
 from fifteen.parallel.scheduler import TASK_TICK_NODES, ParallelSearch, Task, outcome_from_json, run_inline, run_task, run_task_json
 from fifteen.search.ida import ida_star
 from fifteen.search.moves import is_own_mirror
+from instances import read
 from support.bfs import distances
 from support.ctrl_c import popen_interruptible
-from support.instances import read
 from support.positions import KORF, OWN_MIRROR_3X3, OWN_MIRROR_4X4, SET_2X4, SET_3X3
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -289,11 +289,11 @@ def test_cli_jobs_json():
     out = _cli("solve", " ".join(map(str, KORF["9"])), "--jobs", "2", "--json", "--bound", "pdb663")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert data["length"] == 46 and data["jobs"] == 2 and len(data["worker_nodes"]) == 2
+    assert data["length"] == 46 and data["workers"] == 2 and len(data["worker_nodes"]) == 2
     assert Board(Shape(4, 4), KORF["9"]).solves(data["moves"])
     assert sum(data["worker_nodes"]) <= data["nodes"]
     serial = json.loads(_cli("solve", " ".join(map(str, KORF["9"])), "--json", "--bound", "pdb663").stdout)
-    assert "jobs" not in serial  # --jobs 1 (the default): the serial search, its JSON unchanged
+    assert "workers" not in serial and "worker_nodes" not in serial  # --jobs 1 (the default): the serial search
     assert [it["nodes"] for it in data["iterations"][:-1]] == [it["nodes"] for it in serial["iterations"][:-1]]
 
 

@@ -519,7 +519,7 @@ def test_pdb_search_4x4_real(pdb_real):
     """Optimal lengths on easy Korf instances and random positions; every bound
     along the way is admissible (never above the optimal length found)."""
     db = pdb_real
-    from support.instances import korf100
+    from instances import korf100
 
     cases = [(list(k.tiles), k.optimal) for k in korf100() if k.id in ("2", "9")]
     rng = random.Random(9)

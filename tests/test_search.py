@@ -1,14 +1,14 @@
 """IDA*: exact lengths against BFS on small boards, Korf instances on 4x4, progress and cancel."""
 
 import random
-import sys
 
 import pytest
 
 from fifteen import Board, Cancelled, Shape, solve
 from fifteen.bounds import available_bounds
+from instances import korf100
 from support.bfs import distances
-from support.instances import korf100
+from support.cancel import CancelInTheLoop
 
 CLASSIC = ["md", "lc", "id", "wd", "wdid"]
 
@@ -128,14 +128,11 @@ def test_tick_and_cancel_in_every_loop(real_pdbs, bound):
     inner = [p for p in ticks if not p.done]
     assert len(inner) > 10 and all(p.iteration_nodes > 0 for p in inner)
     assert [p.iterations[-1].bound for p in ticks if p.done] == [it.bound for it in sol.result.iterations]
+    stop = CancelInTheLoop()
     with pytest.raises(Cancelled) as info:
-        solve(board, bound, cancel=cancel_in_the_loop, tick_nodes=64)
+        solve(board, bound, progress=stop.progress, cancel=stop.cancel, tick_nodes=64)
     assert any(entry.name == "dfs" for entry in info.traceback)  # raised inside the generated loop
-
-
-def cancel_in_the_loop() -> bool:
-    """Cancel at the first check made by the loop's tick (not between iterations)."""
-    return sys._getframe(1).f_code.co_name == "tick"
+    assert stop.checks == stop.iterations + 2 and stop.iterations < len(sol.result.iterations)
 
 
 @pytest.mark.parametrize("reflect", [True, False])
@@ -148,9 +145,11 @@ def test_tick_and_cancel_in_the_pdb78_loop(small_packs, reflect):
     ticks = []
     ida_star(Shape(3, 3), tiles, factory, progress=ticks.append, tick_nodes=4)
     assert len([p for p in ticks if not p.done]) > 5
+    stop = CancelInTheLoop()
     with pytest.raises(Cancelled) as info:
-        ida_star(Shape(3, 3), tiles, factory, cancel=cancel_in_the_loop, tick_nodes=4)
+        ida_star(Shape(3, 3), tiles, factory, progress=stop.progress, cancel=stop.cancel, tick_nodes=4)
     assert any(entry.name == "dfs" for entry in info.traceback)
+    assert stop.checks == stop.iterations + 2
 
 
 def test_setup_is_not_search_time():

@@ -3,8 +3,9 @@
 
     PYTHONPATH=py .venv/bin/python tools/fuzz_input.py --examples 5000 --seed 1
 
-Feeds ``--examples`` generated inputs to each entry point (Board.parse, api.call, the CLI's
-main(argv) in-process, well-written small positions) and prints, per entry point, how many were
+Feeds ``--examples`` generated inputs to each entry point (Board.parse, api.call: any method,
+move lists, seeds, sessions of the parallel protocol; the CLI's main(argv) in-process,
+well-written small positions) and prints, per entry point, how many were
 refused (InputError / exit 2 / an ``input`` error), accepted, solved to their BFS distance, or
 *escaped* the contract (another exception, a traceback, a message over 300 characters, a wrong
 answer); the first escapes are printed.  Exit status 1 when anything escaped.
@@ -28,6 +29,9 @@ from support import fuzz  # noqa: E402
 TARGETS = {
     "Board.parse": (fuzz.position_texts(), lambda case: fuzz.check_parse(*case)),
     "api.call": (fuzz.api_calls(), lambda case: fuzz.check_api(*case)),
+    "api move lists": (fuzz.move_calls(), lambda case: fuzz.check_api(*case)),
+    "api seeds": (fuzz.seed_calls(), lambda case: fuzz.check_api(*case)),
+    "api parallel": (fuzz.parallel_sessions(), fuzz.check_parallel_session),
     "cli main(argv)": (fuzz.cli_argvs(), fuzz.check_cli),
     "small positions": (fuzz.positions(), lambda case: fuzz.check_parse(case[2], case[0])),
 }

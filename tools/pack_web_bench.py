@@ -32,7 +32,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.e2e.conftest import App, SiteServer, copy_site, launch_chromium  # noqa: E402
 
-HARD = {  # bench/data/hard.tsv
+HARD = {  # data/hard.tsv
     "H01": ("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 80),
     "H15": ("0 12 9 13 15 11 10 14 3 7 5 6 4 8 2 1", 80),
     "transposed": ("1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0", 72),

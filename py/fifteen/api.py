@@ -2,14 +2,19 @@
 
 Every call takes and returns plain JSON text, so nothing but strings crosses
 between JavaScript and Python.  Results are ``{"ok": true, "result": ...}``;
-failures are ``{"ok": false, "error": {"type": T, "message": M}}`` with *T*
+failures are ``{"ok": false, "error": {"type": T, "code": C, "message": M}}`` with *T*
 one of ``input`` (bad position, shape, bound or parameter), ``asset`` (missing or
 corrupt database), ``cancelled`` or ``internal`` (a bug) — never a traceback, and
-:func:`call` never raises.  The parameters are checked by :mod:`fifteen.schema`
-before the method runs: at most 128 KiB of JSON, 8 levels deep, numbers of at
-most 40 digits (NaN and Infinity refused), only the keys the method takes
-(:data:`fifteen.schema.METHOD_PARAMS`), each of its kind
-(:data:`fifteen.schema.PARAM_RULES`); ``null`` means "not given".
+:func:`call` never raises.  *C* is a stable code (``unsolvable``, ``duplicate``,
+``moves``...: :data:`fifteen.errors.ERROR_CODES`; the type itself for ``cancelled`` and
+``internal``) for a program to tell errors apart; *M* is for a person and may be reworded.
+The parameters are checked by :mod:`fifteen.schema` before the method runs: at most 128 KiB
+of JSON, 8 levels deep, numbers of at most 40 digits (NaN and Infinity refused), only the
+keys the method takes (:data:`fifteen.schema.METHOD_PARAMS`, the one list of the methods),
+each of its kind (:data:`fifteen.schema.PARAM_RULES`); ``null`` means "not given".  A move
+list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
+:meth:`fifteen.board.Board.tile_moves`: tile numbers (integers) or a string of directions.
+``python -m fifteen schema`` prints the methods, parameters, error types and codes as JSON.
 
 * :func:`load_asset` ``(name, data)``: register a fetched database (``data`` is
   bytes, or a JS ``Uint8Array`` proxy: converted once with ``to_bytes``, or a
@@ -22,10 +27,15 @@ most 40 digits (NaN and Infinity refused), only the keys the method takes
 * :func:`call` ``(method, params_json, progress=None, cancel=None)`` with
   methods ``info``, ``parse``, ``bounds``, ``solve``, ``random`` and the
   heuristic lab's ``compare``, ``trace``, ``explain``; see the
-  ``_method_*`` functions for their parameters and results.  ``progress`` is
-  called with one JSON string about four times a second during a solve and
-  after every finished iteration.  ``parallel_begin``, ``parallel_step``, ``parallel_tasks``,
-  ``parallel_result`` and ``parallel_drop`` serve the page's pool of workers
+  ``_method_*`` functions for their parameters and results.  A position in a
+  result is :meth:`fifteen.board.Board.to_json` (``shape``, ``rows``, ``cols``,
+  ``tiles``); ``bounds`` is :func:`fifteen.bounds.bounds_json` (as ``bounds
+  --json``), ``solve`` :meth:`fifteen.search.optimal.Solution.to_json` with the
+  position's ``bounds`` and ``summary`` (as ``solve --json``).  ``progress`` is
+  called with one JSON string (:meth:`fifteen.search.ida.Progress.to_json`) about
+  four times a second during a solve and after every finished iteration.
+  ``parallel_begin``, ``parallel_step``, ``parallel_tasks``, ``parallel_result``
+  and ``parallel_drop`` serve the page's pool of workers
   (:mod:`fifteen.parallel.browser`).
 
 Small-board explorer and hints (:mod:`fifteen.lab.explorer`, :mod:`fifteen.lab.hint`).
@@ -38,15 +48,15 @@ naming the boards that have one.
   ``{"shape": "3x3"}`` -> ``{"shape", "table_shape", "transposed",
   "positions", "radius", "histogram": [count at distance 0, 1, ...],
   "hardest": [tiles, ...], "hardest_count"}``.
-* ``explore_position`` ``{tiles, shape}`` -> ``{"shape", "tiles",
+* ``explore_position`` ``{tiles, shape}`` -> ``{<position>,
   "distance", "moves": [{"tile", "direction", "distance", "optimal"}],
   "optimal": [move, ...]}``: every move with the distance it leads to.
-* ``explore_random`` ``{"shape", "distance", "seed"?}`` -> ``{"shape",
-  "rows", "cols", "tiles", "distance", "seed"}``: uniform among the positions
+* ``explore_random`` ``{"shape", "distance", "seed"?}`` -> ``{<position>,
+  "distance", "seed"}``: uniform among the positions
   at exactly that distance; ``seed`` (an integer) makes it repeatable and is
   returned (drawn when not given).
 * ``hint`` ``{tiles, shape, "all"?, "budget"?, "bound"?, "solution"?}`` ->
-  ``{"shape", "tiles", "distance", "next": move or null, "source":
+  ``{<position>, "distance", "next": move or null, "source":
   "table"|"path"|"solve", "nodes"}`` plus, with ``"all": true``,
   ``"optimal": [move, ...]`` and ``"undecided": [move, ...]`` (without a
   table: moves whose search ran out of its ``budget`` of nodes, default
@@ -69,14 +79,13 @@ from typing import Any
 
 from fifteen import __version__
 from fifteen.board import Board, Shape, check_tiles, parse_tiles, solvability_problem
-from fifteen.bounds import available_bounds, bound_infos, bound_values, resolve_bound, start_values, summary
+from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json
 from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container, registry
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
-from fifteen.lab import explorer
 from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message
-from fifteen.schema import LONG_PARAMS, check_params, parse_params
-from fifteen.search.ida import Cancelled, Progress, SearchResult
+from fifteen.schema import LONG_PARAMS, METHOD_PARAMS, check_params, parse_params
+from fifteen.search.ida import Cancelled, Progress
 from fifteen.search.optimal import solve
 
 PROGRESS_SECONDS = 0.25
@@ -89,8 +98,10 @@ def _ok(result: Any) -> str:
     return json.dumps({"ok": True, "result": result})
 
 
-def _error(kind: str, message: str) -> str:
-    return json.dumps({"ok": False, "error": {"type": kind, "message": message}})
+def _error(kind: str, message: str, code: str | None = None) -> str:
+    """A failure: ``{"type": kind, "code": code, "message": message}``; the code of a
+    ``cancelled`` or ``internal`` error is its type (:data:`fifteen.errors.ERROR_CODES`)."""
+    return json.dumps({"ok": False, "error": {"type": kind, "code": code or kind, "message": message}})
 
 
 def new_buffer(size: int) -> bytearray:
@@ -112,11 +123,11 @@ def load_asset(name: str, data: Any) -> str:
         if hasattr(data, "to_bytes") and not isinstance(data, int):  # a JsProxy of a Uint8Array (Pyodide)
             data = data.to_bytes()
         if not isinstance(data, bytes | bytearray | memoryview):
-            raise AssetError(f"{name}: expected the file's bytes, got {describe(data)}")
+            raise AssetError(f"{name}: expected the file's bytes, got {describe(data)}", code="asset_corrupt")
         meta = registry.load_asset(data, name, take=isinstance(data, bytearray))
         return _ok(meta)
     except AssetError as exc:
-        return _error("asset", str(exc))
+        return _error("asset", str(exc), exc.code)
     except Exception as exc:  # pragma: no cover - defensive: never a traceback to the page
         return _error("internal", f"{describe(name)}: {internal_message(exc)}")
 
@@ -150,7 +161,7 @@ def container_size(name: str, head: Any) -> str:
             head = head.to_bytes()
         return _ok(container.container_size(head, name=name))
     except AssetError as exc:
-        return _error("asset", str(exc))
+        return _error("asset", str(exc), exc.code)
     except Exception as exc:  # defensive: never a traceback to the page
         return _error("internal", f"{describe(name)}: {internal_message(exc)}")
 
@@ -160,16 +171,12 @@ def _board(params: dict) -> Board:
     tiles = params.get("tiles")
     if tiles is not None and not isinstance(tiles, str):
         if not isinstance(tiles, list):
-            raise InputError("tiles must be a list of numbers or text")
+            raise InputError("tiles must be a list of numbers or text", code="param")
         shp = Shape.parse(shape) if shape else Shape.infer(len(tiles))
         return Board(shp, check_tiles(shp, tiles))
     text = params.get("text", tiles if isinstance(tiles, str) else "")
     shp, parsed = parse_tiles(text, shape)
     return Board(shp, parsed)
-
-
-def _board_json(board: Board) -> dict:
-    return {"rows": board.shape.rows, "cols": board.shape.cols, "tiles": list(board.tiles)}
 
 
 def _method_info(params: dict, **_: Any) -> dict:
@@ -182,20 +189,11 @@ def _method_info(params: dict, **_: Any) -> dict:
 
 
 def _method_parse(params: dict, **_: Any) -> dict:
-    return _board_json(_board(params))
+    return _board(params).to_json()
 
 
 def _method_bounds(params: dict, **_: Any) -> dict:
-    board = _board(params)
-    values = bound_values(board)
-    return {
-        **_board_json(board),
-        "bounds": values,
-        "summary": summary(values),
-        # what each bound of the menu starts its search from, and the bound "auto" picks
-        "start": start_values(board, values),
-        "auto": resolve_bound(board.shape, "auto").name,
-    }
+    return bounds_json(_board(params))
 
 
 def _method_random(params: dict, **_: Any) -> dict:
@@ -209,7 +207,7 @@ def _method_random(params: dict, **_: Any) -> dict:
         # between unsolvable and solvable positions, so the draw stays uniform.
         i, j = [k for k, t in enumerate(tiles) if t][:2]
         tiles[i], tiles[j] = tiles[j], tiles[i]
-    return {"rows": shape.rows, "cols": shape.cols, "tiles": tiles}
+    return Board(shape, tuple(tiles)).to_json()
 
 
 def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
@@ -223,19 +221,7 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         if progress is None or (not p.done and now - last[0] < PROGRESS_SECONDS):
             return
         last[0] = now
-        progress(
-            json.dumps(
-                {
-                    "bound": p.bound,
-                    "nodes": p.nodes,
-                    "iteration_nodes": p.iteration_nodes,
-                    "seconds": round(p.seconds, 3),
-                    "done": p.done,
-                    "found": p.found,
-                    "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in p.iterations],
-                }
-            )
-        )
+        progress(json.dumps(p.to_json()))
 
     values = bound_values(board)
     sol = solve(
@@ -245,37 +231,25 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         cancel=cancel,
         tick_nodes=params.get("tick_nodes") or 1 << 14,
     )
-    return _solution_json(board, sol.bound, sol.directions, sol.result, values)
-
-
-def _solution_json(board: Board, bound: str, directions: str, r: SearchResult, values: dict) -> dict:
-    """A ``solve`` result (also the parallel search's, :func:`_method_parallel_result`)."""
-    return {
-        **_board_json(board),
-        "bound": bound,
-        "length": r.length,
-        "moves": r.tiles,
-        "directions": directions,
-        "nodes": r.nodes,
-        "setup_seconds": round(r.setup_seconds, 3),
-        "seconds": round(r.seconds, 3),
-        "cpu_seconds": round(r.cpu_seconds, 3),
-        "h0": r.h0,
-        "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in r.iterations],
-        "bounds": values,
-        "summary": summary(values),
-    }
+    return sol.to_json(values)
 
 
 # ------------------------------------------------------------------ the browser pool's parallel search
 # fifteen.parallel.browser: the page's pool of workers drives fifteen.parallel.scheduler's scheduler step by step.
 
 
-def _method_parallel_begin(params: dict, **_: Any) -> dict:
+def _browser():
+    # Imported at the first parallel call, not with this module: the worker imports fifteen.api at
+    # start-up, and browser with the scheduler it imports adds 10-15 ms to Pyodide's import of it
+    # (bench/pyodide_imports.mjs), for the page's pool of workers only.
     from fifteen.parallel import browser
 
+    return browser
+
+
+def _method_parallel_begin(params: dict, **_: Any) -> dict:
     min_task_nodes = params.get("min_task_nodes")
-    return browser.begin(
+    return _browser().begin(
         _board(params),
         params.get("bound") or "auto",
         params.get("workers") or 2,
@@ -284,55 +258,28 @@ def _method_parallel_begin(params: dict, **_: Any) -> dict:
 
 
 def _method_parallel_step(params: dict, **_: Any) -> dict:
-    from fifteen.parallel import browser
-
-    return browser.step(params)
+    return _browser().step(params)
 
 
 def _method_parallel_drop(params: dict, **_: Any) -> dict:
-    from fifteen.parallel import browser
-
-    return browser.drop(params)
+    return _browser().drop(params)
 
 
 def _method_parallel_tasks(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> dict:
-    from fifteen.parallel import browser
-
-    return browser.run_bundle(params, progress)
+    return _browser().run_bundle(params, progress)
 
 
 def _method_parallel_result(params: dict, **_: Any) -> dict:
     """The ``solve`` result of a solution found by the pool (the path replayed to the goal),
-    plus ``workers`` and ``worker_nodes``."""
-    from fifteen.bounds import resolve_bound
-    from fifteen.parallel import browser
-
-    board = _board(params)
-    path = list(params.get("path") or [])
-    moved = browser.check_solution(board, path)
-    its = browser.iterations_from(params.get("iterations") or [])
-    h0 = params.get("h0")
-    if h0 is None:
-        h0 = its[0].bound if its else len(path)
-    result = SearchResult(
-        path,
-        moved,
-        h0,
-        sum(it.nodes for it in its),
-        float(params.get("seconds") or 0.0),
-        its,
-        setup_seconds=float(params.get("setup_seconds") or 0.0),
-    )
-    bound = resolve_bound(board.shape, params.get("bound") or "auto").name
-    out = _solution_json(board, bound, board.directions(moved), result, bound_values(board))
-    out["workers"] = params.get("workers") or 1
-    out["worker_nodes"] = list(params.get("worker_nodes") or [])
-    return out
+    with ``workers`` and ``worker_nodes``."""
+    return _browser().result(_board(params), params)
 
 
 # ------------------------------------------------------------------ the heuristic lab
-# compare / trace / explain (fields documented in fifteen.lab.compare and fifteen.lab.explain);
-# imported here, not at the top, to keep this block self-contained.
+# compare / trace / explain (fields documented in fifteen.lab.compare and fifteen.lab.explain),
+# imported at their first call: with the lab's modules (compare, explain, which imports compare,
+# and hint) fifteen.api takes 5-10 ms longer to import at the worker's start-up in Pyodide
+# (bench/pyodide_imports.mjs), for what the page uses only when the lab or a hint is asked for.
 
 
 def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
@@ -344,6 +291,7 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
     ``"finished": false``), at most four times a second and after every
     iteration.
     """
+    # at the first call (see above)
     from fifteen.lab.compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound
 
     board = _board(params)
@@ -357,7 +305,7 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
             return
         last[0] = now
         if progress is not None:
-            progress(json.dumps(run.as_json()))
+            progress(json.dumps(run.to_json()))
 
     runs = {name: run_bound(board, name, budget=budget, progress=report, cancel=cancel) for name in names}
     return comparison_json(runs)
@@ -365,32 +313,33 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
 
 def _method_trace(params: dict, **_: Any) -> dict:
     """Every bound at each step of ``moves`` (tile numbers, or the blank's directions as a string), which must solve the position."""
-    from fifteen.lab.explain import trace
+    from fifteen.lab.explain import trace  # at the first call (see the lab's block)
 
     board = _board(params)
     moves = params.get("moves")
     if not isinstance(moves, list | str):
-        raise InputError("moves: give the solution as a list of tile numbers or a string of directions (U, D, L, R)")
-    return {**_board_json(board), **trace(board, moves)}
+        raise InputError("moves: give the solution as a list of tile numbers or a string of directions (U, D, L, R)", code="moves")
+    return {**board.to_json(), **trace(board, moves)}
 
 
 def _method_explain(params: dict, **_: Any) -> dict:
     """Each bound of the position taken apart (WD tables, inversions, line conflicts, PDB groups)."""
-    from fifteen.lab.explain import explain
+    from fifteen.lab.explain import explain  # at the first call (see the lab's block)
 
     board = _board(params)
-    return {**_board_json(board), **explain(board)}
+    return {**board.to_json(), **explain(board)}
 
 
 # ----------------------------------------------------------------- explorer and hints
 def _move_json(m) -> dict:
+    """A move (:class:`fifteen.lab.hint.Move`, :class:`fifteen.lab.explorer.MoveInfo`): ``{"tile", "direction"}``."""
     return {"tile": m.tile, "direction": m.direction}
 
 
 def _method_explore_info(params: dict, **_: Any) -> dict:
     if not params.get("shape"):
-        return {"shapes": explorer.available_shapes()}
-    ex = explorer.require(Shape.parse(params["shape"]))
+        return {"shapes": registry.explorer_shapes()}
+    ex = registry.require_explorer(Shape.parse(params["shape"]))
     return {
         "shape": str(ex.shape),
         "table_shape": str(ex.table.shape),
@@ -405,12 +354,11 @@ def _method_explore_info(params: dict, **_: Any) -> dict:
 
 def _method_explore_position(params: dict, **_: Any) -> dict:
     board = _board(params)
-    ex = explorer.require(board.shape)
+    ex = registry.require_explorer(board.shape)
     d = ex.distance(board)
     moves = ex.moves(board, d)
     return {
-        "shape": str(board.shape),
-        "tiles": list(board.tiles),
+        **board.to_json(),
         "distance": d,
         "moves": [{**_move_json(m), "distance": m.distance, "optimal": m.distance < d} for m in moves],
         "optimal": [_move_json(m) for m in moves if m.distance < d],
@@ -422,28 +370,28 @@ def _int_param(params: dict, key: str, default=None) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{key} must be an integer, not {describe(value)}")
+        raise InputError(f"{key} must be an integer, not {describe(value)}", code="param")
     return value
 
 
 def _method_explore_random(params: dict, **_: Any) -> dict:
     shape = Shape.parse(params.get("shape") or "3x3")
-    ex = explorer.require(shape)
+    ex = registry.require_explorer(shape)
     distance = _int_param(params, "distance")
     if distance is None:
-        raise InputError("give the distance of the position to draw")
+        raise InputError("give the distance of the position to draw", code="param")
     seed = _int_param(params, "seed")
     if seed is None:
         seed = _random.randrange(1 << 32)
     board = ex.random_at(distance, seed)
-    return {"shape": str(shape), "rows": shape.rows, "cols": shape.cols, "tiles": list(board.tiles), "distance": distance, "seed": seed}
+    return {**board.to_json(), "distance": distance, "seed": seed}
 
 
 _hinter = None  # the worker's Hinter (one per page)
 
 
 def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
-    from fifteen.lab.hint import DEFAULT_BUDGET, Hinter
+    from fifteen.lab.hint import DEFAULT_BUDGET, Hinter  # at the first call, as the lab's modules
 
     global _hinter
     board = _board(params)
@@ -453,10 +401,10 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
     bound = params.get("bound") or "auto"
     previous = params.get("solution")
     if previous is not None:  # stateless: follow the solution the caller kept
-        if not isinstance(previous, dict) or not isinstance(previous.get("moves"), list):
-            raise InputError('solution must be {"tiles": [...], "moves": [...]}')
+        if previous.get("tiles") is None or previous.get("moves") is None:
+            raise InputError('solution must be {"tiles": [...], "moves": [...]}', code="param")
         hinter = Hinter(bound)
-        start = _board({"tiles": previous.get("tiles"), "shape": str(board.shape)})
+        start = _board({"tiles": previous["tiles"], "shape": str(board.shape)})
         hinter.follow(start, previous["moves"])
     else:
         if _hinter is None or _hinter.bound != bound:
@@ -464,8 +412,7 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
         hinter = _hinter
     h = hinter.hint(board, all_moves=bool(params.get("all")), budget=budget, cancel=cancel)
     out = {
-        "shape": str(board.shape),
-        "tiles": list(board.tiles),
+        **board.to_json(),
         "distance": h.distance,
         "next": _move_json(h.next) if h.next else None,
         "source": h.source,
@@ -479,25 +426,9 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
     return out
 
 
-_METHODS: dict[str, Callable[..., dict]] = {
-    "info": _method_info,
-    "parse": _method_parse,
-    "bounds": _method_bounds,
-    "random": _method_random,
-    "solve": _method_solve,
-    "compare": _method_compare,
-    "trace": _method_trace,
-    "explain": _method_explain,
-    "explore_info": _method_explore_info,
-    "explore_position": _method_explore_position,
-    "explore_random": _method_explore_random,
-    "hint": _method_hint,
-    "parallel_begin": _method_parallel_begin,
-    "parallel_step": _method_parallel_step,
-    "parallel_tasks": _method_parallel_tasks,
-    "parallel_result": _method_parallel_result,
-    "parallel_drop": _method_parallel_drop,
-}
+#: The methods, by name: the functions ``_method_<name>`` of the methods :data:`fifteen.schema.METHOD_PARAMS`
+#: lists (the one list of the API's methods; ``python -m fifteen schema`` prints it).
+_METHODS: dict[str, Callable[..., dict]] = {name: globals()[f"_method_{name}"] for name in METHOD_PARAMS}
 
 
 def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
@@ -507,13 +438,13 @@ def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | 
     try:
         fn = _METHODS.get(method) if isinstance(method, str) else None
         if fn is None:
-            return _error("input", f"unknown method {describe(method)} (one of {', '.join(_METHODS)})")
+            return _error("input", f"unknown method {describe(method)} (one of {', '.join(_METHODS)})", "method")
         params = check_params(method, parse_params(params_json, LONG_PARAMS.get(method, MAX_PARAMS_CHARS)))
         return _ok(fn(params, progress=progress, cancel=cancel))
     except AssetError as exc:  # before FifteenError, its base class
-        return _error("asset", str(exc))
+        return _error("asset", str(exc), exc.code)
     except FifteenError as exc:
-        return _error("input", str(exc))
+        return _error("input", str(exc), exc.code)
     except (Cancelled, KeyboardInterrupt):
         return _error("cancelled", "cancelled")
     except MemoryError:

@@ -19,10 +19,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from fifteen.errors import FifteenError as FifteenError  # re-exported: the base of InputError
 from fifteen.errors import InputError
-from fifteen.limits import MAX_TILE_CHARS, TOKEN_CHARS, check_text, describe, non_ascii_digit_problem
+from fifteen.limits import MAX_MOVES, MAX_TILE_CHARS, TOKEN_CHARS, check_text, describe, non_ascii_digit_problem
 
 MIN_SIDE = 2
 MAX_SIDE = 6
@@ -45,11 +46,12 @@ class Shape:
         r, c = self.rows, self.cols
         for side in (r, c):
             if not isinstance(side, int) or isinstance(side, bool):
-                raise InputError(f"a shape's rows and columns are whole numbers, not {describe(side)}")
+                raise InputError(f"a shape's rows and columns are whole numbers, not {describe(side)}", code="shape")
         if not (MIN_SIDE <= r <= MAX_SIDE and MIN_SIDE <= c <= MAX_SIDE) or r * c > MAX_SQUARES:
             name = f"{r}x{c}" if max(r, c) < 10**6 else f"of {describe(r)} by {describe(c)}"
             raise InputError(
-                f"shape {name} is not supported: rows and columns go from {MIN_SIDE} to {MAX_SIDE} with at most {MAX_SQUARES} squares"
+                f"shape {name} is not supported: rows and columns go from {MIN_SIDE} to {MAX_SIDE} with at most {MAX_SQUARES} squares",
+                code="shape",
             )
 
     @property
@@ -71,14 +73,14 @@ class Shape:
         if isinstance(text, Shape):
             return text
         if not isinstance(text, str):
-            raise InputError(f"a shape is text of the form RxC, e.g. 4x4 or 3x4, not {describe(text)}")
+            raise InputError(f"a shape is text of the form RxC, e.g. 4x4 or 3x4, not {describe(text)}", code="shape")
         if len(text) > TOKEN_CHARS:
-            raise InputError(f"shape {describe(text)} is not of the form RxC, e.g. 4x4 or 3x4")
+            raise InputError(f"shape {describe(text)} is not of the form RxC, e.g. 4x4 or 3x4", code="shape")
         if non_ascii_digit_problem(text):
-            raise InputError(f"shape {describe(text)}: write its numbers with the digits 0-9")
+            raise InputError(f"shape {describe(text)}: write its numbers with the digits 0-9", code="shape")
         m = re.fullmatch(r"\s*([0-9]{1,6})\s*[xX*, ]\s*([0-9]{1,6})\s*", text)
         if not m:
-            raise InputError(f"shape {describe(text)} is not of the form RxC, e.g. 4x4 or 3x4")
+            raise InputError(f"shape {describe(text)} is not of the form RxC, e.g. 4x4 or 3x4", code="shape")
         return cls(int(m.group(1)), int(m.group(2)))
 
     @classmethod
@@ -87,7 +89,7 @@ class Shape:
         side = round(count**0.5)
         if side * side == count and MIN_SIDE <= side:
             if count > MAX_SQUARES:
-                raise InputError(f"{count} tiles is more than the largest supported board ({MAX_SQUARES} squares)")
+                raise InputError(f"{count} tiles is more than the largest supported board ({MAX_SQUARES} squares)", code="shape")
             return cls(side, side)
         options = [
             f"{r}x{count // r}"
@@ -95,8 +97,10 @@ class Shape:
             if count % r == 0 and MIN_SIDE <= count // r <= MAX_SIDE and count <= MAX_SQUARES
         ]
         if options:
-            raise InputError(f"{count} tiles could be {' or '.join(options)}: give the shape")
-        raise InputError(f"{count} tiles do not make a supported board (4, 9, 16 or 25 for a square one; give the shape for others)")
+            raise InputError(f"{count} tiles could be {' or '.join(options)}: give the shape", code="shape")
+        raise InputError(
+            f"{count} tiles do not make a supported board (4, 9, 16 or 25 for a square one; give the shape for others)", code="shape"
+        )
 
 
 @cache
@@ -114,6 +118,23 @@ def blank_steps(shape: Shape, blank: int) -> int:
     """Manhattan distance of the blank at *blank* from its goal square."""
     r, c = divmod(blank, shape.cols)
     return (shape.rows - 1 - r) + (shape.cols - 1 - c)
+
+
+def tiles_along(shape: Shape, tiles: Sequence[int], path: Iterable[int]) -> list[int]:
+    """The tile numbers that slide as the blank visits the squares *path* in order (a search's
+    solution, from the position *tiles*); :class:`InputError` when a step is not to a square
+    next to the blank."""
+    near = neighbours(shape)
+    board = list(tiles)
+    blank = board.index(0)
+    moved = []
+    for s in path:
+        if s not in near[blank]:
+            raise InputError(f"the path steps the blank from square {blank} to {s}, not a neighbour", code="moves")
+        moved.append(board[s])
+        board[blank], board[s] = board[s], 0
+        blank = s
+    return moved
 
 
 def inversions(seq: Iterable[int]) -> int:
@@ -182,24 +203,24 @@ def check_tiles(shape: Shape, tiles: Sequence[int], *, solvable: bool = True) ->
     """Validate a position; return it as a tuple or raise :class:`InputError`."""
     n = shape.size
     if not isinstance(tiles, list | tuple):
-        raise InputError(f"a position is a list of tile numbers, not {describe(tiles)}")
+        raise InputError(f"a position is a list of tile numbers, not {describe(tiles)}", code="param")
     if len(tiles) != n:
-        raise InputError(f"a {shape} board has {n} squares, got {len(tiles)} tiles")
+        raise InputError(f"a {shape} board has {n} squares, got {len(tiles)} tiles", code="count")
     seen: dict[int, int] = {}
     for i, t in enumerate(tiles):
         if not isinstance(t, int) or isinstance(t, bool):
-            raise InputError(f"square {i + 1}: {describe(t)} is not a tile number")
+            raise InputError(f"square {i + 1}: {describe(t)} is not a tile number", code="token")
         if not 0 <= t < n:
-            raise InputError(f"square {i + 1}: tile {describe(t)} is out of range (0..{n - 1} on a {shape} board, 0 = blank)")
+            raise InputError(f"square {i + 1}: tile {describe(t)} is out of range (0..{n - 1} on a {shape} board, 0 = blank)", code="range")
         if t in seen:
             what = "the blank" if t == 0 else f"tile {t}"
-            raise InputError(f"{what} appears twice (squares {seen[t] + 1} and {i + 1})")
+            raise InputError(f"{what} appears twice (squares {seen[t] + 1} and {i + 1})", code="duplicate")
         seen[t] = i
     # len(tiles) == n, all in range and distinct: nothing can be missing.
     if solvable:
         problem = solvability_problem(shape, tiles)
         if problem:
-            raise InputError(problem)
+            raise InputError(problem, code="unsolvable")
     return tuple(tiles)
 
 
@@ -217,7 +238,7 @@ def parse_tiles(text: str, shape: Shape | str | None = None, *, solvable: bool =
     check_text(text)
     tokens = tokenize(text)
     if not tokens:
-        raise InputError("no tiles given")
+        raise InputError("no tiles given", code="count")
     tiles: list[int] = []
     for i, tok in enumerate(tokens):
         if tok in _BLANK_TOKENS:
@@ -225,26 +246,26 @@ def parse_tiles(text: str, shape: Shape | str | None = None, *, solvable: bool =
         elif tok.isascii() and tok.isdigit() and len(tok) <= MAX_TILE_CHARS:
             tiles.append(int(tok))
         elif tok.isascii() and tok.isdigit():
-            raise InputError(f"{describe(tok)} (item {i + 1}) is too large for a tile number")
+            raise InputError(f"{describe(tok)} (item {i + 1}) is too large for a tile number", code="range")
         elif non_ascii_digit_problem(tok):
-            raise InputError(f"{describe(tok)} (item {i + 1}) is not a tile number: write tiles with the digits 0-9")
+            raise InputError(f"{describe(tok)} (item {i + 1}) is not a tile number: write tiles with the digits 0-9", code="token")
         else:
-            raise InputError(f"{describe(tok)} (item {i + 1}) is not a tile number; write the blank as 0, _ or .")
+            raise InputError(f"{describe(tok)} (item {i + 1}) is not a tile number; write the blank as 0, _ or .", code="token")
     shp = Shape.parse(shape) if shape is not None else Shape.infer(len(tiles))
     if len(tiles) != shp.size:
-        raise InputError(f"a {shp} board has {shp.size} squares, got {len(tiles)} tiles")
+        raise InputError(f"a {shp} board has {shp.size} squares, got {len(tiles)} tiles", code="count")
     n = shp.size
     counts = [0] * n
     for i, t in enumerate(tiles):
         if t >= n:
-            raise InputError(f"tile {t} (item {i + 1}) is out of range: a {shp} board has tiles 1..{n - 1} and the blank")
+            raise InputError(f"tile {t} (item {i + 1}) is out of range: a {shp} board has tiles 1..{n - 1} and the blank", code="range")
         counts[t] += 1
     dup = [t for t in range(n) if counts[t] > 1]
     if dup:
         names = ", ".join("the blank" if t == 0 else f"tile {t}" for t in dup)
         missing = [t for t in range(n) if counts[t] == 0]
         miss = ", ".join("the blank" if t == 0 else str(t) for t in missing)
-        raise InputError(f"duplicate: {names} given more than once (missing: {miss})")
+        raise InputError(f"duplicate: {names} given more than once (missing: {miss})", code="duplicate")
     return shp, check_tiles(shp, tiles, solvable=solvable)
 
 
@@ -262,7 +283,7 @@ class Board:
 
     def __post_init__(self) -> None:
         if not isinstance(self.shape, Shape):
-            raise InputError(f"a board's shape is a Shape (Shape.parse('4x4')), not {describe(self.shape)}")
+            raise InputError(f"a board's shape is a Shape (Shape.parse('4x4')), not {describe(self.shape)}", code="param")
         object.__setattr__(self, "tiles", check_tiles(self.shape, self.tiles))
 
     @classmethod
@@ -281,7 +302,7 @@ class Board:
     @classmethod
     def from_tiles(cls, tiles: Sequence[int], shape: Shape | str | None = None) -> Board:
         if not isinstance(tiles, list | tuple):
-            raise InputError(f"a position is a list of tile numbers, not {describe(tiles)}")
+            raise InputError(f"a position is a list of tile numbers, not {describe(tiles)}", code="param")
         shp = Shape.parse(shape) if shape is not None else Shape.infer(len(tiles))
         return cls(shp, tuple(tiles))
 
@@ -307,6 +328,10 @@ class Board:
         """One line, tiles separated by spaces, blank as 0 (parseable)."""
         return " ".join(map(str, self.tiles))
 
+    def to_json(self) -> dict[str, Any]:
+        """``{"shape", "rows", "cols", "tiles"}``: the position in every JSON output (CLI, API, batches)."""
+        return {"shape": str(self.shape), "rows": self.shape.rows, "cols": self.shape.cols, "tiles": list(self.tiles)}
+
     def movable_tiles(self) -> list[int]:
         return [self.tiles[s] for s in neighbours(self.shape)[self.blank]]
 
@@ -316,9 +341,9 @@ class Board:
         try:
             s = self.tiles.index(tile)
         except ValueError:
-            raise InputError(f"there is no tile {describe(tile)} on a {self.shape} board") from None
+            raise InputError(f"there is no tile {describe(tile)} on a {self.shape} board", code="moves") from None
         if tile == 0 or s not in neighbours(self.shape)[b]:
-            raise InputError(f"tile {describe(tile)} is not next to the blank")
+            raise InputError(f"tile {describe(tile)} is not next to the blank", code="moves")
         t = list(self.tiles)
         t[b], t[s] = tile, 0
         return Board._unchecked(self.shape, tuple(t))  # a move keeps a position solvable
@@ -327,26 +352,45 @@ class Board:
         """The board after the blank moves one square in *direction* (U/D/L/R)."""
         d = direction.upper() if isinstance(direction, str) else direction
         if d not in _DELTAS:
-            raise InputError(f"{describe(direction)} is not a direction (U, D, L or R)")
+            raise InputError(f"{describe(direction)} is not a direction (U, D, L or R)", code="moves")
         dr, dc = _DELTAS[d]
         r, c = divmod(self.blank, self.shape.cols)
         r2, c2 = r + dr, c + dc
         if not (0 <= r2 < self.shape.rows and 0 <= c2 < self.shape.cols):
-            raise InputError(f"the blank cannot move {d} from row {r + 1}, column {c + 1}")
+            raise InputError(f"the blank cannot move {d} from row {r + 1}, column {c + 1}", code="moves")
         return self.slide(self.tiles[r2 * self.shape.cols + c2])
 
-    def apply(self, moves: Iterable[int] | str) -> Board:
-        """Apply tile numbers (ints) or a direction string; return the end board."""
-        board = self
-        if not isinstance(moves, str) and not hasattr(moves, "__iter__"):
-            raise InputError(f"moves are tile numbers or a string of directions (U, D, L, R), not {describe(moves)}")
+    def tile_moves(self, moves: object) -> list[int]:
+        """*moves* as the tiles that slide, each checked from this board: the one rule for a move
+        list wherever one is given (:meth:`apply`, the API's ``trace`` and ``hint``, the CLI).
+
+        A move list is a list (or tuple) of tile numbers -- integers, not booleans, floats or
+        text -- or a string of the blank's directions (``U``, ``D``, ``L``, ``R``; spaces
+        ignored); at most :data:`~fifteen.limits.MAX_MOVES` moves.  Anything else is an
+        :class:`InputError` (code ``moves``), never a guess: ``8.9``, ``"8"`` and ``True`` are
+        refused, not read as tiles 8 and 1."""
+        return self._replay(moves)[0]
+
+    def apply(self, moves: Sequence[int] | str) -> Board:
+        """Apply tile numbers (ints) or a direction string (:meth:`tile_moves`); return the end board."""
+        return self._replay(moves)[1]
+
+    def _replay(self, moves: object) -> tuple[list[int], Board]:
+        if not isinstance(moves, str | list | tuple):
+            raise InputError(f"moves are tile numbers or a string of directions (U, D, L, R), not {describe(moves)}", code="moves")
+        if len(moves) > MAX_MOVES:
+            raise InputError(f"{len(moves):,} moves are more than the {MAX_MOVES:,} read", code="too_long")
         if isinstance(moves, str):
-            for d in moves.replace(" ", ""):
-                board = board.move_blank(d)
+            tiles = self.tiles_moved(moves)
         else:
-            for t in moves:
-                board = board.slide(t)
-        return board
+            tiles = list(moves)
+            for i, t in enumerate(tiles):
+                if not isinstance(t, int) or isinstance(t, bool):
+                    raise InputError(f"move {i + 1}: {describe(t)} is not a tile number (moves: tile numbers or U, D, L, R)", code="moves")
+        board = self
+        for t in tiles:
+            board = board.slide(t)
+        return tiles, board
 
     def directions(self, tiles_moved: Iterable[int]) -> str:
         """Convert tile numbers that slide into blank directions."""
@@ -371,7 +415,7 @@ class Board:
             board = nxt
         return out
 
-    def solves(self, moves: Iterable[int] | str) -> bool:
+    def solves(self, moves: Sequence[int] | str) -> bool:
         """True when *moves* (either notation) take this board to the goal."""
         try:
             return self.apply(moves).is_goal()
@@ -385,5 +429,5 @@ class Board:
         placed on the mirrored square; the goal maps to itself.
         """
         if self.shape.rows != self.shape.cols:
-            raise InputError("only square boards can be reflected about the diagonal")
+            raise InputError("only square boards can be reflected about the diagonal", code="shape")
         return Board._unchecked(self.shape, tuple(transpose_tiles(self.shape, self.tiles)))  # mirrors a solution

@@ -82,9 +82,9 @@ def non_ascii_digit_problem(token: str) -> bool:
 def check_text(text: Any, what: str = "a position") -> str:
     """*text* if it is a string of at most :data:`MAX_TEXT_CHARS` characters."""
     if not isinstance(text, str):
-        raise InputError(f"{what} is text, not {describe(text)}")
+        raise InputError(f"{what} is text, not {describe(text)}", code="param")
     if len(text) > MAX_TEXT_CHARS:
-        raise InputError(f"{what} is {len(text):,} characters long; at most {MAX_TEXT_CHARS:,} are read")
+        raise InputError(f"{what} is {len(text):,} characters long; at most {MAX_TEXT_CHARS:,} are read", code="too_long")
     return text
 
 

@@ -1,7 +1,11 @@
-"""The JSON API's parameters: how they are read (:func:`parse_params`: length, nesting,
-number sizes, NaN refused) and what each method takes (:data:`METHOD_PARAMS`) with the kind of
-each known parameter (:data:`PARAM_RULES`, checked by :func:`check_params`), within the limits
-of :mod:`fifteen.limits`."""
+"""The JSON API's methods and parameters: how the parameters are read (:func:`parse_params`:
+length, nesting, number sizes, NaN refused), the methods and what each takes
+(:data:`METHOD_PARAMS`, the one list of the API's methods) with the kind of each parameter
+(:data:`PARAM_RULES`, checked by :func:`check_params`), within the limits of :mod:`fifteen.limits`.
+
+:func:`schema` gathers them with the error types and codes (:mod:`fifteen.errors`) as the JSON
+``python -m fifteen schema`` prints: what the page's tests and ``static/js/solver/protocol.js``'s
+enumerations are checked against, so no program has to read this source or match a message."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ import math
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from fifteen.errors import InputError
+from fifteen.errors import ERROR_CODES, ERROR_TYPES, InputError
 from fifteen.limits import (
     MAX_COUNT,
     MAX_DEPTH,
@@ -29,19 +33,21 @@ from fifteen.limits import (
 
 def _parse_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise InputError(f"a number in the parameters has {len(text.lstrip('-')):,} digits; at most {MAX_INT_DIGITS} are read")
+        raise InputError(
+            f"a number in the parameters has {len(text.lstrip('-')):,} digits; at most {MAX_INT_DIGITS} are read", code="too_long"
+        )
     return int(text)
 
 
 def _parse_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise InputError(f"the number {describe(text)} in the parameters is too large")
+        raise InputError(f"the number {describe(text)} in the parameters is too large", code="range")
     return value
 
 
 def _parse_constant(name: str) -> NoReturn:
-    raise InputError(f"{name} is not a number JSON allows")
+    raise InputError(f"{name} is not a number JSON allows", code="param")
 
 
 def _depth_problem(value: Any) -> str | None:
@@ -62,24 +68,24 @@ def parse_params(params_json: Any, limit: int = MAX_PARAMS_CHARS) -> dict[str, A
     if params_json is None or params_json == "":
         return {}
     if not isinstance(params_json, str):
-        raise InputError(f"the parameters are JSON text, not {describe(params_json)}")
+        raise InputError(f"the parameters are JSON text, not {describe(params_json)}", code="param")
     if len(params_json) > limit:
-        raise InputError(f"the parameters are {len(params_json):,} characters long; at most {limit:,} are read")
+        raise InputError(f"the parameters are {len(params_json):,} characters long; at most {limit:,} are read", code="too_long")
     try:
         params = json.loads(params_json, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
     except RecursionError:
-        raise InputError(f"the parameters nest more than {MAX_DEPTH} levels deep") from None
+        raise InputError(f"the parameters nest more than {MAX_DEPTH} levels deep", code="too_long") from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"the parameters are not valid JSON ({exc.msg} at character {exc.pos + 1:,})") from None
+        raise InputError(f"the parameters are not valid JSON ({exc.msg} at character {exc.pos + 1:,})", code="param") from None
     except (ValueError, TypeError) as exc:  # InputError from the hooks above, or a lone surrogate...
         if isinstance(exc, InputError):
             raise
-        raise InputError(f"the parameters are not valid JSON ({describe(str(exc), 80)})") from None
+        raise InputError(f"the parameters are not valid JSON ({describe(str(exc), 80)})", code="param") from None
     if not isinstance(params, dict):
-        raise InputError(f"the parameters must be a JSON object, not {describe(params)}")
+        raise InputError(f"the parameters must be a JSON object, not {describe(params)}", code="param")
     problem = _depth_problem(params)
     if problem:
-        raise InputError(problem)
+        raise InputError(problem, code="too_long")
     return params
 
 
@@ -90,6 +96,22 @@ def is_int(v: Any) -> bool:
 
 def _short_text(limit: int) -> Callable[[Any], bool]:
     return lambda v: isinstance(v, str) and len(v) <= limit
+
+
+def _unicode_text(limit: int) -> Callable[[Any], bool]:
+    """Text of at most *limit* characters that UTF-8 can encode (no lone surrogate, which
+    JSON's ``\\ud800`` escape can give)."""
+
+    def check(v: Any) -> bool:
+        if not _short_text(limit)(v):
+            return False
+        try:
+            v.encode()
+        except UnicodeEncodeError:
+            return False
+        return True
+
+    return check
 
 
 def _count(low: int) -> Callable[[Any], bool]:
@@ -128,9 +150,10 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "shape": (_short_text(TOKEN_CHARS), "text of the form RxC, e.g. 3x4"),
     "bound": (_short_text(TOKEN_CHARS), "the name of a bound (auto, md, lc, id, wd, wdid, pdb663...)"),
     "bounds": (_bound_names, 'a list of bound names or text such as "md,lc"'),
-    "seed": (lambda v: is_int(v) or isinstance(v, float) or _short_text(200)(v), "an integer or a short text"),
+    "seed": (lambda v: is_int(v) or isinstance(v, float) or _unicode_text(200)(v), "an integer or a short text"),
     "tick_nodes": (_count(1), f"an integer from 1 to {MAX_COUNT:,}"),
-    # "budget" is checked by the methods that take it (fifteen.lab.compare.check_budget, the hint's)
+    # its range is checked by the methods that take it (fifteen.lab.compare.check_budget, the hint's)
+    "budget": (is_int, "a whole number of nodes (compare: per bound, 0 for no limit; hint: per other move)"),
     "distance": (_count(0), "an integer from 0"),
     "moves": (_moves, f"a list of tile numbers or a string of directions (at most {MAX_MOVES:,})"),
     "all": (lambda v: isinstance(v, bool), "true or false"),
@@ -150,7 +173,7 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 
 _POSITION = ("text", "tiles", "shape")
-#: The parameters each method takes (others are refused); a method not listed gets its known parameters checked.
+#: The API's methods (:func:`fifteen.api.call` runs ``fifteen.api._method_<name>``) and the parameters each takes (others are refused).
 METHOD_PARAMS: dict[str, tuple[str, ...]] = {
     "info": (),
     "parse": _POSITION,
@@ -182,8 +205,19 @@ def check_params(method: str, params: dict[str, Any]) -> dict[str, Any]:
     for key, value in params.items():
         if allowed is not None and key not in allowed:
             takes = ", ".join(allowed) if allowed else "no parameters"
-            raise InputError(f"{method} takes {takes}, not {describe(key)}")
+            raise InputError(f"{method} takes {takes}, not {describe(key)}", code="param")
         rule = PARAM_RULES.get(key)
         if rule is not None and value is not None and not rule[0](value):
-            raise InputError(f"{key} must be {rule[1]}, not {describe(value)}")
+            raise InputError(f"{key} must be {rule[1]}, not {describe(value)}", code="param")
     return params
+
+
+def schema() -> dict[str, Any]:
+    """The API's methods with their parameters, each parameter's description, the error types
+    and the error codes with their meanings (``python -m fifteen schema``)."""
+    return {
+        "methods": {name: list(params) for name, params in METHOD_PARAMS.items()},
+        "params": {name: rule[1] for name, rule in PARAM_RULES.items()},
+        "error_types": list(ERROR_TYPES),
+        "error_codes": dict(ERROR_CODES),
+    }

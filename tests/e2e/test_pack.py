@@ -1,4 +1,4 @@
-"""End-to-end test of the optional pattern-database pack (issue 5, the web side).
+"""End-to-end test of the optional pattern-database pack (the web side).
 
 The real 7-8 pack is ~100 MB and takes a quarter of an hour to build, so the
 test serves a copy of the site whose manifest lists a *small but valid* pack:

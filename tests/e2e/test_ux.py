@@ -1,4 +1,4 @@
-"""End-to-end tests of the page's behaviour as people use it (issue 12, issue 11's page side).
+"""End-to-end tests of the page's behaviour as people use it.
 
 They share the session's page (fixture ``app``, one Pyodide start) and group
 their checks per concern: the state model (double click, playback keys, undo,

@@ -6,7 +6,15 @@ CLI's ``main(argv)`` in-process) and returns an outcome: ``"accepted"``, ``"solv
 and solved to its BFS distance), ``"refused"`` (an :class:`InputError`, exit status 2, an
 ``input`` error), ``"cancelled"`` (a solve stopped by the time guard) -- or raises
 :class:`Escape` when the contract is broken (another exception, a traceback, a message longer
-than 300 characters, a wrong or unchecked answer).
+than 300 characters, an error without one of the documented codes, a wrong or unchecked
+answer, a malformed move list accepted).
+
+Every API method (:data:`fifteen.schema.METHOD_PARAMS`, the one list) is fuzzed with odd values of
+every parameter (:func:`api_calls`), with move lists that are almost a solution (:func:`move_calls`:
+one move written ``8.9``, ``"8"``, ``" 8 "``, ``null``, ``[8]``...), seeds (lone surrogates) and whole
+sessions of the page's parallel protocol (:func:`parallel_sessions`: ``parallel_begin``, then
+``parallel_step``, ``parallel_tasks``, ``parallel_result``, ``parallel_drop`` with real and damaged
+records, also on positions solved inside the split tree).
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ from hypothesis import strategies as st
 from fifteen import Board, InputError, api, cli, solve
 from fifteen.board import Shape, solvability_problem
 from fifteen.db import registry
+from fifteen.errors import ERROR_CODES
+from fifteen.schema import METHOD_PARAMS, PARAM_RULES
 from support import bfs
 
 MESSAGE_CHARS = 300  # the contract (fifteen.errors.MESSAGE_CHARS)
@@ -81,6 +91,11 @@ def check_parse(text: object, shape: object) -> str:
 
 # ------------------------------------------------------------------ api.call
 def check_api(method: object, params_json: object) -> str:
+    return call_api(method, params_json)[0]
+
+
+def call_api(method: object, params_json: object) -> tuple[str, object]:
+    """:func:`check_api`'s outcome and the call's result (None unless accepted)."""
     start = time.monotonic()
     try:
         reply = api.call(method, params_json, None, lambda: time.monotonic() - start > SOLVE_SECONDS)  # type: ignore[arg-type]
@@ -90,15 +105,75 @@ def check_api(method: object, params_json: object) -> str:
     if not out["ok"]:
         error = out["error"]
         check_message(error["message"], f"api.call({method!r:.40})")
+        if error.get("code") not in ERROR_CODES or set(error) != {"type", "code", "message"}:
+            raise Escape(f"api.call({method!r:.40}, {params_json!r:.120}): an error without a documented code: {error}")
         if error["type"] == "cancelled":
-            return "cancelled"
+            return "cancelled", None
         if error["type"] != "input":
             raise Escape(f"api.call({method!r:.40}, {params_json!r:.120}): {error}")
-        return "refused"
+        return "refused", None
+    check_accepted_moves(method, params_json)
     result = out["result"]
     if method == "solve":
         board = Board(Shape(result["rows"], result["cols"]), tuple(result["tiles"]))
-        return check_solution(board, result["length"], result["moves"], "api solve")
+        return check_solution(board, result["length"], result["moves"], "api solve"), result
+    return "accepted", result
+
+
+def _move_lists(method: object, params_json: object) -> list:
+    """The move lists of an API call: ``moves`` (trace) and ``solution.moves`` (hint)."""
+    try:
+        params = json.loads(params_json) if isinstance(params_json, str) and params_json else {}
+    except ValueError:
+        return []
+    if not isinstance(params, dict):
+        return []
+    found = [params.get("moves")] if method == "trace" else []
+    solution = params.get("solution")
+    if method == "hint" and isinstance(solution, dict):
+        found.append(solution.get("moves"))
+    return [moves for moves in found if moves is not None]
+
+
+def check_accepted_moves(method: object, params_json: object) -> None:
+    """An accepted move list holds only tile numbers (integers, not booleans) or is a string of
+    directions: the one rule of every method (Board.tile_moves), never ``int()`` of a float or text."""
+    for moves in _move_lists(method, params_json):
+        if isinstance(moves, str):
+            continue
+        bad = [m for m in moves if not isinstance(m, int) or isinstance(m, bool)] if isinstance(moves, list) else [moves]
+        if bad:
+            raise Escape(f"api.call({method!r:.40}, {params_json!r:.160}) accepted the moves {bad[:3]!r:.80}")
+
+
+def check_parallel_session(session: tuple[dict, list[tuple[str, object]]]) -> str:
+    """A session of the page's parallel protocol: ``parallel_begin`` with *begin*, then each call
+    of *steps* with ``"$search"`` replaced by the search's id and ``"$tasks"``/``"$outcomes"`` by
+    the tasks of its first bundle (or outcomes for every task of the iteration, without a
+    solution).  Every answer must keep the contract (:func:`check_api`)."""
+    begin, steps = session
+    outcome, work = call_api("parallel_begin", json.dumps(begin))
+    if not isinstance(work, dict):
+        return outcome
+    tasks = [task for bundle in work.get("bundles", []) for task in bundle]
+    outcomes = [{"id": t["id"], "path": None, "nodes": 1} for t in tasks]
+
+    def fill(value: object) -> object:
+        if value == "$search":
+            return work["search"]
+        if value == "$tasks":
+            return tasks[:3]
+        if value == "$outcomes":
+            return outcomes
+        if isinstance(value, dict):
+            return {k: fill(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [fill(v) for v in value]
+        return value
+
+    for method, params in steps:
+        check_api(method, json.dumps(fill(params)))
+    api.call("parallel_drop", json.dumps({"search": work["search"]}))
     return "accepted"
 
 
@@ -206,18 +281,123 @@ JSON_SCALARS = st.one_of(
 JSON_VALUES = st.recursive(
     JSON_SCALARS, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5), max_leaves=12
 )
-API_METHODS = ["info", "parse", "bounds", "random", "solve", "nosuch", "", "PARSE"]
-API_METHODS += ["compare", "trace", "explain", "explore_info", "explore_position", "explore_random", "hint"]
-API_METHODS += ["parallel_begin", "parallel_step", "parallel_tasks", "parallel_result", "parallel_drop"]
-PARAM_KEYS = ["text", "tiles", "shape", "bound", "seed", "tick_nodes", "bounds", "budget", "moves", "all", "solution", "distance", "x"]
-PARAM_KEYS += ["workers", "min_task_nodes", "search", "tasks", "outcomes", "path", "iterations", "h0", "seconds", "worker_nodes"]
+#: Every method of the API (the one list, fifteen.schema.METHOD_PARAMS) and a few that are not.
+API_METHODS = [*METHOD_PARAMS, "nosuch", "", "PARSE"]
+#: Every parameter the API knows, and one it does not.
+PARAM_KEYS = [*PARAM_RULES, "x"]
+#: What a move, a seed or a record's field can be instead of what it should: the shapes that
+#: once escaped (``int()`` of ``8.9`` or ``" 8 "``, a lone surrogate, a nested list).
+ODD_ITEMS = ["U", None, [1], 8.9, "8", " 8 ", 1.5, True, False, -1, 0, 99, 10**30, "\ud800", {"tile": 1}, "", 8.0]
+#: Text JSON can carry but UTF-8 cannot encode (a ``\\ud800`` escape).
+LONE_SURROGATES = (
+    st.lists(st.sampled_from(["\ud800", "\udfff", "\udc80", "a", "1", " "]), min_size=1, max_size=4)
+    .map("".join)
+    .filter(lambda t: not t.isascii())
+)
 BOUND_NAMES = ["auto", "md", "lc", "id", "wd", "wdid", "pdb663", "pdb555", "pdb78", "", "MD", "nosuch"]
 
 
 @st.composite
+def walks(draw, shapes=SMALL_SHAPES) -> tuple[str, list[int], list[int]]:
+    """(shape, tiles, moves): a position a few random moves from the goal and the moves (tile
+    numbers) that take it back there -- a solution, not always a shortest one."""
+    shape = Shape.parse(draw(st.sampled_from(shapes)))
+    board = Board.goal(shape)
+    back: list[int] = []
+    for _ in range(draw(st.integers(0, 10))):
+        tile = draw(st.sampled_from(board.movable_tiles()))
+        board = board.slide(tile)
+        back.insert(0, tile)
+    return str(shape), list(board.tiles), back
+
+
+@st.composite
+def move_calls(draw) -> tuple[str, str]:
+    """(method, params_json): ``trace`` and ``hint`` given a solution of the position, whole or with
+    one move damaged (written as a float, as text, null, a list...), or a string of directions."""
+    method = draw(st.sampled_from(["trace", "hint"]))
+    shape, tiles, moves = draw(walks())
+    moves_value: object = list(moves)
+    how = draw(st.sampled_from(["whole", "damaged", "damaged", "directions", "odd"]))
+    if how == "damaged" and moves:
+        i = draw(st.integers(0, len(moves) - 1))
+        t = moves[i]
+        moves_value = (
+            moves[:i] + [draw(st.sampled_from([float(t), t + 0.9, str(t), f" {t} ", None, [t], True, {"tile": t}]))] + moves[i + 1 :]
+        )
+    elif how == "directions":
+        moves_value = Board(Shape.parse(shape), tuple(tiles)).directions(moves)
+    elif how == "odd":
+        moves_value = draw(st.one_of(st.lists(st.sampled_from(ODD_ITEMS), max_size=4), st.sampled_from(ODD_ITEMS), st.text(max_size=8)))
+    params: dict = {"tiles": tiles, "shape": shape}
+    if method == "trace":
+        params["moves"] = moves_value
+    else:
+        params["solution"] = {"tiles": tiles, "moves": moves_value}
+        if draw(st.booleans()):
+            params["all"] = True
+    return method, json.dumps(params)
+
+
+@st.composite
+def seed_calls(draw) -> tuple[str, str]:
+    """(method, params_json): ``random`` and ``explore_random`` with odd seeds (a lone surrogate...)."""
+    method = draw(st.sampled_from(["random", "explore_random"]))
+    params: dict = {
+        "shape": draw(st.sampled_from(["3x3", "2x3", "4x4"])),
+        "seed": draw(st.one_of(LONE_SURROGATES, st.sampled_from(ODD_ITEMS), JSON_SCALARS)),
+    }
+    if method == "explore_random":
+        params["distance"] = draw(st.integers(0, 5))
+    return method, json.dumps(params)
+
+
+@st.composite
+def parallel_sessions(draw) -> tuple[dict, list[tuple[str, object]]]:
+    """(begin, steps) for :func:`check_parallel_session`: a position a few moves from the goal (so
+    the split tree may hold the goal) and calls with the search's real records, empty ones or
+    damaged ones."""
+    shape, tiles, _ = draw(walks(("2x3", "3x3", "2x4")))
+    begin = {"tiles": tiles, "shape": shape, "workers": draw(st.integers(2, 8))}
+    odd = st.sampled_from(ODD_ITEMS)
+    record = st.one_of(
+        st.fixed_dictionaries({"id": st.one_of(st.integers(0, 50), odd), "nodes": st.one_of(st.integers(0, 9), odd)}),
+        st.fixed_dictionaries(
+            {"id": st.integers(0, 50), "nodes": st.integers(0, 9), "path": st.one_of(st.none(), st.lists(st.integers(0, 8)), odd)}
+        ),
+    )
+    search = st.one_of(st.just("$search"), st.just("$search"), odd, st.integers(0, 99))
+    step = st.one_of(
+        st.tuples(
+            st.just("parallel_step"),
+            st.fixed_dictionaries(
+                {"search": search, "outcomes": st.one_of(st.just([]), st.just("$outcomes"), st.lists(record, max_size=3))}
+            ),
+        ),
+        st.tuples(
+            st.just("parallel_tasks"),
+            st.fixed_dictionaries({"shape": st.just(shape), "tasks": st.one_of(st.just("$tasks"), st.lists(record, max_size=2))}),
+        ),
+        st.tuples(
+            st.just("parallel_result"),
+            st.fixed_dictionaries(
+                {"tiles": st.just(tiles), "shape": st.just(shape), "path": st.one_of(st.lists(st.integers(0, 8), max_size=12), odd)}
+            ),
+        ),
+        st.tuples(st.just("parallel_drop"), st.fixed_dictionaries({"search": search})),
+    )
+    return begin, draw(st.lists(step, min_size=1, max_size=4))
+
+
+@st.composite
 def api_calls(draw) -> tuple[str, str]:
-    """(method, params_json): well-formed calls on small boards, odd values, raw text, deep nesting."""
-    kind = draw(st.sampled_from(["position", "position", "values", "raw", "deep", "numbers"]))
+    """(method, params_json): well-formed calls on small boards, odd values, raw text, deep
+    nesting, move lists (:func:`move_calls`) and seeds (:func:`seed_calls`)."""
+    kind = draw(st.sampled_from(["position", "position", "values", "raw", "deep", "numbers", "moves", "seed"]))
+    if kind == "moves":
+        return draw(move_calls())
+    if kind == "seed":
+        return draw(seed_calls())
     method = draw(st.sampled_from(API_METHODS))
     if kind == "position":
         shape, tiles, text = draw(positions())
@@ -230,7 +410,8 @@ def api_calls(draw) -> tuple[str, str]:
             params[draw(st.sampled_from(PARAM_KEYS))] = draw(JSON_VALUES)
         return method, json.dumps(params)
     if kind == "values":
-        params = draw(st.dictionaries(st.sampled_from(PARAM_KEYS), JSON_VALUES, max_size=4))
+        values = st.one_of(JSON_VALUES, st.sampled_from(ODD_ITEMS), st.lists(st.sampled_from(ODD_ITEMS), max_size=3))
+        params = draw(st.dictionaries(st.sampled_from(PARAM_KEYS), values, max_size=4))
         return method, json.dumps(params)
     if kind == "deep":
         depth = draw(st.integers(5, 100_000))

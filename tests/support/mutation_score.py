@@ -12,7 +12,9 @@ import re
 import sys
 from collections import Counter, defaultdict
 
-LINE = re.compile(r"^\s*fifteen\.(\w+)\.\S+__mutmut_\d+: (.+?)\s*$")
+#: ``fifteen.bounds.walking.x_walking_available__mutmut_1: killed`` (a function) or
+#: ``fifteen.board.xǁBoardǁslide__mutmut_3: survived`` (a method): the module is what comes before ``.x``.
+LINE = re.compile(r"^\s*fifteen\.([\w.]+?)\.x[_ǁ]\S*__mutmut_\d+: (.+?)\s*$")
 KILLED = {"killed", "timeout"}
 
 
@@ -31,7 +33,7 @@ def main() -> int:
         print("no mutants found in the input (run `make mutants` first)")
         return 1
     total = Counter()
-    print(f"{'module':<12}{'mutants':>8}{'killed':>8}{'survived':>10}{'no tests':>10}{'not run':>9}{'score':>8}")
+    print(f"{'module':<16}{'mutants':>8}{'killed':>8}{'survived':>10}{'no tests':>10}{'not run':>9}{'score':>8}")
     for module in sorted(by_module):
         c = by_module[module]
         total.update(c)
@@ -45,7 +47,7 @@ def _row(name: str, c: Counter) -> None:
     not_run = c["not checked"]
     run = sum(c.values()) - not_run
     score = f"{100 * killed / run:.1f} %" if run else "-"
-    print(f"{name:<12}{sum(c.values()):>8}{killed:>8}{c['survived']:>10}{c['no tests']:>10}{not_run:>9}{score:>8}")
+    print(f"{name:<16}{sum(c.values()):>8}{killed:>8}{c['survived']:>10}{c['no tests']:>10}{not_run:>9}{score:>8}")
 
 
 if __name__ == "__main__":

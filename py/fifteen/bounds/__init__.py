@@ -19,20 +19,23 @@ auto      the strongest available for the board
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from fifteen.board import Board, InputError, Shape
+from fifteen.board import Board, InputError, Shape, transpose_tiles
 from fifteen.bounds.inversion import inversion_distance
 from fifteen.bounds.manhattan import linear_conflict, manhattan
 from fifteen.bounds.pdb import PatternDatabase
 from fifteen.bounds.pdb78 import PDB78
-from fifteen.bounds.walking import walking_available, walking_distance
+from fifteen.bounds.walking import walking_available
 from fifteen.db import registry
 from fifteen.limits import describe
 from fifteen.search.ida import SearcherFactory, first_bound
 from fifteen.search.loops import manhattan as loops_manhattan
 from fifteen.search.loops import walking as loops_walking
+from fifteen.search.loops.pdb import pdb_loop, pdb_searcher
+from fifteen.search.loops.pdb78 import pdb78_loop, pdb78_searcher
 from fifteen.search.loops.template import Loop, generate
 
 
@@ -88,15 +91,11 @@ def _pdb_bound(name: str) -> BoundInfo:
         db = registry.pattern_database(name, shape)  # read from the database directory at first use
         if made[0] is not db:
             if isinstance(db, PDB78):
-                from fifteen.search.loops.pdb78 import pdb78_searcher
-
                 made[:] = [db, pdb78_searcher(db)]
             elif isinstance(db, PatternDatabase):
-                from fifteen.search.loops.pdb import pdb_searcher
-
                 made[:] = [db, pdb_searcher(db)]
             else:  # resolve_bound checked availability
-                raise InputError(f"bound {name!r} is not available for a {shape} board")
+                raise InputError(f"bound {name!r} is not available for a {shape} board", code="bound")
         return made[1](shape, board, tick, tables=tables, state=state)
 
     def available(shape: Shape) -> bool:
@@ -104,13 +103,7 @@ def _pdb_bound(name: str) -> BoundInfo:
 
     def loop(shape: Shape) -> Loop:
         reflect = shape.rows == shape.cols  # the reflected lookup needs a square board
-        if name == "pdb78":
-            from fifteen.search.loops.pdb78 import pdb78_loop
-
-            return pdb78_loop(reflect)
-        from fifteen.search.loops.pdb import pdb_loop
-
-        return pdb_loop(reflect)
+        return pdb78_loop(reflect) if name == "pdb78" else pdb_loop(reflect)
 
     return BoundInfo(name, _PDB_LABELS.get(name, name), factory, available, loop)
 
@@ -128,7 +121,7 @@ def bound_info(name: str) -> BoundInfo:
     for b in bound_infos():
         if isinstance(name, str) and b.name == name.lower():
             return b
-    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(b.name for b in bound_infos())})")
+    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(b.name for b in bound_infos())})", code="bound")
 
 
 def available_bounds(shape: Shape) -> list[str]:
@@ -147,20 +140,29 @@ def resolve_bound(shape: Shape, name: str) -> BoundInfo:
         if b.name == name:
             if not b.available(shape):
                 raise InputError(
-                    f"bound {describe(name)} is not available for a {shape} board (available: {', '.join(available_bounds(shape))})"
+                    f"bound {describe(name)} is not available for a {shape} board (available: {', '.join(available_bounds(shape))})",
+                    code="bound",
                 )
             return b
-    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(available_bounds(shape))})")
+    raise InputError(f"unknown bound {describe(name)} (choose from {', '.join(available_bounds(shape))})", code="bound")
 
 
 def check_board(board: object) -> None:
     """Raise :class:`InputError` unless *board* is a :class:`Board` (which checked itself)."""
     if not isinstance(board, Board):
-        raise InputError(f"expected a Board (Board.parse(text) or Board.from_tiles(tiles)), not {describe(board)}")
+        raise InputError(f"expected a Board (Board.parse(text) or Board.from_tiles(tiles)), not {describe(board)}", code="param")
 
 
 #: The bounds whose root value costs microseconds and no database beyond the WD tables.
 _CHEAP_BOUNDS = ("md", "lc", "id", "wd", "wdid")
+
+
+def walking_distance(shape: Shape, tiles: Sequence[int]) -> tuple[int, int]:
+    """``(WD_v, WD_h)`` of a position: its table in the vertical WD tables of *shape* and in the
+    transposed shape's (:func:`fifteen.db.registry.walking_table`)."""
+    v = registry.walking_table(shape).value(tiles)
+    h = registry.walking_table(shape.transposed()).value(transpose_tiles(shape, tiles))
+    return v, h
 
 
 def _cheap_values(board: Board) -> dict[str, int]:
@@ -217,6 +219,21 @@ def start_values(board: Board, values: dict[str, int]) -> dict[str, int]:
             extra = max(values[k] for k in _CHEAP_BOUNDS if k in values) if name == "auto" else 0
             out[name] = first_bound(shape, board.tiles, max(values[picked], extra))
     return out
+
+
+def bounds_json(board: Board, values: dict[str, int] | None = None) -> dict[str, Any]:
+    """The JSON of a position's bounds (``bounds --json``, the API's ``bounds``): the position
+    (:meth:`fifteen.board.Board.to_json`), ``bounds`` (*values*, default :func:`bound_values`),
+    ``summary``, ``start`` (:func:`start_values`: the first cost bound of each bound's search)
+    and ``auto`` (the bound ``auto`` picks)."""
+    values = bound_values(board) if values is None else values
+    return {
+        **board.to_json(),
+        "bounds": values,
+        "summary": summary(values),
+        "start": start_values(board, values),
+        "auto": resolve_bound(board.shape, "auto").name,
+    }
 
 
 def summary(values: dict[str, int]) -> str:

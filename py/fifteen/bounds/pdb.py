@@ -99,6 +99,7 @@ against this interface.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -225,18 +226,19 @@ def check_layout_meta(meta: dict, name: str, format_key: str, version: int, what
     caller expects (``None`` = anything); returns ``(rows, cols, partition)`` or raises AssetError."""
     if meta.get(format_key) != version:
         raise AssetError(
-            f"{name}: {what} layout version {meta.get(format_key)!r} is not supported (expected {version}); rebuild it with build_db.py"
+            f"{name}: {what} layout version {meta.get(format_key)!r} is not supported (expected {version}); rebuild it with build_db.py",
+            code="asset_corrupt",
         )
     try:
         r, c = int(meta["rows"]), int(meta["cols"])
         part = meta["partition"]
     except (KeyError, TypeError, ValueError) as exc:
-        raise AssetError(f"{name}: incomplete {what} metadata ({exc!r})") from None
+        raise AssetError(f"{name}: incomplete {what} metadata ({exc!r})", code="asset_corrupt") from None
     if (rows is not None and rows != r) or (cols is not None and cols != c):
         want = f"{'?' if rows is None else rows}x{'?' if cols is None else cols}"
-        raise AssetError(f"{name}: is a {r}x{c} database, expected {want}")
+        raise AssetError(f"{name}: is a {r}x{c} database, expected {want}", code="asset_corrupt")
     if partition is not None and part != partition:
-        raise AssetError(f"{name}: holds partition {part!r}, expected {partition!r}")
+        raise AssetError(f"{name}: holds partition {part!r}, expected {partition!r}", code="asset_corrupt")
     return r, c, part
 
 
@@ -318,7 +320,7 @@ class PatternDatabase:
     @staticmethod
     def _check(meta, payload, name, partition, rows, cols) -> None:
         def bad(msg: str) -> NoReturn:
-            raise AssetError(f"{name}: {msg}")
+            raise AssetError(f"{name}: {msg}", code="asset_corrupt")
 
         r, c, part = check_layout_meta(meta, name, "pdb_format", PDB_FORMAT, "PDB", partition, rows, cols)
         try:
@@ -420,8 +422,6 @@ class PatternDatabase:
 
 def load_partition(directory, partition: str = DEFAULT_PARTITION) -> PatternDatabase:
     """Load ``<directory>/pdb-<partition>.f15`` and check it is that partition."""
-    import os
-
     return PatternDatabase.load(os.path.join(directory, asset_file(partition)), partition=partition)
 
 

@@ -174,7 +174,7 @@ def _decode(meta: dict, payload: bytes | bytearray, name: str, half: int) -> byt
     enc = meta.get("encoding")
     if enc == "nibbles":
         return payload
-    raise AssetError(f"{name}: unknown 7-8 pack encoding {enc!r}")
+    raise AssetError(f"{name}: unknown 7-8 pack encoding {enc!r}", code="asset_corrupt")
 
 
 # ----------------------------------------------------------------- the pack
@@ -239,12 +239,12 @@ class PDB78:
         total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]
         packed = _decode(meta, asset.payload, name, (total + 1) // 2)
         if len(packed) != (total + 1) // 2:
-            raise AssetError(f"{name}: {len(packed)} bytes of entries, the tables need {(total + 1) // 2}")
+            raise AssetError(f"{name}: {len(packed)} bytes of entries, the tables need {(total + 1) // 2}", code="asset_corrupt")
         db = cls(meta, packed, name=name)
         for g in db.groups:  # cheap sanity: the goal entry is 0
             goal = list(range(1, db.n)) + [0]
             if db.nibble(g.index(tile_squares(goal))) != 0:
-                raise AssetError(f"{name}: the goal entry of group {list(g.tiles)} is not 0")
+                raise AssetError(f"{name}: the goal entry of group {list(g.tiles)} is not 0", code="asset_corrupt")
         return db
 
     @classmethod
@@ -257,7 +257,7 @@ class PDB78:
     @staticmethod
     def _check(meta, name, partition, rows, cols) -> None:
         def bad(msg: str) -> NoReturn:
-            raise AssetError(f"{name}: {msg}")
+            raise AssetError(f"{name}: {msg}", code="asset_corrupt")
 
         r, c, part = check_layout_meta(meta, name, "pdb78_format", PDB78_FORMAT, "7-8 pack", partition, rows, cols)
         try:

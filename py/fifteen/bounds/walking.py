@@ -8,7 +8,9 @@ goal's table over these moves gives the exact number of vertical moves every
 table needs: a lower bound on the vertical moves of any position reduced to
 it.  Horizontal WD is the same on the transposed board (columns and goal
 columns), i.e. the table of the transposed shape.  WD = vertical + horizontal.
-On 4x4 there are 24,964 tables, the largest distance 35.
+On 4x4 there are 24,964 tables, the largest distance 35.  The tables the bounds use
+come from :func:`fifteen.db.registry.walking_table` (an asset, else built here, once);
+:func:`fifteen.bounds.walking_distance` gives a position's ``(WD_v, WD_h)``.
 
 **Linked table.**  Next to each table's distance, ``links`` stores the index
 of the table reached by each possible move, so the search updates its key
@@ -36,10 +38,8 @@ import struct
 import sys
 from array import array
 from collections.abc import Sequence
-from functools import cache
 
-from fifteen.board import Shape, transpose_tiles
-from fifteen.db import registry
+from fifteen.board import MAX_SIDE, MAX_SQUARES, MIN_SIDE, Shape
 from fifteen.db.container import read_asset, write_asset
 from fifteen.errors import AssetError
 
@@ -140,17 +140,17 @@ class WalkingTable:
             shp = Shape(int(meta["rows"]), int(meta["cols"]))
             n, link_bytes = int(meta["states"]), int(meta["link_bytes"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise AssetError(f"{name}: bad WD metadata ({exc})") from None
+            raise AssetError(f"{name}: bad WD metadata ({exc})", code="asset_corrupt") from None
         if shape is not None and shp != shape:
-            raise AssetError(f"{name}: holds WD tables for {shp}, expected {shape}")
+            raise AssetError(f"{name}: holds WD tables for {shp}, expected {shape}", code="asset_corrupt")
         if link_bytes not in (2, 4):
-            raise AssetError(f"{name}: link size {link_bytes} is not 2 or 4")
+            raise AssetError(f"{name}: link size {link_bytes} is not 2 or 4", code="asset_corrupt")
         rows = shp.rows
         kb = rows * rows
         expected = n * kb + n + n * 2 * rows * link_bytes
         payload = bytes(asset.payload) if isinstance(asset.payload, bytearray) else asset.payload  # a zlib payload is bytes
         if len(payload) != expected:
-            raise AssetError(f"{name}: payload is {len(payload)} bytes, {n} tables need {expected}")
+            raise AssetError(f"{name}: payload is {len(payload)} bytes, {n} tables need {expected}", code="asset_corrupt")
         keys = [key for (key,) in struct.iter_unpack(f"{kb}s", payload[: n * kb])]
         values = payload[n * kb : n * kb + n]
         # read as signed where every index fits, so that the all-ones "no link" is NO_LINK (-1) as read
@@ -164,7 +164,7 @@ class WalkingTable:
             links = [x if x != 0xFFFF else NO_LINK for x in links]
         table = cls(shp, keys, values, links)
         if len(table.index) != n or values[0] != 0 or max(links) >= n or min(links) < NO_LINK:
-            raise AssetError(f"{name}: inconsistent WD tables")
+            raise AssetError(f"{name}: inconsistent WD tables", code="asset_corrupt")
         return table
 
 
@@ -182,8 +182,6 @@ def walking_available(shape: Shape) -> bool:
 
 def supported_shapes() -> list[Shape]:
     """Every board shape the package accepts, in order."""
-    from fifteen.board import MAX_SIDE, MAX_SQUARES, MIN_SIDE
-
     return [Shape(r, c) for r in range(MIN_SIDE, MAX_SIDE + 1) for c in range(MIN_SIDE, MAX_SIDE + 1) if r * c <= MAX_SQUARES]
 
 
@@ -199,22 +197,3 @@ def table_users() -> dict[Shape, list[Shape]]:
 
 def asset_file(shape: Shape) -> str:
     return f"wd-{shape}.f15"
-
-
-@cache
-def _built(shape: Shape) -> WalkingTable:
-    return WalkingTable.build(shape)
-
-
-def table_for(shape: Shape) -> WalkingTable:
-    """The WD table of *shape*: the asset :mod:`fifteen.db.registry` holds or reads (from the
-    database directory) if any, else built in-process (once per shape)."""
-    table = registry.walking_table(shape)
-    return table if table is not None else _built(shape)
-
-
-def walking_distance(shape: Shape, tiles: Sequence[int]) -> tuple[int, int]:
-    """``(WD_v, WD_h)`` of a position."""
-    v = table_for(shape).value(tiles)
-    h = table_for(shape.transposed()).value(transpose_tiles(shape, tiles))
-    return v, h

@@ -1,5 +1,6 @@
 """Command line: ``python -m fifteen solve|bounds|hint|compare|explain|trace "<tiles>" [options]``,
-``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``,
+``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``, ``python -m fifteen schema``
+(the JSON API's methods, parameters and error codes, :func:`fifteen.schema.schema`),
 ``python -m fifteen batch FILE [options]`` (:mod:`fifteen.parallel.batch`); ``solve --jobs N`` searches
 with N processes (:mod:`fifteen.parallel.processes`).
 
@@ -16,12 +17,13 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from fifteen.board import Board, Shape
-from fifteen.bounds import available_bounds, bound_info, bound_values, summary
+from fifteen.bounds import available_bounds, bound_info, bound_values, bounds_json, summary
 from fifteen.cli import lab
-from fifteen.cli.guard import UsageError, guard_cli
+from fifteen.cli.guard import UsageError, guard_cli, interruption, quiet_stdout
 from fifteen.db import registry
 from fifteen.errors import FifteenError
 from fifteen.limits import clip_tokens
+from fifteen.schema import schema
 from fifteen.search.ida import Progress
 from fifteen.search.optimal import solve
 
@@ -51,12 +53,14 @@ def _parser() -> argparse.ArgumentParser:
             sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound (default: auto, the strongest available)")
             sp.add_argument("--quiet", "-q", action="store_true", help="no per-iteration lines while searching")
             sp.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1; 0: every core)")
+            _add_stall_option(sp)
     _add_batch_parser(sub)
     sp = sub.add_parser("loops", help="print the generated source of a bound's IDA* inner loop")
     sp.add_argument("--bound", required=True, choices=BOUND_CHOICES[1:])
     sp.add_argument("--shape", default="4x4", help="RxC (default 4x4)")
     lab.add_parsers(sub)  # compare, explain, trace (the heuristic lab)
     _explorer_parsers(sub)
+    sub.add_parser("schema", help="print the JSON API's methods, parameters, error types and error codes as JSON")
     return p
 
 
@@ -82,11 +86,12 @@ def _explorer_parsers(sub) -> None:
 
 
 def _call(method: str, params: dict) -> dict:
-    from fifteen import api
+    """A call of the JSON API (the explore and hint commands, which answer as the page does)."""
+    from fifteen import api  # these commands only: ~10 ms of every command's start-up (see _jobs)
 
     reply = json.loads(api.call(method, json.dumps(params)))
     if not reply["ok"]:
-        raise FifteenError(reply["error"]["message"])
+        raise FifteenError(reply["error"]["message"], code=reply["error"]["code"])
     return reply["result"]
 
 
@@ -167,6 +172,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "loops":
             print(bound_info(args.bound).loop_source(Shape.parse(args.shape)), end="")
             return 0
+        if args.command == "schema":
+            print(json.dumps(schema(), indent=1))
+            return 0
         if args.db:
             registry.use_directory(args.db)  # else $FIFTEEN_DB or the checkout's static/db
         if args.command == "explore":
@@ -179,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         values = bound_values(board)
         if args.command == "bounds":
             if args.json:
-                print(json.dumps({"shape": str(board.shape), "tiles": list(board.tiles), "bounds": values, "summary": summary(values)}))
+                print(json.dumps(bounds_json(board, values)))
             else:
                 print(board)
                 print(summary(values))
@@ -188,9 +196,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FifteenError as exc:  # InputError, AssetError: a message for a person
         print(f"fifteen: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("fifteen: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (fifteen.cli.guard.Terminated)
+        word, status = interruption(exc)
+        print(f"fifteen: {word}", file=sys.stderr)
+        return status
 
 
 def _solve(board: Board, args, values: dict) -> int:
@@ -205,66 +214,58 @@ def _solve(board: Board, args, values: dict) -> int:
         print(board)
         print(summary(values))
     show = not args.json and not args.quiet
-    sol = _solve_jobs(board, args.bound, jobs, progress if show else None)
+    sol = _solve_jobs(board, args.bound, jobs, progress if show else None, _stall_seconds(args))
     r = sol.result
-    rate = r.nodes / r.seconds if r.seconds > 0 else 0.0
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "shape": str(board.shape),
-                    "tiles": list(board.tiles),
-                    "bound": sol.bound,
-                    "length": sol.length,
-                    "moves": sol.tiles,
-                    "directions": sol.directions,
-                    "nodes": r.nodes,
-                    "setup_seconds": round(r.setup_seconds, 4),
-                    "seconds": round(r.seconds, 4),
-                    "cpu_seconds": round(r.cpu_seconds, 4),
-                    "nodes_per_second": round(rate),
-                    "iterations": [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 4)} for it in r.iterations],
-                    "bounds": values,
-                    **_parallel_json(r),
-                }
-            )
-        )
+        print(json.dumps(sol.to_json(values)))
         return 0
     print(f"bound used: {sol.bound} (available: {', '.join(available_bounds(board.shape))})")
     print(f"optimal length: {sol.length}")
     print(f"tiles moved:    {' '.join(map(str, sol.tiles))}")
     print(f"blank moves:    {sol.directions}")
     print("nodes per iteration: " + ", ".join(f"{it.bound}:{_fmt_nodes(it.nodes)}" for it in r.iterations))
-    print(f"total nodes: {_fmt_nodes(r.nodes)}  time: {r.seconds:.3f} s  ({rate:,.0f} nodes/s)  set-up: {r.setup_seconds:.3f} s")
-    if "jobs" in _parallel_json(r):
-        print(f"workers: {r.jobs}, nodes per worker: " + ", ".join(_fmt_nodes(n) for n in r.worker_nodes))
+    print(f"total nodes: {_fmt_nodes(r.nodes)}  time: {r.seconds:.3f} s  ({r.nodes_per_second:,} nodes/s)  set-up: {r.setup_seconds:.3f} s")
+    figures = r.to_json()
+    if "workers" in figures:  # a parallel search's (solve --jobs N)
+        print(f"workers: {figures['workers']}, nodes per worker: " + ", ".join(_fmt_nodes(n) for n in figures["worker_nodes"]))
     return 0
 
 
-# ---------------------------------------------------------------- parallel solve and batches (issue 10)
+# ---------------------------------------------------------------- parallel solve and batches
+# The native process pool (fifteen.parallel.processes, multiprocessing) and batches are imported by
+# the commands that use them, solve and batch (the JSON API by explore and hint): with them every
+# command would take ~35 ms (~10 ms) longer to start (python -X importtime, best of 11).
 def _jobs(jobs: int) -> int:
     """``--jobs``: 0 is every core; negative is an input error."""
-    from fifteen.parallel.processes import resolve_jobs
+    from fifteen.parallel.processes import resolve_jobs  # solve and batch only (see above)
 
     return resolve_jobs(jobs)
 
 
-def _solve_jobs(board: Board, bound: str, jobs: int, progress):
+def _solve_jobs(board: Board, bound: str, jobs: int, progress, stall_seconds: float | None):
     """``solve --jobs N``: the serial search for 1, else a pool of N processes."""
     if jobs == 1:
         return solve(board, bound, progress=progress)
-    from fifteen.parallel.processes import solve_parallel
+    from fifteen.parallel.processes import solve_parallel  # solve --jobs only (see above)
 
-    return solve_parallel(board, bound, jobs=jobs, progress=progress)
+    return solve_parallel(board, bound, jobs=jobs, progress=progress, stall_seconds=stall_seconds)
 
 
-def _parallel_json(result) -> dict:
-    """The parallel search's own keys of ``solve --json`` (none for a serial search)."""
-    from fifteen.parallel.scheduler import ParallelResult
+def _add_stall_option(sp) -> None:
+    sp.add_argument(
+        "--stall-seconds",
+        type=float,
+        default=None,
+        metavar="S",
+        help="end a worker process that shows no progress for S seconds and give its work to another (default 60; 0: never)",
+    )
 
-    if not isinstance(result, ParallelResult):
-        return {}
-    return {"jobs": result.jobs, "worker_nodes": result.worker_nodes}
+
+def _stall_seconds(args) -> float | None:
+    """``--stall-seconds``: the pool's *stall_seconds* (None: never)."""
+    from fifteen.parallel.processes import STALL_SECONDS, resolve_stall_seconds  # solve and batch only (see above)
+
+    return resolve_stall_seconds(STALL_SECONDS if args.stall_seconds is None else args.stall_seconds)
 
 
 def _add_batch_parser(sub) -> None:
@@ -277,12 +278,14 @@ def _add_batch_parser(sub) -> None:
     sp.add_argument("--db", help="directory of the database assets")
     sp.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://host:8786, or local (a LocalCluster)")
     sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    _add_stall_option(sp)
 
 
 def _batch(args) -> int:
-    from fifteen.parallel import batch
+    from fifteen.parallel import batch  # the batch command only (see above)
 
     jobs = _jobs(args.jobs)
+    stall_seconds = _stall_seconds(args)
     if args.shape:
         Shape.parse(args.shape)  # a bad shape is an error of the command, not of every line
     items = batch.read_items(args.file)
@@ -291,28 +294,34 @@ def _batch(args) -> int:
         done = batch.finished_ids(args.out)
         skipped = sum(item.id in done for item in items)
         items = [item for item in items if item.id not in done]
-    out = open(args.out, "a") if args.out else sys.stdout  # noqa: SIM115 - closed below
+    output = batch.Output(args.out)  # cannot be opened: an OutputError, status 2
     bar = None if args.quiet else batch.ProgressBar(len(items), skipped=skipped)
     client = None
-
-    def write(record: dict) -> None:
-        out.write(json.dumps(record) + "\n")
-        out.flush()
-
     try:
         client = batch.dask_client(args.dask, jobs) if args.dask else None
-        solved, errors = batch.run_batch(items, write, jobs=jobs, shape=args.shape, bound=args.bound, client=client, progress=bar)
-    except KeyboardInterrupt:
-        kept = f"; the finished results are in {args.out}: run again to resume" if args.out else ""
-        print(f"\nfifteen: interrupted{kept}", file=sys.stderr)
-        return 130
-    finally:
+        solved, errors = batch.run_batch(
+            items, output.write, jobs=jobs, shape=args.shape, bound=args.bound, client=client, progress=bar, stall_seconds=stall_seconds
+        )
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the workers are ended, the lines written kept
         if bar is not None:
             bar.close()
-        if args.out:
-            out.close()
+        word, status = interruption(exc)
+        kept = f"; the finished results are in {args.out}: run again to resume" if args.out else ""
+        print(f"fifteen: {word}{kept}", file=sys.stderr)
+        return status
+    except batch.OutputError as exc:  # a full disk, a closed file...: the lines written are kept
+        if bar is not None:
+            bar.close()
+        if not args.out:
+            quiet_stdout()
+        print(f"fifteen: error: {exc}", file=sys.stderr)
+        return 1 if exc.written else 2
+    finally:
+        output.close()
         if client is not None:
             _close_dask(client)
+    if bar is not None:
+        bar.close()
     if not args.quiet:
         print(f"batch: {solved} solved, {errors} error{'s' * (errors != 1)}, {skipped} skipped", file=sys.stderr)
     return 0 if not errors else 1

@@ -1,10 +1,14 @@
 """The command line's entry point guard: bad input prints one line and exits with status 2,
-never a traceback (:func:`guard_cli`)."""
+never a traceback (:func:`guard_cli`); Ctrl-C and SIGTERM end a run the same way, with one
+line and status 130 or 143 (:func:`interruption`)."""
 
 from __future__ import annotations
 
 import functools
+import os
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable
 from typing import ParamSpec
@@ -18,17 +22,52 @@ P = ParamSpec("P")
 class UsageError(InputError):
     """A command line argparse refused (unknown option, missing argument...)."""
 
+    def __init__(self, message: object = "", *, code: str = "usage") -> None:
+        super().__init__(message, code=code)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, a service manager, a CI time-out) during a command: raised where the
+    command is, so that it ends as on Ctrl-C (its worker processes ended, what a batch wrote kept)."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def interruption(exc: KeyboardInterrupt) -> tuple[str, int]:
+    """What an interrupted command prints and its exit status: ``interrupted``, 130 (Ctrl-C,
+    SIGINT) or ``terminated``, 143 (SIGTERM) -- 128 plus the signal's number, as a shell reports."""
+    if isinstance(exc, Terminated):
+        return "terminated", 128 + signal.SIGTERM
+    return "interrupted", 128 + signal.SIGINT
+
+
+def quiet_stdout() -> None:
+    """Point stdout at /dev/null: after a closed pipe (``| head``) or a failed write, what is
+    left in its buffer is dropped at exit instead of failing again with a second message."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # replaced by a test's capture: nothing to do
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
 
 def guard_cli(main: Callable[P, int]) -> Callable[P, int]:
     """Wrap the CLI's ``main(argv)``: bad input prints ``fifteen: error: ...`` (one line) and
-    returns 2; warnings print one line each; anything unexpected prints one line naming the
-    error and where it happened and returns 1 -- never a traceback."""
+    returns 2; warnings print one line each; Ctrl-C and SIGTERM print one line and return 130
+    and 143; a closed stdout (``| head``) returns 141 quietly; anything unexpected prints one
+    line naming the error and where it happened and returns 1 -- never a traceback."""
 
     @functools.wraps(main)
     def guarded(*args: P.args, **kwargs: P.kwargs) -> int:
         def show(message, category, filename, lineno, file=None, line=None) -> None:
             print(f"fifteen: warning: {one_line(str(message))}", file=sys.stderr)
 
+        handles_term = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGTERM, _terminated) if handles_term else None
         with warnings.catch_warnings():
             warnings.showwarning = show
             try:
@@ -42,11 +81,18 @@ def guard_cli(main: Callable[P, int]) -> Callable[P, int]:
             except MemoryError:
                 print("fifteen: error: out of memory", file=sys.stderr)
                 return 1
-            except KeyboardInterrupt:
-                print("fifteen: interrupted", file=sys.stderr)
-                return 130
+            except KeyboardInterrupt as exc:
+                word, status = interruption(exc)
+                print(f"fifteen: {word}", file=sys.stderr)
+                return status
+            except BrokenPipeError:  # the reader of stdout went away: nothing more to say to it
+                quiet_stdout()
+                return 128 + signal.SIGPIPE
             except Exception as exc:  # a bug: one line with where it happened, for a report
                 print(f"fifteen: internal error: {internal_message(exc)}", file=sys.stderr)
                 return 1
+            finally:
+                if handles_term:
+                    signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
     return guarded

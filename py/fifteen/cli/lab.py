@@ -75,12 +75,12 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "compare" and args.preset:
         preset = find_preset(args.preset)
         if args.tiles:
-            raise InputError("give either a position or --preset, not both")
+            raise InputError("give either a position or --preset, not both", code="usage")
         board = Board.from_tiles(preset["tiles"], args.shape or preset.get("shape"))
         if budget is None:
             budget = preset.get("budget", DEFAULT_BUDGET)
     elif not args.tiles:
-        raise InputError("no position given (or use --preset)")
+        raise InputError("no position given (or use --preset)", code="usage")
     else:
         board = Board.parse(args.tiles, args.shape)
     registry.ensure_for(board.shape, args.db)
@@ -165,12 +165,12 @@ def _trace(board: Board, args: argparse.Namespace) -> int:
     if args.moves:
         tokens = args.moves.replace(",", " ").split()
         moves: list[int] | str
-        if all(t.isdigit() for t in tokens):
+        if all(t.isascii() and t.isdigit() for t in tokens):
             moves = [int(t) for t in tokens]
         elif all(t.isalpha() for t in tokens):
             moves = "".join(tokens)
         else:
-            raise InputError(f"--moves: give tile numbers or blank directions (U, D, L, R), not {describe(args.moves)}")
+            raise InputError(f"--moves: give tile numbers or blank directions (U, D, L, R), not {describe(args.moves)}", code="moves")
     else:
         moves = solve(board, args.bound).tiles
     out = trace(board, moves)

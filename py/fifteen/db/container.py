@@ -91,16 +91,19 @@ def is_xz(data: bytes | bytearray | memoryview) -> bool:
 
 def write_xz(container: bytes, *, preset: int = 9) -> bytes:
     """An xz stream (CRC-32 check, which every xz decoder supports) of a container."""
-    import lzma
+    import lzma  # here, not at the top: Pyodide's standard library has none (see _lzma); the builders run natively
 
     return lzma.compress(container, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, preset=preset)
 
 
 def _lzma(name: str):
+    """The lzma module, imported here and not at the top: Pyodide's standard library has none
+    (the browser's worker decompresses xz itself), and every other reader of containers works
+    without it."""
     try:
-        import lzma
+        import lzma  # not at the top: Pyodide has none
     except ImportError:  # Pyodide: the worker decompresses xz itself
-        raise AssetError(f"{name}: is xz-compressed and this Python has no lzma module") from None
+        raise AssetError(f"{name}: is xz-compressed and this Python has no lzma module", code="unavailable") from None
     return lzma
 
 
@@ -110,7 +113,7 @@ def unxz_head(data: bytes | bytearray | memoryview, *, name: str = "asset", size
     try:
         return lzma.LZMADecompressor(lzma.FORMAT_XZ).decompress(bytes(data[: 1 << 20]), max_length=size)
     except lzma.LZMAError as exc:
-        raise AssetError(f"{name}: not a valid xz file ({exc})") from None
+        raise AssetError(f"{name}: not a valid xz file ({exc})", code="asset_corrupt") from None
 
 
 def unxz(data: bytes | bytearray | memoryview, *, name: str = "asset", chunk: int = 1 << 22) -> bytearray:
@@ -134,7 +137,7 @@ def unxz(data: bytes | bytearray | memoryview, *, name: str = "asset", chunk: in
             if dec.needs_input:
                 if fed >= len(src):
                     what = f"after {pos} of {total} bytes" if out is not None else "within the header"
-                    raise AssetError(f"{name}: truncated (the xz stream stops short, {what})")
+                    raise AssetError(f"{name}: truncated (the xz stream stops short, {what})", code="asset_corrupt")
                 piece = dec.decompress(src[fed : fed + chunk], max_length=chunk)
                 fed += chunk
             else:
@@ -149,34 +152,35 @@ def unxz(data: bytes | bytearray | memoryview, *, name: str = "asset", chunk: in
                 piece, head = head, b""
             assert view is not None
             if pos + len(piece) > total:
-                raise AssetError(f"{name}: the xz stream holds more than the {total} bytes its header announces")
+                raise AssetError(f"{name}: the xz stream holds more than the {total} bytes its header announces", code="asset_corrupt")
             view[pos : pos + len(piece)] = piece
             pos += len(piece)
     except lzma.LZMAError as exc:
-        raise AssetError(f"{name}: the xz data is corrupt ({exc})") from None
+        raise AssetError(f"{name}: the xz data is corrupt ({exc})", code="asset_corrupt") from None
     finally:
         if view is not None:
             view.release()
     if out is None:
-        raise AssetError(f"{name}: truncated (the xz stream holds less than a header)")
+        raise AssetError(f"{name}: truncated (the xz stream holds less than a header)", code="asset_corrupt")
     extra = len(dec.unused_data) + max(0, len(src) - fed)
     if extra:
-        raise AssetError(f"{name}: {extra} unexpected bytes after the xz stream")
+        raise AssetError(f"{name}: {extra} unexpected bytes after the xz stream", code="asset_corrupt")
     if pos != total:
-        raise AssetError(f"{name}: truncated ({pos} of {total} bytes after decompression)")
+        raise AssetError(f"{name}: truncated ({pos} of {total} bytes after decompression)", code="asset_corrupt")
     return out
 
 
 def _header(data: memoryview, name: str) -> tuple[int, int, int, int]:
     """Check magic and version; return (flags, meta length, stored length, raw length)."""
     if len(data) < _HEADER.size:
-        raise AssetError(f"{name}: truncated ({len(data)} bytes is shorter than the header)")
+        raise AssetError(f"{name}: truncated ({len(data)} bytes is shorter than the header)", code="asset_corrupt")
     magic, version, flags, meta_len, stored_len, raw_len = _HEADER.unpack_from(data, 0)
     if magic != MAGIC:
-        raise AssetError(f"{name}: not a Fifteen database (bad magic {bytes(magic)!r})")
+        raise AssetError(f"{name}: not a Fifteen database (bad magic {bytes(magic)!r})", code="asset_corrupt")
     if version != FORMAT_VERSION:
         raise AssetError(
-            f"{name}: format version {version} is not supported (this solver reads version {FORMAT_VERSION}); rebuild it with build_db.py"
+            f"{name}: format version {version} is not supported (this solver reads version {FORMAT_VERSION}); rebuild it with build_db.py",
+            code="asset_corrupt",
         )
     return flags, meta_len, stored_len, raw_len
 
@@ -185,9 +189,9 @@ def _meta(data: memoryview, meta_len: int, name: str) -> dict[str, Any]:
     try:
         meta = json.loads(bytes(data[_HEADER.size : _HEADER.size + meta_len]).decode())
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise AssetError(f"{name}: unreadable metadata ({exc})") from None
+        raise AssetError(f"{name}: unreadable metadata ({exc})", code="asset_corrupt") from None
     if not isinstance(meta, dict) or "kind" not in meta:
-        raise AssetError(f"{name}: metadata has no 'kind'")
+        raise AssetError(f"{name}: metadata has no 'kind'", code="asset_corrupt")
     return meta
 
 
@@ -220,16 +224,16 @@ def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kin
     flags, meta_len, stored_len, raw_len = _header(data, name)
     expected = _HEADER.size + meta_len + stored_len + _CRC.size
     if len(data) < expected:
-        raise AssetError(f"{name}: truncated ({len(data)} of {expected} bytes)")
+        raise AssetError(f"{name}: truncated ({len(data)} of {expected} bytes)", code="asset_corrupt")
     if len(data) > expected:
-        raise AssetError(f"{name}: {len(data) - expected} unexpected bytes after the checksum")
+        raise AssetError(f"{name}: {len(data) - expected} unexpected bytes after the checksum", code="asset_corrupt")
     body_end = expected - _CRC.size
     (crc,) = _CRC.unpack_from(data, body_end)
     if zlib.crc32(data[:body_end]) != crc:
-        raise AssetError(f"{name}: checksum mismatch (the file is corrupt)")
+        raise AssetError(f"{name}: checksum mismatch (the file is corrupt)", code="asset_corrupt")
     meta = _meta(data, meta_len, name)
     if kind is not None and meta["kind"] != kind:
-        raise AssetError(f"{name}: holds a {meta['kind']!r} database, expected {kind!r}")
+        raise AssetError(f"{name}: holds a {meta['kind']!r} database, expected {kind!r}", code="asset_corrupt")
     meta_start = _HEADER.size
     stored = data[meta_start + meta_len : body_end]
     payload: bytes | bytearray
@@ -239,7 +243,7 @@ def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kin
             # (a 16 MiB table otherwise peaks near 45 MiB while decompressing).
             payload = zlib.decompress(stored, bufsize=max(raw_len, 1))
         except zlib.error as exc:
-            raise AssetError(f"{name}: payload does not decompress ({exc})") from None
+            raise AssetError(f"{name}: payload does not decompress ({exc})", code="asset_corrupt") from None
     elif buf is not None:
         start = meta_start + meta_len
         stored.release()
@@ -250,5 +254,5 @@ def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kin
     else:
         payload = bytes(stored)
     if len(payload) != raw_len:
-        raise AssetError(f"{name}: payload is {len(payload)} bytes, header says {raw_len}")
+        raise AssetError(f"{name}: payload is {len(payload)} bytes, header says {raw_len}", code="asset_corrupt")
     return Asset(meta, payload)

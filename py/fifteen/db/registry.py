@@ -1,8 +1,27 @@
 """The database assets the solver uses: one registry, filled on demand.
 
 Every loaded asset lives here: the pattern databases by bound name
-(:data:`pattern_databases`) and the walking-distance tables by table shape.
-:func:`reset` forgets them all (for tests).
+(:data:`pattern_databases`), the walking-distance tables by table shape
+(:data:`walking_tables`) and the small-board explorer's exact-distance tables by
+the shape they were built for (:data:`explorer_tables`).  :func:`reset` forgets
+them all (for tests).
+
+**Kinds of file.**  Each asset is a container (:mod:`fifteen.db.container`) whose
+metadata names its *kind*; :data:`LOADERS` maps each kind to the loader that reads
+it (the format's own ``from_bytes``) and registers it:
+
+========  ==========================  =============================================
+kind      files                       read by
+========  ==========================  =============================================
+wd        ``wd-RxC.f15``              :meth:`fifteen.bounds.walking.WalkingTable.from_bytes`
+pdb       ``pdb-663.f15``, ...        :meth:`fifteen.bounds.pdb.PatternDatabase.from_bytes`
+pdb78     ``pdb-78.f15.xz`` (pack)    :meth:`fifteen.bounds.pdb78.PDB78.from_bytes`
+explore   ``explore-3x3.f15``, ...    :meth:`fifteen.lab.explorer.ExplorerTable.from_bytes`
+========  ==========================  =============================================
+
+The formats know nothing of this registry; it imports them.  The bounds ask it for
+what they need: :func:`pattern_database`, :func:`walking_table` (built in-process
+when no asset has it), :func:`explorer`.
 
 **Where they come from.**
 
@@ -31,17 +50,18 @@ import json
 import os
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fifteen.board import Shape
-from fifteen.bounds import pdb, pdb78
+from fifteen.bounds import pdb, pdb78, walking
+from fifteen.bounds.walking import WalkingTable
 from fifteen.db.container import read_meta
-from fifteen.errors import AssetError, AssetWarning
+from fifteen.errors import AssetError, AssetWarning, InputError
+from fifteen.lab import explorer as explore
+from fifteen.lab.explorer import Explorer, ExplorerTable
 from fifteen.limits import describe
-
-if TYPE_CHECKING:
-    from fifteen.bounds.walking import WalkingTable
 
 #: A loaded pattern database: additive (6-6-3, 5-5-5) or the 7-8 pack.
 PatternDatabase = pdb.PatternDatabase | pdb78.PDB78
@@ -50,6 +70,11 @@ PatternDatabase = pdb.PatternDatabase | pdb78.PDB78
 pattern_databases: dict[str, PatternDatabase] = {}
 #: Loaded walking-distance tables by table shape.
 walking_tables: dict[Shape, WalkingTable] = {}
+#: Walking-distance tables built in-process, for shapes no asset serves (kept across :func:`reset`:
+#: they do not depend on any file).
+_built_walking_tables: dict[Shape, WalkingTable] = {}
+#: Loaded exact-distance tables of the small-board explorer by the shape they were built for.
+explorer_tables: dict[Shape, ExplorerTable] = {}
 #: File names (``pdb-663.f15``, ``wd-4x4.f15``...) of what is registered: never read again.
 _registered_files: set[str] = set()
 #: The database directory given to :func:`use_directory` (None: :func:`default_directory`).
@@ -63,45 +88,61 @@ def reset() -> None:
     global _chosen_directory, _entries
     pattern_databases.clear()
     walking_tables.clear()
+    explorer_tables.clear()
     _registered_files.clear()
     _chosen_directory = None
-    from fifteen.lab import explorer
-
-    explorer.reset()
     _entries = None
 
 
 # ----------------------------------------------------------------- registering bytes
-def load_asset(data: bytes | bytearray | memoryview, name: str = "asset", *, take: bool = False) -> dict[str, Any]:
-    """Check and register one asset; return its metadata (raises :class:`AssetError`).
+Data = bytes | bytearray | memoryview
+#: A loader: reads an asset's bytes (*name* for messages; *take*: see :func:`load_asset`),
+#: registers what it holds and returns the file name it is known by.
+Loader = Callable[[Data, str, bool], str]
 
-    *data* is a container or an xz of one (the 7-8 pack).  With *take*, a
+
+def _load_walking(data: Data, name: str, take: bool) -> str:
+    table = WalkingTable.from_bytes(data, name)
+    walking_tables[table.shape] = table
+    return walking.asset_file(table.shape)
+
+
+def _load_pattern(data: Data, name: str, take: bool) -> str:
+    db = pdb.PatternDatabase.from_bytes(data, name=name)
+    pattern_databases["pdb" + db.partition] = db
+    return pdb.asset_file(db.partition)
+
+
+def _load_pack78(data: Data, name: str, take: bool) -> str:
+    db = pdb78.PDB78.from_bytes(data, name=name, take=take)
+    pattern_databases["pdb" + db.partition] = db
+    return pdb78.asset_file(db.partition)
+
+
+def _load_explorer(data: Data, name: str, take: bool) -> str:
+    table = ExplorerTable.from_bytes(data, name=name, take=take)
+    explorer_tables[table.shape] = table
+    return explore.asset_file(table.shape)
+
+
+#: Each kind of asset and its loader (the table of the module docstring).
+LOADERS: dict[str, Loader] = {"wd": _load_walking, "pdb": _load_pattern, pdb78.KIND: _load_pack78, explore.KIND: _load_explorer}
+
+
+def load_asset(data: Data, name: str = "asset", *, take: bool = False) -> dict[str, Any]:
+    """Check and register one asset (by the loader of its kind, :data:`LOADERS`); return its
+    metadata (raises :class:`AssetError`).
+
+    *data* is a container or an xz of one (the 7-8 pack, the explorer's packs).  With *take*, a
     ``bytearray`` is handed over: a pack's table is then that very buffer,
     trimmed in place (the browser worker's path: no copy of 288 MB).
     """
     meta = read_meta(data, name=name)
     kind = meta.get("kind")
-    if kind == "wd":
-        from fifteen.bounds.walking import WalkingTable, asset_file
-
-        table = WalkingTable.from_bytes(data, name)
-        walking_tables[table.shape] = table
-        _registered_files.add(asset_file(table.shape))
-    elif kind == "pdb":
-        db = pdb.PatternDatabase.from_bytes(data, name=name)
-        pattern_databases["pdb" + db.partition] = db
-        _registered_files.add(pdb.asset_file(db.partition))
-    elif kind == pdb78.KIND:  # the optional 7-8 pack
-        db78 = pdb78.PDB78.from_bytes(data, name=name, take=take)
-        pattern_databases["pdb" + db78.partition] = db78
-        _registered_files.add(pdb78.asset_file(db78.partition))
-    elif kind == "explore":  # an exact-distance table of the small-board explorer (fifteen.lab.explorer)
-        from fifteen.lab import explorer
-
-        explored = explorer.load_asset(data, name, take=take)
-        _registered_files.add(explorer.asset_file(explored.shape))
-    else:
-        raise AssetError(f"{name}: unknown database kind {kind!r}")
+    loader = LOADERS.get(kind) if isinstance(kind, str) else None
+    if loader is None:
+        raise AssetError(f"{name}: unknown database kind {kind!r}", code="asset_corrupt")
+    _registered_files.add(loader(data, name, take))
     return meta
 
 
@@ -152,7 +193,9 @@ def _manifest_entries() -> dict[str, dict[str, Any]]:
             else:
                 entries = manifest_entries(manifest, str(path))
         elif _chosen_directory is not None or os.environ.get("FIFTEEN_DB"):  # asked for, not guessed
-            raise AssetError(f"{_shown(path)}: no manifest (build the databases with build_db.py --out {_shown(root)})")
+            raise AssetError(
+                f"{_shown(path)}: no manifest (build the databases with build_db.py --out {_shown(root)})", code="asset_missing"
+            )
     _entries = entries
     return entries
 
@@ -168,7 +211,9 @@ def _is_file(path: Path) -> bool:
     try:
         return path.is_file()
     except (OSError, ValueError) as exc:
-        raise AssetError(f"database directory {_shown(path.parent)}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise AssetError(
+            f"database directory {_shown(path.parent)}: {getattr(exc, 'strerror', None) or exc}", code="asset_missing"
+        ) from None
 
 
 def _warn(message: str) -> None:
@@ -247,7 +292,7 @@ def _read(file: str) -> None:
     try:
         data = path.read_bytes()
     except (OSError, ValueError) as exc:
-        raise AssetError(f"{_shown(path)}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+        raise AssetError(f"{_shown(path)}: cannot read ({getattr(exc, 'strerror', None) or exc})", code="asset_missing") from None
     load_asset(data, str(path))
     _registered_files.add(file)
 
@@ -286,21 +331,49 @@ def pattern_database(name: str, shape: Shape) -> PatternDatabase | None:
     _read(file)
     db = pattern_databases.get(name)
     if not _serves(db, shape):
-        raise AssetError(f"{file}: the manifest lists it for {shape} boards, but it holds no {name} database for them")
+        raise AssetError(
+            f"{file}: the manifest lists it for {shape} boards, but it holds no {name} database for them", code="asset_corrupt"
+        )
     return db
 
 
-def walking_table(shape: Shape) -> WalkingTable | None:
-    """The loaded WD table of *shape* (the table's own shape), read from the directory at first use; None if none."""
+def walking_table(shape: Shape) -> WalkingTable:
+    """The WD table of *shape* (the table's own shape): the registered one, else read from the
+    database directory at first use, else built in-process (once per shape)."""
     table = walking_tables.get(shape)
     if table is None:
-        from fifteen.bounds.walking import asset_file
-
-        file = asset_file(shape)
+        file = walking.asset_file(shape)
         if _listed(file):
             _read(file)
             table = walking_tables.get(shape)
+    if table is None:
+        table = _built_walking_tables.get(shape)
+        if table is None:
+            table = _built_walking_tables[shape] = WalkingTable.build(shape)
     return table
+
+
+def explorer(shape: Shape) -> Explorer | None:
+    """The small-board explorer of *shape* when a loaded table serves it (its own or the
+    transposed shape's; natively, :func:`ensure_for` with *explorer* reads them)."""
+    table = explorer_tables.get(shape) or explorer_tables.get(shape.transposed())
+    return Explorer(table, shape) if table is not None else None
+
+
+def require_explorer(shape: Shape) -> Explorer:
+    """The explorer of *shape*, or an :class:`InputError` saying why there is none."""
+    found = explorer(shape)
+    if found is None:
+        raise InputError(explore.missing_table(shape), code="unavailable")
+    return found
+
+
+def explorer_shapes() -> list[str]:
+    """Every shape some loaded explorer table serves."""
+    out: set[Shape] = set()
+    for shape in explorer_tables:
+        out.update((shape, shape.transposed()))
+    return [str(s) for s in sorted(out, key=lambda s: (s.size, s.rows))]
 
 
 def ensure_for(shape: Shape, directory: str | Path | None = None, *, explorer: bool = False) -> list[str]:

@@ -48,7 +48,7 @@ from fifteen.board import Board, Shape
 from fifteen.bounds import available_bounds, bound_infos, bound_values
 from fifteen.errors import InputError
 from fifteen.limits import describe
-from fifteen.search.ida import Cancelled
+from fifteen.search.ida import SECONDS_DIGITS, Cancelled, Iteration
 from fifteen.search.optimal import solve
 
 #: Nodes between two looks at a running search (progress and budget checks).
@@ -71,16 +71,14 @@ class _Progress(Protocol):
 
 
 @dataclass(frozen=True)
-class IterationStat:
-    """One IDA* iteration: its cost *bound*, nodes expanded, seconds, and whether it ran to its end."""
+class IterationStat(Iteration):
+    """An IDA* :class:`~fifteen.search.ida.Iteration` and whether it ran to its end."""
 
-    bound: int
-    nodes: int
-    seconds: float
     finished: bool = True
 
-    def as_json(self) -> dict[str, Any]:
-        return {"bound": self.bound, "nodes": self.nodes, "seconds": round(self.seconds, 4), "finished": self.finished}
+    def to_json(self) -> dict[str, Any]:
+        """``{"bound", "nodes", "seconds", "finished"}``."""
+        return {**super().to_json(), "finished": self.finished}
 
 
 @dataclass
@@ -116,16 +114,16 @@ class BoundRun:
             return None
         return complete[-1].nodes / complete[-2].nodes
 
-    def as_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The JSON object of one bound (``compare`` in the CLI and the API)."""
         rate, ebf, growth = self.nodes_per_second, self.ebf, self.growth
         return {
             "name": self.name,
             "label": self.label,
             "h0": self.h0,
-            "iterations": [it.as_json() for it in self.iterations],
+            "iterations": [it.to_json() for it in self.iterations],
             "nodes": self.nodes,
-            "seconds": round(self.seconds, 4),
+            "seconds": round(self.seconds, SECONDS_DIGITS),
             "nodes_per_second": None if rate is None else round(rate),
             "ebf": None if ebf is None else round(ebf, 4),
             "growth": None if growth is None else round(growth, 3),
@@ -179,18 +177,18 @@ def parse_bound_names(names: str | Sequence[str] | None, shape: Shape) -> list[s
     out: list[str] = []
     for item in items:
         if not isinstance(item, str):
-            raise InputError(f"bounds must be names, got {describe(item)}")
+            raise InputError(f"bounds must be names, got {describe(item)}", code="bound")
         name = item.strip().lower()
         if not name:
             continue
         if name not in offered:
             known = any(info.name == name for info in bound_infos())
             why = f"is not available for a {shape} board" if known else "is unknown"
-            raise InputError(f"bound {describe(name)} {why} (choose from {', '.join(offered)})")
+            raise InputError(f"bound {describe(name)} {why} (choose from {', '.join(offered)})", code="bound")
         if name not in out:
             out.append(name)
     if not out:
-        raise InputError(f"no bound given (choose from {', '.join(offered)})")
+        raise InputError(f"no bound given (choose from {', '.join(offered)})", code="bound")
     return out
 
 
@@ -199,9 +197,9 @@ def check_budget(budget: Any) -> int | None:
     if budget is None:
         return None
     if isinstance(budget, bool) or not isinstance(budget, int):
-        raise InputError(f"budget must be a whole number of nodes, got {describe(budget)}")
+        raise InputError(f"budget must be a whole number of nodes, got {describe(budget)}", code="param")
     if budget < 0:
-        raise InputError(f"budget must not be negative, got {budget}")
+        raise InputError(f"budget must not be negative, got {budget}", code="range")
     return budget or None
 
 
@@ -275,7 +273,7 @@ def compare_bounds(
 
 def comparison_json(runs: dict[str, BoundRun]) -> dict[str, Any]:
     """``{"bounds": {name: run}}``, the JSON of ``compare``."""
-    return {"bounds": {name: run.as_json() for name, run in runs.items()}}
+    return {"bounds": {name: run.to_json() for name, run in runs.items()}}
 
 
 # ------------------------------------------------------------------ tables
@@ -329,7 +327,7 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], fmt: str 
         lines += ["| " + " | ".join(row) + " |" for row in rows]
         return "\n".join(lines)
     if fmt != "text":
-        raise InputError(f"unknown table format {describe(fmt)} (text, tsv or markdown)")
+        raise InputError(f"unknown table format {describe(fmt)} (text, tsv or markdown)", code="param")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     return "\n".join(
         "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
@@ -347,11 +345,11 @@ def load_presets(path: str | Path | None = None) -> list[dict[str, Any]]:
     try:
         presets = json.loads(file.read_text(encoding="utf-8"))["presets"]
     except OSError as exc:
-        raise InputError(f"{file}: cannot read the lab presets ({exc.strerror})") from None
+        raise InputError(f"{file}: cannot read the lab presets ({exc.strerror})", code="file") from None
     except (ValueError, KeyError, TypeError) as exc:
-        raise InputError(f"{file}: unreadable lab presets ({exc})") from None
+        raise InputError(f"{file}: unreadable lab presets ({exc})", code="file") from None
     if not isinstance(presets, list):
-        raise InputError(f"{file}: presets must be a list")
+        raise InputError(f"{file}: presets must be a list", code="file")
     return presets
 
 
@@ -360,4 +358,4 @@ def find_preset(preset_id: str, path: str | Path | None = None) -> dict[str, Any
     for preset in presets:
         if preset.get("id") == preset_id:
             return preset
-    raise InputError(f"unknown preset {describe(preset_id)} (one of {', '.join(str(p.get('id')) for p in presets)})")
+    raise InputError(f"unknown preset {describe(preset_id)} (one of {', '.join(str(p.get('id')) for p in presets)})", code="param")

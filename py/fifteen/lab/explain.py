@@ -29,17 +29,16 @@ computes it, so the parts add up to :func:`fifteen.bound_values` exactly:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from fifteen.board import Board, Shape, inversions, tile_squares, transpose_tiles
 from fifteen.bounds import bound_values
 from fifteen.bounds.inversion import horizontal_inversions, moves_for_inversions
-from fifteen.bounds.walking import table_for, walking_available
+from fifteen.bounds.walking import walking_available
 from fifteen.db import registry
 from fifteen.errors import InputError
 from fifteen.lab.compare import bound_label, lab_bounds
-from fifteen.limits import describe
 
 
 # ------------------------------------------------------------------ MD and LC
@@ -121,7 +120,7 @@ def _inversion_axis(inv: int, jump: int) -> dict[str, Any]:
 # ------------------------------------------------------------------ WD
 def _walking_axis(shape: Shape, tiles: Sequence[int]) -> dict[str, Any]:
     """The count table of *tiles* read by rows of *shape* and its distance."""
-    table = table_for(shape)
+    table = registry.walking_table(shape)
     key = table.key_of(tiles)
     flat = table.keys[key]
     n = shape.rows
@@ -192,18 +191,18 @@ def explain(board: Board) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ trace
-def trace(board: Board, moves: Iterable[int] | str) -> dict[str, Any]:
+def trace(board: Board, moves: object) -> dict[str, Any]:
     """Each available bound at every step of a solution of *board* (the staircase).
 
-    *moves*: the tiles that slide (or the blank's directions, ``"DRUL"``);
-    they must take *board* to the goal.  Returns ``{"length": L, "names":
+    *moves*: the tiles that slide (or the blank's directions, ``"DRUL"``; the rule of
+    :meth:`fifteen.board.Board.tile_moves`); they must take *board* to the goal.  Returns ``{"length": L, "names":
     [bounds, weakest first], "labels": {name: label}, "moves": [tiles],
     "remaining": [L, L-1, ..., 0], "values": {name: [value at step 0..L]}}``.
     ``remaining`` is the moves left on the given path: the true distance at
     every step when the path is optimal (as ``solve`` gives), and every bound
     stays at or below it in any case.
     """
-    tiles_moved = board.tiles_moved(moves) if isinstance(moves, str) else [_tile_number(t) for t in moves]
+    tiles_moved = board.tile_moves(moves)
     names = lab_bounds(board.shape)
     values: dict[str, list[int]] = {name: [] for name in names}
     position = board
@@ -213,7 +212,7 @@ def trace(board: Board, moves: Iterable[int] | str) -> dict[str, Any]:
         steps.append(position)
     if not position.is_goal():
         count = f"{len(tiles_moved)} move{'' if len(tiles_moved) == 1 else 's'}"
-        raise InputError(f"the moves do not solve the position ({count}, ending on {position.text()})")
+        raise InputError(f"the moves do not solve the position ({count}, ending on {position.text()})", code="moves")
     for step in steps:
         found = bound_values(step)
         for name in names:
@@ -227,12 +226,6 @@ def trace(board: Board, moves: Iterable[int] | str) -> dict[str, Any]:
         "remaining": list(range(length, -1, -1)),
         "values": values,
     }
-
-
-def _tile_number(t: Any) -> int:
-    if isinstance(t, bool) or not isinstance(t, int):
-        raise InputError(f"moves must be tile numbers, got {describe(t)}")
-    return t
 
 
 __all__ = ["explain", "trace", "inversion_formula", "longest_run"]

@@ -12,7 +12,8 @@ mirrored square: distances are preserved, a blank move ``U`` becomes ``L``).
 Queries: the exact distance of a position, every move with the distance it
 leads to (the optimal moves are those that lead to ``d - 1``), the histogram
 of distances, the hardest positions, a uniformly random position at an exact
-distance (:class:`Explorer`).
+distance (:class:`Explorer`).  The loaded tables live in :mod:`fifteen.db.registry`
+(:func:`~fifteen.db.registry.explorer` gives the explorer of a shape).
 
 Index (blank-major rank)
 ------------------------
@@ -206,16 +207,16 @@ class ExplorerTable:
         cls._check(meta, len(asset.payload), name)
         table = cls(meta, asset.payload, name=name)
         if table.residue(table.ranking.goal_rank) != 0:
-            raise AssetError(f"{name}: the goal's entry is not 0")
+            raise AssetError(f"{name}: the goal's entry is not 0", code="asset_corrupt")
         for tiles in table.hardest:
             if table.residue(table.ranking.rank(tiles)) != table.radius & 3:
-                raise AssetError(f"{name}: a hardest position's entry does not match the radius")
+                raise AssetError(f"{name}: a hardest position's entry does not match the radius", code="asset_corrupt")
         return table
 
     @staticmethod
     def _check(meta: dict, payload_len: int, name: str) -> None:
         def bad(msg: str):
-            raise AssetError(f"{name}: {msg}")
+            raise AssetError(f"{name}: {msg}", code="asset_corrupt")
 
         if meta.get("explore_format") != EXPLORE_FORMAT:
             version = meta.get("explore_format")
@@ -279,7 +280,7 @@ class ExplorerTable:
                     t[s] = t[b]
                     t[b] = 0
             else:
-                raise AssetError(f"{self.name}: inconsistent table (no move down from rank {r})")
+                raise AssetError(f"{self.name}: inconsistent table (no move down from rank {r})", code="asset_corrupt")
             if horizontal:
                 t[b] = t[s]
                 t[s] = 0
@@ -302,7 +303,9 @@ class ExplorerTable:
         number of draws, ``positions / count``, would be too large.
         """
         if not 0 <= distance <= self.radius:
-            raise InputError(f"no {self.shape} position is {distance} moves from the goal (distances go from 0 to {self.radius})")
+            raise InputError(
+                f"no {self.shape} position is {distance} moves from the goal (distances go from 0 to {self.radius})", code="range"
+            )
         listed = self.lists.get(distance)
         if listed is not None:
             offset, count = listed
@@ -317,7 +320,9 @@ class ExplorerTable:
             tiles = rk.unrank(r)
             if manhattan(self.shape, tiles) <= distance and self._walk(tiles, distance) == distance:
                 return r
-        raise AssetError(f"{self.name}: found no position at distance {distance} (the table is inconsistent)")  # pragma: no cover
+        raise AssetError(
+            f"{self.name}: found no position at distance {distance} (the table is inconsistent)", code="asset_corrupt"
+        )  # pragma: no cover
 
     @property
     def memory_bytes(self) -> int:
@@ -337,7 +342,7 @@ class Explorer:
 
     def _check(self, board: Board) -> tuple[int, ...]:
         if board.shape != self.shape:
-            raise InputError(f"this is a {board.shape} position; the {self.shape} explorer cannot read it")
+            raise InputError(f"this is a {board.shape} position; the {self.shape} explorer cannot read it", code="shape")
         return board.tiles
 
     def _to_table(self, tiles: Sequence[int]) -> Sequence[int]:
@@ -394,37 +399,7 @@ class Explorer:
         return Board(self.shape, self._from_table(tiles))
 
 
-# ----------------------------------------------------------------- registry
-#: Loaded tables by the shape they were built for.
-tables: dict[Shape, ExplorerTable] = {}
-
-
-def load_asset(data, name: str = "explore", *, take: bool = False) -> ExplorerTable:
-    """Check and register an explorer table (raises :class:`AssetError`)."""
-    table = ExplorerTable.from_bytes(data, name=name, take=take)
-    tables[table.shape] = table
-    return table
-
-
-def reset() -> None:
-    """Forget every loaded table."""
-    tables.clear()
-
-
-def explorer_for(shape: Shape) -> Explorer | None:
-    """The explorer of *shape* when a table serves it (its own or the transposed shape's)."""
-    table = tables.get(shape) or tables.get(shape.transposed())
-    return Explorer(table, shape) if table is not None else None
-
-
-def available_shapes() -> list[str]:
-    """Every shape some loaded table serves."""
-    out: set[Shape] = set()
-    for shape in tables:
-        out.update((shape, shape.transposed()))
-    return [str(s) for s in sorted(out, key=lambda s: (s.size, s.rows))]
-
-
+# ----------------------------------------------------------------- when no table is loaded
 def _with_transposes(shapes: Sequence[str]) -> list[str]:
     out = []
     for name in shapes:
@@ -433,11 +408,8 @@ def _with_transposes(shapes: Sequence[str]) -> list[str]:
     return out
 
 
-def require(shape: Shape) -> Explorer:
-    """The explorer of *shape*, or an :class:`InputError` saying why there is none."""
-    ex = explorer_for(shape)
-    if ex is not None:
-        return ex
+def missing_table(shape: Shape) -> str:
+    """Why the explorer has no table for *shape* (the loaded ones are in :mod:`fifteen.db.registry`)."""
     name = str(shape)
     base = str(shape) if shape.rows <= shape.cols else str(shape.transposed())
     if base in PACK_SHAPES:
@@ -449,7 +421,7 @@ def require(shape: Shape) -> Explorer:
             f"tables exist for {', '.join(_with_transposes(DEFAULT_SHAPES))}"
             f" and, as optional packs, {', '.join(_with_transposes(PACK_SHAPES))}"
         )
-    raise InputError(f"the explorer has no table for a {name} board: {why}")
+    return f"the explorer has no table for a {name} board: {why}"
 
 
 __all__ = [
@@ -459,9 +431,6 @@ __all__ = [
     "MoveInfo",
     "Ranking",
     "asset_file",
-    "available_shapes",
-    "explorer_for",
     "listed_distances",
-    "load_asset",
-    "require",
+    "missing_table",
 ]

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 from fifteen.board import Board, InputError
 from fifteen.bounds import bound_values
-from fifteen.lab import explorer
+from fifteen.db import registry
+from fifteen.lab.explorer import Explorer
 from fifteen.search.ida import Cancelled
 from fifteen.search.optimal import solve
 
@@ -42,9 +43,6 @@ class Move:
 
     tile: int
     direction: str
-
-    def as_json(self) -> dict:
-        return {"tile": self.tile, "direction": self.direction}
 
 
 @dataclass
@@ -115,17 +113,19 @@ class Hinter:
         self._positions: dict[tuple, int] = {}
         self._moves: list[int] = []
 
-    def follow(self, board: Board, moves: Sequence[int]) -> None:
-        """Keep *moves*, an optimal solution of *board*, to read the next hints from."""
+    def follow(self, board: Board, moves: Sequence[int] | str) -> None:
+        """Keep *moves*, an optimal solution of *board* (tile numbers or directions:
+        :meth:`fifteen.board.Board.tile_moves`), to read the next hints from."""
+        moves = board.tile_moves(moves)
         positions = {}
         b = board
         for i, t in enumerate(moves):
             positions[(b.shape, b.tiles)] = i
-            b = b.slide(int(t))
+            b = b.slide(t)
         if not b.is_goal():
-            raise InputError("the given solution does not reach the goal")
+            raise InputError("the given solution does not reach the goal", code="moves")
         positions[(b.shape, b.tiles)] = len(moves)
-        self._positions, self._moves = positions, [int(t) for t in moves]
+        self._positions, self._moves = positions, moves
 
     def remaining(self, board: Board) -> list[int] | None:
         """The kept solution's moves from *board*, when *board* lies on it."""
@@ -141,7 +141,7 @@ class Hinter:
         cancel: Callable[[], bool] | None = None,
     ) -> Hint:
         """The next optimal move from *board* (and, with *all_moves*, every optimal move)."""
-        ex = explorer.explorer_for(board.shape)
+        ex = registry.explorer(board.shape)
         if ex is not None:
             return self._from_table(ex, board)
         rest = self.remaining(board)
@@ -157,7 +157,7 @@ class Hinter:
         return hint
 
     @staticmethod
-    def _from_table(ex: explorer.Explorer, board: Board) -> Hint:
+    def _from_table(ex: Explorer, board: Board) -> Hint:
         d = ex.distance(board)
         optimal = [Move(m.tile, m.direction) for m in ex.moves(board, d) if m.distance < d]
         return Hint(board, d, optimal[0] if optimal else None, optimal=optimal, source="table")

@@ -1,24 +1,31 @@
 """Batches: many positions solved by a pool of processes, or on a Dask cluster.
 
 ``python -m fifteen batch FILE [--jobs N] [--out results.jsonl] [--bound B] [--shape RxC]
-[--dask tcp://host:8786|local]``.
+[--dask tcp://host:8786|local] [--stall-seconds S]``.
 
-**Input**: one position per line (as ``solve`` reads them); blank lines and lines starting
-with ``#`` are skipped; an optional id comes first, separated from the tiles by a tab (without
-one, the line number is the id).
+**Input**: UTF-8 text (a byte order mark at the start is ignored), one position per line (as
+``solve`` reads them; a line ends at ``\n`` or ``\r\n``, nowhere else, so line numbers are
+those of ``wc -l``); blank lines and lines starting with ``#`` are skipped; an optional id
+comes first, separated from the tiles by a tab (without one, the line number is the id).  Two
+lines with the same id (``4<TAB>...`` on line 1 and a plain line 4, say) are refused before
+anything runs, naming both lines: results are matched to lines by id.
 
 **Output**: one JSON object per line, written (and flushed) as each position finishes, in the
-order they finish: ``id``, ``tiles``, ``shape``, ``bound``, ``length``, ``moves`` (the tile
-numbers, as ``solve``), ``directions``, ``nodes``, ``seconds``, ``setup_seconds`` — or ``id``
-and ``error`` (a bad line, a worker that died twice on it).  With ``--out`` an interrupted run
-resumes: ids already in the file are skipped (a last line cut short is dropped).  A progress
-bar goes to stderr.
+order they finish: ``id``, then the keys of ``solve --json`` but the position's ``bounds`` and
+``summary`` (:meth:`fifteen.search.optimal.Solution.to_json`) — or ``id`` and ``error`` (a bad
+line, a worker that died twice on it).  With ``--out`` an interrupted run
+resumes: ids already in the file are skipped (a last line cut short is dropped); a file that is
+not a batch's output is refused, never cut.  An output that cannot be written (a directory, a
+full disk) ends the run with one line saying how many lines were written (:class:`Output`).  A
+progress bar goes to stderr.
 
 **Where it runs**: a local :class:`fifteen.parallel.processes.WorkerPool` (``--jobs``, default every core;
 one job runs in this process), or, with ``--dask``, the same function (:func:`solve_item`) on
 a Dask distributed cluster (``local``: a ``LocalCluster`` of ``--jobs`` single-threaded worker
 processes).  Dask is optional (``pip install 'fifteen[cluster]'``), imported only then.  Each
-worker process reads the databases once, at its first position (the assets registry).
+worker process reads the databases once, at its first position (the assets registry).  A local
+worker that shows no progress for ``--stall-seconds`` (default 60) is ended and its position
+run by another; a worker never outlives the run (:class:`fifteen.parallel.processes.WorkerPool`).
 """
 
 from __future__ import annotations
@@ -28,14 +35,18 @@ import json
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from fifteen.board import Board
+from fifteen.bounds import resolve_bound
 from fifteen.db import registry
 from fifteen.errors import FifteenError, InputError
+from fifteen.limits import describe
+from fifteen.parallel.processes import STALL_SECONDS, WorkerPool, _stderr, describe_death
+from fifteen.search.optimal import solve
 
 
 @dataclass(frozen=True)
@@ -46,16 +57,32 @@ class Item:
     text: str
 
 
+def lines_of(text: str) -> list[str]:
+    """*text*'s lines: each ends at ``\\n`` or ``\\r\\n`` only, so line numbers are those of
+    ``wc -l`` and editors (``str.splitlines`` also splits at form feeds, ``\\x85``,
+    ``\\u2028``...)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # after the last newline
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
 def read_items(path: str | Path) -> list[Item]:
-    """The positions of a batch file (see the module docstring)."""
+    """The positions of a batch file (see the module docstring): UTF-8 (a byte order mark at
+    the start is ignored), lines ending at ``\\n`` or ``\\r\\n`` (:func:`lines_of`).  Two lines
+    with one id (an explicit one, or a line's number) are refused, naming both lines: results
+    are matched to lines by id, and a resumed run would skip the second."""
     try:
-        lines = Path(path).read_text().splitlines()
+        data = Path(path).read_bytes()
     except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})", code="file") from None
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InputError(f"{path}: not a text file") from None
+        raise InputError(f"{path}: not a text file (not UTF-8)", code="file") from None
     items = []
-    for number, line in enumerate(lines, 1):
+    lines_by_id: dict[str, int] = {}
+    for number, line in enumerate(lines_of(text), 1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -64,31 +91,108 @@ def read_items(path: str | Path) -> list[Item]:
             ident = ident.strip() or str(number)
         else:
             ident, text = str(number), line
+        if ident in lines_by_id:
+            raise InputError(
+                f"{path}: lines {lines_by_id[ident]:,} and {number:,} have the same id {describe(ident)}"
+                " (an id before a tab, else the line's number): give each line its own",
+                code="duplicate",
+            )
+        lines_by_id[ident] = number
         items.append(Item(ident, text.strip()))
     return items
 
 
+#: How a line of a batch's output starts (:func:`solve_item`'s records, ``id`` first).
+RECORD_START = b'{"id": '
+
+
 def finished_ids(out: str | Path) -> set[str]:
-    """Ids already in the output file *out* (none when it does not exist); a last line cut short
-    (an interrupted write) is removed from the file."""
+    """Ids already in the output file *out* (none when it does not exist, or is not a regular
+    file: ``/dev/stdout``, a pipe); a last line cut short (an interrupted write, a full disk)
+    is removed from the file.  A file that is not a batch's output (a line that is not one of
+    its records) is refused and left as it is."""
     path = Path(out)
-    if not path.exists():
-        return set()
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        cut = data.rfind(b"\n") + 1
-        with path.open("r+b") as f:
-            f.truncate(cut)
-        data = data[:cut]
+    try:
+        if not path.exists() or not (path.is_file() or path.is_dir()):
+            return set()
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{out}: cannot be the output ({exc.strerror or exc})", code="file") from None
+    cut = data.rfind(b"\n") + 1
     ids = set()
-    for line in data.decode("utf-8", "replace").splitlines():
+    for number, line in enumerate(lines_of(data[:cut].decode("utf-8", "replace")), 1):
         try:
             record = json.loads(line)
         except ValueError:
-            continue
-        if isinstance(record, dict) and "id" in record:
-            ids.add(str(record["id"]))
+            record = None
+        if not (isinstance(record, dict) and "id" in record):
+            raise InputError(f"{out}: line {number:,} is not a result of fifteen batch: give another --out", code="file")
+        ids.add(str(record["id"]))
+    if cut < len(data):
+        if not data[cut:].startswith(RECORD_START[: len(data) - cut]):
+            raise InputError(f"{out}: its last line is not a result of fifteen batch: give another --out", code="file")
+        try:
+            with path.open("r+b") as f:
+                f.truncate(cut)
+        except OSError as exc:
+            raise InputError(f"{out}: cannot be the output ({exc.strerror or exc})", code="file") from None
     return ids
+
+
+class OutputError(InputError):
+    """The batch's output cannot be written (a directory, no permission, a full disk);
+    :attr:`written` results were written before (status 2 when none, else 1)."""
+
+    def __init__(self, message: object, written: int) -> None:
+        super().__init__(message, code="file")
+        self.written = written
+
+    def __reduce__(self):
+        return OutputError, (str(self), self.written)
+
+
+class Output:
+    """Where a batch's JSON lines go: appended to the file *path* (``--out``) or written to
+    *stream* (stdout), each line flushed as it is written.  Any :class:`OSError` (a directory,
+    no permission, a full disk) becomes an :class:`OutputError` saying how many lines were
+    written; a closed pipe (``| head``) is a :class:`BrokenPipeError`, for the caller to end quietly."""
+
+    def __init__(self, path: str | None, stream: IO[str] | None = None):
+        self.name = path if path is not None else "stdout"
+        self.written = 0
+        self._owned = path is not None
+        if path is None:
+            self.stream = stream if stream is not None else sys.stdout
+            return
+        try:
+            self.stream = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        except OSError as exc:
+            raise self._error(exc) from None
+
+    def _error(self, exc: OSError) -> OutputError:
+        why = exc.strerror or str(exc)
+        if not self.written:
+            return OutputError(f"{self.name}: cannot write the results ({why}); none was written", 0)
+        again = ": run again with the same --out to resume" if self._owned else ""
+        written = f"{self.written:,} line{'s' * (self.written != 1)}"
+        return OutputError(f"{self.name}: cannot write the results ({why}) after {written}, which are kept{again}", self.written)
+
+    def write(self, record: dict) -> None:
+        try:
+            self.stream.write(json.dumps(record) + "\n")
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._error(exc) from None
+        self.written += 1
+
+    def close(self) -> None:
+        if self._owned:
+            try:
+                self.stream.close()
+            except OSError:
+                pass  # the unwritten rest of a failed write: already reported by write()
 
 
 def _use_directory(directory: str | None) -> None:
@@ -108,29 +212,16 @@ def solve_item(
     """Solve one position of a batch (in a worker): its JSON record, or ``{"id", "error"}``.
 
     *directory* is the database directory (used when it exists on this machine; else the
-    worker's own default, e.g. ``$FIFTEEN_DB``).  *stopped* is accepted for the pool's calls.
+    worker's own default, e.g. ``$FIFTEEN_DB``).  *stopped*: the pool's (polled by the search, it
+    tells the pool the worker makes progress; true when the pool asks it to stop).
     """
-    from fifteen.search.optimal import solve
-
     try:
         _use_directory(directory)
         board = Board.parse(text, shape)
-        sol = solve(board, bound)
+        sol = solve(board, bound, cancel=stopped)  # polled as the search goes: the pool sees progress
     except FifteenError as exc:
         return {"id": ident, "error": str(exc)}
-    r = sol.result
-    return {
-        "id": ident,
-        "tiles": list(board.tiles),
-        "shape": str(board.shape),
-        "bound": sol.bound,
-        "length": sol.length,
-        "moves": sol.tiles,
-        "directions": sol.directions,
-        "nodes": r.nodes,
-        "seconds": round(r.seconds, 4),
-        "setup_seconds": round(r.setup_seconds, 4),
-    }
+    return {"id": ident, **sol.to_json()}
 
 
 class ProgressBar:
@@ -160,9 +251,10 @@ class ProgressBar:
     def close(self) -> None:
         if self.tty and self.done:
             print(file=self.stream)
+        self.done = 0  # closed once
 
 
-def _run_inline(items, shape, bound, directory) -> Iterable[dict]:
+def _run_inline(items, shape, bound, directory) -> Generator[dict, None, None]:
     for item in items:
         yield solve_item(item.id, item.text, shape, bound, directory)
 
@@ -170,8 +262,6 @@ def _run_inline(items, shape, bound, directory) -> Iterable[dict]:
 def _preload(items: list[Item], shape: str | None, bound: str) -> None:
     """Read the databases of the batch's shapes here, before the workers are forked: they share
     them copy-on-write (a spawned worker reads its own at its first position)."""
-    from fifteen.bounds import resolve_bound
-
     shapes = set()
     for item in items:
         try:
@@ -185,14 +275,12 @@ def _preload(items: list[Item], shape: str | None, bound: str) -> None:
             continue  # reported per position by its worker
 
 
-def _run_pool(items, shape, bound, directory, jobs: int, notice: Callable[[str], None]) -> Iterable[dict]:
-    from fifteen.parallel.processes import WorkerPool, describe_death
-
+def _run_pool(items, shape, bound, directory, jobs: int, notice: Callable[[str], None], stall_seconds) -> Generator[dict, None, None]:
     _preload(items, shape, bound)
     queue = deque(items)
     deaths: dict[str, int] = {}
     calls = itertools.count()
-    with WorkerPool(min(jobs, len(items)), directory) as pool:
+    with WorkerPool(min(jobs, len(items)), directory, stall_seconds=stall_seconds) as pool:
         running: dict[int, Item] = {}
         while queue or running:
             for w in pool.idle():
@@ -212,10 +300,10 @@ def _run_pool(items, shape, bound, directory, jobs: int, notice: Callable[[str],
                     if item is not None:
                         deaths[item.id] = deaths.get(item.id, 0) + 1
                         if deaths[item.id] >= 2:
-                            notice(f"{describe_death(event.worker, event.value)} on position {item.id} again: recorded as an error")
+                            notice(f"{describe_death(event)} on position {item.id} again: recorded as an error")
                             yield {"id": item.id, "error": "a worker process died twice on this position (out of memory?)"}
                         else:
-                            notice(f"{describe_death(event.worker, event.value)}; position {item.id} is re-run by another worker")
+                            notice(f"{describe_death(event)}; position {item.id} is re-run by another worker")
                             queue.appendleft(item)
                     pool.replace(event.worker)
 
@@ -223,21 +311,21 @@ def _run_pool(items, shape, bound, directory, jobs: int, notice: Callable[[str],
 def dask_client(address: str, jobs: int):
     """A Dask client: of a new ``LocalCluster`` (*address* ``local``, *jobs* single-threaded
     worker processes) or of the scheduler at *address*."""
-    try:
+    try:  # an optional dependency (fifteen[cluster]): imported only when asked for
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise InputError("--dask needs Dask: pip install 'fifteen[cluster]' (dask[distributed])") from None
+        raise InputError("--dask needs Dask: pip install 'fifteen[cluster]' (dask[distributed])", code="unavailable") from None
     if address == "local":
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster)
     try:
         return Client(address, timeout="5s")
     except (OSError, TimeoutError) as exc:
-        raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}", code="unavailable") from None
 
 
-def _run_dask(items, shape, bound, directory, client) -> Iterable[dict]:
-    from dask.distributed import as_completed
+def _run_dask(items, shape, bound, directory, client) -> Generator[dict, None, None]:
+    from dask.distributed import as_completed  # optional (fifteen[cluster]); dask_client made the client
 
     futures = {}
     for item in items:
@@ -261,12 +349,13 @@ def run_batch(
     client: Any = None,
     progress: ProgressBar | None = None,
     notice: Callable[[str], None] | None = None,
+    stall_seconds: float | None = STALL_SECONDS,
 ) -> tuple[int, int]:
     """Solve *items*, passing each record to *write* as it finishes; returns (solved, errors).
 
-    *client*: a Dask client (else a local pool of *jobs* processes; one job runs here)."""
-    from fifteen.parallel.processes import _stderr
-
+    *client*: a Dask client (else a local pool of *jobs* processes; one job runs here), whose
+    workers are ended and their positions re-run after *stall_seconds* without progress
+    (``None``: never)."""
     directory = registry.directory()
     dirname = None if directory is None else str(directory)
     if client is not None:
@@ -274,16 +363,19 @@ def run_batch(
     elif jobs <= 1 or len(items) <= 1:
         records = _run_inline(items, shape, bound, dirname)
     else:
-        records = _run_pool(items, shape, bound, dirname, jobs, notice or _stderr)
+        records = _run_pool(items, shape, bound, dirname, jobs, notice or _stderr, stall_seconds)
     solved = errors = 0
-    for record in records:
-        write(record)
-        if "error" in record:
-            errors += 1
-        else:
-            solved += 1
-        if progress is not None:
-            progress.update(record)
+    try:
+        for record in records:
+            write(record)
+            if "error" in record:
+                errors += 1
+            else:
+                solved += 1
+            if progress is not None:
+                progress.update(record)
+    finally:
+        records.close()  # a failed write or an interruption: the pool's workers end now
     return solved, errors
 
 

@@ -38,13 +38,14 @@ import time
 from dataclasses import asdict
 from typing import Any
 
-from fifteen.board import Board, Shape, check_tiles, neighbours
-from fifteen.bounds import resolve_bound, start_bound
+from fifteen.board import Board, Shape, check_tiles, tiles_along
+from fifteen.bounds import bound_values, resolve_bound, start_bound
 from fifteen.errors import InputError
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
-from fifteen.parallel.scheduler import ParallelSearch, Task, TaskOutcome, bundles, run_task
-from fifteen.search.ida import Iteration
+from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_task
+from fifteen.search.ida import SECONDS_DIGITS, Iteration
 from fifteen.search.moves import move_tables
+from fifteen.search.optimal import Solution
 
 _SEARCHES: dict[int, ParallelSearch] = {}
 _IDS = itertools.count(1)
@@ -61,7 +62,7 @@ def field(d: dict, key: str, low: int = 0, high: int = MAX_COUNT, what: str = "a
     """``d[key]``, an integer in [low, high]."""
     v = d.get(key)
     if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
-        raise InputError(f"{what}'s {key} must be an integer from {low:,} to {high:,}, not {describe(v)}")
+        raise InputError(f"{what}'s {key} must be an integer from {low:,} to {high:,}, not {describe(v)}", code="param")
     return v
 
 
@@ -71,7 +72,7 @@ def iterations_from(records: list) -> list[Iteration]:
     for d in records:
         seconds = d.get("seconds", 0.0)
         if not is_number(seconds):
-            raise InputError(f"an iteration's seconds must be a number, not {describe(seconds)}")
+            raise InputError(f"an iteration's seconds must be a number, not {describe(seconds)}", code="param")
         out.append(Iteration(field(d, "bound", 0, MAX_BOUND, "an iteration"), field(d, "nodes", what="an iteration"), float(seconds)))
     return out
 
@@ -82,7 +83,7 @@ def _squares(v: object, n: int, what: str) -> tuple[int, ...]:
         or len(v) > MAX_MOVES
         or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in v)
     ):
-        raise InputError(f"a {what} must be a list of square numbers 0..{n - 1}, not {describe(v)}")
+        raise InputError(f"a {what} must be a list of square numbers 0..{n - 1}, not {describe(v)}", code="param")
     return tuple(v)
 
 
@@ -95,19 +96,19 @@ def task_from(d: dict) -> Task:
     automaton state that has the task's blank square."""
     extra = set(d) - _TASK_KEYS
     if extra:
-        raise InputError(f"a task has no field {describe(sorted(extra)[0])}")
+        raise InputError(f"a task has no field {describe(sorted(extra)[0])}", code="param")
     if not isinstance(d.get("shape"), str) or not isinstance(d.get("bound"), str):
-        raise InputError("a task names its shape and bound as text")
+        raise InputError("a task names its shape and bound as text", code="param")
     shape = Shape.parse(d["shape"])
     board = check_tiles(shape, d.get("board") or (), solvable=False)
     bound = resolve_bound(shape, d["bound"]).name
     mirror_closed = d.get("mirror_closed", False)
     if not isinstance(mirror_closed, bool):
-        raise InputError(f"a task's mirror_closed must be true or false, not {describe(mirror_closed)}")
+        raise InputError(f"a task's mirror_closed must be true or false, not {describe(mirror_closed)}", code="param")
     tables = move_tables(shape, mirror_closed)
     state = field(d, "state", 0, tables.states - 1, "a task")
     if _state_square(shape, mirror_closed)[state] not in (-1, board.index(0)):
-        raise InputError(f"a task's state {state} does not have the blank on square {board.index(0)}")
+        raise InputError(f"a task's state {state} does not have the blank on square {board.index(0)}", code="param")
     return Task(
         id=field(d, "id", what="a task"),
         bound=bound,
@@ -139,16 +140,17 @@ def _state_square(shape: Shape, mirror_closed: bool) -> list[int]:
     return _STATE_SQUARES[key]
 
 
-def _iterations(search: ParallelSearch) -> list[dict]:
-    return [{"bound": it.bound, "nodes": it.nodes, "seconds": round(it.seconds, 3)} for it in search.iterations]
-
-
 def _work(search_id: int, search: ParallelSearch) -> dict:
     """Begin iterations until one has tasks (or the split tree holds the goal)."""
     while True:
         tasks = search.begin()
         if search.solved:
-            return {"search": search_id, "solved_path": list(search.solution or []), "h0": search.h0, "iterations": _iterations(search)}
+            return {
+                "search": search_id,
+                "solved_path": list(search.solution or []),
+                "h0": search.h0,
+                "iterations": [it.to_json() for it in search.iterations],
+            }
         if tasks:
             groups = bundles(tasks, search.min_task_nodes, search.workers)
             return {
@@ -156,7 +158,7 @@ def _work(search_id: int, search: ParallelSearch) -> dict:
                 "bound": search.bound,
                 "h0": search.h0,
                 "split_nodes": search.iteration_nodes,
-                "iterations": _iterations(search),
+                "iterations": [it.to_json() for it in search.iterations],
                 "bundles": [[asdict(t) for t in group] for group in groups],
             }
         search.end()  # every subtree cut at this bound: on to the next
@@ -175,14 +177,14 @@ def begin(board: Board, bound: str, workers: int, *, min_task_nodes: int | None 
         del _SEARCHES[min(_SEARCHES)]
     work = _work(search_id, search)
     work["bound_name"] = info.name
-    work["setup_seconds"] = round(search.setup_seconds, 3)
+    work["setup_seconds"] = round(search.setup_seconds, SECONDS_DIGITS)
     return work
 
 
 def _search(params: dict) -> ParallelSearch:
     search = _SEARCHES.get(params.get("search") or 0)
     if search is None:
-        raise InputError("no such parallel search (finished or dropped)")
+        raise InputError("no such parallel search (finished or dropped)", code="param")
     return search
 
 
@@ -190,15 +192,17 @@ def step(params: dict) -> dict:
     """``parallel_step``: the outcomes of every task of the iteration (none found a solution)."""
     search_id = params.get("search") or 0
     search = _search(params)
+    if search.solved:  # solved in the split tree: parallel_begin or the last step gave its path
+        raise InputError(f"parallel search {search_id} is solved already (its solved_path was given): nothing to step", code="param")
     for d in params.get("outcomes") or []:
         if d.get("path") is not None:
-            raise InputError("parallel_step takes iterations without a solution (use parallel_result)")
+            raise InputError("parallel_step takes iterations without a solution (use parallel_result)", code="param")
         task_id = field(d, "id", what="an outcome")
         if not search.is_pending(task_id):
-            raise InputError(f"task {task_id} is not pending in this iteration (given twice, or another search's)")
+            raise InputError(f"task {task_id} is not pending in this iteration (given twice, or another search's)", code="duplicate")
         search.record(search.task(task_id), TaskOutcome(None, field(d, "nodes", what="an outcome"), False))
     if search.pending:
-        raise InputError(f"parallel_step needs the outcome of every task of the iteration ({search.pending:,} missing)")
+        raise InputError(f"parallel_step needs the outcome of every task of the iteration ({search.pending:,} missing)", code="param")
     search.end()
     return _work(search_id, search)
 
@@ -230,18 +234,33 @@ def run_bundle(params: dict, progress=None) -> dict:
     return {"outcomes": outcomes}
 
 
+def result(board: Board, params: dict) -> dict:
+    """``parallel_result``: the one JSON of a solve (:meth:`fifteen.search.optimal.Solution.to_json`,
+    with ``workers``, ``worker_nodes`` and the position's bounds) of the solution a task found."""
+    path = list(params.get("path") or [])
+    moved = check_solution(board, path)
+    its = iterations_from(params.get("iterations") or [])
+    h0 = params.get("h0")
+    if h0 is None:
+        h0 = its[0].bound if its else len(path)
+    found = ParallelResult(
+        path,
+        moved,
+        h0,
+        sum(it.nodes for it in its),
+        float(params.get("seconds") or 0.0),
+        its,
+        setup_seconds=float(params.get("setup_seconds") or 0.0),
+        workers=params.get("workers") or 1,
+        worker_nodes=list(params.get("worker_nodes") or []),
+    )
+    bound = resolve_bound(board.shape, params.get("bound") or "auto").name
+    return Solution(board, bound, found).to_json(bound_values(board))
+
+
 def check_solution(board: Board, path: list[int]) -> list[int]:
     """The tiles that slide along *path* (the blank's squares), which must reach the goal."""
-    tiles = list(board.tiles)
-    blank = tiles.index(0)
-    moved = []
-    near = neighbours(board.shape)
-    for s in path:
-        if s not in near[blank]:
-            raise InputError(f"the path steps the blank from square {blank} to {s}, not a neighbour")
-        moved.append(tiles[s])
-        tiles[blank], tiles[s] = tiles[s], 0
-        blank = s
-    if tuple(tiles) != tuple(board.shape.goal()):
-        raise InputError("the path does not reach the goal")
+    moved = tiles_along(board.shape, board.tiles, path)
+    if not board.solves(moved):
+        raise InputError("the path does not reach the goal", code="moves")
     return moved

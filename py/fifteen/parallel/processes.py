@@ -6,8 +6,14 @@ the databases the parent loaded are shared copy-on-write; else ``spawn``, and ea
 them once, at first use), each with its own pipe.  The parent hands a call to an idle worker
 and waits for events: a result, an error, or a death (the process's sentinel): a killed worker
 (out of memory, ``kill -9``) is reported with the call it was running, so the caller can run it
-again elsewhere, and :meth:`WorkerPool.replace` starts a new process in its slot.  Workers
-ignore SIGINT: Ctrl-C reaches the parent, which terminates them (:meth:`WorkerPool.close`).
+again elsewhere, and :meth:`WorkerPool.replace` starts a new process in its slot.  A worker
+that shows no progress for ``stall_seconds`` (:data:`STALL_SECONDS`; stopped with SIGSTOP,
+hung) is ended and reported as a death too.  Workers ignore SIGINT: Ctrl-C (and SIGTERM, which
+the CLI turns into the same interruption) reaches the parent, which terminates them
+(:meth:`WorkerPool.close`); and they never outlive the parent, however it dies: each one ends
+within a fraction of a second of the parent's death (``kill -9`` included), closes the
+parent's ends of the pipes it inherits and does not hold the caller's stdout, so
+``fifteen batch ... | tee log`` ends with it.
 
 A running call can be asked to stop (:meth:`WorkerPool.stop_running`): each call gets a
 ``stopped()`` callable that turns true then (a shared counter, read every few thousand nodes).
@@ -15,6 +21,7 @@ A running call can be asked to stop (:meth:`WorkerPool.stop_running`): each call
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 import multiprocessing
 import os
@@ -24,19 +31,25 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import wait as wait_for
 from typing import Any
 
 from fifteen.board import Board
+from fifteen.bounds import resolve_bound, start_bound
 from fifteen.db import registry
-from fifteen.errors import FifteenError
+from fifteen.errors import FifteenError, InputError
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_tasks
 from fifteen.search.ida import Cancelled, Progress
+from fifteen.search.optimal import Solution
 
 
 class WorkerError(FifteenError):
     """Workers kept dying, or a worker failed: no answer can be trusted."""
+
+    def __init__(self, message: object = "", *, code: str = "worker") -> None:
+        super().__init__(message, code=code)
 
 
 def default_jobs() -> int:
@@ -47,12 +60,17 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def resolve_stall_seconds(seconds: float) -> float | None:
+    """``--stall-seconds``: ``0`` means never; negative is an input error."""
+    if not seconds >= 0:
+        raise InputError(f"--stall-seconds must be 0 (never) or a positive number of seconds, not {seconds}", code="range")
+    return seconds or None
+
+
 def resolve_jobs(jobs: int) -> int:
     """``0`` means every core; negative is an input error."""
     if jobs < 0:
-        from fifteen.errors import InputError
-
-        raise InputError(f"--jobs must be 0 (every core) or a positive number, not {jobs}")
+        raise InputError(f"--jobs must be 0 (every core) or a positive number, not {jobs}", code="range")
     return jobs or default_jobs()
 
 
@@ -61,15 +79,92 @@ def _context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
+#: How a worker notices its parent's death: ``"prctl"`` (Linux: the kernel sends it SIGKILL the
+#: moment the parent dies, ``PR_SET_PDEATHSIG``; elsewhere it falls back to polling) or ``"poll"``
+#: (a thread compares the parent's pid every :data:`PARENT_POLL_SECONDS`).
+PARENT_WATCH = "prctl"
+PARENT_POLL_SECONDS = 0.2
+#: A busy worker with no sign of progress for this long is ended and its call handed to another
+#: (``--stall-seconds``; :class:`WorkerPool`'s *stall_seconds*, ``None``: never).
+STALL_SECONDS = 60.0
+
+
 def _use_databases(directory: str | None) -> None:
     """In a worker: read databases from *directory* (a spawned worker; a forked one has them)."""
     if directory is not None and str(registry.directory()) != directory:
         registry.use_directory(directory)
 
 
-def _worker_main(conn, stop, directory: str | None) -> None:
+def _set_parent_death_signal() -> bool:
+    """Linux: have the kernel SIGKILL this process when its parent dies (True when set)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0) == 0  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - no libc prctl
+        return False
+
+
+def _poll_parent(parent_pid: int) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
+
+
+def _watch_parent(parent_pid: int) -> None:
+    """End this worker as soon as its parent dies, however it dies (``kill -9`` included), so
+    that no worker outlives the run (see :data:`PARENT_WATCH`).  The kernel's signal comes when
+    the parent *thread* that started the worker ends: a pool is used by the thread that made it."""
+    if PARENT_WATCH == "prctl" and _set_parent_death_signal():
+        if os.getppid() != parent_pid:  # died before the signal was set
+            os._exit(1)
+        return
+    threading.Thread(target=_poll_parent, args=(parent_pid,), daemon=True, name="fifteen-parent-watch").start()
+
+
+#: The signals a starting worker holds (:func:`_signals_held`) until its own handlers are set.
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def _signals_held():
+    """Hold SIGINT and SIGTERM while a worker starts: the worker inherits them blocked until it
+    has set its own handlers (a Ctrl-C in its first instants is not its to handle, and the CLI's
+    SIGTERM handler, which fork copies, is not its own), and one that comes meanwhile reaches
+    this process when they are released: a Ctrl-C is never lost.  Without signal masks
+    (Windows): SIGINT ignored meanwhile, as before."""
+    if hasattr(signal, "pthread_sigmask"):
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        return
+    main = threading.current_thread() is threading.main_thread()
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        yield
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, handler)
+
+
+def _worker_main(conn, stop, beats, index: int, directory: str | None, parent_pid: int, inherited: tuple = ()) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the CLI's handler (fork copies it): terminate() ends a worker
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held while it started (_signals_held)
+    _watch_parent(parent_pid)
+    for other in inherited:  # the parent's ends of every pipe (fork copies them): else no EOF when the parent dies
+        other.close()
+    devnull = os.open(os.devnull, os.O_WRONLY)  # results go through the pipe; the caller's stdout is not ours to hold
+    os.dup2(devnull, 1)
+    os.close(devnull)
     _use_databases(directory)
+
+    def beat() -> None:
+        beats[index] += 1  # progress, read by the parent (WorkerPool.wait: stalled workers)
+
     while True:
         try:
             message = conn.recv()
@@ -79,8 +174,14 @@ def _worker_main(conn, stop, directory: str | None) -> None:
             return
         call_id, generation, fn, args = message
         cpu = time.process_time()
+        beat()
+
+        def stopped(generation=generation) -> bool:
+            beat()
+            return stop.value != generation
+
         try:
-            value = fn(*args, stopped=lambda generation=generation: stop.value != generation)
+            value = fn(*args, stopped=stopped)
             reply = ("done", call_id, value, time.process_time() - cpu)
         except BaseException as exc:  # noqa: B036 - reported to the parent, never a traceback on the terminal
             reply = ("error", call_id, f"{type(exc).__name__}: {exc}", time.process_time() - cpu)
@@ -97,6 +198,8 @@ class Worker:
     conn: Any
     busy: Any = None  # the id of the call it runs, or None
     nodes: int = 0  # for the caller's bookkeeping
+    beat: int = 0  # its progress count when last seen changing (WorkerPool.wait)
+    beat_at: float = 0.0  # and when (time.monotonic)
 
 
 @dataclass
@@ -106,30 +209,37 @@ class Event:
     call_id: Any
     value: Any = None  # the result, the error message, or the exit code
     cpu_seconds: float = 0.0
+    stalled: float | None = None  # "died": ended by the pool after this many seconds without progress
 
 
 class WorkerPool:
-    """*size* worker processes (see the module docstring)."""
+    """*size* worker processes (see the module docstring).
 
-    def __init__(self, size: int, directory: str | None = None):
+    A worker never outlives the pool's process: it ends within a fraction of a second of the
+    parent's death, however the parent dies (:func:`_watch_parent`), and holds neither the other
+    workers' pipes nor the caller's stdout.  A busy worker that shows no progress for
+    *stall_seconds* (stopped with SIGSTOP, swapped out, hung) is ended and reported as a death
+    (:attr:`Event.stalled`), so its call is run again elsewhere; ``None``: never."""
+
+    def __init__(self, size: int, directory: str | None = None, *, stall_seconds: float | None = STALL_SECONDS):
         self._ctx = _context()
         self._stop = self._ctx.RawValue("i", 0)
+        self._beats = self._ctx.RawArray("Q", max(1, size))
         self._directory = directory
+        self.stall_seconds = stall_seconds
+        self._last_wait = time.monotonic()
         self.workers: list[Worker] = []
         for i in range(size):
             self.workers.append(self._start(i))
 
     def _start(self, index: int) -> Worker:
         parent, child = self._ctx.Pipe()
-        process = self._ctx.Process(target=_worker_main, args=(child, self._stop, self._directory), daemon=True, name=f"fifteen-{index}")
-        # The worker starts with SIGINT ignored (a Ctrl-C during its start-up is the parent's).
-        main = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-        try:
+        # A forked worker inherits the parent's end of every pipe: it closes them first thing.
+        inherited = (parent, *(w.conn for w in self.workers)) if self._ctx.get_start_method() == "fork" else ()
+        args = (child, self._stop, self._beats, index, self._directory, os.getpid(), inherited)
+        process = self._ctx.Process(target=_worker_main, args=args, daemon=True, name=f"fifteen-{index}")
+        with _signals_held():
             process.start()
-        finally:
-            if main:
-                signal.signal(signal.SIGINT, previous)
         child.close()
         return Worker(index, process, parent)
 
@@ -139,6 +249,7 @@ class WorkerPool:
     def submit(self, worker: Worker, call_id: Any, fn: Callable, *args: Any) -> None:
         """Run ``fn(*args, stopped=...)`` on *worker* (idle); its event carries *call_id*."""
         worker.busy = call_id
+        worker.beat, worker.beat_at = self._beats[worker.index], time.monotonic()
         try:
             worker.conn.send((call_id, self._stop.value, fn, args))
         except (OSError, ValueError):
@@ -149,7 +260,8 @@ class WorkerPool:
         self._stop.value += 1
 
     def wait(self, timeout: float | None) -> list[Event]:
-        """Events of the workers (results, errors, deaths), waiting up to *timeout* seconds."""
+        """Events of the workers (results, errors, deaths, stalled workers ended), waiting up to
+        *timeout* seconds."""
         busy = [w for w in self.workers if w.busy is not None]
         ready = set(wait_for([w.conn for w in busy] + [w.process.sentinel for w in self.workers], timeout))
         events = []
@@ -165,6 +277,30 @@ class WorkerPool:
             if w.process.sentinel in ready:
                 w.process.join(0.1)
                 events.append(Event("died", w, w.busy, w.process.exitcode))
+                w.busy = None
+        events += self._end_stalled(timeout or 0.0)
+        return events
+
+    def _end_stalled(self, waited: float) -> list[Event]:
+        """End the busy workers without progress for :attr:`stall_seconds`: their "died" events.
+        *waited*: the longest this call may have waited for events."""
+        now = time.monotonic()
+        paused, self._last_wait = now - self._last_wait - waited, now
+        events: list[Event] = []
+        if self.stall_seconds is None:
+            return events
+        for w in self.workers:
+            if w.busy is None:
+                continue
+            beat = self._beats[w.index]
+            # progress seen, or this process itself did not run for a while (stopped with its
+            # workers by Ctrl-Z, starved): the worker's silence is measured from now
+            if beat != w.beat or paused > min(5.0, self.stall_seconds / 2):
+                w.beat, w.beat_at = beat, now
+            elif now - w.beat_at >= self.stall_seconds:
+                w.process.kill()  # SIGKILL: ends a stopped process too
+                w.process.join(5.0)
+                events.append(Event("died", w, w.busy, w.process.exitcode, stalled=now - w.beat_at))
                 w.busy = None
         return events
 
@@ -201,7 +337,13 @@ class WorkerPool:
         self.close()
 
 
-def describe_death(worker: Worker, exitcode: int | None) -> str:
+def describe_death(event: Event) -> str:
+    """``worker 2 (pid 123) died (killed by SIGKILL)``, or ``... made no progress for 61 s
+    (stopped?) and was ended`` for a stalled worker the pool ended."""
+    worker = event.worker
+    if event.stalled is not None:
+        return f"worker {worker.index + 1} (pid {worker.process.pid}) made no progress for {event.stalled:.0f} s (stopped?) and was ended"
+    exitcode = event.value
     if exitcode is not None and exitcode < 0:
         try:
             how = f"killed by {signal.Signals(-exitcode).name}"
@@ -280,12 +422,12 @@ def run_search(
                     deaths_total += 1
                     if run is not None and not solved:
                         run.deaths += 1
-                        notice(f"{describe_death(event.worker, event.value)}; its tasks are re-run by another worker")
+                        notice(f"{describe_death(event)}; its tasks are re-run by another worker")
                         if run.deaths >= max_deaths:
                             raise WorkerError(f"{run.deaths} workers died on the same subtrees (out of memory?): no answer")
                         queue.appendleft(run)
                     elif not solved:
-                        notice(f"{describe_death(event.worker, event.value)}; it is replaced")
+                        notice(f"{describe_death(event)}; it is replaced")
                     if deaths_total > max_deaths * len(pool.workers):
                         raise WorkerError(f"{deaths_total} workers died (out of memory?): no answer")
                     pool.replace(event.worker)
@@ -321,27 +463,38 @@ def solve_parallel(
     cancel: Callable[[], bool] | None = None,
     notice: Callable[[str], None] = _stderr,
     pool_hook: Callable[[WorkerPool], None] | None = None,
+    stall_seconds: float | None = STALL_SECONDS,
 ):
     """A shortest solution of *board* searched by *jobs* worker processes (0: every core).
 
     Returns a :class:`fifteen.search.optimal.Solution` whose ``result`` is a
-    :class:`fifteen.parallel.scheduler.ParallelResult` (``jobs``, ``worker_nodes``).  *notice* receives
-    the messages about dead workers; *pool_hook* is called with the pool once it is started
-    (tests use it to kill a worker).
+    :class:`fifteen.parallel.scheduler.ParallelResult` (``workers``, ``worker_nodes``).  *notice* receives
+    the messages about dead and stalled workers; *pool_hook* is called with the pool once it is
+    started (tests use it to kill a worker); a worker without progress for *stall_seconds* is
+    ended and its tasks re-run (:class:`WorkerPool`).
     """
-    from fifteen.bounds import resolve_bound, start_bound
-    from fifteen.search.optimal import Solution
-
     jobs = resolve_jobs(jobs)
     info = resolve_bound(board.shape, bound)
     # (loads the databases before the fork)
     search = ParallelSearch(board.shape, board.tiles, info.name, info.factory, jobs, start_bound=start_bound(board, bound))
     directory = registry.directory()
-    with WorkerPool(jobs, None if directory is None else str(directory)) as pool:
+    with WorkerPool(jobs, None if directory is None else str(directory), stall_seconds=stall_seconds) as pool:
         if pool_hook is not None:
             pool_hook(pool)
         result = run_search(search, pool, progress=progress, cancel=cancel, notice=notice)
     return Solution(board, info.name, result)
 
 
-__all__ = ["Event", "Worker", "WorkerError", "WorkerPool", "default_jobs", "resolve_jobs", "run_search", "solve_parallel"]
+__all__ = [
+    "Event",
+    "STALL_SECONDS",
+    "Worker",
+    "WorkerError",
+    "WorkerPool",
+    "default_jobs",
+    "describe_death",
+    "resolve_jobs",
+    "resolve_stall_seconds",
+    "run_search",
+    "solve_parallel",
+]

@@ -40,9 +40,10 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from fifteen.board import Shape
+from fifteen.board import Shape, tiles_along
+from fifteen.bounds import resolve_bound
 from fifteen.search.ida import Iteration, Progress, SearcherFactory, SearchResult, first_bound
 from fifteen.search.moves import move_tables, tables_for
 
@@ -115,8 +116,6 @@ def run_task(
     *ticked* (optional) receives the task's nodes so far at the same points (live progress)."""
     shape = Shape.parse(task.shape)
     if factory is None:
-        from fifteen.bounds import resolve_bound
-
         factory = resolve_bound(shape, task.bound).factory
     last = [0]
 
@@ -215,10 +214,14 @@ class TaskRecord:
 class ParallelResult(SearchResult):
     """A :class:`fifteen.search.ida.SearchResult` with the parallel search's own figures."""
 
-    jobs: int = 1
+    workers: int = 1
     worker_nodes: list[int] = field(default_factory=list)  # nodes searched by each worker
     tasks: list[list[TaskRecord]] = field(default_factory=list)  # per iteration, in dispatch order
     split_nodes: list[int] = field(default_factory=list)  # per iteration, nodes searched by the scheduler
+
+    def to_json(self) -> dict[str, Any]:
+        """:meth:`fifteen.search.ida.SearchResult.to_json` plus ``workers`` and ``worker_nodes``."""
+        return {**super().to_json(), "workers": self.workers, "worker_nodes": list(self.worker_nodes)}
 
 
 class ParallelSearch:
@@ -439,23 +442,16 @@ class ParallelSearch:
         if not self.iterations or self.iterations[-1].bound != self.bound:  # solved by a task
             order = sorted(self._tasks, key=lambda i: -self._tasks[i][0].estimate)
             self._close_iteration(order)
-        tiles_moved = []
-        b = list(self.tiles)
-        blank = b.index(0)
-        for s in self.solution:
-            tiles_moved.append(b[s])
-            b[blank], b[s] = b[s], 0
-            blank = s
         return ParallelResult(
             list(self.solution),
-            tiles_moved,
+            tiles_along(self.shape, self.tiles, self.solution),
             self.h0,
             sum(it.nodes for it in self.iterations),
             seconds,
             list(self.iterations),
             setup_seconds=setup_seconds,
             cpu_seconds=cpu_seconds,
-            jobs=self.workers,
+            workers=self.workers,
             tasks=self.task_log,
             split_nodes=self.split_log,
         )

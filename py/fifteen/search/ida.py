@@ -55,14 +55,14 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
-from fifteen.board import Shape, blank_steps
-
-if TYPE_CHECKING:
-    from fifteen.search.moves import MoveTables
+from fifteen.board import Shape, blank_steps, tiles_along
+from fifteen.search.moves import MoveTables
 
 TICK_NODES = 1 << 16
+#: Times in every JSON output are rounded to this many digits after the point (0.1 ms).
+SECONDS_DIGITS = 4
 
 
 class Cancelled(Exception):
@@ -85,11 +85,17 @@ class SearcherFactory(Protocol):
     ) -> Searcher: ...
 
 
-@dataclass
+@dataclass(frozen=True)
 class Iteration:
+    """One IDA* iteration: its cost *bound*, the nodes it expanded and its seconds."""
+
     bound: int
     nodes: int
     seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"bound", "nodes", "seconds"}``: an iteration in every JSON output."""
+        return {"bound": self.bound, "nodes": self.nodes, "seconds": round(self.seconds, SECONDS_DIGITS)}
 
 
 @dataclass
@@ -109,6 +115,24 @@ class SearchResult:
     def length(self) -> int:
         return len(self.path)
 
+    @property
+    def nodes_per_second(self) -> int:
+        """Nodes per second of the search, rounded (0 when it took no measurable time)."""
+        return round(self.nodes / self.seconds) if self.seconds > 0 else 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The search's figures in every JSON output of a solve: ``h0``, ``nodes``,
+        ``setup_seconds``, ``seconds``, ``cpu_seconds``, ``nodes_per_second``, ``iterations``."""
+        return {
+            "h0": self.h0,
+            "nodes": self.nodes,
+            "setup_seconds": round(self.setup_seconds, SECONDS_DIGITS),
+            "seconds": round(self.seconds, SECONDS_DIGITS),
+            "cpu_seconds": round(self.cpu_seconds, SECONDS_DIGITS),
+            "nodes_per_second": self.nodes_per_second,
+            "iterations": [it.to_json() for it in self.iterations],
+        }
+
 
 @dataclass
 class Progress:
@@ -121,6 +145,18 @@ class Progress:
     iterations: list[Iteration]
     done: bool = False  # True when called at the end of an iteration
     found: bool = False  # True when that iteration found a solution (the search ends: no bound + 2 follows)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"bound", "nodes", "iteration_nodes", "seconds", "done", "found", "iterations"}`` (the API's progress messages)."""
+        return {
+            "bound": self.bound,
+            "nodes": self.nodes,
+            "iteration_nodes": self.iteration_nodes,
+            "seconds": round(self.seconds, SECONDS_DIGITS),
+            "done": self.done,
+            "found": self.found,
+            "iterations": [it.to_json() for it in self.iterations],
+        }
 
 
 def first_bound(shape: Shape, tiles: Sequence[int], lower: int) -> int:
@@ -200,16 +236,9 @@ def ida_star(
         report(0, True, path is not None)
         if path is not None:
             path.reverse()
-            tiles_moved = []
-            b = list(tiles)
-            blank = b.index(0)
-            for s in path:
-                tiles_moved.append(b[s])
-                b[blank], b[s] = b[s], 0
-                blank = s
             return SearchResult(
                 path,
-                tiles_moved,
+                tiles_along(shape, tiles, path),
                 h0,
                 done_nodes,
                 now - start,
@@ -223,4 +252,4 @@ def ida_star(
             raise RuntimeError(f"no solution within {max_bound} moves (is the position solvable?)")
 
 
-__all__ = ["Cancelled", "Iteration", "Progress", "SearchResult", "Searcher", "SearcherFactory", "TICK_NODES", "ida_star"]
+__all__ = ["Cancelled", "Iteration", "Progress", "SECONDS_DIGITS", "SearchResult", "Searcher", "SearcherFactory", "TICK_NODES", "ida_star"]

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from fifteen.board import Board
-from fifteen.bounds import check_board, resolve_bound, start_bound
+from fifteen.bounds import check_board, resolve_bound, start_bound, summary
 from fifteen.errors import InputError
 from fifteen.limits import describe
 from fifteen.search.ida import Progress, SearchResult, ida_star
@@ -17,16 +18,19 @@ def check_solve_arguments(board: object, bound: object, progress: object, cancel
     """Raise :class:`InputError` for arguments :func:`solve` cannot use."""
     check_board(board)
     if bound is not None and not isinstance(bound, str):
-        raise InputError(f"bound is a name such as 'auto' or 'md', not {describe(bound)}")
+        raise InputError(f"bound is a name such as 'auto' or 'md', not {describe(bound)}", code="param")
     for name, callback in (("progress", progress), ("cancel", cancel)):
         if callback is not None and not callable(callback):
-            raise InputError(f"{name} is a function or None, not {describe(callback)}")
+            raise InputError(f"{name} is a function or None, not {describe(callback)}", code="param")
     if not isinstance(tick_nodes, int) or isinstance(tick_nodes, bool) or tick_nodes < 1:
-        raise InputError(f"tick_nodes is a whole number of at least 1, not {describe(tick_nodes)}")
+        raise InputError(f"tick_nodes is a whole number of at least 1, not {describe(tick_nodes)}", code="param")
 
 
 @dataclass
 class Solution:
+    """A shortest solution of *board*, found with the bound named *bound*; *result* holds the
+    search's figures (:class:`fifteen.parallel.scheduler.ParallelResult` for a parallel search)."""
+
     board: Board
     bound: str
     result: SearchResult
@@ -42,6 +46,31 @@ class Solution:
     @property
     def directions(self) -> str:
         return self.board.directions(self.result.tiles)
+
+    def to_json(self, values: dict[str, int] | None = None) -> dict[str, Any]:
+        """The one JSON object of a solve: ``solve --json``, the API's ``solve`` and
+        ``parallel_result``, each line of a batch.
+
+        The position (``shape``, ``rows``, ``cols``, ``tiles``), ``bound`` (the one used:
+        ``auto`` resolved), ``length``, ``moves`` (the tiles that slide), ``directions`` (the
+        blank's), then the search's figures (:meth:`fifteen.search.ida.SearchResult.to_json`:
+        ``h0``, ``nodes``, the times in seconds rounded to 0.1 ms, ``nodes_per_second``,
+        ``iterations``; a parallel search adds ``workers`` and ``worker_nodes``).  With the
+        position's bound *values* (:func:`fifteen.bounds.bound_values`), ``bounds`` and
+        ``summary`` follow (the CLI and the API give them; a batch does not, which would read
+        every database in every worker).
+        """
+        out = {
+            **self.board.to_json(),
+            "bound": self.bound,
+            "length": self.length,
+            "moves": list(self.tiles),
+            "directions": self.directions,
+            **self.result.to_json(),
+        }
+        if values is not None:
+            out.update(bounds=values, summary=summary(values))
+        return out
 
 
 def solve(

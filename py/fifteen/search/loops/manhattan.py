@@ -13,12 +13,24 @@ from fifteen.bounds.manhattan import column_codes, line_table, manhattan, manhat
 from fifteen.search.loops.template import Children, Loop, LoopProgram, Searcher, Tick
 from fifteen.search.moves import MoveTables, tables_for
 
+#: The names both loops share.
+_LEGEND = (
+    ("m", "the move's id times N (the squares): m + t indexes the per-move, per-tile tables"),
+    ("mdd", "mdd[m + t]: the change of the Manhattan distance when tile t makes move m"),
+)
+
 #: MD: the child's value is the parent's plus the change of the moving tile's distance.
 MD_LOOP = Loop(
     name="md",
     args=("hp",),
     hot=("succ", "mdd"),
     children=(Children(table="succ", fields=("s", "m", "st"), value=("h = hp + mdd[m + t]",), child=("h",)),),
+    about="Manhattan distance",
+    legend=(
+        ("hp", "the node's Manhattan distance"),
+        ("succ", "succ[state]: the moves the automaton allows in this state, as entries (s, m, st)"),
+        *_LEGEND,
+    ),
 )
 
 
@@ -50,6 +62,26 @@ LC_LOOP = Loop(
     args=("hp",),
     hot=("succ_v", "succ_h", "codes", "mdd", "d1", "d2", "d3", "row_lc", "col_lc"),
     children=(_lc_children("v", "row_lc"), _lc_children("h", "col_lc")),
+    about="Manhattan distance + linear conflict",
+    legend=(
+        ("hp", "the node's MD + linear conflict"),
+        ("succ_v", "succ_v[state]: the vertical moves the automaton allows, as entries (s, m, st, l1, l2, l3)"),
+        ("succ_h", "succ_h[state]: the horizontal ones"),
+        (
+            "codes",
+            "the line code of every row (codes[0..R-1]) and column (codes[R..]): a digit per cell for a tile of"
+            " that line, 1 + its goal place in the line (fifteen.bounds.manhattan.line_table)",
+        ),
+        *_LEGEND,
+        ("d1", "d1[m + t]: the change of the code of the line tile t leaves (l1) when it makes move m"),
+        ("d2", "d2[m + t]: the change of the code of the line it enters (l2)"),
+        ("d3", "d3[m + t]: the change of the code of the line it moves along (l3)"),
+        ("row_lc", "row_lc[code]: the linear-conflict moves of a row of that code"),
+        ("col_lc", "col_lc[code]: those of a column"),
+        ("l1", "the line (an index into codes) the tile leaves: a row for a vertical move, a column for a horizontal one"),
+        ("l2", "the line it enters"),
+        ("l3", "the line it moves along (its code changes, its conflicts do not)"),
+    ),
 )
 
 

@@ -24,6 +24,17 @@ from fifteen.search.moves import MoveTables, tables_for
 
 _PLAIN_VALUE = ("i0 = I[g]", "i1 = i0 + d", "h = hp - T[i0] + T[i1]")
 
+#: The names of the plain lookup (both loops).
+_PLAIN_LEGEND = (
+    ("hp", "the node's PDB value: the sum of its groups' entries (plain lookup)"),
+    ("succ", "succ[state]: the moves the automaton allows in this state, as entries (s, row, st)"),
+    ("I", "I[g]: group g's flat index into T for this node (plain lookup); updated in place, restored on return"),
+    ("T", "every group's table in one bytes, indexed by flat indices: T[i] is an entry (moves of the group's tiles)"),
+    ("g", "the plain group of tile t"),
+    ("d", "the change of group g's flat index when tile t makes this move"),
+    ("i0", "group g's index at the node; i1 at the child"),
+)
+
 #: max(PDB, PDBr).
 PDB_REFLECTED_LOOP = Loop(
     name="pdb-reflected",
@@ -43,6 +54,16 @@ PDB_REFLECTED_LOOP = Loop(
     tick_slack="hp < budget",
     order="hp < budget - 4 and hr < budget - 4",
     parent_value="hp",
+    about="additive pattern database, max with its reflected lookup",
+    legend=(
+        *_PLAIN_LEGEND,
+        ("hr", "the node's reflected PDB value (the lookup of the position mirrored about the diagonal)"),
+        ("R", "R[r]: group r's flat index into T for the reflected lookup"),
+        ("row", "row[t] = (g, d, r, e): how tile t's move changes the plain and the reflected lookups"),
+        ("r", "the reflected group of tile t"),
+        ("e", "the change of group r's flat index"),
+        ("j0", "group r's index at the node; j1 at the child"),
+    ),
 )
 
 #: PDB alone (non-square boards, or the reflection switched off).
@@ -60,6 +81,8 @@ PDB_PLAIN_LOOP = Loop(
             restore=("I[g] = i0",),
         ),
     ),
+    about="additive pattern database",
+    legend=(*_PLAIN_LEGEND, ("row", "row[t] = (g, d): how tile t's move changes the lookup")),
 )
 
 

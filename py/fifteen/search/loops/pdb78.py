@@ -56,6 +56,24 @@ def _children(table: str, vertical: bool, reflect: bool) -> Children:
     )
 
 
+#: The names of the plain lookup (both loops).
+_PLAIN_LEGEND = (
+    ("hp", "the node's value: MD + 2 * the sum of its groups' entries (plain lookup)"),
+    ("sv", "sv[state]: the allowed moves vertical on the board, as entries (s, row, st, j1, j2, j3)"),
+    ("sh", "sh[state]: the others"),
+    ("I", "I[g]: 4 * group g's entry index for this node (plain lookup); updated in place, restored on return"),
+    ("V", "V[g]: group g's entry for this node (kept beside I: only the child's entry is looked up)"),
+    ("T", "the entries, 4 bits each: entry x / 4 is (T[x >> 3] >> (x & 4)) & 15"),
+    ("row", "row[t]: how tile t's move changes the lookups (g, 4d, cp, r, 4e, dm vertical; g, 4d, r, 4e, cr, dm not)"),
+    ("j1", "the squares the tile jumps over, padded with the sentinel square n (tile 0, contribution 0)"),
+    ("j2", "(as j1)"),
+    ("j3", "(as j1)"),
+    ("g", "the plain group of tile t"),
+    ("cp", "cp[tile]: 4 * the contribution to the plain index of a tile on a jumped square"),
+    ("dm", "the change of the Manhattan distance"),
+    ("x1", "the child's plain index; v1 its entry, v0 the node's"),
+)
+
 #: MD + 2 * max(entries, reflected entries).
 PDB78_REFLECTED_LOOP = Loop(
     name="pdb78-reflected",
@@ -63,6 +81,16 @@ PDB78_REFLECTED_LOOP = Loop(
     hot=("sv", "sh", "I", "R", "V", "W", "T"),
     children=(_children("sv", True, True), _children("sh", False, True)),
     tick_slack="hp < budget",
+    about="the 7-8 pack: MD + 2 * max(entries, reflected entries)",
+    legend=(
+        *_PLAIN_LEGEND,
+        ("hr", "the node's reflected value: MD + 2 * the sum of the reflected lookup's entries"),
+        ("R", "R[r]: 4 * group r's entry index for the reflected lookup"),
+        ("W", "W[r]: group r's reflected entry for this node"),
+        ("r", "the reflected group of tile t"),
+        ("cr", "cr[tile]: 4 * the contribution to the reflected index of a tile on a jumped square"),
+        ("y1", "the child's reflected index; w1 its entry, w0 the node's"),
+    ),
 )
 
 #: MD + 2 * entries (non-square boards, or the reflection switched off).
@@ -72,6 +100,8 @@ PDB78_PLAIN_LOOP = Loop(
     hot=("sv", "sh", "I", "V", "T"),
     children=(_children("sv", True, False), _children("sh", False, False)),
     tick_slack="hp < budget",
+    about="the 7-8 pack without its reflection: MD + 2 * entries",
+    legend=_PLAIN_LEGEND,
 )
 
 

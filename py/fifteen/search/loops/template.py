@@ -47,12 +47,17 @@ The skeleton (written for CPython's speed; each point was measured, see bench/RE
 A :class:`Loop` gives the snippets; the skeleton's names are fixed: ``b`` the blank's
 square, ``state`` the automaton state, ``budget`` the moves left, ``s``/``st`` the square
 the blank moves to and the child's state (fields of every successor entry), ``t`` the tile,
-``h``/``h2`` the child's values, ``board`` and ``path``.
+``h``/``h2`` the child's values, ``board`` and ``path`` (:data:`SKELETON_LEGEND`).  A loop
+says what its own names hold (:attr:`Loop.legend`: every state argument, table and successor
+field), and the generated source opens with that key.  ``docs/architecture.md`` shows a
+15-line reference IDA* beside the template.
 """
 
 from __future__ import annotations
 
+import re
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -62,6 +67,22 @@ from fifteen.search.moves import MoveTables
 
 #: ``tick(nodes) -> nodes at which to call it again`` (see :func:`fifteen.search.ida.ida_star`).
 Tick = Callable[[int], int]
+
+#: What the skeleton's own names hold (the key of every generated loop; a :class:`Loop` adds its names').
+SKELETON_LEGEND: dict[str, str] = {
+    "b": "the blank's square",
+    "state": "the duplicate-pruning automaton's state at this node (fifteen.search.moves)",
+    "budget": "the moves left within the iteration's cost bound (one less once the node is counted)",
+    "board": "the position, tiles by square: a move writes the tile on the blank's square, and back on return",
+    "path": "the blank's squares of the solution found, last move first",
+    "s": "the square the blank moves to (the sliding tile's)",
+    "st": "the child's automaton state",
+    "t": "the tile that slides from s into b",
+    "h": "the child's value: the bound at the child, compared with the budget left",
+    "h2": "the child's second value, computed only for children h did not cut",
+    "rec": "dfs itself, a default argument (a fast local)",
+    "tick": "progress and cancel: tick(nodes) returns the node count of its next call",
+}
 
 
 def ensure_recursion(depth: int) -> None:
@@ -102,7 +123,10 @@ class Loop:
     tick is checked only in nodes where this condition holds (after ``budget -= 1``);
     *order*: when given (with *tick_slack*), in nodes where it also holds the children
     whose value ``h`` is at most the parent's *parent_value* are searched first, the others
-    second.
+    second.  *about*: the bound, in a few words; *legend*: ``(name, what it holds)`` for
+    every state argument, table and successor field that is not the skeleton's
+    (:data:`SKELETON_LEGEND`), and for any other name of the snippets worth a word: the key
+    at the top of the generated source.
     """
 
     name: str
@@ -112,6 +136,8 @@ class Loop:
     tick_slack: str | None = None
     order: str | None = None
     parent_value: str = ""
+    about: str = ""
+    legend: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.order is not None and (self.tick_slack is None or not self.parent_value):
@@ -119,6 +145,19 @@ class Loop:
         for ch in self.children:
             if "s" not in ch.fields or "st" not in ch.fields:
                 raise ValueError("successor fields must name s and st")
+        known = set(SKELETON_LEGEND) | {name for name, _ in self.legend}
+        missing = [n for n in self.args + self.hot + self.fields if n not in known]
+        if missing:
+            raise ValueError(f"{self.name}: say what {', '.join(missing)} hold{'s' * (len(missing) == 1)} (legend)")
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The fields of the successor entries, every list's, in order of first appearance."""
+        return tuple(dict.fromkeys(f for ch in self.children for f in ch.fields))
+
+    def meaning(self, name: str) -> str:
+        """What *name* holds (the loop's legend, else the skeleton's)."""
+        return dict(self.legend).get(name) or SKELETON_LEGEND[name]
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -149,14 +188,64 @@ def _children_source(ch: Children, cut: str, indent: int) -> list[str]:
     return lines
 
 
+#: The width of the generated source's key and signature lines.
+WIDTH = 100
+
+
+def _key(loop: Loop, body: list[str]) -> list[str]:
+    """The comment that opens a generated loop (whose code is *body*): what it computes and what
+    each name holds (the snippets' own names too, those of the loop's legend that *body* uses)."""
+    node = ("b", "state", "budget", *loop.args)
+    second = ("h2",) if any(ch.second for ch in loop.children) else ()
+    shown = {*node, *loop.names, *loop.fields, "t", "h", *second}
+    used = set(re.findall(r"[A-Za-z_]\w*", "\n".join(body)))
+    extra = tuple(n for n, _ in loop.legend if n not in shown and n in used)
+    width = max(len(n) for n in (*node, *loop.names, *loop.fields, *extra))
+
+    def entries(title: str, names) -> list[str]:
+        out = [f"# {title}"]
+        for n in names:
+            text = textwrap.wrap(loop.meaning(n), WIDTH - width - 6)
+            out += [f"#   {n:<{width}}  {text[0]}"] + [f"#   {'':<{width}}  {more}" for more in text[1:]]
+        return out
+
+    lists = ", ".join(f"{table}[state]" for table in dict.fromkeys(ch.table for ch in loop.children))
+    lines = [
+        f"# {loop.name}: {loop.about or 'a bound'}",
+        "# Generated by fifteen.search.loops.template; the key is the Loop's legend.",
+        "#",
+    ]
+    lines += [
+        "# " + line
+        for line in textwrap.wrap(
+            "make(tables..., tick) -> (dfs, counter).  dfs(b, state, budget, ...) searches below one node: True when the"
+            " goal is within budget moves (its path is then in path); counter(reset) reads and restarts the node count.",
+            WIDTH - 2,
+        )
+    ]
+    lines += entries("The node (the arguments of dfs):", node)
+    lines += entries("Tables and lists (default arguments of dfs: fast locals):", loop.names)
+    lines += entries(f"A successor entry (for ... in {lists}):", loop.fields)
+    lines += entries("In the loop:", ("t", "h", *second, *extra))
+    return lines + ["#"]
+
+
+def _wrapped(prefix: str, items: tuple[str, ...], indent: str) -> list[str]:
+    """``prefix(item, item, ...):`` on one line, or one line per group of items within :data:`WIDTH`."""
+    one = f"{indent}{prefix}({', '.join(items)}):"
+    if len(one) <= WIDTH:
+        return [one]
+    body = textwrap.wrap(", ".join(items) + ",", WIDTH - len(indent) - 4, break_long_words=False, break_on_hyphens=False)
+    return [f"{indent}{prefix}("] + [f"{indent}    {line}" for line in body] + [f"{indent}):"]
+
+
 @cache
 def generate(loop: Loop) -> str:
-    """The source of ``make(<names>, tick) -> (dfs, counter)`` for *loop*."""
+    """The source of ``make(<names>, tick) -> (dfs, counter)`` for *loop*, opened by its key."""
     names = loop.names
-    signature = ", ".join(("b", "state", "budget") + loop.args + tuple(f"{n}={n}" for n in names) + ("rec=None",))
+    signature = ("b", "state", "budget") + loop.args + tuple(f"{n}={n}" for n in names) + ("rec=None",)
     lines = [
-        f"# {loop.name}: generated by fifteen.search.loops.template",
-        f"def make({', '.join(names)}, tick):",
+        *_wrapped("def make", (*names, "tick"), ""),
         "    nodes = next_tick = 0",
         "",
         "    def counter(reset=None):",
@@ -165,7 +254,7 @@ def generate(loop: Loop) -> str:
         "            nodes, next_tick = 0, reset",
         "        return nodes",
         "",
-        f"    def dfs({signature}):",
+        *_wrapped("def dfs", signature, "    "),
         "        nonlocal nodes, next_tick",
         "        nodes += 1",
     ]
@@ -196,7 +285,7 @@ def generate(loop: Loop) -> str:
         "    dfs.__defaults__ = dfs.__defaults__[:-1] + (dfs,)",
         "    return dfs, counter",
     ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(_key(loop, lines) + lines) + "\n"
 
 
 @cache
@@ -271,4 +360,4 @@ class LoopProgram:
         return Searcher(h0, dfs, counter, tick, path, blank, state, args, at_goal)
 
 
-__all__ = ["Children", "Loop", "LoopProgram", "Searcher", "Tick", "ensure_recursion", "generate"]
+__all__ = ["SKELETON_LEGEND", "Children", "Loop", "LoopProgram", "Searcher", "Tick", "ensure_recursion", "generate"]

@@ -25,7 +25,7 @@ from typing import Any
 
 from fifteen.board import Shape, transpose_tiles
 from fifteen.bounds.inversion import column_labels, distance_table, horizontal_inversions, vertical_inversions
-from fifteen.bounds.walking import table_for
+from fifteen.db.registry import walking_table
 from fifteen.search.loops.template import Children, Loop, LoopProgram, Searcher, Tick
 from fifteen.search.moves import MoveTables, tables_for
 
@@ -72,7 +72,36 @@ def id_wd_loop(jumps: tuple[int, int], use_wd: bool, use_id: bool) -> Loop:
     if use_id and not use_wd:
         hot += ["id_v", "id_h", "is_goal"]
     name = {(True, False): "wd", (False, True): "id", (True, True): "wdid"}[use_wd, use_id]
-    return Loop(name=name, args=state, hot=tuple(hot), children=tuple(children))
+    about = {"wd": "walking distance", "id": "inversion distance", "wdid": "the seed's max(WD_v, ID_v) + max(WD_h, ID_h)"}[name]
+    return Loop(name=name, args=state, hot=tuple(hot), children=tuple(children), about=about, legend=_legend(jumps))
+
+
+def _legend(jumps: tuple[int, int]) -> tuple[tuple[str, str], ...]:
+    """What the names of the ID/WD loops hold (a loop uses those of its bound)."""
+    legend = []
+    for axis, other, moves in (("v", "h", "vertical"), ("h", "v", "horizontal")):
+        reading = "vertical" if axis == "v" else "horizontal"
+        tables = "its shape's WD tables" if axis == "v" else "the transposed shape's WD tables"
+        legend += [
+            (f"k{axis}", f"the node's {reading} WD key: its index in {tables}, times the links' row width"),
+            (f"i{axis}", f"the node's {reading} inversion count"),
+            (f"h{axis}", f"the node's {reading} value (WD, ID or their maximum); h = h{axis} + h{other}"),
+            (f"succ_{axis}", f"succ_{axis}[state]: the {moves} moves the automaton allows (they change only the {axis} pair)"),
+            (f"link_{axis}", f"link_{axis}[k{axis} + off[m + t]]: the key of the {reading} table a move leads to"),
+            (f"wd_{axis}", f"wd_{axis}[key]: the {reading} WD of a key"),
+            (f"wdid_{axis}", f"wdid_{axis}[key][inversions]: max(WD, ID) of the {reading} pair in one lookup"),
+            (f"id_{axis}", f"id_{axis}[inversions]: the {reading} inversion distance of a count"),
+        ]
+    return (
+        *legend,
+        ("m", "the move's id times N (the squares): m + t indexes the per-move, per-tile tables"),
+        ("off", "off[m + t]: the offset in a links row of tile t's move m (direction and the tile's goal row or column)"),
+        ("is_goal", "is_goal(board, b, s, t): whether the child is the goal (ID can be 0 away from it)"),
+        ("lt", "lt[t][u]: +1 or -1, the change of the inversions when tile t passes tile u this way"),
+        ("j0", "the squares the tile jumps over (cols - 1 of them for a vertical move, rows - 1 for a horizontal one)"),
+        *((f"j{i}", "(as j0)") for i in range(1, max(jumps))),
+        ("row", "lt[t], the sliding tile's row"),
+    )
 
 
 def _inversion_deltas(shape: Shape, n: int):
@@ -143,7 +172,7 @@ def _id_wd_program(tables: MoveTables, use_wd: bool, use_id: bool):
             entries.append(tuple(row))
         static["succ_" + axis] = entries
         if use_wd:
-            table = table_for(tshape)
+            table = walking_table(tshape)
             width = 2 * tshape.rows
             wd_tables[axis] = (table, width)
             spread = bytearray(len(table.values) * width)

@@ -10,10 +10,10 @@ import pytest
 
 from fifteen import AssetError, Board, FifteenError, InputError, api, bound_values, solve
 from fifteen.board import Shape
-from fifteen.bounds import available_bounds, resolve_bound, walking
+from fifteen.bounds import available_bounds, resolve_bound
 from fifteen.db import registry
 from fifteen.errors import AssetWarning
-from support.instances import korf100
+from instances import korf100
 
 TRANSPOSED = "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0"
 KORF_1 = Board.from_tiles(next(k for k in korf100() if k.id == "1").tiles)
@@ -89,7 +89,9 @@ def test_without_databases_wd_is_built_and_pdbs_are_not_offered(no_databases, re
     with pytest.raises(InputError, match=r"bound 'pdb663' is not available for a 4x4 board \(available: auto, wdid,"):
         solve(KORF_1, "pdb663")
     assert reads == [] and not registry.walking_tables
-    assert walking.table_for(Shape(4, 4)) is walking.table_for(Shape(4, 4))  # built once
+    built = registry.walking_table(Shape(4, 4))
+    assert built is registry.walking_table(Shape(4, 4)) and len(built) == 24_964  # built once
+    assert not registry.walking_tables  # built, not registered: an asset read later is still used
 
 
 def test_the_browser_path_reads_no_file(fresh_assets, monkeypatch, reads):
@@ -127,10 +129,27 @@ def test_ensure_for_loads_everything_for_a_shape_now(fresh_assets, databases_wit
 def test_reset_forgets_everything(fresh_assets, databases_without_pack):
     registry.use_directory(databases_without_pack)
     bound_values(Board.parse(TRANSPOSED))
-    assert registry.pattern_databases and registry.walking_tables
+    registry.ensure_for(Shape(3, 3), explorer=True)
+    assert registry.pattern_databases and registry.walking_tables and registry.explorer(Shape(3, 3)) is not None
     registry.reset()
     assert not registry.pattern_databases and not registry.walking_tables and not registry._registered_files
+    assert not registry.explorer_tables and registry.explorer(Shape(3, 3)) is None
     assert registry.directory() == registry.default_directory()
+
+
+def test_one_registry_maps_each_kind_of_file_to_its_loader(fresh_assets, databases_without_pack):
+    """Every kind of the manifest has its loader, and each file read lands in the registry's tables."""
+    assert set(registry.LOADERS) == {"wd", "pdb", "pdb78", "explore"}
+    manifest = json.loads((databases_without_pack / "manifest.json").read_text())
+    assert {entry["kind"] for entry in manifest["assets"]} == {"wd", "pdb", "explore"}
+    for entry in manifest["assets"]:
+        meta = registry.load_asset((databases_without_pack / entry["file"]).read_bytes(), entry["file"])
+        assert meta["kind"] == entry["kind"] and entry["file"] in registry._registered_files
+    assert set(registry.pattern_databases) == {"pdb663", "pdb555"}
+    assert set(registry.explorer_tables) == {Shape(3, 3), Shape(2, 4), Shape(2, 5)}
+    assert len(registry.walking_tables) == len([e for e in manifest["assets"] if e["kind"] == "wd"])
+    assert registry.explorer_shapes() == ["2x4", "4x2", "3x3", "2x5", "5x2"]
+    assert registry.require_explorer(Shape(4, 2)).transposed and registry.explorer(Shape(4, 4)) is None
 
 
 def test_an_explicit_directory_needs_a_manifest(fresh_assets, tmp_path):
@@ -209,6 +228,7 @@ def test_one_error_hierarchy():
     res = json.loads(api.call("parse", json.dumps({"tiles": {"not": "a list"}})))
     assert res["error"] == {
         "type": "input",
+        "code": "param",
         "message": "tiles must be a list of tile numbers or the position as text, not an object of 1 key",
     }
 

@@ -1,4 +1,7 @@
-"""The CLI and the worker's JSON API: outputs, exit codes, precise errors."""
+"""The JSON API (fifteen.api, what the browser's worker imports): each method's result and
+errors, progress and cancel, the databases handed over as bytes, and what the page takes from
+it instead of repeating it in JS (the bound labels, the container header's size); importing it
+leaves out the command line, the lab and the pool's side."""
 
 import json
 import os
@@ -8,77 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import api
+from fifteen import api, bounds
+from fifteen.db import container, registry
 
-ROOT = Path(__file__).resolve().parent.parent
 TRANSPOSED = "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0"
-
-
-def run_cli(*args, cwd=ROOT):
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
-    return subprocess.run([sys.executable, "-m", "fifteen", *args], capture_output=True, text=True, env=env, cwd=cwd)
-
-
-def test_cli_bounds_seed_style():
-    r = run_cli("bounds", TRANSPOSED)
-    assert r.returncode == 0
-    assert "MD=40" in r.stdout and "WD=20/20 ID=12/12" in r.stdout
-
-
-def test_cli_bounds_json():
-    r = run_cli("bounds", TRANSPOSED, "--json")
-    b = json.loads(r.stdout)["bounds"]
-    for key in ("md", "lc", "wd_v", "wd_h", "id_v", "id_h", "lb"):
-        assert key in b
-    assert (b["wd_v"], b["id_v"]) == (20, 12)
-
-
-def test_cli_solve_json():
-    r = run_cli("solve", "1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15", "--bound", "wdid", "--json")
-    assert r.returncode == 0, r.stderr
-    out = json.loads(r.stdout)
-    assert out["length"] == 4 and out["moves"] == [9, 13, 14, 15] and out["directions"] == "DRRR"
-    for key in ("nodes", "seconds", "bounds", "iterations"):
-        assert key in out
-    assert out["setup_seconds"] >= 0 and out["cpu_seconds"] >= 0 and out["seconds"] >= 0
-
-
-@pytest.mark.parametrize(
-    "bound, shape, expect", [("pdb663", "4x4", "Ordering pass"), ("id", "3x4", "row[board[j2]]"), ("pdb78", "4x4", "cp[board[j3]]")]
-)
-def test_cli_loops_prints_the_generated_loop(bound, shape, expect):
-    r = run_cli("loops", "--bound", bound, "--shape", shape)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith(f"# {bound if bound != 'pdb663' else 'pdb-reflected'}") and expect in r.stdout
-    compile(r.stdout, "loop", "exec")
-
-
-def test_cli_solve_text_3x4():
-    r = run_cli("solve", "1 2 3 4 5 6 7 8 9 10 0 11", "--shape", "3x4")
-    assert r.returncode == 0
-    assert "optimal length: 1" in r.stdout and "tiles moved:    11" in r.stdout and "blank moves:    R" in r.stdout
-
-
-@pytest.mark.parametrize(
-    "args, message",
-    [
-        (("solve", "1 2 3"), "3 tiles do not make a supported board"),
-        (("solve", "1 2 3 4 5 6 8 7 0"), "unsolvable"),
-        (("bounds", "1 2 3 4 5 6 7 7 0"), "duplicate: tile 7"),
-        (("solve", "1 2 3 4 5 6 7 8 0", "--bound", "pdb663"), "bound 'pdb663' is not available for a 3x3 board"),
-        (("solve", "1 2 3 4 5 6 7 8 0", "--db", "/nonexistent"), "no manifest"),
-    ],
-)
-def test_cli_errors_exit_2_without_traceback(args, message):
-    r = run_cli(*args)
-    assert r.returncode == 2
-    assert message in r.stderr
-    assert "Traceback" not in r.stderr
-
-
-def test_cli_runs_from_elsewhere_with_db(tmp_path):
-    r = run_cli("bounds", TRANSPOSED, "--json", "--db", str(ROOT / "static" / "db"), cwd=tmp_path)
-    assert r.returncode == 0
 
 
 def _call(method, **params):
@@ -87,7 +23,7 @@ def _call(method, **params):
 
 def test_api_parse_and_errors():
     ok = _call("parse", text="1 2 3 4 5 6 7 8 0")
-    assert ok == {"ok": True, "result": {"rows": 3, "cols": 3, "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 0]}}
+    assert ok == {"ok": True, "result": {"shape": "3x3", "rows": 3, "cols": 3, "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 0]}}
     bad = _call("parse", text="1 2 3 4 5 6 7 8 8")
     assert bad["ok"] is False and bad["error"]["type"] == "input" and "duplicate" in bad["error"]["message"]
     assert _call("nosuch")["error"]["type"] == "input"
@@ -119,7 +55,7 @@ def test_api_progress_says_which_iteration_found_the_solution():
 
 def test_api_cancel():
     res = json.loads(api.call("solve", json.dumps({"text": TRANSPOSED, "bound": "md", "tick_nodes": 1000}), None, lambda: True))
-    assert res == {"ok": False, "error": {"type": "cancelled", "message": "cancelled"}}
+    assert res == {"ok": False, "error": {"type": "cancelled", "code": "cancelled", "message": "cancelled"}}
 
 
 def test_api_random_is_solvable_and_seeded():
@@ -190,3 +126,92 @@ def test_api_load_asset_errors():
 def test_api_load_asset_says_which_file_and_why(data, message):
     res = json.loads(api.load_asset("pdb-663.f15", data))
     assert res["ok"] is False and res["error"]["type"] == "asset" and res["error"]["message"].startswith(message), res
+
+
+# ----------------------------------------------------------------- what the page takes from the API
+def _info() -> dict:
+    reply = json.loads(api.call("info"))
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def test_info_labels_every_bound_it_offers():
+    info = _info()
+    labels = info["labels"]
+    assert labels["auto"] == "Strongest available"
+    assert {b.name: b.label for b in bounds.bound_infos()}.items() <= labels.items()
+    offered = {name for names in info["bounds"].values() for name in names}
+    assert offered <= labels.keys(), offered - labels.keys()
+    assert "7-8" in labels["pdb78"]  # the page's solution line names the pack's bound by this label
+
+
+def test_container_size_from_the_header():
+    data = container.write_asset({"kind": "wd", "rows": 2, "cols": 2}, bytes(range(200)), compress=False)
+    head = data[: api.CONTAINER_HEADER_BYTES]
+    assert json.loads(api.container_size("t.f15", head)) == {"ok": True, "result": len(data)}
+
+
+@pytest.mark.parametrize(
+    "head, match",
+    [
+        (b"FIFTEEN\x1a", "shorter than the header"),
+        (b"NOTFIFTN" + bytes(16), "bad magic"),
+        (b"FIFTEEN\x1a\x09\x00" + bytes(14), "format version 9"),
+    ],
+)
+def test_container_size_refuses_what_is_not_a_container(head, match):
+    reply = json.loads(api.container_size("t.f15", head))
+    assert reply["ok"] is False and reply["error"]["type"] == "asset"
+    assert reply["error"]["message"].startswith("t.f15: ") and match in reply["error"]["message"]
+
+
+#: What the worker's start-up import of fifteen.api leaves for later: the command line (argparse
+#: alone took ~0.1 s of the ~0.16 s import in Pyodide), the native process pool, the lab's
+#: modules and the page pool's side (5-15 ms each: bench/pyodide_imports.mjs).
+LEFT_OUT = ("argparse", "multiprocessing", "fifteen.cli", "fifteen.cli.lab", "fifteen.parallel.processes", "fifteen.parallel.batch")
+LEFT_OUT += ("fifteen.lab.compare", "fifteen.lab.explain", "fifteen.lab.hint", "fifteen.parallel.browser", "fifteen.parallel.scheduler")
+
+
+def test_the_worker_import_leaves_out_the_command_line():
+    """The page's worker imports fifteen.api at every fresh start: what it needs later is not imported then."""
+    code = f"import sys, fifteen.api; print(sorted(m for m in {LEFT_OUT!r} if m in sys.modules))"
+    src = str(Path(api.__file__).resolve().parent.parent)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": src})
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+def _bounds(**params) -> dict:
+    reply = json.loads(api.call("bounds", json.dumps(params)))
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def test_api_bounds(fresh_assets, databases_without_pack):
+    """``bounds``: the position and every bound's value, with the CLI's summary line."""
+    registry.use_directory(databases_without_pack)
+    transposed = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0]
+    got = _bounds(text=" ".join(map(str, transposed)))
+    assert (got["rows"], got["cols"], got["tiles"]) == (4, 4, transposed)
+    assert got["bounds"] == {
+        "md": 40,
+        "lc": 40,
+        "id_v": 12,
+        "id_h": 12,
+        "id": 24,
+        "wd_v": 20,
+        "wd_h": 20,
+        "wd": 40,
+        "wdid": 40,
+        "pdb663": 48,
+        "pdb": 48,
+        "pdb_r": 48,
+        "pdb555": 46,
+        "lb": 48,
+    }
+    assert got["summary"] == "MD=40 LC=40 WD=20/20 ID=12/12 PDB=48 PDBr=48 LB=48"
+    # 3x3, 31 moves from the goal (no PDB on this shape)
+    got = _bounds(tiles=[8, 6, 7, 2, 5, 4, 3, 0, 1])
+    assert got["bounds"] == {"md": 21, "lc": 23, "id_v": 12, "id_h": 11, "id": 23, "wd_v": 12, "wd_h": 13, "wd": 25, "wdid": 25, "lb": 25}
+    assert got["summary"] == "MD=21 LC=23 WD=12/13 ID=12/11 LB=25"
+    got = _bounds(text="1 2 3 4 5 6 7 8 9 10 0 11", shape="3x4")
+    assert (got["rows"], got["cols"], got["bounds"]["lb"], got["summary"]) == (3, 4, 1, "MD=1 LC=1 WD=0/1 ID=0/1 LB=1")

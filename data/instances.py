@@ -1,7 +1,8 @@
-"""Readers for the instance tables in bench/data (Korf's 100, the hard positions; see its README).
+"""Readers for the instance tables of this directory (Korf's 100, the hard positions; see its
+README).
 
-Shared by the tests (``from support.instances import korf100``) and the bench scripts
-(which put ``tests/`` on ``sys.path``).
+Shared by the tests and the bench scripts: both put ``data/`` on ``sys.path`` (the tests through
+pyproject.toml's pytest ``pythonpath``) and ``from instances import korf100``.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+DATA = Path(__file__).resolve().parent
 
 
 class Instance(NamedTuple):
@@ -20,7 +21,7 @@ class Instance(NamedTuple):
 
 
 def read(name: str) -> list[Instance]:
-    """The instances of ``bench/data/<name>`` (tab-separated: id, tiles, optimal, more numbers)."""
+    """The instances of ``data/<name>`` (tab-separated: id, tiles, optimal, more numbers)."""
     out = []
     for line in (DATA / name).read_text().splitlines():
         if not line.strip() or line.startswith("#"):

@@ -1,5 +1,8 @@
-"""Boards: parsing with precise errors, notation both ways, replay."""
+"""Reading a position: parsing text and checking tile lists with precise errors, shapes given
+or inferred from the count, solvability (parity) against what a BFS reaches, and nothing but
+InputError for any garbage."""
 
+import itertools
 import re
 
 import pytest
@@ -93,33 +96,49 @@ def test_solvability_is_exactly_half_on_2x3():
     assert len(solvable) == len(perms) // 2
 
 
-def test_notation_round_trip_and_replay():
-    board = Board.parse("1 2 3 4 5 6 0 8 9 10 7 11 13 14 15 12")
-    assert board.directions([7, 11, 12]) == "DRD"
-    assert board.tiles_moved("DRD") == [7, 11, 12]
-    assert board.solves([7, 11, 12]) and board.solves("DRD")
-    assert not board.solves([7, 11])
-    assert board.apply("DRD").is_goal()
-    with pytest.raises(InputError, match="tile 1 is not next to the blank"):
-        board.slide(1)
-    with pytest.raises(InputError, match="cannot move"):
-        Board.goal("4x4").move_blank("D")
-    with pytest.raises(InputError, match="not a direction"):
-        board.move_blank("X")
+@pytest.mark.parametrize("name", ["2x2", "2x3", "3x2", "2x4"])
+def test_parity_against_reachability(name):
+    """solvability_problem is None exactly on the positions a BFS from the goal reaches."""
+    from support.bfs import distances
+
+    shape = Shape.parse(name)
+    reachable = set(distances(shape))
+    for perm in itertools.permutations(range(shape.size)):
+        assert (solvability_problem(shape, perm) is None) == (bytes(perm) in reachable), perm
 
 
-def test_seed_solution_of_transposed_goal_replays():
-    seed = (
-        "15 14 13 9 10 13 14 11 13 14 11 15 12 13 7 8 13 7 14 6 8 3 4 13 7 14 6 8 5 10 8 6 3 4 2 "
-        "5 6 3 4 2 5 6 3 4 15 11 9 8 4 9 8 4 10 3 2 7 14 15 9 10 3 2 7 9 10 7 6 5 9 10 11 12"
-    )
-    moves = list(map(int, seed.split()))
-    assert len(moves) == 72
-    assert Board.parse(TRANSPOSED).solves(moves)
+def test_parity_messages_name_the_counts():
+    odd_wide = solvability_problem(Shape(3, 3), [2, 1, 3, 4, 5, 6, 7, 8, 0])
+    assert odd_wide is not None and "1 inversions" in odd_wide and "3 wide" in odd_wide
+    even_wide = solvability_problem(Shape(4, 4), [2, 1] + list(range(3, 16)) + [0])
+    assert even_wide is not None and "1 inversions" in even_wide and "0 rows above" in even_wide and "(1, odd)" in even_wide
+    one_up = solvability_problem(Shape(2, 2), [0, 1, 2, 3])
+    assert one_up is not None and "0 inversions" in one_up and "1 row above" in one_up and "(1, odd)" in one_up
 
 
-def test_transpose_is_involution_and_fixes_goal():
-    b = Board.parse("13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2")
-    assert b.transposed().transposed() == b
-    assert Board.goal("4x4").transposed().is_goal()
-    assert Board.parse(TRANSPOSED).transposed() == Board.parse(TRANSPOSED)
+@pytest.mark.parametrize(
+    "tiles,message",
+    [
+        ([1, 2, 3, 4, 5, 6, 7, 0], "a 3x3 board has 9 squares, got 8 tiles"),
+        ([1, 2, "3", 4, 5, 6, 7, 8, 0], "square 3: '3' is not a tile number"),
+        ([1, 2, 3, True, 5, 6, 7, 8, 0], "square 4: True is not a tile number"),
+        ([1, 2, 3, 4, 5, 6, 7, 8, 9], "square 9: tile 9 is out of range (0..8 on a 3x3 board, 0 = blank)"),
+        ([1, 2, 3, 4, -5, 6, 7, 8, 0], "square 5: tile -5 is out of range (0..8 on a 3x3 board, 0 = blank)"),
+        ([1, 2, 3, 4, 5, 6, 7, 2, 0], "tile 2 appears twice (squares 2 and 8)"),
+        ([0, 2, 3, 4, 5, 6, 7, 8, 0], "the blank appears twice (squares 1 and 9)"),
+    ],
+)
+def test_tiles_given_as_numbers_are_checked(tiles, message):
+    """``Board.from_tiles`` (the API's ``tiles``) checks what parsing text checks before it."""
+    with pytest.raises(InputError, match=f"^{re.escape(message)}$"):
+        Board.from_tiles(tiles, "3x3")
+
+
+def test_shapes_inferred_from_the_count():
+    assert [str(Shape.infer(n)) for n in (4, 9, 16, 25)] == ["2x2", "3x3", "4x4", "5x5"]
+    with pytest.raises(InputError, match=r"^12 tiles could be 2x6 or 3x4 or 4x3 or 6x2: give the shape$"):
+        Shape.infer(12)
+    with pytest.raises(InputError, match=r"^14 tiles do not make a supported board"):
+        Shape.infer(14)  # 2x7 and 7x2 are too long
+    with pytest.raises(InputError, match=r"^36 tiles is more than the largest supported board \(25 squares\)$"):
+        Shape.infer(36)

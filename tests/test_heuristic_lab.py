@@ -31,7 +31,7 @@ from fifteen.lab.compare import (
     run_bound,
 )
 from fifteen.lab.explain import explain, inversion_formula, longest_run, trace
-from support.instances import hard, korf100
+from instances import hard, korf100
 
 ROOT = Path(__file__).resolve().parent.parent
 KORF1 = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"
@@ -420,7 +420,7 @@ def test_api_cancel_explain_and_trace():
         return len(ticks) > 3
 
     out = json.loads(api.call("compare", json.dumps({"text": KORF1, "bounds": ["md"], "budget": None}), None, cancel))
-    assert out == {"ok": False, "error": {"type": "cancelled", "message": "cancelled"}}
+    assert out == {"ok": False, "error": {"type": "cancelled", "code": "cancelled", "message": "cancelled"}}
     explained = call("explain", text=TRANSPOSED)["result"]
     assert explained["tiles"] == [int(t) for t in TRANSPOSED.split()] and explained["wdid"]["value"] == 40
     traced = call("trace", text="1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15", moves=[9, 13, 14, 15])["result"]

@@ -116,7 +116,10 @@ def test_korf1_iterations_equal_serial():
     serial = ida_star(shape, list(tiles), info.factory)
     r = drive(tiles, "4x4", "pdb663", 2)
     assert r["length"] == serial.length == 57
-    assert r["bound"] == "pdb663" and r["workers"] == 2
+    assert r["bound"] == "pdb663" and r["workers"] == 2 and r["worker_nodes"] == []  # this driver sends none
+    # the one JSON of a solve (Solution.to_json), with the parallel search's keys before the position's bounds
+    assert list(r)[-4:] == ["workers", "worker_nodes", "bounds", "summary"] and list(r)[:4] == ["shape", "rows", "cols", "tiles"]
+    assert r["h0"] == serial.h0 and r["nodes"] == sum(it["nodes"] for it in r["iterations"])
     assert [it["bound"] for it in r["iterations"]] == [it.bound for it in serial.iterations]
     assert [it["nodes"] for it in r["iterations"][:-1]] == [it.nodes for it in serial.iterations[:-1]]
     assert replays(shape, tiles, r["moves"])
@@ -143,7 +146,7 @@ def test_progress_reports_nodes():
 
 def test_errors_are_input_errors():
     bad = json.loads(api.call("parallel_step", json.dumps({"search": 999999, "outcomes": []})))
-    assert bad == {"ok": False, "error": {"type": "input", "message": "no such parallel search (finished or dropped)"}}
+    assert bad == {"ok": False, "error": {"type": "input", "code": "param", "message": "no such parallel search (finished or dropped)"}}
     wrong = json.loads(api.call("parallel_result", json.dumps({"text": "1 2 3 4 5 6 7 0 8", "shape": "3x3", "path": [6]})))
     assert wrong["ok"] is False and wrong["error"]["type"] == "input"
     assert "does not reach the goal" in wrong["error"]["message"] or "not a neighbour" in wrong["error"]["message"]
@@ -195,7 +198,7 @@ def test_pool_calls_may_be_longer_than_other_calls():
 
 
 def test_auto_starts_where_the_serial_search_does():
-    """The pool's first iteration is the serial one's (LC 18 above WD+ID 16 here: see tests/test_cli_api.py)."""
+    """The pool's first iteration is the serial one's (LC 18 above WD+ID 16 here: see tests/test_api.py)."""
     text = "7 5 0 3 1 8 4 2 6"
     work = call("parallel_begin", {"text": text, "shape": "3x3", "bound": "auto", "workers": 2})
     own = call("parallel_begin", {"text": text, "shape": "3x3", "bound": "wdid", "workers": 2})

@@ -1,5 +1,5 @@
-"""Branches of the generated loops that the searches of the other tests do not reach, and the
-JSON API's ``bounds`` method.
+"""The generated loops: the branches the searches of the other tests do not reach, and the key
+each loop opens with (what its arguments, tables and successor fields hold).
 
 * The ordering pass (reflected PDB loop, nodes with slack >= 6) and its goal test: a search
   never has that much slack next to the goal within IDA* (the bound rises by 2 from the
@@ -10,16 +10,20 @@ JSON API's ``bounds`` method.
 
 from __future__ import annotations
 
-import json
+import re
 import sys
+import textwrap
 
 import pytest
 
-from fifteen import Shape, api
-from fifteen.db import registry
+from fifteen import Shape
+from fifteen.bounds import bound_info
 from fifteen.search.ida import Cancelled, ida_star
+from fifteen.search.loops.manhattan import MD_LOOP
 from fifteen.search.loops.pdb import pdb_searcher
+from fifteen.search.loops.template import Loop
 from fifteen.search.moves import tables_for
+from support.cancel import CancelInTheLoop
 
 
 def never(nodes: int) -> int:
@@ -47,11 +51,6 @@ def test_the_ordering_pass_finds_the_goal_child(small_pdbs):
     assert plain.run(11) == ([8], 17)
 
 
-def cancel_in_the_loop() -> bool:
-    """Cancel at the first check made by the loop's tick (not between iterations)."""
-    return sys._getframe(1).f_code.co_name == "tick"
-
-
 @pytest.mark.parametrize("shape_name", ["3x3", "2x4"])
 def test_tick_and_cancel_in_the_plain_pdb_loop(small_pdbs, shape_name):
     shape = Shape.parse(shape_name)
@@ -62,43 +61,48 @@ def test_tick_and_cancel_in_the_plain_pdb_loop(small_pdbs, shape_name):
     inner = [p for p in ticks if not p.done]
     assert len(inner) > 5 and all(p.iteration_nodes > 0 for p in inner)
     assert [p.iterations[-1].bound for p in ticks if p.done] == [it.bound for it in result.iterations]
+    stop = CancelInTheLoop()
     with pytest.raises(Cancelled) as info:
-        ida_star(shape, tiles, factory, cancel=cancel_in_the_loop, tick_nodes=4)
+        ida_star(shape, tiles, factory, progress=stop.progress, cancel=stop.cancel, tick_nodes=4)
     assert any(entry.name == "dfs" for entry in info.traceback)  # raised inside the generated loop
+    assert stop.checks == stop.iterations + 2
 
 
-def bounds(**params) -> dict:
-    reply = json.loads(api.call("bounds", json.dumps(params)))
-    assert reply["ok"], reply
-    return reply["result"]
+@pytest.mark.parametrize("shape", ["4x4", "3x4", "2x6"])
+@pytest.mark.parametrize("bound", ["md", "lc", "id", "wd", "wdid", "pdb663", "pdb78"])
+def test_a_generated_loop_opens_with_its_key(bound, shape):
+    """``fifteen loops`` starts with what the loop computes and what every argument, table and
+    successor field holds (its Loop's legend), in lines of at most 100 characters."""
+    info = bound_info(bound)
+    loop = info.loop(Shape.parse(shape))
+    source = info.loop_source(Shape.parse(shape))
+    key = source[: source.index("def make")].splitlines()
+    assert key[0] == f"# {loop.name}: {loop.about}" and loop.about and all(len(line) <= 100 for line in key)
+    described = {m.group(1): m.group(2) for m in (re.match(r"#   (\w+) +(\S.*)", line) for line in key) if m}
+    for name in ("b", "state", "budget", "t", "h", *loop.args, *loop.names, *loop.fields):
+        assert described.get(name) == textwrap.wrap(loop.meaning(name), 100)[0][: len(described.get(name, ""))], name
+    body = source[source.index("def make") :]
+    assert all(line.startswith("#") for line in key) and "def dfs(" in body and len(body.splitlines()[0]) <= 100
+    compile(source, bound, "exec")
 
 
-def test_api_bounds(fresh_assets, databases_without_pack):
-    """``bounds``: the position and every bound's value, with the CLI's summary line."""
-    registry.use_directory(databases_without_pack)
-    transposed = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0]
-    got = bounds(text=" ".join(map(str, transposed)))
-    assert (got["rows"], got["cols"], got["tiles"]) == (4, 4, transposed)
-    assert got["bounds"] == {
-        "md": 40,
-        "lc": 40,
-        "id_v": 12,
-        "id_h": 12,
-        "id": 24,
-        "wd_v": 20,
-        "wd_h": 20,
-        "wd": 40,
-        "wdid": 40,
-        "pdb663": 48,
-        "pdb": 48,
-        "pdb_r": 48,
-        "pdb555": 46,
-        "lb": 48,
-    }
-    assert got["summary"] == "MD=40 LC=40 WD=20/20 ID=12/12 PDB=48 PDBr=48 LB=48"
-    # 3x3, 31 moves from the goal (no PDB on this shape)
-    got = bounds(tiles=[8, 6, 7, 2, 5, 4, 3, 0, 1])
-    assert got["bounds"] == {"md": 21, "lc": 23, "id_v": 12, "id_h": 11, "id": 23, "wd_v": 12, "wd_h": 13, "wd": 25, "wdid": 25, "lb": 25}
-    assert got["summary"] == "MD=21 LC=23 WD=12/13 ID=12/11 LB=25"
-    got = bounds(text="1 2 3 4 5 6 7 8 9 10 0 11", shape="3x4")
-    assert (got["rows"], got["cols"], got["bounds"]["lb"], got["summary"]) == (3, 4, 1, "MD=1 LC=1 WD=0/1 ID=0/1 LB=1")
+def test_a_loop_says_what_each_of_its_names_holds():
+    with pytest.raises(ValueError, match="md-bare: say what hp, succ, mdd, m hold"):
+        Loop(name="md-bare", args=("hp",), hot=("succ", "mdd"), children=MD_LOOP.children)
+    with pytest.raises(ValueError, match="say what mdd holds"):
+        Loop(
+            name="md-bare",
+            args=("hp",),
+            hot=("succ", "mdd"),
+            children=MD_LOOP.children,
+            legend=tuple(e for e in MD_LOOP.legend if e[0] != "mdd"),
+        )
+    assert Loop(name="md-again", args=("hp",), hot=("succ", "mdd"), children=MD_LOOP.children, legend=MD_LOOP.legend).fields == (
+        "s",
+        "m",
+        "st",
+    )
+    assert (
+        MD_LOOP.meaning("mdd").startswith("mdd[m + t]: the change of the Manhattan distance")
+        and MD_LOOP.meaning("b") == "the blank's square"
+    )

@@ -1,0 +1,48 @@
+"""Processes seen from outside, through /proc (Linux): shared by tests/test_process_faults.py and
+bench/orphans.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: A program (``python -c SPINNING_POOL WATCH``) whose pool of two workers runs calls that never
+#: end (only the parent's death can end them); it prints the workers' pids, then sleeps.
+#: WATCH is ``processes.PARENT_WATCH``: ``prctl`` (Linux's parent-death signal) or ``poll``.
+SPINNING_POOL = """
+import sys, time
+from fifteen.parallel import processes
+processes.PARENT_WATCH = sys.argv[1]
+
+def spin(*, stopped):
+    while True:
+        pass
+
+pool = processes.WorkerPool(2)
+for w in pool.workers:
+    pool.submit(w, w.index, spin)
+print(*(w.process.pid for w in pool.workers), flush=True)
+time.sleep(600)
+"""
+
+
+def state(pid: int) -> str:
+    """The process's state letter (R running, S sleeping, T stopped, Z zombie), "" when gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return ""
+    return stat.rsplit(")", 1)[1].split()[0]
+
+
+def gone(pid: int) -> bool:
+    """The process has ended: no longer in /proc, or a zombie (ended, not yet reaped by the
+    process that adopted it; it holds no file and runs nothing)."""
+    return state(pid) in ("", "Z")
+
+
+def children(pid: int) -> list[int]:
+    """The pids of the process's children."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:
+        return []

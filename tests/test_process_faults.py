@@ -1,0 +1,316 @@
+"""Nothing left behind when processes die: the parent of ``solve --jobs 2`` or ``batch --jobs 2``
+killed (SIGKILL, SIGTERM, its stdout closed) leaves no worker behind and no one holding its stdout;
+a worker killed (SIGKILL, SIGTERM) or stopped for good (SIGSTOP) has its work done by another.
+
+Real processes throughout.  Every wait is for an *event* (a process gone, a pipe at its end, a
+line written) with a generous deadline, never a duration asserted: how fast the workers go is
+measured by bench/orphans.py, not here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from fifteen import Board, Shape, cli
+from fifteen.db import registry
+from fifteen.parallel import batch, processes
+from fifteen.parallel.processes import WorkerPool, solve_parallel
+from support.ctrl_c import popen_interruptible
+from support.positions import KORF, SET_3X3
+from support.procs import SPINNING_POOL, children, gone, state
+
+ROOT = Path(__file__).resolve().parents[1]
+#: A position that takes minutes with MD (276 M nodes): a run is still busy when it is killed.
+SLOW = " ".join(map(str, KORF["1"]))
+SLOW_LINES = "".join(f"{i}\t{SLOW}\n" for i in "abcd")
+#: Generous: an event on a loaded 2-core machine.
+DEADLINE = 60.0
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+
+
+def wait_until(what: str, condition, deadline: float = DEADLINE) -> None:
+    end = time.monotonic() + deadline
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"not within {deadline:.0f} s: {what}")
+        time.sleep(0.02)
+
+
+def workers_of(proc: subprocess.Popen, count: int = 2) -> list[int]:
+    """The pids of the *count* worker processes of *proc*, once they are all started."""
+    wait_until(f"{count} workers of pid {proc.pid}", lambda: len(children(proc.pid)) >= count or proc.poll() is not None)
+    assert proc.poll() is None, proc.stderr.read() if proc.stderr else proc.returncode
+    return children(proc.pid)
+
+
+def reaches_eof(stream) -> bool:
+    """Whether *stream* (a pipe) reaches its end within the deadline: no process holds its
+    writing end any more (``fifteen batch ... | tee log`` finishes)."""
+    done = threading.Event()
+
+    def drain() -> None:
+        while stream.read(65536):
+            pass
+        done.set()
+
+    threading.Thread(target=drain, daemon=True).start()
+    return done.wait(DEADLINE)
+
+
+def start(args: list[str], *, driver: str | None = None, **kw) -> subprocess.Popen:
+    """``python -m fifteen ARGS`` (or *driver*, a ``-c`` program that runs the CLI) in its own session."""
+    head = [sys.executable, "-c", driver] if driver else [sys.executable, "-m", "fifteen"]
+    kw.setdefault("stdout", subprocess.PIPE)
+    kw.setdefault("stderr", subprocess.PIPE)
+    return popen_interruptible(head + args, env=_env(), **kw)
+
+
+# ------------------------------------------------------------------ the parent dies
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+@pytest.mark.parametrize("watch", ["prctl", "poll"])
+def test_busy_workers_end_with_their_parent_however_it_dies(watch, sig):
+    """The parent of a pool whose workers run calls that never end is killed: the workers end
+    too (the kernel's parent-death signal; or the watch that polls the parent's pid)."""
+    proc = popen_interruptible([sys.executable, "-c", SPINNING_POOL, watch], env=_env(), stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    pids = [int(p) for p in proc.stdout.readline().split()]
+    assert len(pids) == 2, proc.communicate(timeout=DEADLINE)
+    wait_until(f"workers {pids} busy", lambda: all(state(p) == "R" for p in pids))
+    os.kill(proc.pid, sig)
+    proc.wait(DEADLINE)
+    wait_until(f"workers {pids} gone after their parent's {sig.name}", lambda: all(gone(p) for p in pids))
+
+
+@pytest.mark.parametrize("command", ["solve", "batch"])
+def test_parent_killed_with_sigkill_leaves_no_worker_and_closes_stdout(tmp_path, command):
+    """``kill -9`` of the parent of ``solve --jobs 2`` or ``batch --jobs 2`` (each worker on a
+    position for minutes): its workers end, and the pipe of its stdout reaches its end
+    (``fifteen batch ... | tee log`` finishes)."""
+    if command == "solve":
+        args = ["solve", SLOW, "--bound", "md", "--jobs", "2"]
+    else:
+        (tmp_path / "in.txt").write_text(SLOW_LINES)
+        args = ["batch", str(tmp_path / "in.txt"), "--bound", "md", "--jobs", "2"]
+    proc = start(args, stderr=subprocess.DEVNULL)
+    pids = workers_of(proc)
+    wait_until(f"workers {pids} busy", lambda: all(state(p) == "R" for p in pids))
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(DEADLINE)
+    wait_until(f"workers {pids} gone after their parent's SIGKILL", lambda: all(gone(p) for p in pids))
+    assert proc.stdout is not None and reaches_eof(proc.stdout), "a worker still holds the caller's stdout"
+
+
+@pytest.mark.parametrize("command", ["solve", "batch"])
+def test_sigterm_ends_the_run_like_ctrl_c(tmp_path, command):
+    """SIGTERM (``kill PID``) to the parent: one line, status 143, no worker left; a batch's
+    finished lines are kept and the run resumes."""
+    out = tmp_path / "out.jsonl"
+    if command == "solve":
+        args = ["solve", SLOW, "--bound", "md", "--jobs", "2"]
+    else:
+        (tmp_path / "in.txt").write_text(SLOW_LINES)
+        args = ["batch", str(tmp_path / "in.txt"), "--bound", "md", "--jobs", "2", "--out", str(out), "--quiet"]
+    proc = start(args, text=True)
+    pids = workers_of(proc)
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=DEADLINE)
+    assert proc.returncode == 143, err
+    wait_until(f"workers {pids} gone", lambda: all(gone(p) for p in pids))
+    lines = err.splitlines()
+    if command == "solve":
+        assert lines[-1] == "fifteen: terminated" and all(line.startswith("  bound") for line in lines[:-1]), err
+    else:
+        assert lines == [f"fifteen: terminated; the finished results are in {out}: run again to resume"], err
+
+
+def test_ctrl_c_during_a_batch_still_one_line(tmp_path):
+    """SIGINT to the process group (Ctrl-C) of ``batch --jobs 2``: status 130, one line, no worker left."""
+    (tmp_path / "in.txt").write_text(SLOW_LINES)
+    proc = start(["batch", str(tmp_path / "in.txt"), "--bound", "md", "--jobs", "2", "--quiet"], text=True)
+    pids = workers_of(proc)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=DEADLINE)
+    assert proc.returncode == 130 and err.splitlines() == ["fifteen: interrupted"], err
+    wait_until(f"workers {pids} gone", lambda: all(gone(p) for p in pids))
+
+
+def test_stdout_closed_by_its_reader_ends_the_batch_quietly(tmp_path):
+    """``fifteen batch ... | head -1``: once the reader has gone, the batch ends (status 141, as a
+    shell reports SIGPIPE) without a traceback or an internal error, and no worker is left."""
+    # more lines than a pipe holds: the batch is still writing when its reader goes
+    (tmp_path / "in.txt").write_text("".join(f"{' '.join(map(str, t))}\n" for t in SET_3X3 * 400))
+    proc = start(["batch", str(tmp_path / "in.txt"), "--jobs", "2", "--bound", "md", "--quiet"])
+    assert proc.stdout is not None and proc.stderr is not None
+    assert json.loads(proc.stdout.readline())["length"] >= 0
+    pids = workers_of(proc) if proc.poll() is None else []
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(DEADLINE)
+    assert proc.returncode == 141 and err == "", err
+    wait_until("workers gone", lambda: all(gone(p) for p in pids))
+
+
+# ------------------------------------------------------------------ what a worker holds
+def _noop(*, stopped) -> int:
+    return os.getpid()
+
+
+def test_a_worker_holds_no_other_pipe_and_not_the_callers_stdout():
+    """The root of the orphans: a forked worker closes the parent's ends of every pipe (its own
+    and the other workers'), so it sees the end of its pipe when the parent dies, and it does
+    not hold the caller's stdout."""
+    with WorkerPool(3) as pool:
+        for w in pool.workers:  # a call answered: the worker is past its start-up
+            pool.submit(w, w.index, _noop)
+        answered = []
+        wait_until("three answers", lambda: answered.extend(e for e in pool.wait(0.5) if e.kind == "done") or len(answered) == 3)
+        parent_ends = {f"socket:[{os.fstat(w.conn.fileno()).st_ino}]" for w in pool.workers}
+        for w in pool.workers:
+            fds = {fd: os.readlink(f"/proc/{w.process.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{w.process.pid}/fd")}
+            assert not parent_ends & set(fds.values()), (w.index, fds)
+            assert fds["1"] == os.devnull
+
+
+def _signal_mask(pid: int, field: str) -> int:
+    line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith(field + ":"))
+    return int(line.split()[1], 16)
+
+
+def test_a_ctrl_c_while_a_worker_starts_is_not_lost():
+    """SIGINT while a worker is being started is held, then reaches the parent (it was ignored
+    there, so a Ctrl-C at that instant did nothing); the started worker ignores SIGINT, has
+    SIGTERM at its default (the CLI's handler is not its own) and blocks neither."""
+    with pytest.raises(KeyboardInterrupt):
+        with processes._signals_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # held: nothing raised here
+        pytest.fail("the held SIGINT was lost")
+    with WorkerPool(1) as pool:
+        w = pool.workers[0]
+        pool.submit(w, "x", _noop)
+        wait_until("an answer", lambda: any(e.kind == "done" for e in pool.wait(0.5)))
+        bit = lambda sig: 1 << (sig - 1)  # noqa: E731
+        assert _signal_mask(w.process.pid, "SigIgn") & bit(signal.SIGINT)
+        assert not _signal_mask(w.process.pid, "SigIgn") & bit(signal.SIGTERM)
+        assert not _signal_mask(w.process.pid, "SigBlk") & (bit(signal.SIGINT) | bit(signal.SIGTERM))
+
+
+# ------------------------------------------------------------------ a worker dies or stops
+def _stop_then(sig: int, at: tuple[int, ...], record: list[int]):
+    """A WorkerPool.submit that, at the submits numbered *at*, stops the worker first (so it
+    cannot finish before the signal lands), hands it the call, then sends *sig* (and SIGCONT)."""
+    submit = WorkerPool.submit
+    count = [0]
+
+    def patched(self, worker, call_id, fn, *args):
+        count[0] += 1
+        doomed = count[0] in at
+        if doomed:
+            os.kill(worker.process.pid, signal.SIGSTOP)
+            record.append(worker.process.pid)
+        submit(self, worker, call_id, fn, *args)
+        if doomed and sig != signal.SIGSTOP:
+            os.kill(worker.process.pid, sig)
+            os.kill(worker.process.pid, signal.SIGCONT)
+
+    return patched
+
+
+def test_a_worker_terminated_is_replaced_its_tasks_rerun(monkeypatch, capsys):
+    """SIGTERM to a worker of ``solve --jobs 2`` (the CLI has its own SIGTERM handler, which a
+    forked worker must not keep): the worker dies, its tasks are run by another, the answer
+    is the optimal one."""
+    registry.ensure_for(Shape(4, 4))
+    stopped: list[int] = []
+    monkeypatch.setattr(WorkerPool, "submit", _stop_then(signal.SIGTERM, (8,), stopped))
+    assert cli.main(["solve", " ".join(map(str, KORF["1"])), "--bound", "pdb663", "--jobs", "2", "--json"]) == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert result["length"] == 57 and Board(Shape(4, 4), KORF["1"]).solves(result["moves"])
+    assert stopped and f"(pid {stopped[0]}) died (killed by SIGTERM); its tasks are re-run by another worker" in err, err
+
+
+def _continue_later(pids: list[int], seconds: float) -> threading.Timer:
+    """Resume the stopped workers after *seconds* anyway, so a broken stall detection fails the
+    test instead of hanging it."""
+
+    def resume() -> None:
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+
+    timer = threading.Timer(seconds, resume)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+def test_a_stopped_worker_is_noticed_and_its_tasks_given_to_another(monkeypatch):
+    """SIGSTOP to a worker, never resumed: after ``stall_seconds`` without progress the pool says
+    so, ends it and hands its tasks to another; the answer is the optimal one, with the serial
+    node counts."""
+    registry.ensure_for(Shape(4, 4))
+    stopped: list[int] = []
+    notices: list[str] = []
+    monkeypatch.setattr(WorkerPool, "submit", _stop_then(signal.SIGSTOP, (8,), stopped))
+    timer = _continue_later(stopped, 240)
+    try:
+        sol = solve_parallel(Board(Shape(4, 4), KORF["1"]), "pdb663", jobs=2, notice=notices.append, stall_seconds=3)
+    finally:
+        timer.cancel()
+    assert sol.length == 57 and sol.board.solves(sol.tiles)
+    assert [it.nodes for it in sol.result.iterations[:-1]] == [29, 241, 1709, 12047, 81346]
+    mine = [n for n in notices if f"(pid {stopped[0]})" in n]
+    assert mine and "made no progress for" in mine[0] and "(stopped?) and was ended; its tasks are re-run by another worker" in mine[0], (
+        notices
+    )
+
+
+def test_a_stopped_batch_worker_is_noticed_and_its_position_rerun(monkeypatch):
+    from support.bfs import distances
+
+    bfs = distances(Shape(3, 3))
+    stopped: list[int] = []
+    notices: list[str] = []
+    records: list[dict] = []
+    monkeypatch.setattr(WorkerPool, "submit", _stop_then(signal.SIGSTOP, (3,), stopped))
+    items = [batch.Item(str(i), " ".join(map(str, t))) for i, t in enumerate(SET_3X3)]
+    timer = _continue_later(stopped, 240)
+    try:
+        batch.run_batch(items, records.append, jobs=2, bound="md", notice=notices.append, stall_seconds=2)
+    finally:
+        timer.cancel()
+    assert sorted(r["id"] for r in records) == sorted(item.id for item in items)
+    assert all(r["length"] == bfs[bytes(SET_3X3[int(r["id"])])] for r in records)
+    assert any(f"(pid {stopped[0]}) made no progress for" in n and "is re-run by another worker" in n for n in notices), notices
+
+
+def test_stall_seconds_option():
+    """``--stall-seconds``: 0 is never; negative is refused in one line."""
+    assert processes.resolve_stall_seconds(0) is None and processes.resolve_stall_seconds(2.5) == 2.5
+    res = subprocess.run(
+        [sys.executable, "-m", "fifteen", "solve", "1 2 3 0", "--jobs", "2", "--stall-seconds", "-1"],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=DEADLINE,
+    )
+    assert res.returncode == 2 and res.stderr.splitlines() == [
+        "fifteen: error: --stall-seconds must be 0 (never) or a positive number of seconds, not -1.0"
+    ]
