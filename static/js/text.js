@@ -6,7 +6,7 @@
 
 import { Board, SHAPES, parseShape } from "./model/board.js";
 import { Source } from "./model/page-model.js";
-import { ErrorType, Method, errorCode } from "./solver/protocol.js";
+import { ErrorCode, ErrorType, Method } from "./solver/protocol.js";
 import { JobKind } from "./jobs.js";
 
 /** The numbers (or words) of a text, split at spaces, commas and semicolons. */
@@ -32,7 +32,7 @@ export function unsolvableFix(text) {
 
 /** The solver's message in plain words (the details stay in the title). */
 export function plainInputError(err) {
-  if (errorCode(err) === "unsolvable") {
+  if (err.code === ErrorCode.UNSOLVABLE) {
     return "This position can't be solved: no sequence of slides reaches the goal from it. It is the mirror image of a solvable one: swapping any two tiles makes it solvable.";
   }
   return err.message;
@@ -104,7 +104,7 @@ export class TextField {
       return true;
     } catch (err) {
       if (err.type === ErrorType.CANCELLED || seq !== this.seq) return false;
-      this.showError(plainInputError(err), errorCode(err) === "unsolvable" ? unsolvableFix(text) : null);
+      this.showError(plainInputError(err), err.code === ErrorCode.UNSOLVABLE ? unsolvableFix(text) : null);
       run(model.textInvalid(err.message));
       view.bounds.clear("");
       return false;

@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import {
+  ErrorCode,
   ErrorType,
   FromWorker,
   LoadState,
@@ -38,7 +39,7 @@ function apiSchema() {
 
 describe("the enumerations", () => {
   test("frozen, and no value repeated within one", () => {
-    for (const e of [ToWorker, FromWorker, Method, ErrorType, Stage, LoadState, PackPhase]) {
+    for (const e of [ToWorker, FromWorker, Method, ErrorType, ErrorCode, Stage, LoadState, PackPhase]) {
       assert.ok(Object.isFrozen(e));
       const values = Object.values(e);
       assert.equal(new Set(values).size, values.length);
@@ -189,6 +190,8 @@ describe("one source for the protocol", () => {
     assert.deepEqual(schema.error_types, ["input", "asset", "cancelled", "internal"]);
     for (const e of schema.error_types) assert.ok(Object.values(ErrorType).includes(e), `the API returns error type ${e}`);
     assert.ok("unsolvable" in schema.error_codes && "internal" in schema.error_codes, Object.keys(schema.error_codes).join(", "));
+    // the codes the page tells apart are codes the API gives
+    for (const code of Object.values(ErrorCode)) assert.ok(code in schema.error_codes, `ErrorCode ${code} is not one of the API's codes`);
   });
 });
 

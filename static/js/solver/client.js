@@ -18,7 +18,7 @@ export class SolverError extends Error {
     super(text);
     this.type = type;
     this.file = file; // the damaged database, for ASSET errors
-    this.code = code; // fifteen.api's stable code, when it gives one (protocol.js errorCode)
+    this.code = code; // fifteen.api's stable code, when it gives one (protocol.js ErrorCode)
   }
 }
 

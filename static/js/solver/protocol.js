@@ -59,13 +59,14 @@
  *             kept in Cache Storage was loaded at INIT)
  *   PROGRESS  {id, progress}
  *             during a solve, about 4 times a second and per iteration: {bound, nodes,
- *             iteration_nodes, seconds, done, iterations: [{bound, nodes, seconds}]}
+ *             iteration_nodes, seconds, done, found, iterations: [{bound, nodes, seconds}]}
  *             (with done = true the report closes the iteration at `bound`; the next one
- *             runs at bound + 2); during LOAD_PACK, see there
+ *             runs at bound + 2 unless `found`: that iteration found the solution); during
+ *             LOAD_PACK, see there
  *   RESULT    {id, result}           the request's result object
  *   ERROR     {id, error: {type, message, code?, file?}, fatal?}
  *             type: ErrorType; code: fifteen.api's stable code of the error, when it gives
- *             one (errorCode); `fatal` (with id null) means the worker cannot serve
+ *             one (ErrorCode); `fatal` (with id null) means the worker cannot serve
  *             requests: the page shows the message and offers a retry; a damaged
  *             database also names its `file`, so the page can offer to go on without it
  *
@@ -144,16 +145,17 @@ export const ErrorType = Object.freeze({
 });
 
 /**
- * The stable code of one of fifteen.api's errors ("unsolvable", "duplicate", "shape", ...):
- * the error's `code` when the API gives one, else the word its message starts with
- * ("unsolvable: the tiles ..."); "" when neither says.  The one place the page reads an
- * error's kind beyond its type.
+ * The stable codes of fifteen.api's errors that the page tells apart (an error's `code`; every
+ * code is listed by `python -m fifteen schema`, which tests/js/protocol.test.mjs checks these
+ * against).  The page never reads an error's kind from its message text.
  */
-export function errorCode(error) {
-  if (error?.code) return String(error.code);
-  const m = /^([a-z_]+):/.exec(String(error?.message ?? ""));
-  return m ? m[1] : "";
-}
+export const ErrorCode = Object.freeze({
+  UNSOLVABLE: "unsolvable",
+  COUNT: "count",
+  TOO_LONG: "too_long",
+  MOVES: "moves",
+  CANCELLED: "cancelled",
+});
 
 /** LOADING stages, in the order they run. */
 export const Stage = Object.freeze({

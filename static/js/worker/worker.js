@@ -84,9 +84,7 @@ function apiCall(method, params, progress) {
     console.error(e);
     return { ok: false, error: { type: ErrorType.INTERNAL, message: `Solver error: ${firstLine(e)}` } };
   }
-  const reply = parseReply(json);
-  if (!reply.ok && /KeyboardInterrupt/.test(reply.error?.message || "")) return CANCELLED;
-  return reply;
+  return parseReply(json); // a Cancel inside the call: fifteen.api's own {type: "cancelled"} error
 }
 
 function info() {

@@ -1,0 +1,31 @@
+// text.js: the tiles text field's messages in plain words and their one-click fixes, told apart
+// by the API's error codes (never by the wording of its messages).
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import { plainInputError, unsolvableFix } from "../../static/js/text.js";
+
+describe("plainInputError", () => {
+  test("an unsolvable position is explained by its code, whatever the message says", () => {
+    const plain = plainInputError({ type: "input", code: "unsolvable", message: "the tiles' parity ..." });
+    assert.match(plain, /^This position can't be solved/);
+    assert.equal(plainInputError({ type: "input", code: "unsolvable", message: "" }), plain);
+  });
+
+  test("a message that merely starts with a code's word is not read as that code", () => {
+    assert.equal(plainInputError({ type: "input", message: "unsolvable: as worded" }), "unsolvable: as worded");
+    assert.equal(plainInputError({ type: "input", code: "duplicate", message: "tile 3 is given twice" }), "tile 3 is given twice");
+  });
+});
+
+describe("unsolvableFix", () => {
+  test("swaps the two largest tiles", () => {
+    assert.deepEqual(unsolvableFix("1 2 3 4 5 6 8 7 0"), { label: "Swap tiles 7 and 8", text: "1 2 3 4 5 6 7 8 0" });
+    assert.deepEqual(unsolvableFix("1,2,3,4,5,6,7,8,9,10,11,12,13,15,14,0").label, "Swap tiles 14 and 15");
+  });
+
+  test("none for a text that is not a permutation", () => {
+    for (const t of ["1 2", "1 2 x 0", "0 1 2 9"]) assert.equal(unsolvableFix(t), null, t);
+  });
+});
