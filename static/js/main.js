@@ -16,7 +16,7 @@ import { readHash, writeHash, shareUrl, prefs } from "./model/share.js";
 import { Lab } from "./lab/lab.js";
 import { bindLabInput } from "./input/lab.js";
 import { Startup, fatalTitle } from "./startup.js";
-import { TextField, plainInputError } from "./text.js";
+import { TextField, linkDrawable, plainInputError } from "./text.js";
 import { BoundsLine } from "./bounds.js";
 import { PackOffer } from "./packs.js";
 import { JobKind, JobStopped, Jobs, Why, stoppedText } from "./jobs.js";
@@ -385,10 +385,12 @@ function exampleChosen(id) {
 /** Longest fragment a position can need (25 squares); anything longer is refused unread. */
 const MAX_LINK_CHARS = 400;
 
+const tooLongText = (hash) => `This link is too long to be a position (${String(hash).length.toLocaleString("en")} characters).`;
+
 /** The address bar's fragment changed: Back/Forward, or a link typed or pasted. */
 function hashChanged(hash) {
   if (String(hash).length > MAX_LINK_CHARS) {
-    refuseLink(`This link is too long to be a position (${String(hash).length.toLocaleString("en")} characters).`);
+    refuseLink(tooLongText(hash));
     return;
   }
   const h = readHash(hash);
@@ -458,10 +460,10 @@ function main() {
   view.playback.speed(model.speedIndex, SPEEDS[model.speedIndex]);
   const hashAtStart = location.hash;
   const h = hashAtStart.length > MAX_LINK_CHARS ? null : readHash();
-  const linked = h?.tiles && SHAPES.includes(h.shape);
+  const linked = linkDrawable(h);
   const first = linked ? new Board(parseShape(h.shape).rows, parseShape(h.shape).cols, h.tiles) : new Board(4, 4, randomTiles(4, 4));
   run(model.setPosition(first, { source: Source.START }));
-  if (location.hash.length > MAX_LINK_CHARS) refuseLink(`This link is too long to be a position (${location.hash.length.toLocaleString("en")} characters).`);
+  if (hashAtStart.length > MAX_LINK_CHARS) refuseLink(tooLongText(hashAtStart));
   else if (h && !linked) {
     history.replaceState(null, "", location.href.replace(/#.*$/, "") + hashAtStart); // kept until checked
     text.checkLink(h, Source.LINK, refuseLink);

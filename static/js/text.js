@@ -4,7 +4,7 @@
 // one-click fix where there is one.  The messages' rules are pure functions below
 // (tests/js/text.test.mjs); the controller keeps only its timer and the latest check's number.
 
-import { Board, SHAPES, parseShape } from "./model/board.js";
+import { Board, SHAPES, isSolvable, parseShape } from "./model/board.js";
 import { Source } from "./model/page-model.js";
 import { ErrorCode, ErrorType, Method } from "./solver/protocol.js";
 import { JobKind } from "./jobs.js";
@@ -36,6 +36,12 @@ export function plainInputError(err) {
     return "This position can't be solved: no sequence of slides reaches the goal from it. It is the mirror image of a solvable one: swapping any two tiles makes it solvable.";
   }
   return err.message;
+}
+
+/** A link's position that needs no check by the solver: a solvable one on a size of the built-in menu. */
+export function linkDrawable(link) {
+  const d = link?.tiles && SHAPES.includes(link.shape) ? parseShape(link.shape) : null;
+  return !!d && isSolvable(link.tiles, d.rows, d.cols);
 }
 
 export class TextField {
@@ -89,7 +95,7 @@ export class TextField {
 
   /** Check the text with the solver; on success the board follows it.  Resolves to true when it did. */
   async sync({ force = false } = {}) {
-    const { model, ask, run, changePosition, view } = this.hooks;
+    const { model, ask, changePosition } = this.hooks;
     const text = model.text.trim();
     if (!force && !model.textDirty) return true;
     if (!model.ready) return false;
@@ -104,11 +110,19 @@ export class TextField {
       return true;
     } catch (err) {
       if (err.type === ErrorType.CANCELLED || seq !== this.seq) return false;
-      this.showError(plainInputError(err), err.code === ErrorCode.UNSOLVABLE ? unsolvableFix(text) : null);
-      run(model.textInvalid(err.message));
-      view.bounds.clear("");
+      this.refused(text, err);
       return false;
     }
+  }
+
+  /**
+   * The solver's parser refused `text` (typed or a link's): the field says why in plain words,
+   * with its one-click fix where there is one.  The board is kept, and so is its bounds line.
+   */
+  refused(text, err) {
+    const { model, run } = this.hooks;
+    this.showError(plainInputError(err), err.code === ErrorCode.UNSOLVABLE ? unsolvableFix(text) : null);
+    run(model.textInvalid(err.message));
   }
 
   /**
@@ -140,13 +154,14 @@ export class TextField {
 
   /**
    * A link's position, checked by the same rules as typed input before anything
-   * is drawn: a position on a shape of the built-in menu is drawn at once; any
-   * other goes through the solver's parser (once it has loaded), and a refused
-   * one keeps the board and says why (refuse).
+   * is drawn: a solvable position on a shape of the built-in menu is drawn at once
+   * (linkDrawable); any other goes through the solver's parser (once it has loaded),
+   * and a refused one keeps the board: the field shows the link's text as if typed,
+   * with the reason and its fix (refused), and the notice says the link was refused.
    */
   async checkLink(link, source, refuse) {
-    const { model, ask, changePosition } = this.hooks;
-    if (link.tiles && SHAPES.includes(link.shape)) {
+    const { model, ask, changePosition, view } = this.hooks;
+    if (linkDrawable(link)) {
       const d = parseShape(link.shape);
       changePosition(new Board(d.rows, d.cols, link.tiles), source);
       return;
@@ -160,7 +175,10 @@ export class TextField {
       changePosition(new Board(r.rows, r.cols, r.tiles), source);
     } catch (err) {
       if (err.type === ErrorType.CANCELLED) return;
-      refuse(`This link's position was refused: ${plainInputError(err)}`);
+      view.setTilesText(link.text);
+      model.textEdited(link.text);
+      this.refused(link.text, err);
+      refuse("This link's position was refused: the tiles field says why.");
     }
   }
 }

@@ -502,7 +502,8 @@ def test_share_links_are_checked_before_drawing(ready_app: App):
         )
         assert time.monotonic() - t0 < 3, frag[:40]
         notice = page.inner_text("#position-notice")
-        assert words in notice and "board was kept" in notice, notice
+        said = notice + " " + page.inner_text("#tiles-error")  # a parsed link's reason is the field's, as typed text's
+        assert words in said and "board was kept" in notice, said
         assert len(notice) < 400, len(notice)
         assert app.board_tiles() == before and page.url.endswith("#" + _hash(before))
         notice_box = page.locator("#position-notice").bounding_box()
@@ -511,6 +512,53 @@ def test_share_links_are_checked_before_drawing(ready_app: App):
     # A good link clears the notice.
     app.set_position(EIGHT["tiles"], "3x3")
     assert page.is_hidden("#position-notice")
+
+
+UNSOLVABLE_15 = list(range(1, 14)) + [15, 14, 0]
+
+
+def _shows_the_unsolvable_link_with_its_fix(app: App, kept: list[int]) -> None:
+    """The board is kept; the field holds the link's position as if typed, with the plain reason and
+    the *Swap tiles 14 and 15* fix, which then draws the fixed position."""
+    page = app.page
+    page.wait_for_selector("#fix-button:not([hidden])", timeout=60_000)
+    assert app.board_tiles() == kept
+    assert page.input_value("#tiles-input").split() == [str(t) for t in UNSOLVABLE_15]
+    assert page.inner_text("#tiles-error").startswith("This position can't be solved"), page.inner_text("#tiles-error")
+    assert page.inner_text("#fix-button") == "Swap tiles 14 and 15"
+    assert "refused" in page.inner_text("#position-notice") and "board was kept" in page.inner_text("#position-notice")
+    assert app.state() != "error" and "unsolvable" not in page.inner_text("#bounds")
+    page.click("#fix-button")
+    page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, goal(4, 4))))
+    assert page.is_hidden("#fix-button") and page.inner_text("#tiles-error") == ""
+
+
+def test_an_unsolvable_link_shows_the_fix_and_a_long_one_is_refused_on_open(ready_app: App, browser, site):
+    """Issue 24, 3: `#tiles=1,...,13,15,14,0` was drawn as Ready, the bounds line showed the raw
+    message and Solve failed with a Retry that could only fail; a link over 400 characters was
+    refused only when the hash changed, not when the page was opened with it."""
+    app = ready_app
+    page = app.page
+    app.set_position(KORF12["tiles"])
+    page.evaluate("f => { location.hash = f; }", _hash(UNSOLVABLE_15))
+    _shows_the_unsolvable_link_with_its_fix(app, KORF12["tiles"])
+    # Opened with such links: the board is a random one, the link is checked once the solver is up.
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        fresh = App(ctx.new_page(), site)
+        fresh.open("#" + _hash(UNSOLVABLE_15))
+        _shows_the_unsolvable_link_with_its_fix(fresh, fresh.board_tiles())
+        long_link = "#" + _hash(list(range(1, 200)) + [0], "10x20")
+        assert len(long_link) > 400
+        fresh = App(ctx.new_page(), site)  # a page opened with it (not a change of its hash)
+        fresh.page.goto(site.url + "index.html" + long_link)
+        fresh.page.wait_for_selector("#position-notice:not([hidden])", timeout=30_000)
+        notice = fresh.page.inner_text("#position-notice")
+        assert f"too long to be a position ({len(long_link):,} characters)" in notice and "board was kept" in notice, notice
+        fresh.wait_ready()
+        assert len(fresh.board_tiles()) == 16 and "#tiles=" in fresh.page.url and len(fresh.page.url.split("#")[1]) < 400
+    finally:
+        ctx.close()
 
 
 def test_move_string_replay_says_how_far_from_optimal(ready_app: App):

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { plainInputError, unsolvableFix } from "../../static/js/text.js";
+import { linkDrawable, plainInputError, unsolvableFix } from "../../static/js/text.js";
 
 describe("plainInputError", () => {
   test("an unsolvable position is explained by its code, whatever the message says", () => {
@@ -27,5 +27,17 @@ describe("unsolvableFix", () => {
 
   test("none for a text that is not a permutation", () => {
     for (const t of ["1 2", "1 2 x 0", "0 1 2 9"]) assert.equal(unsolvableFix(t), null, t);
+  });
+});
+
+describe("linkDrawable", () => {
+  test("a solvable position on a built-in size is drawn at once; anything else goes to the parser", () => {
+    const goal = [...Array(15).keys()].map((i) => i + 1).concat(0);
+    assert.equal(linkDrawable({ tiles: goal, shape: "4x4" }), true);
+    const swapped = goal.slice(0, 13).concat([15, 14, 0]);
+    assert.equal(linkDrawable({ tiles: swapped, shape: "4x4" }), false); // unsolvable: the field and its fix
+    assert.equal(linkDrawable({ tiles: null, shape: "4x4" }), false);
+    assert.equal(linkDrawable({ tiles: [1, 2, 3, 0], shape: "1x4" }), false); // not a size of the menu
+    assert.equal(linkDrawable(null), false);
   });
 });
