@@ -30,10 +30,28 @@ export function unsolvableFix(text) {
   return { label: `Swap tiles ${a} and ${b}`, text: t.join(" ") };
 }
 
-/** The solver's message in plain words (the details stay in the title). */
-export function plainInputError(err) {
+const plural = (n, word) => `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * The solver's refusal of `text` (for a board of `shape`, when one was given) in plain words,
+ * told apart by the error's code; other errors keep the solver's message.
+ */
+export function plainInputError(err, { text = "", shape = null } = {}) {
   if (err.code === ErrorCode.UNSOLVABLE) {
     return "This position can't be solved: no sequence of slides reaches the goal from it. It is the mirror image of a solvable one: swapping any two tiles makes it solvable.";
+  }
+  if (err.code === ErrorCode.TOO_LONG && text) {
+    return `This text is too long to be a position (${plural(String(text).length, "character")}).`;
+  }
+  const dims = parseShape(shape);
+  const count = tokens(text).length;
+  if (err.code === ErrorCode.COUNT && dims && count) {
+    const need = dims.rows * dims.cols;
+    const off = Math.abs(need - count);
+    const what = off === 1 ? "One number" : `${off.toLocaleString("en")} numbers`;
+    const where = `a ${shape} board takes ${need} (0 for the gap), this text has ${count.toLocaleString("en")}`;
+    if (count < need) return `${what} ${off === 1 ? "is" : "are"} missing: ${where}.`;
+    if (count > need) return `${what} too many: ${where}.`;
   }
   return err.message;
 }
@@ -80,7 +98,11 @@ export class TextField {
     return tokens(model.text).join(" ") !== model.position.text();
   }
 
-  /** The shape to send with a text: the selected one when the count fits it. */
+  /**
+   * The shape to send with a text: the one size the count fits when it fits one other than the
+   * selected, else the selected one (a count that fits none, or several, is said to be short or
+   * long for the size the user chose).
+   */
   shapeFor(text) {
     const count = tokens(text).length;
     const selected = this.hooks.model.position.shape;
@@ -90,7 +112,7 @@ export class TextField {
       const d = parseShape(s);
       return d.rows * d.cols === count;
     });
-    return fits.length === 1 ? fits[0] : null;
+    return fits.length === 1 ? fits[0] : selected;
   }
 
   /** Check the text with the solver; on success the board follows it.  Resolves to true when it did. */
@@ -110,7 +132,7 @@ export class TextField {
       return true;
     } catch (err) {
       if (err.type === ErrorType.CANCELLED || seq !== this.seq) return false;
-      this.refused(text, err);
+      this.refused(text, shape, err);
       return false;
     }
   }
@@ -119,9 +141,9 @@ export class TextField {
    * The solver's parser refused `text` (typed or a link's): the field says why in plain words,
    * with its one-click fix where there is one.  The board is kept, and so is its bounds line.
    */
-  refused(text, err) {
+  refused(text, shape, err) {
     const { model, run } = this.hooks;
-    this.showError(plainInputError(err), err.code === ErrorCode.UNSOLVABLE ? unsolvableFix(text) : null);
+    this.showError(plainInputError(err, { text, shape }), err.code === ErrorCode.UNSOLVABLE ? unsolvableFix(text) : null);
     run(model.textInvalid(err.message));
   }
 
@@ -177,7 +199,7 @@ export class TextField {
       if (err.type === ErrorType.CANCELLED) return;
       view.setTilesText(link.text);
       model.textEdited(link.text);
-      this.refused(link.text, err);
+      this.refused(link.text, link.shape, err);
       refuse("This link's position was refused: the tiles field says why.");
     }
   }

@@ -473,11 +473,42 @@ def test_input_checked_when_complete_with_a_one_click_fix(ready_app: App):
     field_box = page.locator("#tiles-input").bounding_box()
     assert error_box["x"] + error_box["width"] <= field_box["x"] + field_box["width"] + 1
     assert page.locator("#tiles-error").bounding_box()["height"] < 200
-    # An incomplete text is checked on blur.
+    # An incomplete text is checked on blur, and said to be short for the size chosen.
     page.fill("#tiles-input", "1 2 3 4 5")
     page.focus("#shuffle-button")
     page.wait_for_function("() => document.querySelector('#tiles-error').textContent !== ''")
+    assert page.inner_text("#tiles-error") == "11 numbers are missing: a 4x4 board takes 16 (0 for the gap), this text has 5."
     app.set_position(goal(4, 4))
+
+
+def test_input_messages_say_what_is_wrong_in_the_users_terms(ready_app: App):
+    """Issue 24, 7: 15 numbers on a 4x4 said "could be 3x5 or 5x3: give the shape"; a huge paste
+    reported the API's parameter size and blanked the bounds line; "4 5 U D" said U is not a move."""
+    app = ready_app
+    page = app.page
+    app.set_position(goal(4, 4))
+    app.set_position(KORF12["tiles"])
+    page.wait_for_function("() => /MD [1-9]/.test(document.querySelector('#bounds').textContent)")  # KORF12's, not the goal's
+    bounds = page.inner_text("#bounds")
+
+    def entered(text: str) -> str:
+        page.evaluate("() => { document.querySelector('#tiles-error').textContent = ''; }")
+        page.fill("#tiles-input", text)
+        page.press("#tiles-input", "Enter")
+        page.wait_for_function("() => document.querySelector('#tiles-error').textContent !== ''")
+        return page.inner_text("#tiles-error")
+
+    assert entered(" ".join(map(str, range(1, 16)))) == "One number is missing: a 4x4 board takes 16 (0 for the gap), this text has 15."
+    assert entered(" ".join(map(str, range(17)))) == "One number too many: a 4x4 board takes 16 (0 for the gap), this text has 17."
+    huge = "1 2 3 " * 100_000
+    assert entered(huge) == f"This text is too long to be a position ({len(huge.strip()):,} characters)."
+    assert page.inner_text("#bounds") == bounds and app.board_tiles() == KORF12["tiles"]  # the board and its bounds kept
+    app.set_position(KORF12["tiles"])
+    page.click("#replay summary")
+    page.fill("#moves-input", "4 5 U D")
+    page.click("#replay-button")
+    assert page.inner_text("#replay-result").startswith("Move 3 (U) is a gap move among tile numbers: write the whole list in one notation")
+    page.click("#replay summary")
 
 
 def test_share_links_are_checked_before_drawing(ready_app: App):

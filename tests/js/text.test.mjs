@@ -19,6 +19,23 @@ describe("plainInputError", () => {
   });
 });
 
+describe("plainInputError: the count and the length of a text", () => {
+  const count = { type: "input", code: "count", message: "a 4x4 board has 16 squares, got 15 tiles" };
+  test("numbers missing or too many for the size chosen", () => {
+    const fifteen = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    assert.equal(plainInputError(count, { text: fifteen, shape: "4x4" }), "One number is missing: a 4x4 board takes 16 (0 for the gap), this text has 15.");
+    assert.equal(plainInputError(count, { text: "1 2 3", shape: "4x4" }), "13 numbers are missing: a 4x4 board takes 16 (0 for the gap), this text has 3.");
+    assert.equal(plainInputError(count, { text: `${fifteen} 0 16`, shape: "4x4" }), "One number too many: a 4x4 board takes 16 (0 for the gap), this text has 17.");
+    assert.equal(plainInputError(count, { text: fifteen }), count.message); // no size: the solver's words
+  });
+
+  test("a text too long for a position says so, not the API's parameter size", () => {
+    const huge = "1 ".repeat(300_000);
+    const err = { type: "input", code: "too_long", message: "the parameters are 600,028 characters long; at most 131,072 are read" };
+    assert.equal(plainInputError(err, { text: huge, shape: "4x4" }), "This text is too long to be a position (600,000 characters).");
+  });
+});
+
 describe("unsolvableFix", () => {
   test("swaps the two largest tiles", () => {
     assert.deepEqual(unsolvableFix("1 2 3 4 5 6 8 7 0"), { label: "Swap tiles 7 and 8", text: "1 2 3 4 5 6 7 8 0" });

@@ -27,6 +27,12 @@ export function parseMoveString(board, text) {
   } else {
     const parts = t.split(/[\s,;]+/).filter(Boolean);
     if (parts.length > MAX_MOVES) return { error: `That is too long for a move list (at most ${MAX_MOVES} moves).` };
+    const letter = parts.findIndex((p) => /^[UDLR]+$/i.test(p));
+    if (letter >= 0 && parts.some((p) => /^\d+$/.test(p))) {
+      return {
+        error: `Move ${letter + 1} (${parts[letter].slice(0, 20)}) is a gap move among tile numbers: write the whole list in one notation, tile numbers (4 5 10 …) or the gap's moves (U D L R).`,
+      };
+    }
     for (let i = 0; i < parts.length; i++) {
       const tile = /^\d{1,3}$/.test(parts[i]) ? Number(parts[i]) : NaN;
       if (!Number.isInteger(tile) || tile < 1 || tile >= b.tiles.length) {
