@@ -58,6 +58,34 @@ function downloadCounter(files) {
 
 const length = (resp) => resp.headers.get("content-length");
 
+/**
+ * `stream` as it is read, with `failed(error, bytes)` told at once when a read fails (a
+ * connection closed mid-body): the fetch that started it resolved long before, and Pyodide's
+ * loader, which reads the other branch of the same body, only logs such a failure and waits.
+ */
+function watchBody(stream, failed) {
+  const reader = stream.getReader();
+  let bytes = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      let chunk;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        failed(e, bytes);
+        controller.error(e);
+        return;
+      }
+      if (chunk.done) controller.close();
+      else {
+        bytes += chunk.value.byteLength;
+        controller.enqueue(chunk.value);
+      }
+    },
+    cancel: (why) => reader.cancel(why),
+  });
+}
+
 let keeping = Promise.resolve(); // the copy of a downloaded wasm being stored (runtimeWasm)
 
 /**
@@ -87,7 +115,7 @@ export const downloadKept = () => keeping;
  * precache (offline.js) takes it instead of asking the HTTP cache, which may not hold it; the
  * download is counted there (`count`), the response Pyodide compiles being the browser's own.
  */
-async function runtimeWasm(original, wasmUrl, init, controlled, count) {
+async function runtimeWasm(original, wasmUrl, init, controlled, count, cut) {
   const keptCopy = caches.match(wasmUrl).catch(() => undefined);
   if (controlled) {
     const kept = await keptCopy;
@@ -114,13 +142,18 @@ async function runtimeWasm(original, wasmUrl, init, controlled, count) {
     resp.body?.cancel().catch(() => {});
     return kept;
   }
-  if (resp.status === 200) {
-    const copy = resp.clone();
+  if (resp.status === 200 && resp.body) {
+    // a copy of the body is read (stored, or only watched when a copy is kept already): a read
+    // that fails is a cut download, fatal at once (`cut`)
+    const copy = watchBody(resp.clone().body, (e, bytes) => cut(WASM, e, bytes, length(resp)));
     keeping = keptCopy
-      .then((kept) => {
-        if (kept) return copy.body?.cancel();
-        const body = count && copy.body ? count(copy.body) : copy.body;
-        const stored = new Response(body, { status: 200, statusText: copy.statusText, headers: copy.headers });
+      .then(async (kept) => {
+        if (kept) {
+          for (const reader = copy.getReader(); !(await reader.read()).done; );
+          return;
+        }
+        const body = count ? count(copy) : copy;
+        const stored = new Response(body, { status: 200, statusText: resp.statusText, headers: resp.headers });
         return caches.open(DOWNLOADS_CACHE).then((cache) => cache.put(wasmUrl, stored));
       })
       .catch(() => {});
@@ -133,17 +166,18 @@ async function runtimeWasm(original, wasmUrl, init, controlled, count) {
  * runtime files still to download (`files`) counted as they stream in (downloadCounter).
  * Returns the function that restores fetch.
  */
-function runtimeFetch(controlled, files) {
+function runtimeFetch(controlled, files, cut) {
   const original = self.fetch;
   const wasmUrl = url(`${PYODIDE}${WASM}`);
   const count = downloadCounter(files);
-  const counted = new Set(files.filter((f) => f !== WASM).map((f) => url(`${PYODIDE}${f}`)));
+  const counted = new Map(files.filter((f) => f !== WASM).map((f) => [url(`${PYODIDE}${f}`), f]));
   self.fetch = async function (input, init) {
     const href = hrefOf(input);
-    if (href === wasmUrl && self.caches) return runtimeWasm(original, wasmUrl, init, controlled, count);
+    if (href === wasmUrl && self.caches) return runtimeWasm(original, wasmUrl, init, controlled, count, cut);
     const resp = await original.call(this, input, init);
-    if (!count || !counted.has(href) || !resp.ok || !resp.body) return resp;
-    return new Response(count(resp.body), { status: resp.status, statusText: resp.statusText, headers: resp.headers });
+    if (!counted.has(href) || !resp.ok || !resp.body) return resp;
+    const body = watchBody(resp.body, (e, bytes) => cut(counted.get(href), e, bytes, length(resp)));
+    return new Response(count ? count(body) : body, { status: resp.status, statusText: resp.statusText, headers: resp.headers });
   };
   return () => {
     self.fetch = original;
@@ -151,7 +185,14 @@ function runtimeFetch(controlled, files) {
 }
 
 /** The runtime file is damaged or missing: a fatal LoadError naming it. */
-const damagedRuntime = (why) => new LoadError(ErrorType.LOAD, `The Python runtime file is damaged or missing (${WASM}): ${why}`, WASM);
+const damagedRuntime = (why, file = WASM) => new LoadError(ErrorType.LOAD, `The Python runtime file is damaged or missing (${file}): ${why}`, file);
+
+/** The download of runtime `file` stopped after `bytes` of `total` (its Content-Length, if any). */
+const cutDownload = (file, e, bytes, total) =>
+  damagedRuntime(
+    `its download was cut after ${bytes.toLocaleString("en")}${total ? ` of ${Number(total).toLocaleString("en")}` : ""} bytes (${firstLine(e)}). Check the connection and retry.`,
+    file,
+  );
 
 /**
  * Pyodide's loader does not reject when its wasm cannot be compiled (truncated,
@@ -161,7 +202,7 @@ const damagedRuntime = (why) => new LoadError(ErrorType.LOAD, `The Python runtim
  * alone (a server without the application/wasm type) is left to Pyodide's fallback.
  * With `memoryBytes` (a start from a snapshot of that size), the instance's memory is grown
  * to it as soon as it exists (worker/snapshot.js, growMemory).
- * Returns {failed, restore}.
+ * Returns {failed, fail (reject `failed` from elsewhere: a cut download), restore}.
  */
 function watchWasm(memoryBytes = 0) {
   let fail;
@@ -190,7 +231,7 @@ function watchWasm(memoryBytes = 0) {
     };
   }
   const restore = () => Object.assign(WebAssembly, originals);
-  return { failed, restore };
+  return { failed, fail, restore };
 }
 
 /**
@@ -215,9 +256,9 @@ export async function loadRuntime(opts, snapshot = null) {
   if (typeof WebAssembly !== "object") {
     throw new LoadError(ErrorType.LOAD, "This browser does not support WebAssembly, which the solver needs.");
   }
-  const unwrap = runtimeFetch(!!opts.controlled, files);
-  let pyodide;
   const wasm = watchWasm(snapshot ? snapshot.bytes.length : 0);
+  const unwrap = runtimeFetch(!!opts.controlled, files, (file, e, bytes, total) => wasm.fail(cutDownload(file, e, bytes, total)));
+  let pyodide;
   try {
     pyodide = await Promise.race([
       loadPyodide({
