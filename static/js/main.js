@@ -12,7 +12,7 @@ import { PageModel, Source } from "./model/page-model.js";
 import { parseMoveString, replayVerdict } from "./model/moves.js";
 import { bindInput } from "./input/page.js";
 import { Playback, SPEEDS } from "./model/playback.js";
-import { readHash, writeHash, shareUrl, prefs } from "./model/share.js";
+import { linkTooLong, readHash, writeHash, shareUrl, prefs } from "./model/share.js";
 import { Lab } from "./lab/lab.js";
 import { bindLabInput } from "./input/lab.js";
 import { Startup, fatalTitle } from "./startup.js";
@@ -61,7 +61,7 @@ function solverReady(msg) {
   const pending = model.pendingLink;
   if (pending) {
     model.linkPending(null);
-    text.checkLink(pending.link, pending.source, refuseLink);
+    openLink(pending.link, pending.source);
   } else if (model.textDirty) {
     text.sync({ force: true });
   }
@@ -284,7 +284,8 @@ function stopPlayback() {
 /** Show model.solution (a solve's result or a replayed move string) and its playback. */
 function showSolution(focus) {
   const { start, result, kind } = model.solution;
-  if (kind !== "replay") view.solution.show(result, { boundLabel: bounds.label(result.bound || model.solution.bound) });
+  if (kind === "given") view.solution.show(result, { given: true, optimal: knownOptimal() });
+  else if (kind !== "replay") view.solution.show(result, { boundLabel: bounds.label(result.bound || model.solution.bound) });
   view.playback.show();
   const pb = new Playback(start, result.directions, (b, i) => {
     model.playbackAt(i);
@@ -382,23 +383,46 @@ function exampleChosen(id) {
   changePosition(new Board(d.rows, d.cols, ex.tiles), Source.EXAMPLE, id);
 }
 
-/** Longest fragment a position can need (25 squares); anything longer is refused unread. */
-const MAX_LINK_CHARS = 400;
-
 const tooLongText = (hash) => `This link is too long to be a position (${String(hash).length.toLocaleString("en")} characters).`;
 
 /** The address bar's fragment changed: Back/Forward, or a link typed or pasted. */
 function hashChanged(hash) {
-  if (String(hash).length > MAX_LINK_CHARS) {
+  if (linkTooLong(hash)) {
     refuseLink(tooLongText(hash));
     return;
   }
   const h = readHash(hash);
   if (h?.bound) prefs.set("bound", h.bound);
   const same = h?.tiles && h.shape === model.position.shape && h.tiles.join(" ") === model.position.text();
-  const loaded = h && !same ? text.checkLink(h, Source.HISTORY, refuseLink) : Promise.resolve();
+  const loaded = h && !same ? openLink(h, Source.HISTORY) : Promise.resolve(h && showLinkMoves(h));
   loaded.then(() => lab.linkOpened(hash)); // a comparison link (lab/lab.js), on its position
 }
+
+/** A link's position, checked (text.js), then its moves (showLinkMoves). */
+function openLink(link, source) {
+  return text.checkLink(link, source, refuseLink).then(() => showLinkMoves(link));
+}
+
+/**
+ * A link's moves (&moves=), once its position is the board's: checked by replay and shown as
+ * the solution, as given (shortest only when the page knows it); moves that do not solve the
+ * position are said so in the notice.  The address bar keeps them.
+ */
+function showLinkMoves(link) {
+  if (!link.moves || model.job || link.text !== model.position.text() || (link.shape && link.shape !== model.position.shape)) return;
+  const shown = model.solution;
+  if (shown?.kind === "given" && shown.result.directions === link.moves.toUpperCase()) return;
+  const r = parseMoveString(model.position, link.moves);
+  if (r.error || !r.solves) {
+    model.setNotice(`This link's moves were not shown: ${r.error || "they do not solve the position."}`);
+    view.setNotice(model.notice);
+    writeHash(model.position);
+    return;
+  }
+  run(model.replay(r, "given"));
+  writeHash(model.position, { moves: r.directions });
+}
+
 
 /** Keep the board, put its own link back in the address bar, say why. */
 function refuseLink(message) {
@@ -426,7 +450,7 @@ bindInput({
   shuffle: () => newRandomBoard(model.position.rows, model.position.cols),
   goal: () => changePosition(new Board(model.position.rows, model.position.cols), Source.GOAL),
   exampleChosen,
-  share: () => view.copyText(shareUrl(model.position), { done: "Link copied", ask: "Copy this link:" }),
+  share: () => view.copyText(shareUrl(model.position, { moves: model.solution?.result.directions }), { done: "Link copied", ask: "Copy this link:" }),
   hashChanged,
   boundChosen: (b) => bounds.chosen(b),
   downloadPack: () => packs.download(),
@@ -459,14 +483,15 @@ function main() {
   model.speedChosen(SPEEDS[speed] ? speed : 2); // a stored index this build no longer has: the default
   view.playback.speed(model.speedIndex, SPEEDS[model.speedIndex]);
   const hashAtStart = location.hash;
-  const h = hashAtStart.length > MAX_LINK_CHARS ? null : readHash();
+  const h = linkTooLong(hashAtStart) ? null : readHash();
   const linked = linkDrawable(h);
   const first = linked ? new Board(parseShape(h.shape).rows, parseShape(h.shape).cols, h.tiles) : new Board(4, 4, randomTiles(4, 4));
   run(model.setPosition(first, { source: Source.START }));
-  if (hashAtStart.length > MAX_LINK_CHARS) refuseLink(tooLongText(hashAtStart));
-  else if (h && !linked) {
+  if (linkTooLong(hashAtStart)) refuseLink(tooLongText(hashAtStart));
+  else if (linked) showLinkMoves(h);
+  else if (h) {
     history.replaceState(null, "", location.href.replace(/#.*$/, "") + hashAtStart); // kept until checked
-    text.checkLink(h, Source.LINK, refuseLink);
+    openLink(h, Source.LINK);
   }
   if (h?.bound) prefs.set("bound", h.bound);
   startup.start(model.position.shape);

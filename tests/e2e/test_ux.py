@@ -592,6 +592,56 @@ def test_an_unsolvable_link_shows_the_fix_and_a_long_one_is_refused_on_open(read
         ctx.close()
 
 
+def _copied_link(page) -> str:
+    page.evaluate("() => navigator.clipboard.writeText('')")
+    page.click("#share-button")
+    return page.wait_for_function("() => navigator.clipboard.readText().then(t => t.includes('#tiles=') && t)").json_value()
+
+
+def test_a_link_carries_the_solution_replayed_and_shown_as_given(browser, site):
+    """Issue 24, 10: a link can carry the solution (&moves=), so a long solve is shared without
+    solving again: checked by replay and shown as given, with its length, called shortest only
+    when that is known; moves that do not solve the position are not shown."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, permissions=["clipboard-read", "clipboard-write"])
+    try:
+        app = App(ctx.new_page(), site)
+        page = app.page
+        app.open("#" + _hash(KORF12["tiles"]))
+        sol = app.solve("auto")
+        link = _copied_link(page)
+        assert link.endswith(f"#{_hash(KORF12['tiles'])}&moves={sol['directions']}"), link
+        # Opened in another page: the moves are shown as the solution at once, no solve runs.
+        other = App(ctx.new_page(), site)
+        other.page.goto(link)
+        shown = other.page.wait_for_selector("#solution[data-given=true]", timeout=30_000)
+        assert int(shown.get_attribute("data-length")) == sol["length"] == KORF12["optimal"]
+        assert shown.get_attribute("data-directions") == sol["directions"]
+        assert other.page.inner_text("#solution-unit") == "moves"  # not known there to be the shortest
+        assert "checked by replay" in other.page.inner_text("#solution-meta")
+        assert other.board_tiles() == KORF12["tiles"] and other.page.is_hidden("#progress")
+        assert other.page.url.endswith(f"&moves={sol['directions']}")  # the address bar keeps them
+        other.wait_ready()
+        assert not other.page.inner_text("#status-text").startswith("Solved")
+        other.page.click("#play-end")
+        assert other.board_tiles() == goal(4, 4)
+        assert _copied_link(other.page) == link  # the round trip
+        # Once the page knows the shortest length (solved there), the link's moves are called optimal.
+        other.page.click("#play-start")
+        other.solve("auto")
+        other.page.evaluate("f => { location.hash = f; }", _hash(KORF12["tiles"]))  # (the address bar held the link)
+        other.page.evaluate("f => { location.hash = f; }", link.split("#")[1])
+        other.page.wait_for_selector("#solution[data-given=true]")
+        assert other.page.inner_text("#solution-unit") == "moves, optimal"
+        assert other.page.inner_text("#solution-meta").endswith("None is shorter.")
+        # Moves that do not solve the position: the position is shown, the moves are not.
+        other.page.evaluate("f => { location.hash = f; }", _hash(EIGHT["tiles"], "3x3") + "&moves=LLLL")
+        other.page.wait_for_selector("#position-notice:not([hidden])")
+        assert "moves were not shown" in other.page.inner_text("#position-notice")
+        assert other.board_tiles() == EIGHT["tiles"] and other.page.is_hidden("#solution")
+    finally:
+        ctx.close()
+
+
 def test_move_string_replay_says_how_far_from_optimal(ready_app: App):
     app = ready_app
     page = app.page

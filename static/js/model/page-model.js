@@ -69,7 +69,7 @@ export class PageModel {
   constructor(board) {
     // ---- the position and what is shown of it
     this.position = board;
-    this.solution = null; // {start: Board, bound, result, kind?, epoch} the solution shown (start === position)
+    this.solution = null; // {start: Board, bound, result, kind?, epoch} the solution shown (start === position); kind: "replay" or "given" (a link's moves), none for a solve's
     this.playbackIndex = 0; // moves of the solution played on the board
     this.example = ""; // the example shown, "" when the position is not (any more) an example
     this.undoStack = []; // [{position, solution, example}]
@@ -351,10 +351,14 @@ export class PageModel {
    * A pasted move string, checked (model/moves.js): it plays on the board from the
    * position like a solution, which it replaces (undoably).
    */
-  replay({ directions, moves }) {
+  /**
+   * Moves checked by replay (model/moves.js) are the solution shown: `kind` "replay" (pasted in
+   * Check your own moves: played at once) or "given" (a link's &moves=: shown as a solution).
+   */
+  replay({ directions, moves }, kind = "replay") {
     if (this.job) return [];
     if (this.solution) this.undoStack.push({ position: this.position, solution: this.solution, example: this.example });
-    this.solution = { start: this.position, bound: null, kind: "replay", result: { directions, moves, length: moves.length } };
+    this.solution = { start: this.position, bound: null, kind, result: { directions, moves, length: moves.length } };
     this.playbackIndex = 0;
     return [{ type: "clearSolution" }, { type: "showSolution", focus: false }, this.idleStatus(), { type: "render" }];
   }

@@ -20,20 +20,31 @@ export class SolutionView {
     this.el = $("solution");
   }
 
-  /** result: the api's solve result; boundLabel: the label of the bound it used. */
-  show(result, { boundLabel }) {
+  /**
+   * result: the api's solve result, or moves a link gave ({moves, directions, length}: `given`,
+   * with `optimal` the shortest length when the page knows it); boundLabel: the solve's bound.
+   */
+  show(result, { boundLabel = "", given = false, optimal = null }) {
     const el = this.el;
     el.hidden = false;
     el.dataset.length = String(result.length);
     el.dataset.moves = result.moves.join(" ");
     el.dataset.directions = result.directions;
     el.dataset.workers = String(result.workers || 1); // the pool's workers that searched
+    el.dataset.given = String(given);
     $("solution-length").textContent = String(result.length);
-    $("solution-unit").textContent = result.length === 1 ? "move, optimal" : "moves, optimal";
-    const rate = result.seconds > 0 ? result.nodes / result.seconds : null;
-    $("solution-meta").textContent =
-      `${formatCount(result.nodes)} nodes in ${formatSeconds(result.seconds)}` +
-      `${rate ? ` (${formatCount(rate)}/s)` : ""} with the ${boundLabel} bound.`;
+    const unit = result.length === 1 ? "move" : "moves";
+    const shortest = !given || optimal === result.length;
+    $("solution-unit").textContent = shortest ? `${unit}, optimal` : unit;
+    if (given) {
+      const known = optimal === null ? "Solve to know whether they are the shortest." : shortest ? "None is shorter." : `The shortest solution has ${optimal}.`;
+      $("solution-meta").textContent = `The link's moves, checked by replay: they reach the goal. ${known}`;
+    } else {
+      const rate = result.seconds > 0 ? result.nodes / result.seconds : null;
+      $("solution-meta").textContent =
+        `${formatCount(result.nodes)} nodes in ${formatSeconds(result.seconds)}` +
+        `${rate ? ` (${formatCount(rate)}/s)` : ""} with the ${boundLabel} bound.`;
+    }
     fillMoves($("solution-tiles"), result.moves.map(String), " ");
     fillMoves($("solution-dirs"), result.directions.split(""), "");
   }
@@ -45,6 +56,7 @@ export class SolutionView {
     delete el.dataset.moves;
     delete el.dataset.directions;
     delete el.dataset.workers;
+    delete el.dataset.given;
   }
 
   /** Mark move i (0-based; -1: none) in both notations, scrolled into view. */
