@@ -366,7 +366,9 @@ def test_progress_is_honest_and_the_bounds_line_is_labelled(ready_app: App):
     app.set_position(KORF12["tiles"])
     # The bounds line: WD and ID summed, LB = where the selected bound's search starts.
     page.select_option("#bound-select", "md")
-    page.wait_for_function("() => document.querySelector('#bounds').dataset.lb !== undefined")
+    page.wait_for_function(  # the bounds of this position (the line shows the last one's until they come)
+        "want => document.querySelector('#bounds').dataset.tiles === want", arg=",".join(map(str, KORF12["tiles"]))
+    )
     text = page.inner_text("#bounds")
     wd = page.inner_text("#bounds .bound-wd b")
     v, h_total = wd.split("+")
@@ -486,9 +488,8 @@ def test_input_messages_say_what_is_wrong_in_the_users_terms(ready_app: App):
     reported the API's parameter size and blanked the bounds line; "4 5 U D" said U is not a move."""
     app = ready_app
     page = app.page
-    app.set_position(goal(4, 4))
     app.set_position(KORF12["tiles"])
-    page.wait_for_function("() => /MD [1-9]/.test(document.querySelector('#bounds').textContent)")  # KORF12's, not the goal's
+    page.wait_for_function("want => document.querySelector('#bounds').dataset.tiles === want", arg=",".join(map(str, KORF12["tiles"])))
     bounds = page.inner_text("#bounds")
 
     def entered(text: str) -> str:
