@@ -47,6 +47,8 @@ const lab = new Lab({
   move: (direction) => run(model.applyMoves([direction])),
   ready: () => model.ready,
   info: () => model.info,
+  packs: () => model.packs,
+  packLoaded: (file) => model.packLoaded(file),
   copy: (what, messages) => view.copyText(what, messages),
 });
 

@@ -12,10 +12,10 @@ export class PackOffer {
     this.hooks = hooks;
   }
 
-  /** The optional pack that serves the board's shape, if the site has one. */
+  /** The optional pack of a bound that serves the board's shape, if the site has one (the explorer's tables are the lab's: lab/lab.js). */
   current() {
     const { model } = this.hooks;
-    return model.packs.find((p) => Array.isArray(p.shapes) && p.shapes.includes(model.position.shape));
+    return model.packs.find((p) => p.kind !== "explore" && Array.isArray(p.shapes) && p.shapes.includes(model.position.shape));
   }
 
   render() {

@@ -28,6 +28,8 @@ export function bindLabInput(lab) {
 
   $("lab-explorer").addEventListener("toggle", (e) => lab.explorerToggled(e.target.open));
   $("explorer-shape").addEventListener("change", (e) => lab.explorerShapeChosen(e.target.value));
+  $("explorer-pack-button").addEventListener("click", () => lab.downloadTable());
+  $("explorer-pack-cancel").addEventListener("click", () => lab.cancelTable());
   $("explorer-histogram").addEventListener("click", (e) => {
     const bar = e.target.closest("[data-distance]");
     if (bar) lab.barChosen(Number(bar.dataset.distance));

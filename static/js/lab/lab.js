@@ -14,6 +14,8 @@ import { labHash, optimumOf, parseBudget, readLabHash, toMarkdown, toTSV, iterat
 import { makeHash } from "../model/share.js";
 import { CompareView, ExplainView, TraceView } from "../view/lab.js";
 import { ExplorerView, HintView } from "../view/explorer.js";
+import { PackState } from "../view/solve.js";
+import { formatPackSize } from "../model/format.js";
 
 /** Boards whose exact-distance tables `make db` builds (fifteen.lab.explorer); the packs add 3x4, 4x3, 2x6, 6x2. */
 export const EXPLORER_SHAPES = ["3x3", "2x4", "4x2", "2x5", "5x2"];
@@ -28,8 +30,8 @@ export class Lab {
    * hooks (main.js): client (the solver), jobs (jobs.js); board() the position solved and
    * compared; shownBoard() the position on screen (a playback step);
    * load(board) show a new position; move(direction) slide the blank;
-   * ready(); info() the solver's info (bounds per shape, labels);
-   * copy(text, {done, ask}).
+   * ready(); info() the solver's info (bounds per shape, labels); packs() the site's optional
+   * packs (each with `loaded`); packLoaded(file) one of them was loaded; copy(text, {done, ask}).
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -57,6 +59,7 @@ export class Lab {
     this.explorerSeq = 0;
     this.explorerInfo = new Map(); // shape -> explore_info result
     this.explorerShown = null; // the shape whose histogram is shown
+    this.tableDownload = { file: null, error: null }; // an explorer table's download under way / its last failure
     this.hintSeq = 0;
     this.hint = null;
     this.hinting = false; // a hint runs (or waits for the solver)
@@ -74,10 +77,7 @@ export class Lab {
 
   // ---------------------------------------------------------------- life cycle
   async start() {
-    this.explorerView.setShapes(
-      EXPLORER_SHAPES.map((s) => [s, s.replace("x", "×")]),
-      EXPLORER_SHAPES[0],
-    );
+    this.renderExplorerMenu();
     if (this.pendingLink) {
       if (this.pendingLink.budget) this.budget = this.pendingLink.budget;
       this.compareView.open();
@@ -97,6 +97,7 @@ export class Lab {
   /** The solver is (again) ready: offer the shape's bounds; run a comparison link. */
   solverReady() {
     this.offered = null;
+    this.renderExplorerMenu();
     this.renderControls();
     this.runLink();
     this.refreshOpen();
@@ -423,6 +424,63 @@ export class Lab {
   }
 
   // ---------------------------------------------------------------- explorer
+  /** The site's optional explorer table for `shape` (a pack of kind "explore"), if any. */
+  tablePack(shape) {
+    return (this.hooks.packs?.() || []).find((p) => p.kind === "explore" && Array.isArray(p.shapes) && p.shapes.includes(shape));
+  }
+
+  /** The explorer's menu: the built-in tables' boards, then the optional tables' (with their size). */
+  renderExplorerMenu() {
+    const optional = (this.hooks.packs?.() || []).filter((p) => p.kind === "explore").flatMap((p) => (p.shapes || []).map((s) => [s, p]));
+    const entries = [
+      ...EXPLORER_SHAPES.filter((s) => !optional.some(([o]) => o === s)).map((s) => [s, s.replace("x", "×")]),
+      ...optional.map(([s, p]) => [s, `${s.replace("x", "×")}${p.loaded ? "" : ` (optional, ${formatPackSize(p.bytes)})`}`]),
+    ];
+    this.explorerView.setShapes(entries, this.hooks.shownBoard?.()?.shape);
+  }
+
+  /** The optional table of the board shown: offered (not loaded), downloading, loaded or failed; hidden when none. */
+  renderTablePack(shape) {
+    const pack = this.tablePack(shape);
+    const view = this.explorerView.pack;
+    if (!pack) {
+      view.hide();
+      return;
+    }
+    const { file, error } = this.tableDownload;
+    const state = pack.loaded ? PackState.LOADED : file === pack.file ? PackState.DOWNLOADING : error ? PackState.ERROR : PackState.OFFERED;
+    view.render(pack, state, { enabled: this.hooks.ready() && !file, error });
+  }
+
+  /** The Download button of an optional explorer table: fetched, loaded into the solver and kept, like the 7-8 pack. */
+  async downloadTable() {
+    const shape = this.hooks.shownBoard().shape;
+    const pack = this.tablePack(shape);
+    if (!pack || pack.loaded || this.tableDownload.file || !this.hooks.ready()) return;
+    this.tableDownload = { file: pack.file, error: null };
+    this.explorerView.pack.begin(pack);
+    this.renderTablePack(shape);
+    try {
+      const title = `Downloading the ${shape} explorer table`;
+      await this.jobs.run(JobKind.PACK, () => this.client.loadPack(pack.file, (p) => this.explorerView.pack.progress(pack, p)), { user: true, title });
+      this.tableDownload = { file: null, error: null };
+      this.hooks.packLoaded(pack.file);
+      this.renderExplorerMenu();
+      this.renderTablePack(shape);
+      this.explore();
+    } catch (err) {
+      const why = err.why === Why.USER ? "the download was cancelled." : isCancel(err) ? "the download was interrupted." : err.message || String(err);
+      this.tableDownload = { file: null, error: why };
+      this.renderTablePack(shape);
+    }
+  }
+
+  /** Cancel an explorer table's download. */
+  cancelTable() {
+    const job = this.jobs.find(JobKind.PACK);
+    if (job && this.tableDownload.file) this.jobs.stop(job, Why.USER);
+  }
+
   async explore() {
     if (!this.hooks.ready()) {
       this.explorerView.status("The solver is loading…");
@@ -432,6 +490,13 @@ export class Lab {
     const shape = board.shape;
     const seq = ++this.explorerSeq;
     this.explorerView.selectShape(shape);
+    this.renderTablePack(shape);
+    const pack = this.tablePack(shape);
+    if (pack && !pack.loaded) {
+      this.explorerShown = null;
+      this.explorerView.noTable(`The ${shape} table is an optional download: it is fetched only if you ask.`);
+      return;
+    }
     try {
       const { info, pos } = await this.jobs.run(
         JobKind.EXPLORE,

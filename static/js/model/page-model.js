@@ -172,9 +172,14 @@ export class PageModel {
   packEnded({ file = null, info = null, error = null } = {}) {
     this.packDownload = { busy: false, error };
     if (error) return;
-    this.packs = this.packs.map((p) => (p.file === file ? { ...p, loaded: true } : p));
+    this.packLoaded(file);
     if (info) this.info = info;
     this.boundsChanged();
+  }
+
+  /** An optional pack that adds no bound (an explorer table) was loaded. */
+  packLoaded(file) {
+    this.packs = this.packs.map((p) => (p.file === file ? { ...p, loaded: true } : p));
   }
 
   /** The solver's bounds changed (a pack loaded): Solve may now answer differently, so it runs again. */

@@ -5,23 +5,39 @@
 // property set through the CSSOM (allowed by style-src 'self').
 
 import { $, html } from "./dom.js";
+import { PackView } from "./solve.js";
 
 const count = (n) => n.toLocaleString("en-US");
 const moveText = (m) => `${m.tile} (${m.direction})`;
 
+/** The words of an optional explorer table's panel (its pack's label names the board). */
+const TABLE_PACK = Object.freeze({
+  noun: (pack) => `the ${shapeOf(pack)} table`,
+  download: (pack, size) => `Download the ${shapeOf(pack)} table (${size})`,
+  loaded: (pack) => `The ${shapeOf(pack)} table is loaded and kept for offline use.`,
+});
+const shapeOf = (pack) => (pack.shapes || []).join(" and ").replace(/x/g, "×");
+
 export class ExplorerView {
+  constructor() {
+    this.pack = new PackView({ prefix: "explorer-pack", panel: "explorer-pack", words: TABLE_PACK });
+  }
+
   isOpen() {
     return $("lab-explorer").open;
   }
 
-  /** The board menu: [[value, label]]. */
+  /** The board menu: [[value, label]], after a "Choose a board" entry (the board shown may have no table). */
   setShapes(shapes, selected) {
-    $("explorer-shape").replaceChildren(...shapes.map(([v, l]) => html("option", { text: l, attrs: { value: v } })));
-    $("explorer-shape").value = selected;
+    const choose = html("option", { text: "Choose a board…", attrs: { value: "", disabled: "" } });
+    $("explorer-shape").replaceChildren(choose, ...shapes.map(([v, l]) => html("option", { text: l, attrs: { value: v } })));
+    this.selectShape(selected);
   }
 
+  /** Show `shape` in the menu; "Choose a board…" when the menu does not list it. */
   selectShape(shape) {
-    if ([...$("explorer-shape").options].some((o) => o.value === shape)) $("explorer-shape").value = shape;
+    const listed = [...$("explorer-shape").options].some((o) => o.value === shape && shape);
+    $("explorer-shape").value = listed ? shape : "";
   }
 
   status(text) {

@@ -78,12 +78,27 @@ export class SolutionView {
 /** What the pack panel shows: data-state of #pack-panel. */
 export const PackState = Object.freeze({ OFFERED: "offered", DOWNLOADING: "downloading", LOADED: "loaded", ERROR: "error" });
 
+/** The words of the Solve card's pack panel (the explorer's tables have their own: view/explorer.js). */
+const HARD_PACK = Object.freeze({
+  noun: () => "the hard-positions pack",
+  download: (pack, size) => `Download hard-positions pack (${size})`,
+  loaded: () => "Hard-positions pack loaded: the strongest bound now uses it.",
+});
+
+/**
+ * An optional pack's panel: its download button (with the size), Cancel, a progress bar and a
+ * status line.  `prefix`: the ids' prefix (prefix-button, prefix-cancel, prefix-progress,
+ * prefix-progress-label, prefix-status, and prefix-panel or `panel`); `words`: {noun(pack),
+ * download(pack, size), loaded(pack)}.
+ */
 export class PackView {
-  constructor() {
-    this.panel = $("pack-panel");
-    this.button = $("pack-button");
-    this.status = $("pack-status");
-    this.bar = $("pack-progress");
+  constructor({ prefix = "pack", panel = `${prefix}-panel`, words = HARD_PACK } = {}) {
+    this.prefix = prefix;
+    this.words = words;
+    this.panel = $(panel);
+    this.button = $(`${prefix}-button`);
+    this.status = $(`${prefix}-status`);
+    this.bar = $(`${prefix}-progress`);
     this.lastPct = -1;
     this.lastDecodePct = -1;
   }
@@ -98,17 +113,18 @@ export class PackView {
     panel.hidden = false;
     panel.dataset.file = pack.file;
     panel.dataset.state = state;
-    $("pack-memory").textContent = packMemoryText(pack);
-    $("pack-progress-label").hidden = state !== PackState.DOWNLOADING;
+    const memory = $(`${this.prefix}-memory`);
+    if (memory) memory.textContent = packMemoryText(pack);
+    $(`${this.prefix}-progress-label`).hidden = state !== PackState.DOWNLOADING;
     const button = this.button;
     button.hidden = state === PackState.LOADED || state === PackState.DOWNLOADING;
     button.disabled = !enabled;
-    $("pack-cancel").hidden = state !== PackState.DOWNLOADING;
+    $(`${this.prefix}-cancel`).hidden = state !== PackState.DOWNLOADING;
     const size = formatPackSize(pack.bytes);
     // the visible text is the accessible name (no aria-label that could drift from it)
-    button.textContent = state === PackState.ERROR ? `Retry downloading the pack (${size})` : `Download hard-positions pack (${size})`;
+    button.textContent = state === PackState.ERROR ? `Retry downloading ${this.words.noun(pack)} (${size})` : this.words.download(pack, size);
     if (state === PackState.LOADED) {
-      this.status.textContent = "Hard-positions pack loaded: the strongest bound now uses it.";
+      this.status.textContent = this.words.loaded(pack);
     } else if (state === PackState.ERROR) {
       const why = /[.!?]$/.test(error) ? error : `${error}.`;
       this.status.textContent = `The pack could not be loaded: ${why} The solver keeps working without it.`;
@@ -123,7 +139,7 @@ export class PackView {
     this.bar.value = 0;
     this.lastPct = -1;
     this.lastDecodePct = -1;
-    this.status.textContent = `Downloading the hard-positions pack (${formatPackSize(pack.bytes)})…`;
+    this.status.textContent = `Downloading ${this.words.noun(pack)} (${formatPackSize(pack.bytes)})…`;
   }
 
   /**
@@ -148,7 +164,7 @@ export class PackView {
       this.status.textContent = "Downloaded; loading the pack into the solver…";
     } else if (pct >= this.lastPct + 10 || this.lastPct < 0) {
       this.lastPct = pct;
-      this.status.textContent = `Downloading the hard-positions pack: ${pct} % of ${formatPackSize(total)}…`;
+      this.status.textContent = `Downloading ${this.words.noun(pack)}: ${pct} % of ${formatPackSize(total)}…`;
     }
   }
 
