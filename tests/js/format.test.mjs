@@ -13,12 +13,22 @@ import {
   formatCount,
   formatPackSize,
   formatSeconds,
+  nodeRate,
   packMemoryText,
   phasesAttr,
   phasesText,
 } from "../../static/js/model/format.js";
 
 const MB = 1024 * 1024;
+
+describe("nodeRate", () => {
+  test("nodes over the whole time, none in the first second", () => {
+    assert.equal(nodeRate({ nodes: 17, seconds: 0.001 }), null); // not "(17/s)" nor "(17000/s)"
+    assert.equal(nodeRate({ nodes: 0, seconds: 0 }), null);
+    assert.equal(nodeRate({ nodes: 2_690_000, seconds: 10 }), 269_000);
+    assert.equal(nodeRate(null), null);
+  });
+});
 
 describe("formatting", () => {
   test("counts", () => {

@@ -8,6 +8,13 @@ export function formatCount(n) {
   return `${(n / 1e9).toFixed(2)} G`;
 }
 
+/**
+ * A solve's nodes per second so far, over its whole time: the one rate the page shows (the
+ * Nodes/s figure and the workers line); none in its first second, when a few nodes over a few
+ * milliseconds say nothing.
+ */
+export const nodeRate = (p) => (p && p.seconds >= 1 ? p.nodes / p.seconds : null);
+
 export function formatSeconds(s) {
   if (s === null || s === undefined || !Number.isFinite(s)) return "–";
   if (s < 1) return `${(s * 1000).toFixed(0)} ms`;

@@ -272,7 +272,6 @@ class ParallelJob {
     this.done = false;
     this.t0 = performance.now();
     this.lastReport = 0;
-    this.rates = clients.map(() => ({ nodes: 0, t: this.t0, rate: 0 }));
     this.promise = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -313,7 +312,6 @@ class ParallelJob {
       this.clients.push(h.client);
       this.workerNodes.push(0);
       this.live.push(0);
-      this.rates.push({ nodes: 0, t: performance.now(), rate: 0 });
     }
     this.pump();
   }
@@ -454,16 +452,7 @@ class ParallelJob {
     const finished = work.iterations.reduce((a, it) => a + it.nodes, 0);
     const liveSum = this.live.reduce((a, n) => a + n, 0);
     const iterationNodes = this.iterationNodes + liveSum;
-    const workers = this.clients.map((_, i) => {
-      const total = this.workerNodes[i] + this.live[i];
-      const r = this.rates[i];
-      if (t - r.t >= 500) {
-        r.rate = ((total - r.nodes) * 1000) / (t - r.t);
-        r.nodes = total;
-        r.t = t;
-      }
-      return { nodes: total, rate: Math.max(0, Math.round(r.rate)), busy: this.running.has(i) };
-    });
+    const workers = this.clients.map((_, i) => ({ nodes: this.workerNodes[i] + this.live[i], busy: this.running.has(i) }));
     this.onProgress({
       bound: work.bound,
       nodes: finished + iterationNodes,
@@ -472,7 +461,6 @@ class ParallelJob {
       done: false,
       iterations: work.iterations,
       workers,
-      rate: workers.reduce((a, w) => a + w.rate, 0),
     });
   }
 }

@@ -1,7 +1,7 @@
 // View of the pool of solver workers: the Solve card's worker count (with the
 // memory it takes) and, during a parallel solve, each worker's nodes and rate.
 
-import { formatCount } from "../model/format.js";
+import { formatCount, nodeRate } from "../model/format.js";
 import { $, option } from "./dom.js";
 
 const MB = 2 ** 20;
@@ -42,7 +42,10 @@ export class PoolView {
     this.note.dataset.ready = String(status.ready);
   }
 
-  /** p: a parallel solve's progress ({workers: [{nodes, rate, busy}], rate}), or a serial one (hidden). */
+  /**
+   * p: a parallel solve's progress ({nodes, seconds, workers: [{nodes, busy}]}), or a serial one
+   * (hidden).  Each worker's nodes and share; the rate is the Nodes/s figure's (nodeRate).
+   */
   progress(p) {
     if (!p || !Array.isArray(p.workers) || p.workers.length < 2) {
       this.line.hidden = true;
@@ -50,8 +53,10 @@ export class PoolView {
     }
     this.line.hidden = false;
     this.line.dataset.workers = String(p.workers.length);
-    const parts = p.workers.map((w, i) => `#${i + 1} ${formatCount(w.nodes)} (${formatCount(w.rate)}/s)`);
-    this.line.textContent = `${p.workers.length} workers: ${parts.join(" · ")} — total ${formatCount(p.rate)}/s`;
+    const sum = p.workers.reduce((a, w) => a + w.nodes, 0);
+    const parts = p.workers.map((w, i) => `#${i + 1} ${formatCount(w.nodes)}${sum ? ` (${Math.round((100 * w.nodes) / sum)} %)` : ""}`);
+    const rate = nodeRate(p);
+    this.line.textContent = `${p.workers.length} workers: ${parts.join(" · ")} — total ${rate ? `${formatCount(rate)}/s` : "–"}`;
   }
 
   hideProgress() {

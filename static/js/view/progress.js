@@ -2,7 +2,7 @@
 // solve's live progress (bound, nodes, rate, iterations, estimate).
 
 import { Stage, LoadState } from "../solver/protocol.js";
-import { currentIteration, estimateText, formatBytes, formatCount, formatSeconds, lowerBoundText } from "../model/format.js";
+import { currentIteration, estimateText, formatBytes, formatCount, formatSeconds, lowerBoundText, nodeRate } from "../model/format.js";
 
 import { $, html } from "./dom.js";
 
@@ -184,7 +184,7 @@ export class ProgressView {
     p = currentIteration(p);
     $("p-bound").textContent = p.bound ?? "–";
     $("p-nodes").textContent = formatCount(p.nodes);
-    const rate = p.seconds > 0 ? p.nodes / p.seconds : null;
+    const rate = nodeRate(p);
     $("p-rate").textContent = rate ? `${formatCount(rate)}/s` : "–";
     $("p-elapsed").textContent = formatSeconds(p.seconds);
     const row = (values, className) => {
