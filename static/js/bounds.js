@@ -32,12 +32,15 @@ export class BoundsLine {
     if (r) view.bounds.render(r, { selected: model.bound, label: this.label(model.bound) });
   }
 
-  /** Ask the solver for the position's bounds (unless it answered for it already, or `force`). */
+  /**
+   * Ask the solver for the bounds of the board shown (the position, or a step of its playback)
+   * unless it answered for it already, or `force`.
+   */
   refresh({ force = false } = {}) {
     const { model, view, ask } = this.hooks;
     clearTimeout(this.timer);
     if (!model.ready || model.job) return;
-    const board = model.position;
+    const board = model.shownBoard();
     const key = `${board.shape}:${board.text()}`;
     if (key === this.key && !force) return;
     this.timer = setTimeout(async () => {

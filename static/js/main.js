@@ -296,6 +296,7 @@ function showSolution(focus) {
     lab.playbackAt(i);
     if (kind !== "replay") view.solution.highlight(i - 1);
     view.playback.render({ index: i, length: pb.length, playing: pb.playing });
+    bounds.refresh(); // the bounds line follows the board shown
   });
   pb.speed = SPEEDS[model.speedIndex];
   playback = pb;

@@ -295,6 +295,16 @@ def test_the_lab_has_room_and_the_page_never_scrolls_sideways(ready_app: App, br
         app.set_position(EIGHT["tiles"], "3x3")
         _open_every_card_with_results(app)
         _nothing_sticks_out(app, 1280)
+        # Issue 24, 9: each line of the chart has its own dash and marker (not colour alone), and its name at its end.
+        series = page.eval_on_selector_all(
+            "#lab-chart .series",
+            """gs => gs.map(g => [g.firstChild.getAttribute('stroke-dasharray') || '', g.lastChild.tagName,
+                                  (g.lastChild.getAttribute('d') || '').replace(/[-0-9.]+/g, '')])""",
+        )
+        labels = page.eval_on_selector_all("#lab-chart .series-label", "ts => ts.map(t => t.textContent)")
+        assert len(series) == 5 and len(set(map(tuple, series))) == 5, series
+        assert sorted(labels) == sorted(page.eval_on_selector_all("#lab-summary tbody th", "ts => ts.map(t => t.textContent)")), labels
+        assert page.locator("#lab-legend .series-icon").count() == 5
         # the lab is under the board and the side column, the width of both
         lab = page.locator("#lab").bounding_box()
         board = page.locator(".board-panel").bounding_box()
@@ -318,6 +328,63 @@ def test_the_lab_has_room_and_the_page_never_scrolls_sideways(ready_app: App, br
             _axe(phone, f"lab and explorer at 390 px ({scheme})")
     finally:
         ctx.close()
+
+
+def test_polish_markers_room_tab_order_history_and_playback(ready_app: App, browser, site):
+    """Issue 24, 9: collapsible sections without an open/closed marker; "Elapsed 1 min ..." cut by an
+    ellipsis; tab order; Back then Forward dropped the solution shown; the bounds line did not
+    follow playback; chart lines told apart by colour only."""
+    app = ready_app
+    page = app.page
+    # Open/closed markers: a chevron that turns.
+    for sel in ("#bounds-legend", ".keys", "#replay"):
+        turn = "s => getComputedStyle(s.querySelector('summary'), '::before').transform"
+        closed = page.eval_on_selector(sel, turn)
+        page.click(f"{sel} > summary")
+        page.wait_for_timeout(300)  # (its turn is animated)
+        opened = page.eval_on_selector(sel, turn)
+        page.click(f"{sel} > summary")
+        assert closed != "none" and opened != "none" and closed != opened, (sel, closed, opened)
+    # The progress figures at their longest fit, on a desktop and on a phone.
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        cut = page.evaluate(
+            """() => {
+              const p = document.querySelector('#progress'); const hidden = p.hidden; p.hidden = false;
+              const old = [...p.querySelectorAll('.stats dd')].map(d => d.textContent);
+              const long = ['888', '888.8 M', '888 k/s', '59 min 59 s'];
+              p.querySelectorAll('.stats dd').forEach((d, i) => { d.textContent = long[i]; });
+              const cut = [...p.querySelectorAll('.stats dd')].filter(d => d.scrollWidth > d.clientWidth).map(d => d.id);
+              p.querySelectorAll('.stats dd').forEach((d, i) => { d.textContent = old[i]; }); p.hidden = hidden;
+              return cut;
+            }"""
+        )
+        assert not cut, (width, cut)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    # Tab order: the Solve card's controls before the Position card's, as they are seen.
+    order = page.evaluate(
+        """() => { const all = [...document.querySelectorAll('button, select, input, textarea, summary, [tabindex]')];
+                   return [all.indexOf(document.querySelector('#solve-button')), all.indexOf(document.querySelector('#shape-select'))]; }"""
+    )
+    assert 0 <= order[0] < order[1], order
+    # Back then Forward: the solution shown comes back with its position.
+    app.set_position(EIGHT["tiles"], "3x3")
+    sol = app.solve("auto")
+    app.set_position(goal(3, 3), "3x3")
+    assert page.get_attribute("#solution", "data-length") is None
+    page.go_back()
+    page.wait_for_function("n => document.querySelector('#solution').dataset.length === n", arg=str(sol["length"]))
+    assert app.board_tiles() == EIGHT["tiles"] and page.inner_text("#status-text").startswith("Solved")
+    # The bounds line follows the board shown during playback.
+    page.click("#play-step")
+    page.click("#play-step")
+    shown = page.get_attribute("#board", "data-tiles")
+    assert shown != ",".join(map(str, EIGHT["tiles"]))
+    page.wait_for_function("want => document.querySelector('#bounds').dataset.tiles === want", arg=shown)
+    page.click("#play-start")
+    page.wait_for_function("want => document.querySelector('#bounds').dataset.tiles === want", arg=",".join(map(str, EIGHT["tiles"])))
+    page.go_forward()
+    page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, goal(3, 3))))
 
 
 # ------------------------------------------------------------------ accessibility

@@ -118,6 +118,22 @@ test("Back/Forward during a solve cancels it and shows the position, without pus
   assert.equal(m.solution, null);
 });
 
+test("Back then Forward return to a position with the solution it showed", () => {
+  const m = solvedModel();
+  const solved = m.position;
+  const shown = m.solution;
+  m.setPosition(new Board(3, 3), { source: Source.SHUFFLE });
+  assert.equal(m.solution, null);
+  const back = m.setPosition(solved.clone(), { source: Source.HISTORY });
+  assert.equal(m.solution, shown);
+  assert.ok(types(back).includes("showSolution"));
+  assert.match(m.status.text, /^Solved: /);
+  m.setPosition(new Board(3, 3), { source: Source.HISTORY }); // Forward: the goal, never solved
+  assert.equal(m.solution, null);
+  m.setPosition(solved.clone(), { source: Source.SHUFFLE }); // not Back/Forward: nothing brought back
+  assert.equal(m.solution, null);
+});
+
 test("progress announces only when the bound rises", () => {
   const m = new PageModel(start());
   m.solverReady();

@@ -93,6 +93,20 @@ describe("LoadingView: a step under way shows its seconds", () => {
     assert.equal(sizeText(), `${formatBytes(2_000_000)} / ${formatBytes(4_000_000)} · 2 s`);
   });
 
+  test("the runtime compiling is said beside its download, which may count on", () => {
+    const progress = (loaded) => ({ stage: Stage.RUNTIME, state: LoadState.PROGRESS, label: "Python runtime", loaded, bytes: 4_000_000 });
+    view.update(start(), {});
+    view.update(progress(1_300_000), {});
+    view.update({ stage: Stage.RUNTIME, state: LoadState.PROGRESS, label: "Python runtime", compiling: true }, {});
+    assert.equal(sizeText(), `${formatBytes(1_300_000)} / ${formatBytes(4_000_000)} · compiling`);
+    view.update(progress(2_000_000), {});
+    assert.equal(sizeText(), `${formatBytes(2_000_000)} / ${formatBytes(4_000_000)} · compiling`);
+    wait(1000);
+    assert.equal(sizeText(), `${formatBytes(2_000_000)} / ${formatBytes(4_000_000)} · compiling · 1 s`);
+    view.update(done(), {});
+    assert.equal(sizeText(), "3.2 s");
+  });
+
   test("DONE shows the step's time; the ticker stops with the last step under way", () => {
     view.update(start(), {});
     view.update(start(Stage.SOLVER, "solver package"), {});

@@ -59,6 +59,9 @@ export const Source = Object.freeze({
  */
 export const CLICK_GUARD_MS = 300;
 
+/** A position's key ("4x4:1 2 3 ..."). */
+const positionKey = (board) => `${board.shape}:${board.text()}`;
+
 /** At most this many undo steps are kept. */
 export const UNDO_LIMIT = 200;
 
@@ -73,8 +76,8 @@ export class PageModel {
     this.playbackIndex = 0; // moves of the solution played on the board
     this.example = ""; // the example shown, "" when the position is not (any more) an example
     this.undoStack = []; // [{position, solution, example}]
-    this.lastSolved = null; // {text, shape, length} of the last finished solve
-    this.lastBounds = null; // the solver's last "bounds" answer (model.position's once it arrives)
+    this.lastSolved = null; // {text, shape, length} of the last finished solve (or the one Back/Forward brought back)
+    this.lastBounds = null; // the solver's last "bounds" answer (the board shown's once it arrives)
     this.notice = ""; // a note on the position (a refused link), "" for none
     // ---- the solve job and the status line
     this.job = null; // {id, board, bound, startedAt, cancelling, proven}
@@ -96,6 +99,7 @@ export class PageModel {
     this.damaged = null; // a damaged database file the user may go on without
     this.solverEpoch = 0; // counts the times the solver's bounds changed (a pack loaded)
     this.pendingLink = null; // {link, source}: a share link waiting for the solver's parser
+    this.shownBefore = new Map(); // "shape:tiles" -> the solution shown there when the board left it (keepSolution)
   }
 
   setStatus(state, text) {
@@ -192,10 +196,10 @@ export class PageModel {
     this.lastBounds = result;
   }
 
-  /** The last "bounds" answer when it is the position's, else null. */
+  /** The last "bounds" answer when it is the board shown's (the position, or a step of its playback), else null. */
   positionBounds() {
     const r = this.lastBounds;
-    return r && r.tiles.join(" ") === this.position.text() ? r : null;
+    return r && r.tiles.join(" ") === this.shownBoard().text() ? r : null;
   }
 
   /** A share link to check once the solver has loaded (null: taken). */
@@ -248,17 +252,21 @@ export class PageModel {
       this.undoStack.push({ position: this.position, solution: this.solution, example: this.example });
       if (this.undoStack.length > UNDO_LIMIT) this.undoStack.shift();
     }
+    if (this.solution) this.keepSolution();
     this.position = board;
-    this.solution = null;
+    // Back / Forward return to a position with the solution it showed
+    this.solution = source === Source.HISTORY ? this.shownBefore.get(positionKey(board)) || null : null;
+    if (this.solution && !this.solution.kind) this.lastSolved = { text: board.text(), shape: board.shape, length: this.solution.result.length };
     this.playbackIndex = 0;
     this.example = source === Source.EXAMPLE ? example : "";
     this.textError = "";
     this.notice = "";
     effects.push({ type: "positionChanged" }, { type: "clearSolution" });
+    if (this.solution) effects.push({ type: "showSolution", focus: false });
     effects.push({ type: "render" });
     if (source === Source.START || source === Source.LINK) effects.push({ type: "url", mode: "replace" });
     else if (source !== Source.HISTORY) effects.push({ type: "url", mode: "push" });
-    if (!this.job) effects.push(this.idleStatus());
+    if (!this.job) effects.push(this.solution && !this.solution.kind ? this.solvedStatus() : this.idleStatus());
     return effects;
   }
 
@@ -278,6 +286,14 @@ export class PageModel {
 
   get canUndo() {
     return this.undoStack.length > 0 && !this.job;
+  }
+
+  /** Remember the solution shown for the position (Back / Forward bring it back), the latest UNDO_LIMIT positions'. */
+  keepSolution() {
+    const key = positionKey(this.position);
+    this.shownBefore.delete(key);
+    this.shownBefore.set(key, this.solution);
+    if (this.shownBefore.size > UNDO_LIMIT) this.shownBefore.delete(this.shownBefore.keys().next().value);
   }
 
   undo() {

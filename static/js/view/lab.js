@@ -8,9 +8,54 @@ import { nodesChart, traceChart } from "../lab/chart.js";
 import { iterationTable, summaryTable } from "../lab/table.js";
 import { $, html, svg } from "./dom.js";
 
-
 /** A series' colour class: s-md, s-pdb663, ..., s-left (the staircase). */
 const seriesClass = (name) => `s-${String(name).replace(/[^a-z0-9]/gi, "")}`;
+
+// Series are told apart by more than colour (WCAG 1.4.1): each bound has its own dash pattern
+// and marker shape, shown in the legend too, and each line of the nodes chart is labelled at its end.
+const SERIES_ORDER = ["left", "md", "lc", "id", "wd", "wdid", "pdb555", "pdb663", "pdb78"];
+const DASHES = ["", "", "7 3", "2 3", "9 3 2 3", "", "4 2", "1 2", "12 3"];
+const MARKERS = ["circle", "circle", "square", "triangle", "diamond", "down", "square", "diamond", "triangle"];
+
+/** The index of a series' style (a name the list does not know: by its characters). */
+function seriesIndex(name) {
+  const i = SERIES_ORDER.indexOf(name);
+  return i >= 0 ? i : 1 + ([...String(name)].reduce((a, c) => a + c.charCodeAt(0), 0) % (SERIES_ORDER.length - 1));
+}
+
+/** The dash pattern of a series' line (a presentation attribute: no style attribute under the CSP). */
+const dashAttrs = (name) => (DASHES[seriesIndex(name)] ? { "stroke-dasharray": DASHES[seriesIndex(name)] } : {});
+
+/** A series' marker at (x, y) of radius r: an SVG element (a circle or a path). */
+function marker(name, x, y, r, attrs = {}) {
+  const shape = MARKERS[seriesIndex(name)];
+  if (shape === "circle") return svg("circle", { cx: x, cy: y, r, ...attrs });
+  const k = r * 1.25;
+  const d = {
+    square: `M${x - r} ${y - r}h${2 * r}v${2 * r}h${-2 * r}Z`,
+    triangle: `M${x} ${y - k}L${x + k} ${y + r}L${x - k} ${y + r}Z`,
+    down: `M${x} ${y + k}L${x + k} ${y - r}L${x - k} ${y - r}Z`,
+    diamond: `M${x} ${y - k}L${x + k} ${y}L${x} ${y + k}L${x - k} ${y}Z`,
+  }[shape];
+  return svg("path", { d, ...attrs });
+}
+
+/** The legend's picture of a series: a short line in its dash pattern with its marker. */
+function seriesIcon(name) {
+  const icon = svg("svg", { class: `series-icon ${seriesClass(name)}`, viewBox: "0 0 28 12", width: 28, height: 12, "aria-hidden": "true", focusable: "false" });
+  icon.append(svg("line", { x1: 1, x2: 27, y1: 6, y2: 6, ...dashAttrs(name) }), marker(name, 14, 6, 3.5));
+  return icon;
+}
+
+/** Labels at the lines' ends ({name, x, y}), moved apart vertically so that none overlaps another. */
+function endLabels(el, ends, gap = 11) {
+  const placed = [];
+  for (const e of [...ends].sort((a, b) => a.y - b.y)) {
+    const y = placed.length ? Math.max(e.y - 6, placed[placed.length - 1] + gap) : e.y - 6;
+    placed.push(y);
+    el.append(svg("text", { class: `series-label ${seriesClass(e.name)}`, x: e.x - 5, y, "text-anchor": "end" }, e.name));
+  }
+}
 
 /** Axes, grid and tick labels of a chart model into `el` (an <svg>). */
 function drawAxes(el, model, { xLabel, yLabel }) {
@@ -36,7 +81,7 @@ function legend(ul, items) {
   ul.replaceChildren(
     ...items.map(({ name, label, note }) => {
       const li = html("li", { cls: "legend-item" });
-      li.append(html("span", { cls: `swatch ${seriesClass(name)}`, attrs: { "aria-hidden": "true" } }), html("span", { text: `${name}${label ? ` — ${label}` : ""}${note ? ` ${note}` : ""}` }));
+      li.append(seriesIcon(name), html("span", { text: `${name}${label ? ` — ${label}` : ""}${note ? ` ${note}` : ""}` }));
       return li;
     }),
   );
@@ -76,7 +121,7 @@ export class CompareView {
         const box = html("input", { attrs: { type: "checkbox", value: name } });
         box.checked = checked;
         box.disabled = disabled;
-        l.append(box, html("span", { cls: `swatch ${seriesClass(name)}`, attrs: { "aria-hidden": "true" } }), html("span", { text: `${name} (${label})` }));
+        l.append(box, seriesIcon(name), html("span", { text: `${name} (${label})` }));
         return l;
       }),
     );
@@ -138,16 +183,20 @@ export class CompareView {
       el.append(svg("line", { class: "optimum", x1: model.optimum.x, x2: model.optimum.x, y1: f.y0, y2: f.y1 }));
       el.append(svg("text", { class: "optimum-label", x: model.optimum.x - 4, y: f.y1 + 10, "text-anchor": "end" }, `optimum ${model.optimum.value}`));
     }
+    const ends = [];
     for (const line of model.lines) {
       const g = svg("g", { class: `series ${seriesClass(line.name)}${line.finished ? "" : " unfinished"}` });
-      g.append(svg("path", { d: line.d }));
+      g.append(svg("path", { d: line.d, ...dashAttrs(line.name) }));
       for (const p of line.points) {
-        const c = svg("circle", { cx: p.x, cy: p.y, r: 3, class: p.finished ? "" : "open" });
+        const c = marker(line.name, p.x, p.y, 3.5, { class: p.finished ? "" : "open" });
         c.append(svg("title", {}, `${line.name}: ${p.nodes.toLocaleString("en-US")} nodes at bound ${p.bound}${p.finished ? "" : " (unfinished)"}`));
         g.append(c);
       }
       el.append(g);
+      const last = line.points[line.points.length - 1];
+      if (last) ends.push({ name: line.name, x: last.x, y: last.y });
     }
+    endLabels(el, ends);
     legend(
       $("lab-legend"),
       runs.map((r) => ({ name: r.name, label: labels[r.name], note: r.finished ? "" : r.running ? "(running)" : r.iterations?.length ? "(unfinished)" : "" })),
@@ -193,7 +242,7 @@ export class TraceView {
     drawAxes(el, model, { xLabel: "step of the solution", yLabel: "moves" });
     for (const line of model.lines) {
       const g = svg("g", { class: `series trace-line ${seriesClass(line.name)}` });
-      g.append(svg("path", { d: line.d }));
+      g.append(svg("path", { d: line.d, ...dashAttrs(line.name) }));
       el.append(g);
     }
     if (model.marker) {

@@ -97,6 +97,9 @@ export class LoadingView {
     const known = msg.cached ? 0 : msg.bytes || sizes[msg.stage] || 0;
     if (msg.state === LoadState.START) {
       this.active(li, known ? formatBytes(known) : "");
+    } else if (msg.state === LoadState.PROGRESS && msg.compiling) {
+      li.compiling = true; // the runtime compiles: said beside its download (which may still count on)
+      this.active(li, [li.sizeText, "compiling"].filter(Boolean).join(" · "));
     } else if (msg.state === LoadState.PROGRESS) {
       let bar = li.querySelector(".bar");
       if (!bar) {
@@ -106,7 +109,8 @@ export class LoadingView {
       }
       const pct = msg.bytes ? Math.min(100, (100 * msg.loaded) / msg.bytes) : 0;
       bar.firstChild.style.width = `${pct}%`;
-      this.active(li, msg.bytes ? `${formatBytes(msg.loaded)} / ${formatBytes(msg.bytes)}` : formatBytes(msg.loaded));
+      const counted = msg.bytes ? `${formatBytes(msg.loaded)} / ${formatBytes(msg.bytes)}` : formatBytes(msg.loaded);
+      this.active(li, li.compiling ? `${counted} · compiling` : counted);
     } else if (msg.state === LoadState.DONE) {
       li.className = msg.missing ? "missing" : "done";
       li.querySelector(".bar")?.remove();

@@ -211,11 +211,18 @@ function watchWasm(memoryBytes = 0) {
   });
   failed.catch(() => {});
   const originals = {};
+  let compiling = false;
   for (const name of ["instantiate", "instantiateStreaming", "compile", "compileStreaming"]) {
     const original = WebAssembly[name];
     if (typeof original !== "function") continue;
     originals[name] = original;
     WebAssembly[name] = function (source, ...rest) {
+      // the runtime compiles (as it streams in, or once downloaded): the page says so, since the
+      // count of its download, fed by this busy thread, may lag behind the network
+      if (!compiling) {
+        compiling = true;
+        post(message.loading(Stage.RUNTIME, LoadState.PROGRESS, "Python runtime", { compiling: true }));
+      }
       if (name.endsWith("Streaming")) {
         Promise.resolve(source).then(
           (resp) => resp && resp.ok === false && fail(damagedRuntime(`the server answered ${resp.status} ${resp.statusText || ""}`.trim())),
