@@ -230,6 +230,12 @@ def _layout_shift(browser, site, **context) -> dict[str, float]:
         page.wait_for_timeout(1500)
         page.click("#cancel-button")
         app.wait_ready()
+        # Issue 24, 9: a cancel keeps what was proven, in the status and under the figures
+        proven = re.search(r"The shortest solution has at least (\d+) moves\.$", page.inner_text("#status-text"))
+        assert proven and page.inner_text("#p-lower") == f"Stopped: the shortest solution has at least {proven[1]} moves.", (
+            page.inner_text("#status-text"),
+            page.inner_text("#p-lower"),
+        )
         page.wait_for_timeout(2000)
         shifts = page.evaluate("() => window.__shifts")
         phases = {}
@@ -275,7 +281,9 @@ def _open_every_card_with_results(app: App) -> None:
 
 def _nothing_sticks_out(app: App, width: int) -> None:
     page = app.page
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
+    document_width = page.evaluate("() => document.documentElement.scrollWidth")
+    print(f"\ndocument width with every lab card open at {width}: {document_width}")
+    assert document_width <= width, "the page scrolls sideways"
     # the lab's tables show every row (no tiny scroll box), their width scrolls within the card
     for table in ("#lab-summary", "#lab-iterations"):
         wrap = page.eval_on_selector(table, "t => { const w = t.closest('.table-wrap'); return [w.scrollHeight, w.clientHeight]; }")

@@ -37,24 +37,27 @@ def site_with_truncated_wasm(tmp: Path) -> None:
             os.symlink(entry, pyo / entry.name)
 
 
-def test_truncated_runtime_wasm_is_a_fatal_error_with_retry(browser, tmp_path):
-    site_with_truncated_wasm(tmp_path)
-    server = SiteServer(tmp_path).start()
+def fatal_start(browser, server: SiteServer, seconds: float) -> tuple[float, str]:
+    """Open the site of *server*: it must end in the error state, with Retry and Solve disabled,
+    within *seconds*; returns the seconds it took and the error's message."""
     ctx = browser.new_context()
     try:
         page = ctx.new_page()
         t0 = time.monotonic()
         page.goto(server.url + "index.html")
-        page.wait_for_selector("#status[data-state=error]", timeout=30_000, state="attached")
-        seconds = time.monotonic() - t0
-        assert seconds < 30
-        message = page.inner_text("#error-message")
-        assert "The Python runtime file is damaged or missing (pyodide.asm.wasm)" in message, message
-        assert page.is_visible("#retry-button")
-        assert page.is_disabled("#solve-button")
+        page.wait_for_selector("#status[data-state=error]", timeout=seconds * 1000, state="attached")
+        took = time.monotonic() - t0
+        assert page.is_visible("#retry-button") and page.is_disabled("#solve-button")
+        return took, page.inner_text("#error-message")
     finally:
         ctx.close()
         server.stop()
+
+
+def test_truncated_runtime_wasm_is_a_fatal_error_with_retry(browser, tmp_path):
+    site_with_truncated_wasm(tmp_path)
+    _, message = fatal_start(browser, SiteServer(tmp_path).start(), 30)
+    assert "The Python runtime file is damaged or missing (pyodide.asm.wasm)" in message, message
 
 
 class _CutWasmHandler(_QuietHandler):
@@ -78,21 +81,9 @@ class CutWasmServer(SiteServer):
 def test_a_runtime_download_cut_mid_body_is_a_fatal_error_at_once_with_retry(browser):
     """Issue 24, 11: the server closed pyodide.asm.wasm after a third of its length and the page
     said "Loading the Python runtime..." for 296 s, until the watchdog."""
-    server = CutWasmServer(ROOT).start()
-    ctx = browser.new_context()
-    try:
-        page = ctx.new_page()
-        t0 = time.monotonic()
-        page.goto(server.url + "index.html")
-        page.wait_for_selector("#status[data-state=error]", timeout=35_000, state="attached")
-        seconds = time.monotonic() - t0
-        message = page.inner_text("#error-message")
-        print(f"\ncut wasm body: error state after {seconds:.1f} s: {message}")
-        assert WASM in message and "download" in message, message
-        assert page.is_visible("#retry-button") and page.is_disabled("#solve-button")
-    finally:
-        ctx.close()
-        server.stop()
+    seconds, message = fatal_start(browser, CutWasmServer(ROOT).start(), 35)
+    print(f"\ncut wasm body: error state after {seconds:.1f} s: {message}")
+    assert WASM in message and "download" in message, message
 
 
 def site_with_solver_archive(tmp: Path, change: str) -> str:
