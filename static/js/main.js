@@ -111,6 +111,7 @@ function run(effects) {
         break;
       case "url":
         writeHash(model.position, { push: e.mode === "push" });
+        model.entryShown(historyEntry());
         break;
       case "showSolution":
         showSolution(e.focus);
@@ -190,7 +191,17 @@ function stopJob() {
 
 /** A new position from `source` (model/page-model.js Source). */
 function changePosition(board, source, example = "") {
-  run(model.setPosition(board, { source, example }));
+  run(model.setPosition(board, { source, example, entry: source === Source.HISTORY ? historyEntry() : null }));
+}
+
+let entrySeq = 0;
+/**
+ * The tag of the history entry shown, kept in its state (given on first use): Back and Forward
+ * return to an entry with the solution it showed; a link typed or pasted makes a new entry.
+ */
+function historyEntry() {
+  if (!history.state?.entry) history.replaceState({ ...history.state, entry: `${performance.timeOrigin}:${++entrySeq}` }, "");
+  return history.state.entry;
 }
 
 /** A pack loaded: its bound joins the menu, the memory per worker grows, the bounds may rise. */

@@ -273,6 +273,7 @@ def _open_every_card_with_results(app: App) -> None:
     runs = int(page.get_attribute("#lab-compare", "data-runs") or 0)
     page.select_option("#lab-preset", "8p31")
     page.wait_for_selector("#lab-bounds input[value=wdid]")
+    page.eval_on_selector_all("#lab-bounds input[type=checkbox]", "bs => bs.forEach(b => { if (!b.checked) b.click(); })")  # every bound
     page.click("#lab-run")
     page.wait_for_selector(f"#lab-compare[data-runs='{runs + 1}']", state="attached", timeout=120_000)
     page.wait_for_selector("#lab-explorer[data-shape='3x3']", state="attached", timeout=30_000)

@@ -118,19 +118,22 @@ test("Back/Forward during a solve cancels it and shows the position, without pus
   assert.equal(m.solution, null);
 });
 
-test("Back then Forward return to a position with the solution it showed", () => {
+test("Back then Forward return to a history entry with the solution it showed", () => {
   const m = solvedModel();
+  m.entryShown("e1");
   const solved = m.position;
   const shown = m.solution;
   m.setPosition(new Board(3, 3), { source: Source.SHUFFLE });
+  m.entryShown("e2");
   assert.equal(m.solution, null);
-  const back = m.setPosition(solved.clone(), { source: Source.HISTORY });
+  const back = m.setPosition(solved.clone(), { source: Source.HISTORY, entry: "e1" });
   assert.equal(m.solution, shown);
   assert.ok(types(back).includes("showSolution"));
   assert.match(m.status.text, /^Solved: /);
-  m.setPosition(new Board(3, 3), { source: Source.HISTORY }); // Forward: the goal, never solved
+  m.setPosition(new Board(3, 3), { source: Source.HISTORY, entry: "e2" }); // Forward: the goal, never solved
   assert.equal(m.solution, null);
-  m.setPosition(solved.clone(), { source: Source.SHUFFLE }); // not Back/Forward: nothing brought back
+  // the same position in a new entry (a link typed or pasted) is not brought back with its solution
+  m.setPosition(solved.clone(), { source: Source.HISTORY, entry: "e3" });
   assert.equal(m.solution, null);
 });
 

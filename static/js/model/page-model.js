@@ -99,7 +99,8 @@ export class PageModel {
     this.damaged = null; // a damaged database file the user may go on without
     this.solverEpoch = 0; // counts the times the solver's bounds changed (a pack loaded)
     this.pendingLink = null; // {link, source}: a share link waiting for the solver's parser
-    this.shownBefore = new Map(); // "shape:tiles" -> the solution shown there when the board left it (keepSolution)
+    this.entry = null; // the tag of the history entry showing the position (main.js historyEntry)
+    this.shownBefore = new Map(); // history entry tag -> the solution it showed when the board left it (keepSolution)
   }
 
   setStatus(state, text) {
@@ -236,7 +237,7 @@ export class PageModel {
    * A new position.  options: {source (Source), example: id when the position
    * is that example}.  Returns effects; an empty list when nothing changed.
    */
-  setPosition(board, { source, example = "" } = {}) {
+  setPosition(board, { source, example = "", entry = null } = {}) {
     const effects = [];
     if (this.job) {
       // Controls are disabled while solving; only the address bar can get here.
@@ -252,11 +253,13 @@ export class PageModel {
       this.undoStack.push({ position: this.position, solution: this.solution, example: this.example });
       if (this.undoStack.length > UNDO_LIMIT) this.undoStack.shift();
     }
-    if (this.solution) this.keepSolution();
+    if (this.solution && this.entry) this.keepSolution();
     this.position = board;
-    // Back / Forward return to a position with the solution it showed
-    this.solution = source === Source.HISTORY ? this.shownBefore.get(positionKey(board)) || null : null;
+    // Back / Forward return to a history entry with the solution it showed (`entry`: its tag)
+    const before = source === Source.HISTORY && entry ? this.shownBefore.get(entry) : null;
+    this.solution = before && positionKey(before.start) === positionKey(board) ? before : null;
     if (this.solution && !this.solution.kind) this.lastSolved = { text: board.text(), shape: board.shape, length: this.solution.result.length };
+    if (source === Source.HISTORY) this.entry = entry;
     this.playbackIndex = 0;
     this.example = source === Source.EXAMPLE ? example : "";
     this.textError = "";
@@ -288,11 +291,15 @@ export class PageModel {
     return this.undoStack.length > 0 && !this.job;
   }
 
-  /** Remember the solution shown for the position (Back / Forward bring it back), the latest UNDO_LIMIT positions'. */
+  /** The history entry (its tag) that shows the position now: the address bar was written. */
+  entryShown(entry) {
+    this.entry = entry;
+  }
+
+  /** Remember the solution shown in the current history entry (Back / Forward bring it back), the latest UNDO_LIMIT entries'. */
   keepSolution() {
-    const key = positionKey(this.position);
-    this.shownBefore.delete(key);
-    this.shownBefore.set(key, this.solution);
+    this.shownBefore.delete(this.entry);
+    this.shownBefore.set(this.entry, this.solution);
     if (this.shownBefore.size > UNDO_LIMIT) this.shownBefore.delete(this.shownBefore.keys().next().value);
   }
 

@@ -62,7 +62,7 @@ export function writeHash(board, { push = false, moves = "" } = {}) {
   const h = makeHash(board, { moves });
   if (location.hash === h) return;
   if (push) history.pushState(null, "", h);
-  else history.replaceState(null, "", h);
+  else history.replaceState(history.state ?? null, "", h); // the entry keeps its state (main.js historyEntry)
 }
 
 const PREFIX = "fifteen.";
