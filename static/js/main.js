@@ -2,7 +2,7 @@
 // touches the DOM: what the page shows goes through the view (view/), what the user does
 // arrives through input/ as the intents below.  The page's state is the model's
 // (model/page-model.js), changed only through its actions; the solver runs behind the pool
-// that startup.js starts; the tiles text is text.js's, the lab lab/lab.js's.
+// that startup.js starts; the tiles text is text.js's, the address bar's links links.js's, the lab lab/lab.js's.
 
 import { Board, SHAPES, parseShape, randomTiles } from "./model/board.js";
 import { ErrorType, Method } from "./solver/protocol.js";
@@ -12,11 +12,12 @@ import { PageModel, Source } from "./model/page-model.js";
 import { parseMoveString, replayVerdict } from "./model/moves.js";
 import { bindInput } from "./input/page.js";
 import { Playback, SPEEDS } from "./model/playback.js";
-import { linkTooLong, readHash, writeHash, shareUrl, prefs } from "./model/share.js";
+import { writeHash, shareUrl, prefs } from "./model/share.js";
 import { Lab } from "./lab/lab.js";
 import { bindLabInput } from "./input/lab.js";
 import { Startup, fatalTitle } from "./startup.js";
-import { TextField, linkDrawable, plainInputError } from "./text.js";
+import { TextField, plainInputError } from "./text.js";
+import { Links } from "./links.js";
 import { BoundsLine } from "./bounds.js";
 import { PackOffer } from "./packs.js";
 import { JobKind, JobStopped, Jobs, Why, stoppedText } from "./jobs.js";
@@ -34,6 +35,8 @@ const jobs = new Jobs(client, { onChange: renderStatus });
 const ask = (kind, method, params, options) => jobs.run(kind, () => client.call(method, params), options);
 
 const text = new TextField({ model, view, ask, run, changePosition, shapes: () => model.info?.shapes || SHAPES });
+/** Share links in the address bar (links.js). */
+const links = new Links({ model, view, text, run, linkOpened: (hash) => lab.linkOpened(hash) });
 const bounds = new BoundsLine({ model, view, ask, warmUp: (shape) => startup.warmUp(shape, (params) => ask(JobKind.WARMUP, Method.SOLVE, params)) });
 const packs = new PackOffer({ model, view, client, jobs, loaded: packLoaded });
 
@@ -63,7 +66,7 @@ function solverReady(msg) {
   const pending = model.pendingLink;
   if (pending) {
     model.linkPending(null);
-    openLink(pending.link, pending.source);
+    links.open(pending.link, pending.source);
   } else if (model.textDirty) {
     text.sync({ force: true });
   }
@@ -111,7 +114,7 @@ function run(effects) {
         break;
       case "url":
         writeHash(model.position, { push: e.mode === "push" });
-        model.entryShown(historyEntry());
+        model.entryShown(links.entry());
         break;
       case "showSolution":
         showSolution(e.focus);
@@ -191,17 +194,7 @@ function stopJob() {
 
 /** A new position from `source` (model/page-model.js Source). */
 function changePosition(board, source, example = "") {
-  run(model.setPosition(board, { source, example, entry: source === Source.HISTORY ? historyEntry() : null }));
-}
-
-let entrySeq = 0;
-/**
- * The tag of the history entry shown, kept in its state (given on first use): Back and Forward
- * return to an entry with the solution it showed; a link typed or pasted makes a new entry.
- */
-function historyEntry() {
-  if (!history.state?.entry) history.replaceState({ ...history.state, entry: `${performance.timeOrigin}:${++entrySeq}` }, "");
-  return history.state.entry;
+  run(model.setPosition(board, { source, example, entry: source === Source.HISTORY ? links.entry() : null }));
 }
 
 /** A pack loaded: its bound joins the menu, the memory per worker grows, the bounds may rise. */
@@ -397,54 +390,6 @@ function exampleChosen(id) {
   changePosition(new Board(d.rows, d.cols, ex.tiles), Source.EXAMPLE, id);
 }
 
-const tooLongText = (hash) => `This link is too long to be a position (${String(hash).length.toLocaleString("en")} characters).`;
-
-/** The address bar's fragment changed: Back/Forward, or a link typed or pasted. */
-function hashChanged(hash) {
-  if (linkTooLong(hash)) {
-    refuseLink(tooLongText(hash));
-    return;
-  }
-  const h = readHash(hash);
-  if (h?.bound) prefs.set("bound", h.bound);
-  const same = h?.tiles && h.shape === model.position.shape && h.tiles.join(" ") === model.position.text();
-  const loaded = h && !same ? openLink(h, Source.HISTORY) : Promise.resolve(h && showLinkMoves(h));
-  loaded.then(() => lab.linkOpened(hash)); // a comparison link (lab/lab.js), on its position
-}
-
-/** A link's position, checked (text.js), then its moves (showLinkMoves). */
-function openLink(link, source) {
-  return text.checkLink(link, source, refuseLink).then(() => showLinkMoves(link));
-}
-
-/**
- * A link's moves (&moves=), once its position is the board's: checked by replay and shown as
- * the solution, as given (shortest only when the page knows it); moves that do not solve the
- * position are said so in the notice.  The address bar keeps them.
- */
-function showLinkMoves(link) {
-  if (!link.moves || model.job || link.text !== model.position.text() || (link.shape && link.shape !== model.position.shape)) return;
-  const shown = model.solution;
-  if (shown?.kind === "given" && shown.result.directions === link.moves.toUpperCase()) return;
-  const r = parseMoveString(model.position, link.moves);
-  if (r.error || !r.solves) {
-    model.setNotice(`This link's moves were not shown: ${r.error || "they do not solve the position."}`);
-    view.setNotice(model.notice);
-    writeHash(model.position);
-    return;
-  }
-  run(model.replay(r, "given"));
-  writeHash(model.position, { moves: r.directions });
-}
-
-
-/** Keep the board, put its own link back in the address bar, say why. */
-function refuseLink(message) {
-  model.setNotice(`${message} The board was kept.`);
-  view.setNotice(model.notice);
-  writeHash(model.position, { push: false });
-}
-
 // ------------------------------------------------------------------ input
 bindInput({
   board: {
@@ -465,7 +410,7 @@ bindInput({
   goal: () => changePosition(new Board(model.position.rows, model.position.cols), Source.GOAL),
   exampleChosen,
   share: () => view.copyText(shareUrl(model.position, { moves: model.solution?.result.directions }), { done: "Link copied", ask: "Copy this link:" }),
-  hashChanged,
+  hashChanged: (hash) => links.changed(hash),
   boundChosen: (b) => bounds.chosen(b),
   downloadPack: () => packs.download(),
   cancelPack: () => packs.cancel(),
@@ -496,18 +441,7 @@ function main() {
   const speed = Number(prefs.get("speed", 2));
   model.speedChosen(SPEEDS[speed] ? speed : 2); // a stored index this build no longer has: the default
   view.playback.speed(model.speedIndex, SPEEDS[model.speedIndex]);
-  const hashAtStart = location.hash;
-  const h = linkTooLong(hashAtStart) ? null : readHash();
-  const linked = linkDrawable(h);
-  const first = linked ? new Board(parseShape(h.shape).rows, parseShape(h.shape).cols, h.tiles) : new Board(4, 4, randomTiles(4, 4));
-  run(model.setPosition(first, { source: Source.START }));
-  if (linkTooLong(hashAtStart)) refuseLink(tooLongText(hashAtStart));
-  else if (linked) showLinkMoves(h);
-  else if (h) {
-    history.replaceState(null, "", location.href.replace(/#.*$/, "") + hashAtStart); // kept until checked
-    openLink(h, Source.LINK);
-  }
-  if (h?.bound) prefs.set("bound", h.bound);
+  links.start();
   startup.start(model.position.shape);
   loadExamples();
   bindLabInput(lab);
