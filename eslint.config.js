@@ -20,7 +20,8 @@ export default [
       "**/*",
       "!static/",
       "!static/js/",
-      "!static/js/*.js",
+      "!static/js/**/",
+      "!static/js/**/*.js",
       "!sw.js",
       "!tests/",
       "!tests/js/",
@@ -33,19 +34,19 @@ export default [
   {
     // The page's modules.
     files: ["static/js/**/*.js"],
-    ignores: ["static/js/worker*.js"],
+    ignores: ["static/js/worker/**"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.browser },
     rules,
   },
   {
-    // The solver worker: a module worker.
-    files: ["static/js/worker*.js"],
+    // The solver worker: a module worker (another global scope: no DOM).
+    files: ["static/js/worker/**/*.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.worker },
     rules,
   },
   {
-    // protocol.js is imported by both sides; board.js and share.js by the Node tests too.
-    files: ["static/js/protocol.js"],
+    // solver/protocol.js is imported by both sides; model/board.js and model/share.js by the Node tests too.
+    files: ["static/js/solver/protocol.js"],
     languageOptions: { globals: { ...globals.browser, ...globals.worker } },
   },
   {

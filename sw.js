@@ -22,7 +22,7 @@
  * never served from here: Chromium reuses its compiled code only for a copy from its HTTP
  * cache (a reload's runtime start 2.2 s instead of 2.9 s, tools/web_bench.py --startup), so
  * the solver worker takes the HTTP cache's copy when there is one and this cache's copy
- * otherwise (static/js/worker-boot.js, runtimeWasm).
+ * otherwise (static/js/worker/boot.js, runtimeWasm).
  *
  * Optional packs (static/db manifest "packs", e.g. the 7-8 database) are fetched
  * only when the user asks, bypass this worker (`?pack`), and are kept by the
@@ -47,10 +47,10 @@ const CACHE = `fifteen-${VERSION}`;
 const PACKS = "fifteen-packs";
 // The runtime's wasm as the solver worker downloaded it on a first visit (it does not come through
 // here): offline.js's precache moves it into CACHE (its SHA-256 checked) and deletes this one.
-// Keep equal to protocol.js's DOWNLOADS_CACHE.
+// Keep equal to solver/protocol.js's DOWNLOADS_CACHE.
 const DOWNLOADS = "fifteen-downloads";
-// The solver worker's memory snapshot of its first start (worker-snapshot.js): it names the build
-// it belongs to, so it is kept here and replaced by the worker.  Keep equal to protocol.js's SNAPSHOT_CACHE.
+// The solver worker's memory snapshot of its first start (worker/snapshot.js): it names the build
+// it belongs to, so it is kept here and replaced by the worker.  Keep equal to solver/protocol.js's SNAPSHOT_CACHE.
 const SNAPSHOT = "fifteen-snapshot";
 // Keep equal to the <meta http-equiv="Content-Security-Policy"> in index.html (a test checks).
 // 'wasm-unsafe-eval' is what Pyodide needs in the worker (WebAssembly compilation, no JS eval).
@@ -131,12 +131,12 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.headers.has("range")) return;
-  // An optional pack's download (worker.js asks with ?pack): straight to the network,
+  // An optional pack's download (worker/worker.js asks with ?pack): straight to the network,
   // so the ~100 MB file is not also stored in the versioned cache.
   if (url.searchParams.has("pack")) return;
   // The runtime's wasm: left to the browser's HTTP cache, which keeps its compiled code (a copy
   // served from Cache Storage is compiled again on every start); the solver worker takes the
-  // copy cached here itself when the HTTP cache has none (worker-boot.js, runtimeWasm).
+  // copy cached here itself when the HTTP cache has none (worker/boot.js, runtimeWasm).
   if (url.pathname.endsWith(".wasm")) return;
   const scope = new URL(self.registration.scope);
   const harden = (resp) => isolate(resp, request);

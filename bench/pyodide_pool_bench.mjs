@@ -17,7 +17,7 @@
 // variant: N workers = workers 1..N.  Per position, for each N in --workers:
 //   N = 1: the plain serial fifteen.api.call("solve") on worker 1 (what the page
 //          does with one worker); with --pool-1 also the pool's protocol with 1.
-//   N > 1: the pool's protocol as static/js/solver-pool.js drives it:
+//   N > 1: the pool's protocol as static/js/solver/pool.js drives it:
 //          parallel_begin on worker 1 (the scheduler lives there), each
 //          iteration's bundles handed in order (largest first, as the scheduler
 //          lists them) to whichever worker is free (worker 1 included) with
@@ -53,7 +53,7 @@ import {
   startPyodide,
 } from "./pyodide_common.mjs";
 
-const SIGINT = 2; // static/js/protocol.js: written into the interrupt buffer to stop Python
+const SIGINT = 2; // static/js/solver/protocol.js: written into the interrupt buffer to stop Python
 const SHAPE = "4x4";
 
 // ---------------------------------------------------------------- the worker thread
@@ -80,7 +80,7 @@ async function workerMain() {
 
   parentPort.on("message", (msg) => {
     const { id, method, params, progress } = msg;
-    // A call starts uninterrupted (as static/js/worker.js): a SIGINT written for the
+    // A call starts uninterrupted (as static/js/worker/worker.js): a SIGINT written for the
     // call before it, which had already ended, is not this one's.
     Atomics.store(flag, 0, 0);
     let json;
@@ -247,7 +247,7 @@ async function runSerial(client, params, limit) {
   return { result: ok(reply, "solve"), wall };
 }
 
-/** The pool's protocol (static/js/solver-pool.js, ParallelJob) on `clients`: {result, wall, workerNodes, stoppedNodes, ...}. */
+/** The pool's protocol (static/js/solver/pool.js, ParallelJob) on `clients`: {result, wall, workerNodes, stoppedNodes, ...}. */
 async function runPool(clients, params, limit) {
   const n = clients.length;
   const workerNodes = clients.map(() => 0); // nodes of the bundles a worker finished

@@ -41,6 +41,19 @@ def test_api_solve_with_progress():
     assert r["setup_seconds"] >= 0 and r["seconds"] >= 0 and r["cpu_seconds"] >= 0
 
 
+def test_api_progress_says_which_iteration_found_the_solution():
+    """The report that closes the iteration which found a solution says so (``found``): only an
+    iteration that ended without one proves the next bound, bound + 2 (the page's "at least")."""
+    messages = []
+    res = json.loads(api.call("solve", json.dumps({"text": "8 6 7 2 5 4 3 0 1", "shape": "3x3", "bound": "md"}), messages.append))
+    length = res["result"]["length"]
+    done = [m for m in map(json.loads, messages) if m["done"]]
+    assert length == 31 and len(done) == len(res["result"]["iterations"]) >= 3
+    assert [m["found"] for m in done] == [False] * (len(done) - 1) + [True]
+    assert done[-1]["bound"] == length and all(m["bound"] + 2 <= length for m in done[:-1])
+    assert all(m["found"] is False for m in map(json.loads, messages) if not m["done"])
+
+
 def test_api_cancel():
     res = json.loads(api.call("solve", json.dumps({"text": TRANSPOSED, "bound": "md", "tick_nodes": 1000}), None, lambda: True))
     assert res == {"ok": False, "error": {"type": "cancelled", "code": "cancelled", "message": "cancelled"}}

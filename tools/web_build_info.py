@@ -31,7 +31,7 @@ PATTERNS = [
     "index.html",
     "sw.js",
     "static/css/*.css",
-    "static/js/*.js",
+    "static/js/**/*.js",
     "static/data/*.json",
     "static/img/*",
     "static/vendor/pyodide/*.mjs",

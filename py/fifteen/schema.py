@@ -4,7 +4,7 @@ length, nesting, number sizes, NaN refused), the methods and what each takes
 (:data:`PARAM_RULES`, checked by :func:`check_params`), within the limits of :mod:`fifteen.limits`.
 
 :func:`schema` gathers them with the error types and codes (:mod:`fifteen.errors`) as the JSON
-``python -m fifteen schema`` prints: what the page's tests and ``static/js/protocol.js``'s
+``python -m fifteen schema`` prints: what the page's tests and ``static/js/solver/protocol.js``'s
 enumerations are checked against, so no program has to read this source or match a message."""
 
 from __future__ import annotations

@@ -6,8 +6,8 @@
 // build means a new service worker with a new cache; the old cache is deleted
 // when it activates.
 
-import { sha256Hex } from "./digest.js";
-import { DOWNLOADS_CACHE } from "./protocol.js";
+import { sha256Hex } from "./model/digest.js";
+import { DOWNLOADS_CACHE } from "./solver/protocol.js";
 
 const cacheName = (version) => `fifteen-${version}`;
 
@@ -62,7 +62,7 @@ export async function precacheAll(buildInfo) {
     const url = new URL(path, document.baseURI).href;
     let have = !!(await cache.match(url));
     if (!have) {
-      // what the solver worker kept from its own download (worker-boot.js), when it is this build's file
+      // what the solver worker kept from its own download (worker/boot.js), when it is this build's file
       const downloaded = await downloads.match(url);
       have = !!downloaded && (await sha256Hex(await downloaded.clone().arrayBuffer())) === file.sha256;
       if (have) await cache.put(url, downloaded);

@@ -381,10 +381,12 @@ def app(app_context, site):
 
 @pytest.fixture()
 def ready_app(app):
-    """The shared page, ready for a new action (after whatever the last test left)."""
-    if app.state() in ("loading", "solving") or app.page.is_visible("#cancel-button"):
-        if app.page.is_visible("#cancel-button"):
-            app.page.click("#cancel-button")
+    """The shared page, ready for a new action (after whatever the last test left: a solve is
+    cancelled, any other job stopped)."""
+    if app.page.is_visible("#cancel-button"):
+        app.page.click("#cancel-button")
+    elif app.page.is_visible("#job-stop"):
+        app.page.click("#job-stop")
     app.wait_ready()
     return app
 

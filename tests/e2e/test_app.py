@@ -211,7 +211,7 @@ def test_cancel_stops_a_long_solve_and_the_next_solve_works(ready_app: App):
     page.click("#solve-button")
     app.wait_state("solving", timeout=10_000)
     page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=60_000)
-    page.wait_for_timeout(400)  # a Cancel right after Solve counts as a double click (page-model.js CLICK_GUARD_MS)
+    page.wait_for_timeout(400)  # a Cancel right after Solve counts as a double click (model/page-model.js CLICK_GUARD_MS)
     page.click("#cancel-button")
     assert app.wait_state("cancelled", timeout=5_000) == "cancelled"
     assert page.is_visible("#solve-button") and not page.is_visible("#cancel-button")
@@ -336,7 +336,7 @@ def test_cancel_uses_the_interrupt_buffer_once_isolated(ready_app: App):
     page.click("#solve-button")
     app.wait_state("solving", timeout=10_000)
     page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=60_000)
-    page.wait_for_timeout(400)  # a Cancel right after Solve counts as a double click (page-model.js CLICK_GUARD_MS)
+    page.wait_for_timeout(400)  # a Cancel right after Solve counts as a double click (model/page-model.js CLICK_GUARD_MS)
     page.click("#cancel-button")
     app.wait_state("cancelled", timeout=5_000)
     page.wait_for_function("() => document.querySelector('#status-text').textContent.includes('no restart')", timeout=5_000)

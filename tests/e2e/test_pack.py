@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import READY_TIMEOUT_MS, ROOT, App, SiteServer, copy_site, save_screenshot
+from .conftest import READY_TIMEOUT_MS, ROOT, App, SiteServer, assert_no_axe_violations, copy_site, save_screenshot
 
 PACK_FILE = "pdb-78.f15.xz"
 POSITION_3x3 = [8, 6, 7, 2, 5, 4, 3, 0, 1]  # 31 moves, the 3x3 maximum
@@ -157,3 +157,85 @@ def test_optional_pack_download_use_and_offline(browser, tmp_path):
         ctx.close()
         server.stop()
         shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+# ------------------------------------------------------------------ explorer tables
+TABLE_FILE = "explore-2x4.f15.xz"
+
+
+def _site_with_explorer_table(tmp: Path) -> bytes:
+    """A copy of the site whose 2x4 explorer table is an optional pack (as the 3x4 and 2x6 tables
+    are on a site that has them: ``make explorer-pack``) instead of a built-in asset; its bytes."""
+    sys.path.insert(0, str(ROOT / "py"))
+    from dbbuild import explorer as explorer_build
+
+    db, manifest = copy_site(tmp, skip_assets=("explore-2x4.f15",))
+    manifest["assets"] = [a for a in manifest["assets"] if a["file"] != "explore-2x4.f15"]
+    table = explorer_build.build_asset(2, 4, xz=True)
+    (db / TABLE_FILE).write_bytes(table)
+    manifest["packs"] = [
+        {
+            "file": TABLE_FILE,
+            "kind": "explore",
+            "shapes": ["2x4", "4x2"],
+            "bytes": len(table),
+            "optional": True,
+            "label": "Explorer table 2x4 (exact distances)",
+            "memory_bytes": 4096,
+            "compression": "xz",
+        }
+    ]
+    (db / "manifest.json").write_text(json.dumps(manifest))
+    return table
+
+
+def test_an_explorer_table_is_offered_downloaded_and_kept_like_the_pack(browser, tmp_path):
+    """Issue 24, 6: on a 4x4 board the explorer's menu showed 3x3 while its message said "Choose a
+    board above" (and choosing 3x3 did nothing); the optional tables were offered in words but
+    could not be fetched from the page."""
+    table = _site_with_explorer_table(tmp_path)
+    server = SiteServer(tmp_path).start()
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    requests: list[str] = []
+    ctx.on("request", lambda r: requests.append(r.url))
+    try:
+        app = App(ctx.new_page(), server)
+        page = app.page
+        app.open("#tiles=" + ",".join(map(str, range(1, 16))) + ",0")
+        page.click("#lab-explorer > summary")
+        page.wait_for_function("() => /Choose a board/.test(document.querySelector('#explorer-status').textContent)")
+        assert page.input_value("#explorer-shape") == ""  # no board preselected
+        labels = page.eval_on_selector_all("#explorer-shape option", "os => os.map(o => o.textContent)")
+        assert "2×4 (optional, 3 KB)" in labels, labels
+        page.select_option("#explorer-shape", "3x3")
+        page.wait_for_selector("#lab-explorer[data-shape='3x3']", state="attached", timeout=30_000)
+        # The optional table: offered with its size, fetched only when asked.
+        page.select_option("#explorer-shape", "2x4")
+        page.wait_for_selector("#explorer-pack[data-state=offered]", timeout=30_000)
+        assert page.get_attribute("#board", "data-shape") == "2x4"
+        assert page.inner_text("#explorer-pack-button") == "Download the 2×4 and 4×2 table (3 KB)"
+        assert "optional download" in page.inner_text("#explorer-status")
+        assert page.is_hidden("#pack-panel")  # not the Solve card's pack
+        assert not any(TABLE_FILE in u for u in requests)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            assert_no_axe_violations(page, f"explorer table offered ({scheme})")
+        page.emulate_media(color_scheme="light")
+        page.click("#explorer-pack-button")
+        page.wait_for_selector("#lab-explorer[data-shape='2x4']", state="attached", timeout=60_000)
+        assert page.get_attribute("#explorer-pack", "data-state") == "loaded"
+        assert "kept for offline use" in page.inner_text("#explorer-pack-status")
+        assert page.eval_on_selector("#explorer-pack-progress", "p => [p.value, p.max]") == [len(table), len(table)]
+        assert page.locator("#explorer-histogram .bar").count() == 37  # 2x4: distances 0..36
+        # Kept: a new visit loads it from Cache Storage, without fetching it again.
+        fetched = sum(TABLE_FILE in u for u in requests)
+        page.reload()
+        app.wait_ready()
+        page.click("#lab-explorer > summary")
+        page.select_option("#explorer-shape", "4x2")
+        page.wait_for_selector("#lab-explorer[data-shape='4x2']", state="attached", timeout=60_000)
+        assert page.get_attribute("#explorer-pack", "data-state") == "loaded"
+        assert sum(TABLE_FILE in u for u in requests) == fetched
+    finally:
+        ctx.close()
+        server.stop()

@@ -1,10 +1,12 @@
-"""The pool of solver workers on the real page (solver-pool.js, fifteen.parallel.browser): the Solve
+"""The pool of solver workers on the real page (solver/pool.js, fifteen.parallel.browser): the Solve
 card's worker count (remembered), a solve with 2 workers equal to the serial length with the
 progress of both workers, a worker killed mid-solve (its tasks re-run: still the optimum),
 and Cancel with 2 workers.  They share the session's page (one more Pyodide for the helper);
 the count goes back to 1 at the end so that the other tests see the page as before."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -57,9 +59,11 @@ def solve_watching_workers(app: App, tiles, *, during=None) -> dict:
     page.click("#solve-button")
     app.wait_state("solving", timeout=10_000)
     page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
-    line = page.inner_text("#p-workers")
     if during:
         during()
+    else:  # the workers line and the Nodes/s figure, read in one go once a second has passed
+        page.wait_for_function("() => !/total –/.test(document.querySelector('#p-workers').textContent)", timeout=60_000)
+    line, rate = page.evaluate("() => [document.querySelector('#p-workers').textContent, document.querySelector('#p-rate').textContent]")
     state = app.wait_state("solved", "error", timeout=600_000)
     assert state == "solved", page.inner_text("#status")
     sol = page.locator("#solution")
@@ -68,6 +72,7 @@ def solve_watching_workers(app: App, tiles, *, during=None) -> dict:
         "workers": sol.get_attribute("data-workers"),
         "moves": [int(m) for m in sol.get_attribute("data-moves").split()],
         "line": line,
+        "rate": rate,
     }
 
 
@@ -85,6 +90,10 @@ def test_two_workers_give_the_serial_length_with_both_workers_progress(pool_app:
     assert r["length"] == 65 and r["workers"] == "2"
     assert replays(KORF_88, r["moves"])
     assert r["line"].startswith("2 workers: #1 ") and "#2 " in r["line"] and "total" in r["line"], r["line"]
+    # Issue 24, 8: one rate (the workers line said 457 k/s while Nodes/s said 269 k/s), shares that add up
+    assert r["line"].endswith(f"— total {r['rate']}"), r
+    shares = [int(m) for m in re.findall(r"\((\d+) %\)", r["line"])]
+    assert len(shares) == 2 and 99 <= sum(shares) <= 101, r["line"]
 
 
 KILL_WHILE_RUNNING = """() => new Promise((resolve) => {

@@ -51,7 +51,8 @@ window.Worker = class extends NativeWorker {
     super(...args);
     this.addEventListener("message", (e) => {
       const m = e.data || {};
-      if (m.type === "loading" && m.stage === "runtime" && m.state === "progress") window.__runtimeProgress.push(m);
+      // the download's count (not the report that the runtime compiles)
+      if (m.type === "loading" && m.stage === "runtime" && m.state === "progress" && !m.compiling) window.__runtimeProgress.push(m);
     });
   }
 };

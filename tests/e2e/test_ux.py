@@ -10,6 +10,7 @@ checking, move-string replay and refused share links.
 from __future__ import annotations
 
 import json
+import re
 import time
 
 from fifteen.bounds.walking import supported_shapes
@@ -170,7 +171,8 @@ def test_board_progress_and_answer_fit_1280x800(ready_app: App):
         app.set_position(KORF12["tiles"])
         app.solve("auto")
         assert page.evaluate("() => window.scrollY") == 0, "the page scrolled to show the answer"
-        for sel in ("#board", "#progress", "#solution", "#status"):
+        assert page.locator("#progress").is_hidden(), "the answer takes the progress's place"
+        for sel in ("#board", "#results", "#solution", "#status"):
             box = page.locator(sel).bounding_box()
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= 800 and box["x"] + box["width"] <= 1280, (sel, box)
         # Tap targets: every visible button and menu is at least 44 px high.
@@ -183,6 +185,215 @@ def test_board_progress_and_answer_fit_1280x800(ready_app: App):
         assert not small, small
     finally:
         page.set_viewport_size({"width": 1280, "height": 900})
+
+
+# Layout shifts as the page reports them (PerformanceObserver 'layout-shift'), each tagged with
+# the phase the test is in; shifts right after an input (a click, a key) are not counted, as in
+# Cumulative Layout Shift.
+SHIFT_OBSERVER = """
+window.__phase = 'load';
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (e.hadRecentInput) continue;
+    window.__shifts.push({value: e.value, phase: window.__phase,
+      sources: (e.sources || []).map(s => (s.node && s.node.id) || (s.node && s.node.className) || '?')});
+  }
+}).observe({type: 'layout-shift', buffered: true});
+"""
+
+
+def _layout_shift(browser, site, **context) -> dict[str, float]:
+    """The layout shift of each phase of a session: load, solve (Korf #1), playback, cancel (a
+    long solve); the change of position between (by the address bar: not an input) is left out."""
+    ctx = browser.new_context(**context)
+    ctx.add_init_script(SHIFT_OBSERVER)
+    try:
+        app = App(ctx.new_page(), site)
+        page = app.page
+        app.open("#" + _hash(EXAMPLES["korf1"]["tiles"]))
+        page.wait_for_timeout(3500)  # the Loading card goes 2.5 s after ready
+        page.evaluate("() => { window.__phase = 'solve'; }")
+        assert app.solve("auto")["length"] == 57
+        page.wait_for_timeout(1000)
+        page.evaluate("() => { window.__phase = 'playback'; }")
+        page.click("#play-toggle")
+        page.wait_for_timeout(3000)
+        page.click("#play-toggle")
+        page.evaluate("() => { window.__phase = 'position'; }")
+        app.set_position(HARD_80)
+        page.select_option("#bound-select", "md")
+        page.wait_for_timeout(500)
+        page.evaluate("() => { window.__phase = 'cancel'; }")
+        page.click("#solve-button")
+        page.wait_for_function("() => document.querySelectorAll('#p-iterations tbody tr:not(.current)').length >= 3", timeout=120_000)
+        page.wait_for_timeout(1500)
+        page.click("#cancel-button")
+        app.wait_ready()
+        # Issue 24, 9: a cancel keeps what was proven, in the status and under the figures
+        proven = re.search(r"The shortest solution has at least (\d+) moves\.$", page.inner_text("#status-text"))
+        assert proven and page.inner_text("#p-lower") == f"Stopped: the shortest solution has at least {proven[1]} moves.", (
+            page.inner_text("#status-text"),
+            page.inner_text("#p-lower"),
+        )
+        page.wait_for_timeout(2000)
+        shifts = page.evaluate("() => window.__shifts")
+        phases = {}
+        for s in shifts:
+            phases[s["phase"]] = phases.get(s["phase"], 0) + s["value"]
+        worst = sorted(shifts, key=lambda s: -s["value"])[:5]
+        print(f"\nlayout shift {context['viewport']}: { ({k: round(v, 4) for k, v in phases.items()}) }; largest: {worst}")
+        return phases
+    finally:
+        ctx.close()
+
+
+def test_nothing_jumps_over_load_solve_playback_and_cancel(browser, site):
+    """Issue 24, 5: the status pill wrapped onto its own line when Solve was pressed and the board
+    moved down 52 px (layout shift 0.62). Target: the layout shift over load, solve, playback and
+    cancel (CLS's rules: not right after an input) below 0.1, on a desktop and on a phone."""
+    for context in (
+        {"viewport": {"width": 1280, "height": 800}},
+        {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True},
+    ):
+        phases = _layout_shift(browser, site, **context)
+        counted = sum(v for k, v in phases.items() if k != "position")
+        assert counted < 0.1, (context["viewport"], phases)
+
+
+LAB_CARDS = ("lab-compare", "lab-explain", "lab-explorer", "lab-hint", "bounds-legend", "replay")
+
+
+def _open_every_card_with_results(app: App) -> None:
+    """Every collapsible section open, a comparison's chart and tables and the 3x3 explorer shown."""
+    page = app.page
+    for card in LAB_CARDS:
+        if not page.eval_on_selector(f"#{card}", "d => d.open"):
+            page.click(f"#{card} > summary")
+    runs = int(page.get_attribute("#lab-compare", "data-runs") or 0)
+    page.select_option("#lab-preset", "8p31")
+    page.wait_for_selector("#lab-bounds input[value=wdid]")
+    page.eval_on_selector_all("#lab-bounds input[type=checkbox]", "bs => bs.forEach(b => { if (!b.checked) b.click(); })")  # every bound
+    page.click("#lab-run")
+    page.wait_for_selector(f"#lab-compare[data-runs='{runs + 1}']", state="attached", timeout=120_000)
+    page.wait_for_selector("#lab-explorer[data-shape='3x3']", state="attached", timeout=30_000)
+    page.wait_for_selector("#explain-body .wd-table", timeout=30_000)
+
+
+def _nothing_sticks_out(app: App, width: int) -> None:
+    page = app.page
+    document_width = page.evaluate("() => document.documentElement.scrollWidth")
+    print(f"\ndocument width with every lab card open at {width}: {document_width}")
+    assert document_width <= width, "the page scrolls sideways"
+    # the lab's tables show every row (no tiny scroll box), their width scrolls within the card
+    for table in ("#lab-summary", "#lab-iterations"):
+        wrap = page.eval_on_selector(table, "t => { const w = t.closest('.table-wrap'); return [w.scrollHeight, w.clientHeight]; }")
+        assert wrap[0] <= wrap[1] + 1, (table, wrap)
+    for sel in ("#lab-chart", "#explorer-histogram", "#lab-bounds", "#explain-body"):
+        box = page.locator(sel).bounding_box()
+        card = page.locator(sel).locator("xpath=ancestor::details[1]").bounding_box()
+        assert box["x"] >= card["x"] and box["x"] + box["width"] <= card["x"] + card["width"] + 0.5, (sel, box, card)
+
+
+def test_the_lab_has_room_and_the_page_never_scrolls_sideways(ready_app: App, browser, site):
+    """Issue 24, 2: Compare bounds made the page 1393 px wide at 1280 and 667 px on a 390 phone."""
+    app = ready_app
+    page = app.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        app.set_position(EIGHT["tiles"], "3x3")
+        _open_every_card_with_results(app)
+        _nothing_sticks_out(app, 1280)
+        # Issue 24, 9: each line of the chart has its own dash and marker (not colour alone), and its name at its end.
+        series = page.eval_on_selector_all(
+            "#lab-chart .series",
+            """gs => gs.map(g => [g.firstChild.getAttribute('stroke-dasharray') || '', g.lastChild.tagName,
+                                  (g.lastChild.getAttribute('d') || '').replace(/[-0-9.]+/g, '')])""",
+        )
+        labels = page.eval_on_selector_all("#lab-chart .series-label", "ts => ts.map(t => t.textContent)")
+        assert len(series) == 5 and len(set(map(tuple, series))) == 5, series
+        assert sorted(labels) == sorted(page.eval_on_selector_all("#lab-summary tbody th", "ts => ts.map(t => t.textContent)")), labels
+        assert page.locator("#lab-legend .series-icon").count() == 5
+        # the lab is under the board and the side column, the width of both
+        lab = page.locator("#lab").bounding_box()
+        board = page.locator(".board-panel").bounding_box()
+        side = page.locator(".side").bounding_box()
+        assert lab["y"] >= max(board["y"] + board["height"], side["y"] + side["height"])
+        assert lab["width"] >= side["x"] + side["width"] - board["x"] - 1
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+        for card in LAB_CARDS:
+            if page.eval_on_selector(f"#{card}", "d => d.open"):
+                page.click(f"#{card} > summary")
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        phone = App(ctx.new_page(), site)
+        phone.open("#" + _hash(EIGHT["tiles"], "3x3"))
+        _open_every_card_with_results(phone)
+        _nothing_sticks_out(phone, 390)
+        phone.screenshot("phone-lab", full_page=True)
+        for scheme in ("light", "dark"):
+            phone.page.emulate_media(color_scheme=scheme)
+            _axe(phone, f"lab and explorer at 390 px ({scheme})")
+    finally:
+        ctx.close()
+
+
+def test_polish_markers_room_tab_order_history_and_playback(ready_app: App, browser, site):
+    """Issue 24, 9: collapsible sections without an open/closed marker; "Elapsed 1 min ..." cut by an
+    ellipsis; tab order; Back then Forward dropped the solution shown; the bounds line did not
+    follow playback; chart lines told apart by colour only."""
+    app = ready_app
+    page = app.page
+    # Open/closed markers: a chevron that turns.
+    for sel in ("#bounds-legend", ".keys", "#replay"):
+        turn = "s => getComputedStyle(s.querySelector('summary'), '::before').transform"
+        closed = page.eval_on_selector(sel, turn)
+        page.click(f"{sel} > summary")
+        page.wait_for_timeout(300)  # (its turn is animated)
+        opened = page.eval_on_selector(sel, turn)
+        page.click(f"{sel} > summary")
+        assert closed != "none" and opened != "none" and closed != opened, (sel, closed, opened)
+    # The progress figures at their longest fit, on a desktop and on a phone.
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        cut = page.evaluate(
+            """() => {
+              const p = document.querySelector('#progress'); const hidden = p.hidden; p.hidden = false;
+              const old = [...p.querySelectorAll('.stats dd')].map(d => d.textContent);
+              const long = ['888', '888.8 M', '888 k/s', '59 min 59 s'];
+              p.querySelectorAll('.stats dd').forEach((d, i) => { d.textContent = long[i]; });
+              const cut = [...p.querySelectorAll('.stats dd')].filter(d => d.scrollWidth > d.clientWidth).map(d => d.id);
+              p.querySelectorAll('.stats dd').forEach((d, i) => { d.textContent = old[i]; }); p.hidden = hidden;
+              return cut;
+            }"""
+        )
+        assert not cut, (width, cut)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    # Tab order: the Solve card's controls before the Position card's, as they are seen.
+    order = page.evaluate(
+        """() => { const all = [...document.querySelectorAll('button, select, input, textarea, summary, [tabindex]')];
+                   return [all.indexOf(document.querySelector('#solve-button')), all.indexOf(document.querySelector('#shape-select'))]; }"""
+    )
+    assert 0 <= order[0] < order[1], order
+    # Back then Forward: the solution shown comes back with its position.
+    app.set_position(EIGHT["tiles"], "3x3")
+    sol = app.solve("auto")
+    app.set_position(goal(3, 3), "3x3")
+    assert page.get_attribute("#solution", "data-length") is None
+    page.go_back()
+    page.wait_for_function("n => document.querySelector('#solution').dataset.length === n", arg=str(sol["length"]))
+    assert app.board_tiles() == EIGHT["tiles"] and page.inner_text("#status-text").startswith("Solved")
+    # The bounds line follows the board shown during playback.
+    page.click("#play-step")
+    page.click("#play-step")
+    shown = page.get_attribute("#board", "data-tiles")
+    assert shown != ",".join(map(str, EIGHT["tiles"]))
+    page.wait_for_function("want => document.querySelector('#bounds').dataset.tiles === want", arg=shown)
+    page.click("#play-start")
+    page.wait_for_function("want => document.querySelector('#bounds').dataset.tiles === want", arg=",".join(map(str, EIGHT["tiles"])))
+    page.go_forward()
+    page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, goal(3, 3))))
 
 
 # ------------------------------------------------------------------ accessibility
@@ -231,7 +442,9 @@ def test_progress_is_honest_and_the_bounds_line_is_labelled(ready_app: App):
     app.set_position(KORF12["tiles"])
     # The bounds line: WD and ID summed, LB = where the selected bound's search starts.
     page.select_option("#bound-select", "md")
-    page.wait_for_function("() => document.querySelector('#bounds').dataset.lb !== undefined")
+    page.wait_for_function(  # the bounds of this position (the line shows the last one's until they come)
+        "want => document.querySelector('#bounds').dataset.tiles === want", arg=",".join(map(str, KORF12["tiles"]))
+    )
     text = page.inner_text("#bounds")
     wd = page.inner_text("#bounds .bound-wd b")
     v, h_total = wd.split("+")
@@ -283,6 +496,35 @@ def test_progress_is_honest_and_the_bounds_line_is_labelled(ready_app: App):
     app.wait_ready()
 
 
+def test_no_bound_above_what_is_proven_is_announced(ready_app: App):
+    """Issue 24, 4: the status and the progress line never say "at least N" with N above the
+    optimal length (Korf #1 said "at least 59 moves", then "Solved: 57 moves"): the report that
+    closes the iteration which found the solution says so, and no bound + 2 is inferred from it."""
+    app = ready_app
+    page = app.page
+    page.evaluate(
+        """() => {
+          window.__claims = [];
+          const log = () => {  // what the page claims while it solves (and as it ends)
+            if (!['solving', 'solved'].includes(document.querySelector('#status').dataset.state)) return;
+            window.__claims.push(document.querySelector('#status-text').textContent, document.querySelector('#p-lower').textContent);
+          };
+          window.__claimObs = new MutationObserver(log);
+          for (const id of ['#status', '#progress'])
+            window.__claimObs.observe(document.querySelector(id), {subtree: true, childList: true, characterData: true});
+        }"""
+    )
+    for name in ("korf1", "korf55", "korf12"):
+        ex = EXAMPLES[name]
+        page.evaluate("() => { window.__claims = []; }")
+        app.set_position(ex["tiles"])
+        assert app.solve("auto")["length"] == ex["optimal"]
+        claims = page.evaluate("() => window.__claims")
+        bounds = [int(m) for c in claims for m in re.findall(r"(?:at least|≥) (\d+) moves", c)]
+        assert bounds and max(bounds) <= ex["optimal"], (name, sorted(set(bounds)), ex["optimal"])
+    page.evaluate("() => window.__claimObs.disconnect()")
+
+
 # ------------------------------------------------------------------ input, links, replay
 def test_input_checked_when_complete_with_a_one_click_fix(ready_app: App):
     app = ready_app
@@ -309,11 +551,41 @@ def test_input_checked_when_complete_with_a_one_click_fix(ready_app: App):
     field_box = page.locator("#tiles-input").bounding_box()
     assert error_box["x"] + error_box["width"] <= field_box["x"] + field_box["width"] + 1
     assert page.locator("#tiles-error").bounding_box()["height"] < 200
-    # An incomplete text is checked on blur.
+    # An incomplete text is checked on blur, and said to be short for the size chosen.
     page.fill("#tiles-input", "1 2 3 4 5")
     page.focus("#shuffle-button")
     page.wait_for_function("() => document.querySelector('#tiles-error').textContent !== ''")
+    assert page.inner_text("#tiles-error") == "11 numbers are missing: a 4x4 board takes 16 (0 for the gap), this text has 5."
     app.set_position(goal(4, 4))
+
+
+def test_input_messages_say_what_is_wrong_in_the_users_terms(ready_app: App):
+    """Issue 24, 7: 15 numbers on a 4x4 said "could be 3x5 or 5x3: give the shape"; a huge paste
+    reported the API's parameter size and blanked the bounds line; "4 5 U D" said U is not a move."""
+    app = ready_app
+    page = app.page
+    app.set_position(KORF12["tiles"])
+    page.wait_for_function("want => document.querySelector('#bounds').dataset.tiles === want", arg=",".join(map(str, KORF12["tiles"])))
+    bounds = page.inner_text("#bounds")
+
+    def entered(text: str) -> str:
+        page.evaluate("() => { document.querySelector('#tiles-error').textContent = ''; }")
+        page.fill("#tiles-input", text)
+        page.press("#tiles-input", "Enter")
+        page.wait_for_function("() => document.querySelector('#tiles-error').textContent !== ''")
+        return page.inner_text("#tiles-error")
+
+    assert entered(" ".join(map(str, range(1, 16)))) == "One number is missing: a 4x4 board takes 16 (0 for the gap), this text has 15."
+    assert entered(" ".join(map(str, range(17)))) == "One number too many: a 4x4 board takes 16 (0 for the gap), this text has 17."
+    huge = "1 2 3 " * 100_000
+    assert entered(huge) == f"This text is too long to be a position ({len(huge.strip()):,} characters)."
+    assert page.inner_text("#bounds") == bounds and app.board_tiles() == KORF12["tiles"]  # the board and its bounds kept
+    app.set_position(KORF12["tiles"])
+    page.click("#replay summary")
+    page.fill("#moves-input", "4 5 U D")
+    page.click("#replay-button")
+    assert page.inner_text("#replay-result").startswith("Move 3 (U) is a gap move among tile numbers: write the whole list in one notation")
+    page.click("#replay summary")
 
 
 def test_share_links_are_checked_before_drawing(ready_app: App):
@@ -338,7 +610,8 @@ def test_share_links_are_checked_before_drawing(ready_app: App):
         )
         assert time.monotonic() - t0 < 3, frag[:40]
         notice = page.inner_text("#position-notice")
-        assert words in notice and "board was kept" in notice, notice
+        said = notice + " " + page.inner_text("#tiles-error")  # a parsed link's reason is the field's, as typed text's
+        assert words in said and "board was kept" in notice, said
         assert len(notice) < 400, len(notice)
         assert app.board_tiles() == before and page.url.endswith("#" + _hash(before))
         notice_box = page.locator("#position-notice").bounding_box()
@@ -347,6 +620,103 @@ def test_share_links_are_checked_before_drawing(ready_app: App):
     # A good link clears the notice.
     app.set_position(EIGHT["tiles"], "3x3")
     assert page.is_hidden("#position-notice")
+
+
+UNSOLVABLE_15 = list(range(1, 14)) + [15, 14, 0]
+
+
+def _shows_the_unsolvable_link_with_its_fix(app: App, kept: list[int]) -> None:
+    """The board is kept; the field holds the link's position as if typed, with the plain reason and
+    the *Swap tiles 14 and 15* fix, which then draws the fixed position."""
+    page = app.page
+    page.wait_for_selector("#fix-button:not([hidden])", timeout=60_000)
+    assert app.board_tiles() == kept
+    assert page.input_value("#tiles-input").split() == [str(t) for t in UNSOLVABLE_15]
+    assert page.inner_text("#tiles-error").startswith("This position can't be solved"), page.inner_text("#tiles-error")
+    assert page.inner_text("#fix-button") == "Swap tiles 14 and 15"
+    assert "refused" in page.inner_text("#position-notice") and "board was kept" in page.inner_text("#position-notice")
+    assert app.state() != "error" and "unsolvable" not in page.inner_text("#bounds")
+    page.click("#fix-button")
+    page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, goal(4, 4))))
+    assert page.is_hidden("#fix-button") and page.inner_text("#tiles-error") == ""
+
+
+def test_an_unsolvable_link_shows_the_fix_and_a_long_one_is_refused_on_open(ready_app: App, browser, site):
+    """Issue 24, 3: `#tiles=1,...,13,15,14,0` was drawn as Ready, the bounds line showed the raw
+    message and Solve failed with a Retry that could only fail; a link over 400 characters was
+    refused only when the hash changed, not when the page was opened with it."""
+    app = ready_app
+    page = app.page
+    app.set_position(KORF12["tiles"])
+    page.evaluate("f => { location.hash = f; }", _hash(UNSOLVABLE_15))
+    _shows_the_unsolvable_link_with_its_fix(app, KORF12["tiles"])
+    # Opened with such links: the board is a random one, the link is checked once the solver is up.
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        fresh = App(ctx.new_page(), site)
+        fresh.open("#" + _hash(UNSOLVABLE_15))
+        _shows_the_unsolvable_link_with_its_fix(fresh, fresh.board_tiles())
+        long_link = "#" + _hash(list(range(1, 200)) + [0], "10x20")
+        assert len(long_link) > 400
+        fresh = App(ctx.new_page(), site)  # a page opened with it (not a change of its hash)
+        fresh.page.goto(site.url + "index.html" + long_link)
+        fresh.page.wait_for_selector("#position-notice:not([hidden])", timeout=30_000)
+        notice = fresh.page.inner_text("#position-notice")
+        assert f"too long to be a position ({len(long_link):,} characters)" in notice and "board was kept" in notice, notice
+        fresh.wait_ready()
+        assert len(fresh.board_tiles()) == 16 and "#tiles=" in fresh.page.url and len(fresh.page.url.split("#")[1]) < 400
+    finally:
+        ctx.close()
+
+
+def _copied_link(page) -> str:
+    page.evaluate("() => navigator.clipboard.writeText('')")
+    page.click("#share-button")
+    return page.wait_for_function("() => navigator.clipboard.readText().then(t => t.includes('#tiles=') && t)").json_value()
+
+
+def test_a_link_carries_the_solution_replayed_and_shown_as_given(browser, site):
+    """Issue 24, 10: a link can carry the solution (&moves=), so a long solve is shared without
+    solving again: checked by replay and shown as given, with its length, called shortest only
+    when that is known; moves that do not solve the position are not shown."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, permissions=["clipboard-read", "clipboard-write"])
+    try:
+        app = App(ctx.new_page(), site)
+        page = app.page
+        app.open("#" + _hash(KORF12["tiles"]))
+        sol = app.solve("auto")
+        link = _copied_link(page)
+        assert link.endswith(f"#{_hash(KORF12['tiles'])}&moves={sol['directions']}"), link
+        # Opened in another page: the moves are shown as the solution at once, no solve runs.
+        other = App(ctx.new_page(), site)
+        other.page.goto(link)
+        shown = other.page.wait_for_selector("#solution[data-given=true]", timeout=30_000)
+        assert int(shown.get_attribute("data-length")) == sol["length"] == KORF12["optimal"]
+        assert shown.get_attribute("data-directions") == sol["directions"]
+        assert other.page.inner_text("#solution-unit") == "moves"  # not known there to be the shortest
+        assert "checked by replay" in other.page.inner_text("#solution-meta")
+        assert other.board_tiles() == KORF12["tiles"] and other.page.is_hidden("#progress")
+        assert other.page.url.endswith(f"&moves={sol['directions']}")  # the address bar keeps them
+        other.wait_ready()
+        assert not other.page.inner_text("#status-text").startswith("Solved")
+        other.page.click("#play-end")
+        assert other.board_tiles() == goal(4, 4)
+        assert _copied_link(other.page) == link  # the round trip
+        # Once the page knows the shortest length (solved there), the link's moves are called optimal.
+        other.page.click("#play-start")
+        other.solve("auto")
+        other.page.evaluate("f => { location.hash = f; }", _hash(KORF12["tiles"]))  # (the address bar held the link)
+        other.page.evaluate("f => { location.hash = f; }", link.split("#")[1])
+        other.page.wait_for_selector("#solution[data-given=true]")
+        assert other.page.inner_text("#solution-unit") == "moves, optimal"
+        assert other.page.inner_text("#solution-meta").endswith("None is shorter.")
+        # Moves that do not solve the position: the position is shown, the moves are not.
+        other.page.evaluate("f => { location.hash = f; }", _hash(EIGHT["tiles"], "3x3") + "&moves=LLLL")
+        other.page.wait_for_selector("#position-notice:not([hidden])")
+        assert "moves were not shown" in other.page.inner_text("#position-notice")
+        assert other.board_tiles() == EIGHT["tiles"] and other.page.is_hidden("#solution")
+    finally:
+        ctx.close()
 
 
 def test_move_string_replay_says_how_far_from_optimal(ready_app: App):

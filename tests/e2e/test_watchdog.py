@@ -1,16 +1,17 @@
-"""Start-up watchdogs: a damaged Python runtime (pyodide.asm.wasm truncated) reaches the page
-as a fatal error with Retry, quickly (the wasm compile error is caught; Pyodide's loader
-alone never rejects), and the message names the file."""
+"""Start-up watchdogs: a damaged Python runtime (pyodide.asm.wasm truncated, or its download cut
+mid-body) reaches the page as a fatal error with Retry, quickly (the wasm compile error and the
+failed body read are caught; Pyodide's loader alone never rejects), and the message names the file."""
 
 from __future__ import annotations
 
 import os
+import socket
 import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, SiteServer, copy_site
+from .conftest import ROOT, SiteServer, _QuietHandler, copy_site
 
 WASM = "pyodide.asm.wasm"
 
@@ -36,24 +37,53 @@ def site_with_truncated_wasm(tmp: Path) -> None:
             os.symlink(entry, pyo / entry.name)
 
 
-def test_truncated_runtime_wasm_is_a_fatal_error_with_retry(browser, tmp_path):
-    site_with_truncated_wasm(tmp_path)
-    server = SiteServer(tmp_path).start()
+def fatal_start(browser, server: SiteServer, seconds: float) -> tuple[float, str]:
+    """Open the site of *server*: it must end in the error state, with Retry and Solve disabled,
+    within *seconds*; returns the seconds it took and the error's message."""
     ctx = browser.new_context()
     try:
         page = ctx.new_page()
         t0 = time.monotonic()
         page.goto(server.url + "index.html")
-        page.wait_for_selector("#status[data-state=error]", timeout=30_000, state="attached")
-        seconds = time.monotonic() - t0
-        assert seconds < 30
-        message = page.inner_text("#error-message")
-        assert "The Python runtime file is damaged or missing (pyodide.asm.wasm)" in message, message
-        assert page.is_visible("#retry-button")
-        assert page.is_disabled("#solve-button")
+        page.wait_for_selector("#status[data-state=error]", timeout=seconds * 1000, state="attached")
+        took = time.monotonic() - t0
+        assert page.is_visible("#retry-button") and page.is_disabled("#solve-button")
+        return took, page.inner_text("#error-message")
     finally:
         ctx.close()
         server.stop()
+
+
+def test_truncated_runtime_wasm_is_a_fatal_error_with_retry(browser, tmp_path):
+    site_with_truncated_wasm(tmp_path)
+    _, message = fatal_start(browser, SiteServer(tmp_path).start(), 30)
+    assert "The Python runtime file is damaged or missing (pyodide.asm.wasm)" in message, message
+
+
+class _CutWasmHandler(_QuietHandler):
+    """Serves the site, but closes the runtime's wasm after a third of its body (its full length
+    announced): a connection that drops mid-download."""
+
+    def copyfile(self, source, outputfile):
+        if not self.path.split("?")[0].endswith("/" + WASM):
+            return super().copyfile(source, outputfile)
+        size = os.fstat(source.fileno()).st_size
+        outputfile.write(source.read(size // 3))
+        outputfile.flush()
+        self.close_connection = True
+        self.connection.shutdown(socket.SHUT_RDWR)
+
+
+class CutWasmServer(SiteServer):
+    handler = _CutWasmHandler
+
+
+def test_a_runtime_download_cut_mid_body_is_a_fatal_error_at_once_with_retry(browser):
+    """Issue 24, 11: the server closed pyodide.asm.wasm after a third of its length and the page
+    said "Loading the Python runtime..." for 296 s, until the watchdog."""
+    seconds, message = fatal_start(browser, CutWasmServer(ROOT).start(), 35)
+    print(f"\ncut wasm body: error state after {seconds:.1f} s: {message}")
+    assert WASM in message and "download" in message, message
 
 
 def site_with_solver_archive(tmp: Path, change: str) -> str:

@@ -1,4 +1,4 @@
-// board.js: the solvability rule against a breadth-first search, the shuffle's
+// model/board.js: the solvability rule against a breadth-first search, the shuffle's
 // uniformity (exactly, over every sequence of random draws; and a seeded
 // chi-square), the rejection sampling of randomBelow, and the moves.
 
@@ -18,7 +18,7 @@ import {
   randomBelow,
   randomTiles,
   shapesForCount,
-} from "../../static/js/board.js";
+} from "../../static/js/model/board.js";
 
 // ------------------------------------------------------------------ helpers
 const reachableMemo = new Map();

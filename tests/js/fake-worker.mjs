@@ -1,9 +1,9 @@
-// A scripted stand-in for a Web Worker that speaks protocol.js, shared by the
-// node tests of solver-client.js and solver-pool.js: what the page posts is kept
+// A scripted stand-in for a Web Worker that speaks solver/protocol.js, shared by the
+// node tests of solver/client.js and solver/pool.js: what the page posts is kept
 // (structured-cloned: what crosses must be plain data), and the test emits the
 // worker's messages.
 
-import { ToWorker } from "../../static/js/protocol.js";
+import { ToWorker } from "../../static/js/solver/protocol.js";
 
 export class FakeWorker {
   constructor() {

@@ -1,4 +1,4 @@
-// format.js: how counts, durations, sizes, memory and estimates read.
+// model/format.js: how counts, durations, sizes, memory and estimates read.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -13,12 +13,22 @@ import {
   formatCount,
   formatPackSize,
   formatSeconds,
+  nodeRate,
   packMemoryText,
   phasesAttr,
   phasesText,
-} from "../../static/js/format.js";
+} from "../../static/js/model/format.js";
 
 const MB = 1024 * 1024;
+
+describe("nodeRate", () => {
+  test("nodes over the whole time, none in the first second", () => {
+    assert.equal(nodeRate({ nodes: 17, seconds: 0.001 }), null); // not "(17/s)" nor "(17000/s)"
+    assert.equal(nodeRate({ nodes: 0, seconds: 0 }), null);
+    assert.equal(nodeRate({ nodes: 2_690_000, seconds: 10 }), 269_000);
+    assert.equal(nodeRate(null), null);
+  });
+});
 
 describe("formatting", () => {
   test("counts", () => {
@@ -54,6 +64,10 @@ describe("progress", () => {
     const running = { bound: 46, nodes: 110, iteration_nodes: 10, iterations: closed.iterations };
     assert.equal(currentIteration(running), running);
     assert.deepEqual(currentIteration({ bound: 40, nodes: 0 }), { bound: 40, nodes: 0 });
+    // the iteration that found the solution: no bound beyond it is proven (Korf #1: never "at least 59" before "57")
+    const found = { ...closed, done: true, found: true };
+    assert.equal(currentIteration(found), found);
+    assert.equal(currentIteration(found).bound, 44);
   });
 
   test("no estimate before three finished iterations (two growth ratios)", () => {

@@ -1,10 +1,10 @@
-// moves.js: pasted move strings in both notations, replayed and judged.
+// model/moves.js: pasted move strings in both notations, replayed and judged.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Board } from "../../static/js/board.js";
-import { parseMoveString, replayVerdict } from "../../static/js/moves.js";
+import { Board } from "../../static/js/model/board.js";
+import { parseMoveString, replayVerdict } from "../../static/js/model/moves.js";
 
 // The goal with the blank moved U, U, L: solved by R, D, D, i.e. tiles 2, 3, 6.
 const start = () => {
@@ -24,6 +24,10 @@ test("impossible moves are named in plain words", () => {
   assert.match(parseMoveString(start(), "U").error, /Move 1 \(U\) is impossible/);
   assert.match(parseMoveString(start(), "2 1").error, /Move 2: tile 1 is not next to the gap/);
   assert.match(parseMoveString(start(), "2 x").error, /Move 2 \(x\) is not a tile number/);
+  // the two notations mixed: said so (U is a move, just not among tile numbers)
+  assert.match(parseMoveString(start(), "4 5 U D").error, /^Move 3 \(U\) is a gap move among tile numbers: write the whole list in one notation/);
+  assert.match(parseMoveString(start(), "U D 4").error, /^Move 1 \(U\) is a gap move among tile numbers/);
+  assert.match(parseMoveString(start(), "U D x").error, /Move 1 \(U\) is not a tile number/);
   assert.match(parseMoveString(start(), "").error, /Paste moves first/);
   assert.match(parseMoveString(start(), "R".repeat(7000)).error, /too long/);
 });

@@ -5,9 +5,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { sha256Hex } from "../../static/js/digest.js";
+import { sha256Hex } from "../../static/js/model/digest.js";
 import { integrityOf, precacheFiles } from "../../static/js/offline.js";
-import { DOWNLOADS_CACHE, SNAPSHOT_CACHE } from "../../static/js/protocol.js";
+import { DOWNLOADS_CACHE, SNAPSHOT_CACHE } from "../../static/js/solver/protocol.js";
 
 describe("precache", () => {
   test("a build-info SHA-256 becomes the fetch integrity of the same bytes", () => {

@@ -1,10 +1,11 @@
-// page-model.js: every action's effect on position, solution, playback, job and status.
+// model/page-model.js: every action's effect on position, solution, playback, job and status.
 
 import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 
-import { Board } from "../../static/js/board.js";
-import { CLICK_GUARD_MS, PageModel, Source, Status } from "../../static/js/page-model.js";
+import { Board } from "../../static/js/model/board.js";
+import { CLICK_GUARD_MS, PageModel, Source, Status } from "../../static/js/model/page-model.js";
 
 // The goal with the blank moved up twice and left once: solved by R, D, D (tiles 8... below).
 const start = () => {
@@ -33,8 +34,8 @@ test("ready after loading; a new position resets a stale status and the example 
   assert.equal(m.example, "ex1");
   const effects = m.setPosition(start(), { source: Source.SHUFFLE });
   assert.equal(m.example, "");
-  assert.deepEqual(types(effects), ["clearSolution", "render", "url", "status"]);
-  assert.equal(effects[2].mode, "push");
+  assert.deepEqual(types(effects), ["positionChanged", "clearSolution", "render", "url", "status"]);
+  assert.equal(effects[3].mode, "push");
 });
 
 test("solve then shuffle, size change and typing: the status never stays 'Solved'", () => {
@@ -93,6 +94,13 @@ test("the cancel status says what happened, only once the solver stopped", () =>
   m.cancelRequested(20000);
   m.cancelDone(job2, { restarted: false, seconds: "40 ms" });
   assert.equal(m.status.text, "Cancelled: stopped in 40 ms, no restart needed.");
+  // what the search had proved stays said
+  const job3 = m.solveRequested("auto", 30000)[2].job;
+  m.solveProgress(job3, 64);
+  m.solveProgress(job3, 66);
+  m.cancelRequested(40000);
+  m.cancelDone(job3, { restarted: false, seconds: "1.2 s" });
+  assert.equal(m.status.text, "Cancelled: stopped in 1.2 s, no restart needed. The shortest solution has at least 66 moves.");
 });
 
 test("Back/Forward during a solve cancels it and shows the position, without pushing history", () => {
@@ -101,12 +109,31 @@ test("Back/Forward during a solve cancels it and shows the position, without pus
   const job = m.solveRequested("auto", 0)[2].job;
   assert.deepEqual(m.setPosition(new Board(3, 3), { source: Source.SHUFFLE }), [], "controls are inert while solving");
   const effects = m.setPosition(new Board(3, 3), { source: Source.HISTORY });
-  assert.deepEqual(types(effects), ["status", "cancel", "clearSolution", "render"]);
+  assert.deepEqual(types(effects), ["status", "cancel", "positionChanged", "clearSolution", "render"]);
   assert.ok(job.cancelling);
   assert.ok(m.position.isGoal());
   m.cancelDone(job, { restarted: false, seconds: "1 s", why: effects[1].why });
   assert.equal(m.status.text, "Cancelled because the position changed: stopped in 1 s, no restart needed.");
   assert.deepEqual(m.solveDone(job, RESULT), [], "the old position's answer is never shown");
+  assert.equal(m.solution, null);
+});
+
+test("Back then Forward return to a history entry with the solution it showed", () => {
+  const m = solvedModel();
+  m.entryShown("e1");
+  const solved = m.position;
+  const shown = m.solution;
+  m.setPosition(new Board(3, 3), { source: Source.SHUFFLE });
+  m.entryShown("e2");
+  assert.equal(m.solution, null);
+  const back = m.setPosition(solved.clone(), { source: Source.HISTORY, entry: "e1" });
+  assert.equal(m.solution, shown);
+  assert.ok(types(back).includes("showSolution"));
+  assert.match(m.status.text, /^Solved: /);
+  m.setPosition(new Board(3, 3), { source: Source.HISTORY, entry: "e2" }); // Forward: the goal, never solved
+  assert.equal(m.solution, null);
+  // the same position in a new entry (a link typed or pasted) is not brought back with its solution
+  m.setPosition(solved.clone(), { source: Source.HISTORY, entry: "e3" });
   assert.equal(m.solution, null);
 });
 
@@ -163,7 +190,7 @@ test("undo walks back through every position change; history moves are not undo 
   m.setPosition(new Board(2, 2), { source: Source.SHAPE });
   m.setPosition(new Board(4, 4), { source: Source.HISTORY });
   assert.equal(m.undoStack.length, 2);
-  assert.deepEqual(types(m.undo()), ["clearSolution", "render", "url", "status"]);
+  assert.deepEqual(types(m.undo()), ["positionChanged", "clearSolution", "render", "url", "status"]);
   assert.equal(m.position.shape, "3x3");
   m.undo();
   assert.equal(m.position.text(), start().text());
@@ -174,4 +201,60 @@ test("a solve requested while loading waits for the solver", () => {
   const m = new PageModel(start());
   assert.deepEqual(types(m.solveRequested("auto", 0)), ["status", "solveWhenReady"]);
   assert.equal(m.job, null);
+});
+
+test("the page's state is declared in the constructor and changed only through the model's actions", () => {
+  const m = new PageModel(start());
+  const declared = Object.keys(m).sort();
+  // every action, then the keys again: none was added on the way
+  m.solverReady({ shapes: ["3x3"], bounds: { "3x3": ["auto", "wd", "md"] }, labels: {} }, [{ file: "p.f15", shapes: ["3x3"] }]);
+  assert.equal(m.chooseBound("md"), "md");
+  assert.equal(m.chooseBound("pdb663"), "auto", "a bound the shape does not offer: its first");
+  m.speedChosen(4);
+  m.examplesLoaded([{ id: "x" }]);
+  m.damagedFile("wd.f15");
+  m.packStarted();
+  assert.deepEqual(m.packDownload, { busy: true, error: null });
+  m.packEnded({ file: "p.f15", info: m.info });
+  assert.equal(m.packs[0].loaded, true);
+  assert.equal(m.solverEpoch, 1);
+  m.boundsAnswered({ tiles: m.position.tiles, bounds: {} });
+  assert.ok(m.positionBounds());
+  m.linkPending({ text: "1 2" }, Source.LINK);
+  m.setNotice("kept");
+  m.textEdited("1 2 3");
+  assert.ok(m.textDirty);
+  m.textShown("1 2 3");
+  m.textValid();
+  const [, , { job }] = m.solveRequested("auto", 0);
+  m.solveProgress(job, 3);
+  m.solveDone(job, RESULT);
+  assert.deepEqual(m.lastSolved, { text: start().text(), shape: "3x3", length: 3 });
+  m.replay({ directions: "RDD", moves: [1, 2, 3] });
+  m.setPosition(new Board(3, 3), { source: Source.GOAL });
+  assert.equal(m.positionBounds(), null, "the last answer was the old position's");
+  assert.equal(m.notice, "", "a new position clears the notice");
+  m.undo();
+  m.solverLost();
+  assert.deepEqual(Object.keys(m).sort(), declared);
+
+  // No other module assigns to the model's fields.
+  const root = new URL("../../static/js/", import.meta.url);
+  const writes = [];
+  for (const f of readdirSync(root, { recursive: true })) {
+    if (!f.endsWith(".js") || f === "model/page-model.js") continue;
+    const code = readFileSync(new URL(f, root), "utf8");
+    for (const w of code.matchAll(/\bmodel\.\w+(?:\.\w+|\[[^\]]*\])*\s*(?:[-+*/]?=(?!=)|\+\+|--)/g)) writes.push(`${f}: ${w[0]}`);
+  }
+  assert.deepEqual(writes, []);
+});
+
+test("a solve stopped for another job (a comparison started) ends with that reason", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  const job = m.solveRequested("auto", 0)[2].job;
+  assert.deepEqual(types(m.solveStopped(job, "Stopped for the comparison.")), ["status", "solvingEnded", "render"]);
+  assert.deepEqual(m.status, { state: Status.CANCELLED, text: "Solve stopped for the comparison." });
+  assert.equal(m.job, null);
+  assert.deepEqual(m.solveStopped(job, "Stopped."), [], "once");
 });

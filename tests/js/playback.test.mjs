@@ -1,10 +1,10 @@
-// playback.js: stepping a solution forward and back, seeking, and timed play.
+// model/playback.js: stepping a solution forward and back, seeking, and timed play.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Board, goalTiles } from "../../static/js/board.js";
-import { Playback, SPEEDS } from "../../static/js/playback.js";
+import { Board, goalTiles } from "../../static/js/model/board.js";
+import { Playback, SPEEDS } from "../../static/js/model/playback.js";
 
 // The goal with the blank moved up twice and left once: solved by R, D, D.
 const start = () => {

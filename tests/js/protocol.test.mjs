@@ -1,4 +1,4 @@
-// protocol.js: the message types, their builders and their documentation; that
+// solver/protocol.js: the message types, their builders and their documentation; that
 // both sides use it (no type name written as a literal elsewhere); that the
 // methods and error types match fifteen.api's (as `python -m fifteen schema` prints them).
 
@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import {
+  ErrorCode,
   ErrorType,
   FromWorker,
   LoadState,
@@ -23,7 +24,7 @@ import {
   message,
   warmUpParams,
   wireError,
-} from "../../static/js/protocol.js";
+} from "../../static/js/solver/protocol.js";
 
 const ROOT = new URL("../../", import.meta.url);
 const read = (rel) => readFileSync(new URL(rel, ROOT), "utf8");
@@ -38,7 +39,7 @@ function apiSchema() {
 
 describe("the enumerations", () => {
   test("frozen, and no value repeated within one", () => {
-    for (const e of [ToWorker, FromWorker, Method, ErrorType, Stage, LoadState, PackPhase]) {
+    for (const e of [ToWorker, FromWorker, Method, ErrorType, ErrorCode, Stage, LoadState, PackPhase]) {
       assert.ok(Object.isFrozen(e));
       const values = Object.values(e);
       assert.equal(new Set(values).size, values.length);
@@ -151,25 +152,25 @@ describe("the builders", () => {
 });
 
 describe("one source for the protocol", () => {
-  const header = read("static/js/protocol.js").split("*/")[0];
+  const header = read("static/js/solver/protocol.js").split("*/")[0];
 
-  test("every message type is documented in protocol.js's header", () => {
+  test("every message type is documented in solver/protocol.js's header", () => {
     for (const key of [...Object.keys(ToWorker), ...Object.keys(FromWorker)]) {
       assert.match(header, new RegExp(`^ \\*   ${key}\\s`, "m"), `${key} is not documented`);
     }
   });
 
   // The modules of both sides: the worker's and the page's client.
-  const sides = readdirSync(new URL("static/js/", ROOT)).filter((f) => /^worker.*\.js$/.test(f) || f === "solver-client.js" || f === "solver-pool.js");
+  const sides = [...readdirSync(new URL("static/js/worker/", ROOT)).map((f) => `worker/${f}`), "solver/client.js", "solver/pool.js"];
 
-  test("both sides import protocol.js", () => {
-    for (const f of ["worker.js", "solver-client.js"]) {
-      assert.match(read(`static/js/${f}`), /from "\.\/protocol\.js"/, f);
+  test("both sides import solver/protocol.js", () => {
+    for (const f of ["worker/worker.js", "solver/client.js"]) {
+      assert.match(read(`static/js/${f}`), /from "(\.\/|\.\.\/solver\/)protocol\.js"/, f);
     }
     assert.ok(sides.length >= 5, sides.join(", "));
   });
 
-  test("no message type, stage, state or error type is written as a string literal outside protocol.js", () => {
+  test("no message type, stage, state or error type is written as a string literal outside solver/protocol.js", () => {
     const names = new Set([...Object.values(ToWorker), ...Object.values(FromWorker), ...Object.values(Stage), ...Object.values(LoadState), ...Object.values(ErrorType)]);
     const found = [];
     for (const f of sides) {
@@ -189,6 +190,8 @@ describe("one source for the protocol", () => {
     assert.deepEqual(schema.error_types, ["input", "asset", "cancelled", "internal"]);
     for (const e of schema.error_types) assert.ok(Object.values(ErrorType).includes(e), `the API returns error type ${e}`);
     assert.ok("unsolvable" in schema.error_codes && "internal" in schema.error_codes, Object.keys(schema.error_codes).join(", "));
+    // the codes the page tells apart are codes the API gives
+    for (const code of Object.values(ErrorCode)) assert.ok(code in schema.error_codes, `ErrorCode ${code} is not one of the API's codes`);
   });
 });
 

@@ -1,28 +1,28 @@
-// share.js: reading share links (good and bad), writing them, the address
+// model/share.js: reading share links (good and bad), writing them, the address
 // bar, and the saved preferences.
 
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 
-import { Board, SHAPES, parseShape, randomTiles } from "../../static/js/board.js";
-import { makeHash, prefs, readHash, shareUrl, writeHash } from "../../static/js/share.js";
+import { Board, SHAPES, parseShape, randomTiles } from "../../static/js/model/board.js";
+import { MAX_LINK_CHARS, MAX_LINK_MOVES, linkTooLong, makeHash, prefs, readHash, shareUrl, writeHash } from "../../static/js/model/share.js";
 
 const T4 = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0];
 
 describe("readHash", () => {
   test("a 4x4 position: the shape is inferred from the count", () => {
-    assert.deepEqual(readHash(`#tiles=${T4.join(",")}`), { text: T4.join(" "), shape: "4x4", tiles: T4, bound: null });
+    assert.deepEqual(readHash(`#tiles=${T4.join(",")}`), { text: T4.join(" "), shape: "4x4", tiles: T4, bound: null, moves: "" });
   });
 
   test("spaces, plus signs and repeated separators are accepted; the leading # is optional", () => {
     for (const h of ["#tiles=1+2+3+0", "#tiles=1%202%203%200", "tiles=1,,2, 3,0", "#tiles=,1,2,3,0,"]) {
-      assert.deepEqual(readHash(h), { text: "1 2 3 0", shape: "2x2", tiles: [1, 2, 3, 0], bound: null }, h);
+      assert.deepEqual(readHash(h), { text: "1 2 3 0", shape: "2x2", tiles: [1, 2, 3, 0], bound: null, moves: "" }, h);
     }
   });
 
   test("12 tiles are ambiguous: the link must name the shape", () => {
     const t = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0];
-    assert.deepEqual(readHash(`#tiles=${t.join(",")}`), { text: t.join(" "), shape: null, tiles: null, bound: null });
+    assert.deepEqual(readHash(`#tiles=${t.join(",")}`), { text: t.join(" "), shape: null, tiles: null, bound: null, moves: "" });
     assert.deepEqual(readHash(`#tiles=${t.join(",")}&shape=3x4`).tiles, t);
     assert.deepEqual(readHash(`#shape=4x3&tiles=${t.join(",")}`).shape, "4x3");
   });
@@ -31,6 +31,25 @@ describe("readHash", () => {
     const h = readHash("#tiles=1,2,3,4,5,0&shape=3x2");
     assert.equal(h.shape, "3x2");
     assert.deepEqual(h.tiles, [1, 2, 3, 4, 5, 0]);
+  });
+
+  test("moves (a solution) are read as given and written back", () => {
+    const h = readHash(`#tiles=1,2,3,0,4,5&shape=3x2&moves=RR`);
+    assert.equal(h.moves, "RR");
+    const board = new Board(3, 2, [1, 2, 3, 0, 4, 5]);
+    assert.equal(makeHash(board, { moves: "RR" }), "#tiles=1,2,3,0,4,5&shape=3x2&moves=RR");
+    assert.equal(makeHash(board), "#tiles=1,2,3,0,4,5&shape=3x2");
+  });
+
+  test("a link is too long over 400 characters of position or 2000 moves", () => {
+    const position = `#tiles=${"1,".repeat(200)}`;
+    assert.equal(MAX_LINK_CHARS, 400);
+    assert.equal(linkTooLong(position.slice(0, 400)), false);
+    assert.equal(linkTooLong(position.slice(0, 401)), true);
+    const moves = `&moves=${"U".repeat(MAX_LINK_MOVES)}`;
+    assert.equal(linkTooLong(`#tiles=${T4.join(",")}${moves}`), false); // the moves are counted apart
+    assert.equal(linkTooLong(`#tiles=${T4.join(",")}${moves}U`), true);
+    assert.equal(linkTooLong(`${position.slice(0, 401)}${moves}`), true);
   });
 
   test("the bound parameter is passed on", () => {
@@ -56,7 +75,7 @@ describe("readHash", () => {
   ];
   for (const [hash, text, shape] of BAD) {
     test(`bad link ${JSON.stringify(hash)}: text kept, no position`, () => {
-      assert.deepEqual(readHash(hash), { text, shape, tiles: null, bound: null });
+      assert.deepEqual(readHash(hash), { text, shape, tiles: null, bound: null, moves: "" });
     });
   }
 
@@ -123,7 +142,7 @@ describe("the address bar", () => {
     writeHash(new Board(2, 2, [1, 2, 3, 0]));
     writeHash(new Board(2, 2, [1, 2, 3, 0]));
     assert.deepEqual(calls, ["#tiles=1,2,3,0"]);
-    assert.deepEqual(readHash(), { text: "1 2 3 0", shape: "2x2", tiles: [1, 2, 3, 0], bound: null });
+    assert.deepEqual(readHash(), { text: "1 2 3 0", shape: "2x2", tiles: [1, 2, 3, 0], bound: null, moves: "" });
   });
 });
 

@@ -1,13 +1,13 @@
 // SolverClient (the page's side of the protocol) against a scripted fake
-// worker that speaks protocol.js: requests become promises, progress reaches
+// worker that speaks solver/protocol.js: requests become promises, progress reaches
 // its request, errors keep their type, a fatal error fails everything, a
 // replaced worker's late messages are ignored, cancel restarts or interrupts.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { ErrorType, LoadState, Method, PackPhase, SIGINT, Stage, ToWorker, message } from "../../static/js/protocol.js";
-import { SolverClient, SolverError, phaseTimeout } from "../../static/js/solver-client.js";
+import { ErrorType, LoadState, Method, PackPhase, SIGINT, Stage, ToWorker, message } from "../../static/js/solver/protocol.js";
+import { SolverClient, SolverError, phaseTimeout } from "../../static/js/solver/client.js";
 import { FakeWorker } from "./fake-worker.mjs";
 
 /** A client with fake workers and recorded handler calls. */
@@ -52,7 +52,7 @@ describe("SolverClient", () => {
     assert.equal(calls[0][1].stage, Stage.RUNTIME);
   });
 
-  test("a worker started before the client (solver-start.js): what it said before is delivered, then INIT", async () => {
+  test("a worker started before the client (solver/start.js): what it said before is delivered, then INIT", async () => {
     const early = new FakeWorker();
     const held = [message.loading(Stage.RUNTIME, LoadState.START, "Python runtime", { files: ["pyodide.asm.wasm"] })];
     early.replay = () => {

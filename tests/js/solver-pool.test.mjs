@@ -1,4 +1,4 @@
-// SolverPool (solver-pool.js) against scripted fake workers that speak protocol.js,
+// SolverPool (solver/pool.js) against scripted fake workers that speak solver/protocol.js,
 // through real SolverClients: helpers start only after the primary is ready, one after
 // the other; with no helper a solve is the serial SOLVE; a parallel solve sends
 // PARALLEL_BEGIN to the primary, hands bundles largest first to free workers,
@@ -9,9 +9,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { ErrorType, FromWorker, Method, SIGINT, ToWorker, message } from "../../static/js/protocol.js";
-import { SolverClient } from "../../static/js/solver-client.js";
-import { MAX_WORKERS, SolverPool, poolLimits } from "../../static/js/solver-pool.js";
+import { ErrorType, FromWorker, Method, SIGINT, ToWorker, message } from "../../static/js/solver/protocol.js";
+import { SolverClient } from "../../static/js/solver/client.js";
+import { MAX_WORKERS, SolverPool, poolLimits } from "../../static/js/solver/pool.js";
 import { FakeWorker } from "./fake-worker.mjs";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));

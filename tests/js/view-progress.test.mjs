@@ -1,11 +1,11 @@
-// view-progress.js, the loading steps: nothing moves while they run, so a step under way shows
+// view/progress.js, the loading steps: nothing moves while they run, so a step under way shows
 // its whole seconds so far, once a second, after its size; the ticker stops with the last step.
 
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, mock, test } from "node:test";
 
-import { formatBytes } from "../../static/js/format.js";
-import { LoadState, Stage } from "../../static/js/protocol.js";
+import { formatBytes } from "../../static/js/model/format.js";
+import { LoadState, Stage } from "../../static/js/solver/protocol.js";
 
 /** Just enough of a DOM element for LoadingView. */
 class FakeElement {
@@ -47,7 +47,7 @@ globalThis.document = { getElementById: (id) => (byId[id] ??= new FakeElement("d
 let clock = 0; // ms: performance.now() as LoadingView reads it
 Object.defineProperty(globalThis, "performance", { value: { now: () => clock }, configurable: true, writable: true });
 
-const { LoadingView } = await import("../../static/js/view-progress.js");
+const { LoadingView } = await import("../../static/js/view/progress.js");
 
 const RUNTIME_BYTES = 13_500_000;
 const start = (stage = Stage.RUNTIME, label = "Python runtime (Pyodide)") => ({ stage, state: LoadState.START, label });
@@ -91,6 +91,20 @@ describe("LoadingView: a step under way shows its seconds", () => {
     assert.equal(sizeText(), `${formatBytes(2_000_000)} / ${formatBytes(4_000_000)} · 1 s`);
     wait(500);
     assert.equal(sizeText(), `${formatBytes(2_000_000)} / ${formatBytes(4_000_000)} · 2 s`);
+  });
+
+  test("the runtime compiling is said beside its download, which may count on", () => {
+    const progress = (loaded) => ({ stage: Stage.RUNTIME, state: LoadState.PROGRESS, label: "Python runtime", loaded, bytes: 4_000_000 });
+    view.update(start(), {});
+    view.update(progress(1_300_000), {});
+    view.update({ stage: Stage.RUNTIME, state: LoadState.PROGRESS, label: "Python runtime", compiling: true }, {});
+    assert.equal(sizeText(), `${formatBytes(1_300_000)} / ${formatBytes(4_000_000)} · compiling`);
+    view.update(progress(2_000_000), {});
+    assert.equal(sizeText(), `${formatBytes(2_000_000)} / ${formatBytes(4_000_000)} · compiling`);
+    wait(1000);
+    assert.equal(sizeText(), `${formatBytes(2_000_000)} / ${formatBytes(4_000_000)} · compiling · 1 s`);
+    view.update(done(), {});
+    assert.equal(sizeText(), "3.2 s");
   });
 
   test("DONE shows the step's time; the ticker stops with the last step under way", () => {

@@ -1,14 +1,14 @@
-// worker-assets.js: the databases of a shape are downloaded at once and handed to Python in
+// worker/assets.js: the databases of a shape are downloaded at once and handed to Python in
 // the manifest's order; a missing one is a warning, a damaged one a LoadError naming it.
 
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 
 const posted = [];
-globalThis.self ??= globalThis; // (worker-common.js posts with self.postMessage)
+globalThis.self ??= globalThis; // (worker/common.js posts with self.postMessage)
 globalThis.self.postMessage = (msg) => posted.push(msg);
 
-const { Databases } = await import("../../static/js/worker-assets.js");
+const { Databases } = await import("../../static/js/worker/assets.js");
 
 const ASSETS = [
   { file: "wd-4x4.f15", shapes: ["4x4"], bytes: 3 },

@@ -1,9 +1,9 @@
-// worker-snapshot.js: a memory snapshot is resumed only by the build that made it.
+// worker/snapshot.js: a memory snapshot is resumed only by the build that made it.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { buildIdentity, growMemory, matches } from "../../static/js/worker-snapshot.js";
+import { buildIdentity, growMemory, matches } from "../../static/js/worker/snapshot.js";
 
 const WHEELS = { archive: "fifteen-0.1.0-pyodide.zip", archive_sha256: "ab".repeat(32) };
 const DBS = {

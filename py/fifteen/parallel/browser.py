@@ -1,6 +1,6 @@
 """The browser pool's side of the parallel search: :mod:`fifteen.parallel.scheduler` driven step by step.
 
-The page's pool of solver workers (``static/js/solver-pool.js``) keeps the scheduler
+The page's pool of solver workers (``static/js/solver/pool.js``) keeps the scheduler
 (:class:`fifteen.parallel.scheduler.ParallelSearch`) in its *first* worker, which also searches tasks:
 a coordinating worker of its own would cost one more Python runtime and one more copy of the
 databases (the 7-8 pack is ~290 MB) for calls that take milliseconds, and the first worker

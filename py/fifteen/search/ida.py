@@ -156,15 +156,17 @@ class Progress:
     seconds: float  # search time so far (set-up excluded)
     iterations: list[Iteration]
     done: bool = False  # True when called at the end of an iteration
+    found: bool = False  # True when that iteration found a solution (the search ends: no bound + 2 follows)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"bound", "nodes", "iteration_nodes", "seconds", "done", "iterations"}`` (the API's progress messages)."""
+        """``{"bound", "nodes", "iteration_nodes", "seconds", "done", "found", "iterations"}`` (the API's progress messages)."""
         return {
             "bound": self.bound,
             "nodes": self.nodes,
             "iteration_nodes": self.iteration_nodes,
             "seconds": round(self.seconds, SECONDS_DIGITS),
             "done": self.done,
+            "found": self.found,
             "iterations": [it.to_json() for it in self.iterations],
         }
 
@@ -205,7 +207,7 @@ def ida_star(
     bound = 0
     start = 0.0
 
-    def report(iteration_nodes: int, done: bool) -> None:
+    def report(iteration_nodes: int, done: bool, found: bool = False) -> None:
         if progress is not None:
             progress(
                 Progress(
@@ -215,6 +217,7 @@ def ida_star(
                     time.perf_counter() - start,
                     list(iterations),
                     done,
+                    found,
                 )
             )
 
@@ -246,7 +249,7 @@ def ida_star(
         now = time.perf_counter()
         iterations.append(Iteration(bound, nodes, now - iter_start))
         done_nodes += nodes
-        report(0, True)
+        report(0, True, path is not None)
         if path is not None:
             path.reverse()
             return SearchResult(

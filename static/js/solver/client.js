@@ -1,0 +1,293 @@
+// The page's side of the worker protocol (solver/protocol.js).
+//
+// SolverClient owns one solver Web Worker: it starts it, turns requests into
+// promises, forwards loading/progress events, and cancels a solve — through
+// the interrupt buffer when the page is cross-origin isolated, otherwise by
+// terminating the worker and starting a fresh one (Python cannot be stopped
+// from outside).
+//
+// The controller (main.js) uses only this class's public surface: start(),
+// call(), solve(), loadPack(), cancel(), skip, interrupt, readyPromise and the
+// handlers; a pool of several workers can offer the same surface.
+
+import { ErrorType, FromWorker, SIGINT, Stage, message } from "./protocol.js";
+import { newSolverWorker, pageControlled, takeStartedWorker } from "./start.js";
+
+export class SolverError extends Error {
+  constructor(type, text, file, code) {
+    super(text);
+    this.type = type;
+    this.file = file; // the damaged database, for ASSET errors
+    this.code = code; // fifteen.api's stable code, when it gives one (protocol.js ErrorCode)
+  }
+}
+
+const errorOf = (wire) => new SolverError(wire?.type || ErrorType.INTERNAL, wire?.message || "Unknown error", wire?.file, wire?.code);
+
+/**
+ * Start-up watchdogs: each phase (the runtime, the solver package, each database, a
+ * pack's download and decoding) must report within a base time plus its bytes at a
+ * slow link's rate; any LOADING (or pack PROGRESS) message re-arms the timer.  On
+ * expiry the worker is terminated and the page gets a fatal error (the pack: an
+ * ordinary one) saying which phase stalled, instead of "Loading..." for ever.
+ */
+export const WATCHDOG = Object.freeze({ baseSeconds: 30, bytesPerSecond: 50 * 1024 });
+
+/** Milliseconds allowed for a phase of `bytes`. */
+export const phaseTimeout = (bytes) => Math.round((WATCHDOG.baseSeconds + (bytes || 0) / WATCHDOG.bytesPerSecond) * 1000);
+
+const PHASE_TEXT = {
+  [Stage.RUNTIME]: () =>
+    "The Python runtime did not start in time: its files (pyodide.asm.wasm, python_stdlib.zip) may be damaged or missing, or the connection stalled.",
+  [Stage.SOLVER]: () => "The solver package did not install in time (static/wheels): the connection may have stalled.",
+  [Stage.DATABASES]: (label) => `The database ${label} did not load in time: the connection may have stalled.`,
+};
+
+/** The solver worker: the one started as the page opened (solver/start.js), else a new one. */
+const moduleWorker = () => takeStartedWorker()?.worker || newSolverWorker();
+
+export class SolverClient {
+  /**
+   * handlers: {loading(msg), warning(msg), ready(msg), fatal(error), restart()};
+   * createWorker: makes the Worker (tests pass a fake one).
+   */
+  constructor(handlers, { createWorker = moduleWorker } = {}) {
+    this.handlers = handlers;
+    this.createWorker = createWorker;
+    this.worker = null;
+    this.pending = new Map(); // id -> {resolve, reject, onProgress}
+    this.nextId = 1;
+    this.ready = false;
+    this.interrupt = null;
+    this.info = null;
+    this.packs = [];
+    this.shape = "4x4";
+    this.readyPromise = null;
+    this.skip = []; // damaged databases to go on without
+    this.runtimeBytes = {}; // {file: size} of the Pyodide files, for download progress
+    this.failWorker = null; // the current worker's failure path (kill())
+    this.watchdog = 0; // the start-up watchdog's timer
+  }
+
+  /** Start (or restart) the worker; resolves when it is ready. */
+  start(shape = this.shape) {
+    this.shape = shape;
+    this.stop();
+    this.ready = false;
+    let resolveReady;
+    let rejectReady;
+    this.readyPromise = new Promise((res, rej) => {
+      resolveReady = res;
+      rejectReady = rej;
+    });
+    this.readyPromise.catch(() => {});
+    const fail = (err) => {
+      clearTimeout(this.watchdog);
+      this.failAll(err);
+      rejectReady(err);
+      this.handlers.fatal?.(err);
+    };
+    this.failWorker = fail;
+    let worker;
+    try {
+      worker = this.createWorker();
+    } catch (e) {
+      const err = new SolverError(ErrorType.LOAD, `This browser cannot start a module worker (${e.message}). Try a current Chrome, Firefox or Safari.`);
+      rejectReady(err);
+      this.handlers.fatal?.(err);
+      return this.readyPromise;
+    }
+    this.worker = worker;
+    // The runtime's files' sizes (build-info.json): all of them until the worker names those it downloads.
+    const runtimeBytes = (files = Object.keys(this.runtimeBytes || {})) => files.reduce((a, f) => a + (Number(this.runtimeBytes?.[f]) || 0), 0);
+    const watch = (stage, label, bytes) => {
+      clearTimeout(this.watchdog);
+      const ms = phaseTimeout(bytes);
+      this.watchdog = setTimeout(() => {
+        if (this.worker !== worker || this.ready) return;
+        worker.terminate();
+        this.worker = null;
+        fail(new SolverError(ErrorType.LOAD, `${PHASE_TEXT[stage](label)} (no progress for ${Math.round(ms / 1000)} s)`));
+      }, ms);
+      this.watchdog.unref?.(); // (Node, in the tests: a pending watchdog does not keep the process alive)
+    };
+    watch(Stage.RUNTIME, "", runtimeBytes());
+    const onMessage = {
+      [FromWorker.LOADING]: (msg) => {
+        if (msg.stage === Stage.RUNTIME && Array.isArray(msg.files)) {
+          const { files, ...rest } = msg;
+          const total = runtimeBytes(files);
+          msg = total ? { ...rest, bytes: total } : rest; // the bytes of the files it downloads
+        }
+        const bytes = msg.stage === Stage.RUNTIME ? runtimeBytes() : msg.bytes || (msg.stage === Stage.SOLVER ? 1 << 20 : 0);
+        watch(msg.stage, msg.label, bytes);
+        this.handlers.loading?.(msg);
+      },
+      [FromWorker.WARNING]: (msg) => this.handlers.warning?.(msg),
+      [FromWorker.READY]: (msg) => {
+        clearTimeout(this.watchdog);
+        this.ready = true;
+        this.info = msg.info;
+        this.packs = msg.packs || [];
+        this.interrupt = msg.interrupt ? new Int32Array(msg.interrupt) : null;
+        this.handlers.ready?.(msg);
+        resolveReady(msg);
+      },
+      [FromWorker.PROGRESS]: (msg) => this.pending.get(msg.id)?.onProgress?.(msg.progress),
+      [FromWorker.RESULT]: (msg) => this.settle(msg.id)?.resolve(msg.result),
+      [FromWorker.ERROR]: (msg) => {
+        const err = errorOf(msg.error);
+        if (msg.fatal || msg.id === null || msg.id === undefined) fail(err);
+        else this.settle(msg.id)?.reject(err);
+      },
+    };
+    worker.onmessage = (event) => {
+      if (this.worker !== worker) return; // a terminated worker's last words
+      const msg = event.data;
+      onMessage[msg?.type]?.(msg);
+    };
+    worker.onerror = (event) => {
+      if (this.worker !== worker) return;
+      event.preventDefault?.();
+      const text = event.message || "the worker stopped";
+      fail(new SolverError(ErrorType.LOAD, /memory/i.test(text) ? `Out of memory: ${text}` : `The solver worker failed: ${text}`));
+    };
+    worker.replay?.(); // what a worker started as the page opened has said so far
+    worker.postMessage(
+      message.init({
+        shape,
+        skip: this.skip,
+        controlled: pageControlled(),
+      }),
+    );
+    return this.readyPromise;
+  }
+
+  /**
+   * The worker died (or, in tests and automation, is made to die): terminate it and
+   * fail its requests and start-up as a crashed worker does (a LOAD error, the
+   * fatal handler), not as a cancel.
+   */
+  kill(text = "the worker was terminated") {
+    if (!this.worker) return;
+    this.worker.terminate();
+    this.worker = null;
+    this.ready = false;
+    this.failWorker?.(new SolverError(ErrorType.LOAD, `The solver worker failed: ${text}`));
+  }
+
+  /** Terminate the worker; pending requests fail as cancelled. */
+  stop() {
+    clearTimeout(this.watchdog);
+    if (this.worker) {
+      this.worker.terminate();
+      this.worker = null;
+    }
+    this.ready = false;
+    this.failAll(new SolverError(ErrorType.CANCELLED, "Cancelled."));
+  }
+
+  failAll(err) {
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) p.reject(err);
+  }
+
+  /** Forget the request `id` and return its handlers. */
+  settle(id) {
+    const p = this.pending.get(id);
+    this.pending.delete(id);
+    return p;
+  }
+
+  /** Send the request that build(id) makes; resolves with its RESULT. */
+  request(build, onProgress) {
+    if (!this.worker) return Promise.reject(new SolverError(ErrorType.INTERNAL, "The solver is not running."));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress });
+      this.worker.postMessage(build(id));
+    });
+  }
+
+  /** fifteen.api.call(method, params) (a protocol Method); onProgress(progress) for methods that report it (COMPARE). */
+  call(method, params = {}, onProgress = undefined) {
+    return this.request((id) => message.call(id, method, params, { progress: !!onProgress }), onProgress);
+  }
+
+  /** Solve params = {text, shape, bound}; onProgress(progress) during the search. */
+  solve(params, onProgress) {
+    return this.request((id) => message.solve(id, params), onProgress);
+  }
+
+  /**
+   * Download and load an optional pack; onProgress({file, phase, loaded, bytes}).  A
+   * download or decoding that makes no progress for phaseTimeout(its bytes) fails
+   * (a LOAD error) and the worker, blocked on it, is restarted.
+   */
+  async loadPack(file, onProgress) {
+    const worker = this.worker;
+    let timer = 0;
+    let stalled = null;
+    const arm = (bytes) => {
+      clearTimeout(timer);
+      const ms = phaseTimeout(bytes);
+      timer = setTimeout(() => {
+        if (this.worker !== worker) return;
+        stalled = new SolverError(ErrorType.LOAD, `${file}: the download stalled (no progress for ${Math.round(ms / 1000)} s); try again later.`);
+        this.handlers.restart?.();
+        this.start(this.shape);
+      }, ms);
+      timer.unref?.();
+    };
+    arm(0);
+    try {
+      const result = await this.request(
+        (id) => message.loadPack(id, file),
+        (p) => {
+          arm(p && p.bytes ? Math.max(0, p.bytes - (p.loaded || 0)) : 0);
+          onProgress?.(p);
+        },
+      );
+      if (result && result.info) this.info = result.info;
+      return result;
+    } catch (e) {
+      throw stalled || e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Cancel whatever runs.  With an interrupt buffer, Python raises
+   * KeyboardInterrupt and the worker survives; otherwise terminate and restart.
+   * Returns a promise that resolves when the solver is usable again.
+   */
+  cancel({ hard = !this.interrupt } = {}) {
+    if (!hard && this.interrupt) {
+      // Python checks the buffer between bytecodes; if it does not stop within
+      // a moment (stuck outside Python), fall back to a restart.
+      Atomics.store(this.interrupt, 0, SIGINT);
+      const worker = this.worker;
+      return new Promise((resolve) => {
+        const check = setInterval(() => {
+          if (this.worker !== worker) return resolve(clearInterval(check));
+          if (this.pending.size === 0) {
+            clearInterval(check);
+            clearTimeout(timer);
+            resolve();
+          }
+        }, 50);
+        const timer = setTimeout(() => {
+          clearInterval(check);
+          if (this.worker === worker && this.pending.size) {
+            this.handlers.restart?.();
+            resolve(this.start(this.shape));
+          } else resolve();
+        }, 3000);
+      });
+    }
+    this.handlers.restart?.();
+    return this.start(this.shape);
+  }
+}

@@ -1,0 +1,253 @@
+/*
+ * The message protocol between the page and a solver worker: the one place
+ * where its message types, their fields and the values of its enumerations
+ * are written.  Imported by the page's side (solver/client.js) and by the
+ * worker (worker/worker.js and its modules); neither writes a type name as a literal.
+ *
+ * Every message is a plain object with a `type`; requests that expect an
+ * answer carry an `id` (a positive integer chosen by the page), and the
+ * worker's answer (PROGRESS*, then one RESULT or ERROR) carries the same id.
+ * A worker serves its requests one at a time, in the order they arrive.
+ *
+ * Page -> worker (ToWorker)
+ *   INIT      {shape, skip, controlled}
+ *             load the runtime, the solver and the databases for `shape` (sent once,
+ *             first); `skip` = asset files not to load (the user chose to go on without
+ *             a damaged one); `controlled` = a service worker caches what the worker
+ *             fetches (the page sends INIT as soon as it starts, before it knows the
+ *             files' sizes: the runtime's LOADING messages name the files it downloads,
+ *             `files`, and the page's side adds their `bytes` from build-info.json)
+ *             Boot options: a worker whose name (the Worker constructor's `name`) is the
+ *             JSON of {controlled} (solver/start.js) starts its runtime and the solver
+ *             package's download as it starts, before INIT arrives; INIT's `controlled`
+ *             is then not read.  A worker without them starts everything at INIT.
+ *   CALL      {id, method, params, progress?}
+ *             fifteen.api.call(method, params) for a Method below ("solve" without
+ *             progress: the page's warm-up); the databases of params.shape are loaded
+ *             first when that shape is new; with `progress` true the method's progress
+ *             reports come back as PROGRESS {id, progress} (the lab's COMPARE: the
+ *             running bound's run so far; the pool's PARALLEL_TASKS: {nodes})
+ *   SOLVE     {id, params}   params = {text, shape, bound}
+ *             fifteen.api.call("solve", params, progress), with PROGRESS reports
+ *   LOAD_PACK {id, file}
+ *             download the optional pack `file` (listed under "packs" in
+ *             static/db/manifest.json; never fetched unasked), reporting PROGRESS
+ *             {file, phase: PackPhase.DOWNLOAD, loaded, bytes}; an xz pack is then
+ *             decompressed in the worker straight into a Python bytearray (PROGRESS
+ *             {file, phase: PackPhase.DECODE, loaded, bytes} in decompressed bytes),
+ *             handed to Python and, once accepted, kept as downloaded in Cache Storage
+ *             for offline use; result {file, bytes, cached, memory_bytes, info}; a
+ *             damaged or unreachable pack is an ordinary (non-fatal) ERROR
+ *   CANCEL    {}
+ *             only useful when the page is cross-origin isolated (the worker sets the
+ *             interrupt buffer; the page normally writes it itself, as this message
+ *             waits behind a running solve); otherwise the page terminates the worker
+ *             and starts a new one
+ *
+ * Worker -> page (FromWorker)
+ *   LOADING   {stage, state, label, bytes?, loaded?, seconds?, missing?, cached?, snapshot?}
+ *             stage: Stage; state: LoadState; label is human-readable ("wd-4x4.f15"),
+ *             bytes the size when known, missing = a database could not be fetched,
+ *             cached = served from the site's offline cache (nothing downloaded: the page
+ *             shows no size then); snapshot = resumed from the memory snapshot of an earlier
+ *             start (worker/snapshot.js): the runtime with the package and those databases
+ *   WARNING   {message}              non-fatal (e.g. a missing WD table: rebuilt in-process)
+ *   READY     {info, interrupt, seconds, packs}
+ *             info = the result of Method.INFO (shapes, bounds per shape, bound labels);
+ *             interrupt = a SharedArrayBuffer (Int32, write SIGINT to stop Python) or null;
+ *             packs = the manifest's optional packs, each with `loaded` (true when a copy
+ *             kept in Cache Storage was loaded at INIT)
+ *   PROGRESS  {id, progress}
+ *             during a solve, about 4 times a second and per iteration: {bound, nodes,
+ *             iteration_nodes, seconds, done, found, iterations: [{bound, nodes, seconds}]}
+ *             (with done = true the report closes the iteration at `bound`; the next one
+ *             runs at bound + 2 unless `found`: that iteration found the solution); during
+ *             LOAD_PACK, see there
+ *   RESULT    {id, result}           the request's result object
+ *   ERROR     {id, error: {type, message, code?, file?}, fatal?}
+ *             type: ErrorType; code: fifteen.api's stable code of the error, when it gives
+ *             one (ErrorCode); `fatal` (with id null) means the worker cannot serve
+ *             requests: the page shows the message and offers a retry; a damaged
+ *             database also names its `file`, so the page can offer to go on without it
+ *
+ * Python never sees JS objects except asset bytes and the progress callback; every
+ * other value crosses as JSON text (fifteen.api, py/fifteen/api.py).
+ */
+
+import { goalTiles, parseShape } from "../model/board.js";
+
+/** A worker's boot options ({controlled}) from its name, or null (none: it starts at INIT). */
+export function bootOptions(name) {
+  try {
+    const opts = JSON.parse(name);
+    return typeof opts?.controlled === "boolean" ? { controlled: opts.controlled } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Types of the messages the page sends to a worker. */
+export const ToWorker = Object.freeze({
+  INIT: "init",
+  CALL: "call",
+  SOLVE: "solve",
+  LOAD_PACK: "loadPack",
+  CANCEL: "cancel",
+});
+
+/** Types of the messages a worker sends to the page. */
+export const FromWorker = Object.freeze({
+  LOADING: "loading",
+  WARNING: "warning",
+  READY: "ready",
+  PROGRESS: "progress",
+  RESULT: "result",
+  ERROR: "error",
+});
+
+/** fifteen.api methods (py/fifteen/api.py, `_METHODS`) a CALL may name. */
+export const Method = Object.freeze({
+  INFO: "info",
+  PARSE: "parse",
+  BOUNDS: "bounds",
+  SOLVE: "solve",
+  RANDOM: "random",
+  // the heuristic lab (fifteen.lab.compare, fifteen.lab.explain)
+  COMPARE: "compare",
+  TRACE: "trace",
+  EXPLAIN: "explain",
+  // the small-board explorer and hints (fifteen.lab.explorer, fifteen.lab.hint)
+  EXPLORE_INFO: "explore_info",
+  EXPLORE_POSITION: "explore_position",
+  EXPLORE_RANDOM: "explore_random",
+  HINT: "hint",
+  // the pool's parallel search (py/fifteen/parallel/browser.py; solver/pool.js): the scheduler runs
+  // in the first worker (BEGIN, STEP, DROP), the tasks in every worker (TASKS, with
+  // progress), the result from the worker whose task found the solution (RESULT)
+  PARALLEL_BEGIN: "parallel_begin",
+  PARALLEL_STEP: "parallel_step",
+  PARALLEL_TASKS: "parallel_tasks",
+  PARALLEL_RESULT: "parallel_result",
+  PARALLEL_DROP: "parallel_drop",
+});
+
+/**
+ * Error types.  INPUT, ASSET, CANCELLED and INTERNAL are fifteen.api's own
+ * (bad position/shape/bound, missing or corrupt database, cancelled, a bug);
+ * LOAD is the worker's (a file could not be fetched, the runtime did not start).
+ */
+export const ErrorType = Object.freeze({
+  INPUT: "input",
+  ASSET: "asset",
+  CANCELLED: "cancelled",
+  INTERNAL: "internal",
+  LOAD: "load",
+});
+
+/**
+ * The stable codes of fifteen.api's errors that the page tells apart (an error's `code`; every
+ * code is listed by `python -m fifteen schema`, which tests/js/protocol.test.mjs checks these
+ * against).  The page never reads an error's kind from its message text.
+ */
+export const ErrorCode = Object.freeze({
+  UNSOLVABLE: "unsolvable",
+  COUNT: "count",
+  TOO_LONG: "too_long",
+  MOVES: "moves",
+  CANCELLED: "cancelled",
+});
+
+/** LOADING stages, in the order they run. */
+export const Stage = Object.freeze({
+  RUNTIME: "runtime",
+  SOLVER: "solver",
+  DATABASES: "databases",
+});
+
+/** LOADING states of one stage (or one database). */
+export const LoadState = Object.freeze({
+  START: "start",
+  PROGRESS: "progress",
+  DONE: "done",
+});
+
+/** Phases of a pack's PROGRESS reports. */
+export const PackPhase = Object.freeze({
+  DOWNLOAD: "download",
+  DECODE: "decode",
+});
+
+/**
+ * The params of the warm-up: a SOLVE of a one-move position of `shape` ("RxC"), with which the
+ * solver prepares the tables of its first search of that shape (about a second in the browser).
+ * The page sends it when a shape is first shown; the worker runs it for INIT's shape before it
+ * makes its memory snapshot, which then holds those tables.
+ */
+export function warmUpParams(shape) {
+  const { rows, cols } = parseShape(shape);
+  const tiles = goalTiles(rows, cols);
+  const n = tiles.length;
+  [tiles[n - 1], tiles[n - 2]] = [tiles[n - 2], tiles[n - 1]];
+  return { text: tiles.join(" "), shape, bound: "auto" };
+}
+
+/** The value written into the interrupt buffer to stop Python (SIGINT: KeyboardInterrupt). */
+export const SIGINT = 2;
+
+/**
+ * The Cache Storage cache where the solver worker keeps the runtime's wasm it downloaded past
+ * the service worker (a first visit), until the page's precache (offline.js) moves it into
+ * the build's cache; sw.js, a classic script, repeats the name.
+ */
+export const DOWNLOADS_CACHE = "fifteen-downloads";
+
+/**
+ * The Cache Storage cache where the solver worker keeps a memory snapshot of its first start
+ * (worker/snapshot.js), which later starts resume; sw.js repeats the name (kept on updates:
+ * the snapshot names the build it belongs to).
+ */
+export const SNAPSHOT_CACHE = "fifteen-snapshot";
+
+/**
+ * Builders of every message, so that field names, like type names, are written
+ * once.  An optional field left undefined reads as an absent one
+ * (`msg.bytes` is undefined either way).
+ */
+export const message = Object.freeze({
+  // page -> worker
+  init: ({ shape, skip = [], controlled = false }) => ({ type: ToWorker.INIT, shape, skip, controlled }),
+  call: (id, method, params = {}, { progress = false } = {}) => ({ type: ToWorker.CALL, id, method, params, ...(progress ? { progress } : {}) }),
+  solve: (id, params) => ({ type: ToWorker.SOLVE, id, params }),
+  loadPack: (id, file) => ({ type: ToWorker.LOAD_PACK, id, file }),
+  cancel: () => ({ type: ToWorker.CANCEL }),
+  // worker -> page
+  loading: (stage, state, label, extra = {}) => ({ type: FromWorker.LOADING, stage, state, label, ...extra }),
+  warning: (text) => ({ type: FromWorker.WARNING, message: text }),
+  ready: ({ info, interrupt = null, seconds, packs = [] }) => ({ type: FromWorker.READY, info, interrupt, seconds, packs }),
+  progress: (id, progress) => ({ type: FromWorker.PROGRESS, id, progress }),
+  result: (id, result) => ({ type: FromWorker.RESULT, id, result }),
+  error: (id, error, { fatal = false } = {}) => ({ type: FromWorker.ERROR, id, error: wireError(error), fatal }),
+});
+
+/**
+ * The wire form {type, message, code?, file?} of an error: an Error with `type`
+ * (and `code`, `file`) properties, a plain object of that shape, or anything else
+ * (an INTERNAL error).
+ */
+export function wireError(error) {
+  const type = (error && error.type) || ErrorType.INTERNAL;
+  const text = error && error.message ? String(error.message) : String(error ?? "Unknown error");
+  const out = { type, message: text };
+  if (error && error.code) out.code = String(error.code);
+  if (error && error.file) out.file = error.file;
+  return out;
+}
+
+const toWorkerTypes = new Set(Object.values(ToWorker));
+const fromWorkerTypes = new Set(Object.values(FromWorker));
+
+/** True when `msg` is an object whose type the page may send. */
+export const isToWorker = (msg) => !!msg && typeof msg === "object" && toWorkerTypes.has(msg.type);
+
+/** True when `msg` is an object whose type a worker may send. */
+export const isFromWorker = (msg) => !!msg && typeof msg === "object" && fromWorkerTypes.has(msg.type);

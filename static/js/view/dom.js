@@ -1,0 +1,28 @@
+// The page's one way to the DOM, for the views (view/) and the inputs (input/): find an
+// element by its id, make an HTML or SVG element with its class, text and attributes.
+// Never a style attribute or inline HTML (CSP: style-src 'self'; text is always text).
+
+/** The element with this id. */
+export const $ = (id) => document.getElementById(id);
+
+/** A new HTML element: `cls` its class names, `text` its text, `attrs` its attributes. */
+export function html(tag, { cls, text, attrs = {} } = {}) {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  if (text !== undefined) el.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** A new SVG element with its attributes (and a text). */
+export function svg(tag, attrs = {}, text = undefined) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+/** An <option> of a menu. */
+export const option = (value, label) => html("option", { text: label, attrs: { value } });

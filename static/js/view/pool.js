@@ -1,0 +1,65 @@
+// View of the pool of solver workers: the Solve card's worker count (with the
+// memory it takes) and, during a parallel solve, each worker's nodes and rate.
+
+import { formatCount, nodeRate } from "../model/format.js";
+import { $, option } from "./dom.js";
+
+const MB = 2 ** 20;
+
+/** "about 410 MB" style, rounded up to 10 MB (100 MB from 1 GB on). */
+export function memoryText(bytes) {
+  const mb = bytes / MB;
+  if (mb >= 1000) return `${(Math.ceil(mb / 100) / 10).toFixed(1)} GB`;
+  return `${Math.ceil(mb / 10) * 10} MB`;
+}
+
+export class PoolView {
+  constructor() {
+    this.select = $("workers-select");
+    this.note = $("workers-note");
+    this.line = $("p-workers");
+  }
+
+  /** The menu 1..max with `size` selected; onChange(n) when the user picks another. */
+  setChoices(max, size, onChange) {
+    this.select.replaceChildren(
+      ...Array.from({ length: max }, (_, i) => option(String(i + 1), String(i + 1))),
+    );
+    this.select.value = String(size);
+    this.select.disabled = max <= 1;
+    this.select.onchange = () => onChange(Number(this.select.value));
+  }
+
+  /** status = {size, ready, starting}; perWorker: bytes of one worker (the pack included when loaded). */
+  render(status, { perWorker, packBytes = 0, cores }) {
+    this.select.value = String(status.size);
+    const parts = [];
+    if (status.size > 1) parts.push(`${status.ready} of ${status.size} ready${status.starting ? " (more starting)" : ""}`);
+    const each = status.size > 1 ? `, ${memoryText(perWorker)} per worker` : "";
+    parts.push(`about ${memoryText(perWorker * status.size)} of memory${each}${packBytes ? " with the pack" : ""}`);
+    if (cores) parts.push(`${cores} cores here`);
+    this.note.textContent = `${parts.join(" · ")}.`;
+    this.note.dataset.ready = String(status.ready);
+  }
+
+  /**
+   * p: a parallel solve's progress ({nodes, seconds, workers: [{nodes, busy}]}), or a serial one
+   * (hidden).  Each worker's nodes and share; the rate is the Nodes/s figure's (nodeRate).
+   */
+  progress(p) {
+    if (!p || !Array.isArray(p.workers) || p.workers.length < 2) {
+      this.line.hidden = true;
+      return;
+    }
+    this.line.hidden = false;
+    this.line.dataset.workers = String(p.workers.length);
+    const sum = p.workers.reduce((a, w) => a + w.nodes, 0);
+    const parts = p.workers.map((w, i) => `#${i + 1} ${formatCount(w.nodes)}${sum ? ` (${Math.round((100 * w.nodes) / sum)} %)` : ""}`);
+    const rate = nodeRate(p);
+    this.line.textContent = `${p.workers.length} workers: ${parts.join(" · ")} — total ${rate ? `${formatCount(rate)}/s` : "–"}`;
+  }
+
+  hideProgress() {
+    this.line.hidden = true;
+  }
+}

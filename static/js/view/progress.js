@@ -1,0 +1,211 @@
+// View of what runs: the loading steps (runtime, solver, databases) and a
+// solve's live progress (bound, nodes, rate, iterations, estimate).
+
+import { Stage, LoadState } from "../solver/protocol.js";
+import { currentIteration, estimateText, formatBytes, formatCount, formatSeconds, lowerBoundText, nodeRate } from "../model/format.js";
+
+import { $, html } from "./dom.js";
+
+const span = (cls) => html("span", { cls });
+
+// ------------------------------------------------------------------ loading steps
+const STAGE_NAMES = { [Stage.RUNTIME]: "Python runtime", [Stage.SOLVER]: "Solver", [Stage.DATABASES]: "Database" };
+
+/**
+ * The loading steps.  Nothing moves while they run (an animation has the compositor draw
+ * every frame, CPU taken from the start: app.css): a step under way shows, once a second, the
+ * whole seconds it has taken so far after its size ("12.9 MB · 3 s").
+ */
+export class LoadingView {
+  constructor() {
+    this.card = $("loading-card");
+    this.list = $("loading-steps");
+    this.items = new Map();
+    this.ticker = 0; // the interval that shows the seconds of the steps under way
+  }
+
+  /** Start afresh; `show`: the card comes into view (not for a restart after a stop). */
+  reset({ show = true } = {}) {
+    this.list.replaceChildren();
+    this.items.clear();
+    this.tick();
+    $("loading-summary").textContent = "";
+    if (show) this.card.hidden = false;
+  }
+
+  show() {
+    this.card.hidden = false;
+  }
+
+  hide() {
+    this.card.hidden = true;
+  }
+
+  item(key, label) {
+    let li = this.items.get(key);
+    if (!li) {
+      li = html("li");
+      const mark = span("mark");
+      mark.setAttribute("aria-hidden", "true");
+      li.append(mark, span("label"), span("size"));
+      this.list.append(li);
+      this.items.set(key, li);
+    }
+    if (label) li.querySelector(".label").textContent = label;
+    return li;
+  }
+
+  /** A step under way: its size text (`size`, kept for the ticker) and its seconds so far. */
+  active(li, size) {
+    if (li.className !== "active") {
+      li.className = "active";
+      li.since = performance.now();
+    }
+    li.sizeText = size;
+    this.showActive(li);
+    if (!this.ticker) this.ticker = setInterval(() => this.tick(), 1000);
+  }
+
+  showActive(li) {
+    const seconds = Math.floor((performance.now() - li.since) / 1000);
+    li.querySelector(".size").textContent = [li.sizeText, seconds >= 1 ? `${seconds} s` : ""].filter(Boolean).join(" · ");
+  }
+
+  /** Once a second while a step is under way: show its seconds; stop when none is. */
+  tick() {
+    const active = [...this.items.values()].filter((li) => li.className === "active");
+    for (const li of active) this.showActive(li);
+    if (!active.length) {
+      clearInterval(this.ticker);
+      this.ticker = 0;
+    }
+  }
+
+  /** msg: a LOADING message; sizes: {stage: bytes} known in advance (build-info.json). */
+  update(msg, sizes) {
+    const key = msg.stage === Stage.DATABASES ? `db:${msg.label}` : msg.stage;
+    const label =
+      msg.stage === Stage.DATABASES
+        ? `Database ${msg.label}`
+        : `${STAGE_NAMES[msg.stage] || msg.stage}${msg.state === LoadState.DONE && msg.label ? ` — ${msg.label}` : ""}`;
+    const before = this.items.get(key);
+    // a late progress report (a download counted on a copy that streams on) never undoes DONE
+    if (msg.state === LoadState.PROGRESS && before?.className === "done") return;
+    const li = this.item(key, label);
+    const size = li.querySelector(".size");
+    // a size is a download: none for what the offline cache served (msg.cached)
+    const known = msg.cached ? 0 : msg.bytes || sizes[msg.stage] || 0;
+    if (msg.state === LoadState.START) {
+      this.active(li, known ? formatBytes(known) : "");
+    } else if (msg.state === LoadState.PROGRESS && msg.compiling) {
+      li.compiling = true; // the runtime compiles: said beside its download (which may still count on)
+      this.active(li, [li.sizeText, "compiling"].filter(Boolean).join(" · "));
+    } else if (msg.state === LoadState.PROGRESS) {
+      let bar = li.querySelector(".bar");
+      if (!bar) {
+        bar = span("bar");
+        bar.append(html("i"));
+        li.append(bar);
+      }
+      const pct = msg.bytes ? Math.min(100, (100 * msg.loaded) / msg.bytes) : 0;
+      bar.firstChild.style.width = `${pct}%`;
+      const counted = msg.bytes ? `${formatBytes(msg.loaded)} / ${formatBytes(msg.bytes)}` : formatBytes(msg.loaded);
+      this.active(li, li.compiling ? `${counted} · compiling` : counted);
+    } else if (msg.state === LoadState.DONE) {
+      li.className = msg.missing ? "missing" : "done";
+      li.querySelector(".bar")?.remove();
+      const bytes = msg.cached ? 0 : msg.bytes || known;
+      size.textContent = msg.missing
+        ? "missing"
+        : msg.snapshot && msg.stage === Stage.DATABASES
+          ? "in the snapshot"
+          : `${bytes ? `${formatBytes(bytes)} · ` : ""}${formatSeconds(msg.seconds)}`;
+      this.tick();
+    }
+  }
+
+  fail() {
+    for (const li of this.items.values()) if (li.className === "active") li.className = "failed";
+    this.tick();
+  }
+
+  summary(text) {
+    $("loading-summary").textContent = text;
+  }
+}
+
+// ------------------------------------------------------------------ solve progress
+export class ProgressView {
+  constructor() {
+    this.root = $("progress");
+    this.tbody = document.querySelector("#p-iterations tbody");
+  }
+
+  reset() {
+    this.root.hidden = false;
+    this.tbody.replaceChildren();
+    $("p-bound").textContent = "–";
+    $("p-nodes").textContent = "0";
+    $("p-rate").textContent = "–";
+    $("p-elapsed").textContent = "0 s";
+    $("p-estimate").textContent = "";
+    $("p-lower").textContent = "";
+  }
+
+  hide() {
+    this.root.hidden = true;
+  }
+
+  /**
+   * The search was stopped: its figures stay, the running row and the estimate go, and the
+   * line under the figures says what it proved (the bound it had reached).
+   */
+  stopped() {
+    if (this.root.hidden) return;
+    this.tbody.querySelector("tr.current")?.remove();
+    $("p-estimate").textContent = "";
+    const bound = $("p-bound").textContent;
+    $("p-lower").textContent = /^\d+$/.test(bound) ? `Stopped: the shortest solution has at least ${bound} moves.` : "Stopped.";
+  }
+
+  /** Show the last iterations (the table may have just become shorter). */
+  scrollToEnd() {
+    const wrap = this.tbody.closest(".table-wrap");
+    wrap.scrollTop = wrap.scrollHeight;
+  }
+
+  /** On a phone (one column), bring the progress into view when a solve starts. */
+  reveal() {
+    if (window.matchMedia("(max-width: 820px)").matches) this.root.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
+
+  /**
+   * p = {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}]};
+   * suggestion: what to try when the search is beyond reach.
+   */
+  update(p, { suggestion = "" } = {}) {
+    const its = p.iterations || [];
+    p = currentIteration(p);
+    $("p-bound").textContent = p.bound ?? "–";
+    $("p-nodes").textContent = formatCount(p.nodes);
+    const rate = nodeRate(p);
+    $("p-rate").textContent = rate ? `${formatCount(rate)}/s` : "–";
+    $("p-elapsed").textContent = formatSeconds(p.seconds);
+    const row = (values, className) => {
+      const tr = html("tr", { cls: className });
+      for (const v of values) tr.append(html("td", { text: v }));
+      return tr;
+    };
+    this.tbody.replaceChildren(
+      ...its.map((it, i) => {
+        const growth = i > 0 && its[i - 1].nodes > 0 ? `×${(it.nodes / its[i - 1].nodes).toFixed(1)}` : "";
+        return row([it.bound, formatCount(it.nodes), growth, formatSeconds(it.seconds)]);
+      }),
+    );
+    if (p.bound !== undefined) this.tbody.append(row([p.bound, formatCount(p.iteration_nodes), "", "running"], "current"));
+    const wrap = this.tbody.closest(".table-wrap");
+    wrap.scrollTop = wrap.scrollHeight;
+    $("p-estimate").textContent = estimateText(p, rate, { suggestion });
+    $("p-lower").textContent = lowerBoundText(p.bound);
+  }
+}

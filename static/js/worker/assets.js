@@ -1,0 +1,140 @@
+// Solver worker, databases: the list of database assets (../db/manifest.json,
+// written by build_db.py) and loading those of a board shape into Python.
+// Reports LOADING for the stage DATABASES, one label per file.
+
+import { ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
+import { LoadError, fetchBytes, isCached, now, parseReply, post, url } from "./common.js";
+
+/**
+ * ../db/manifest.json's text: resolves to {text} or {error} (a missing list is a warning, not a
+ * failure: Databases.manifest()).
+ */
+export function fetchDatabaseList() {
+  return (async () => {
+    const resp = await fetch(url("../db/manifest.json"));
+    if (!resp.ok) throw new Error(`${resp.status} ${resp.statusText}`);
+    return { text: await resp.text() };
+  })().catch((error) => ({ error }));
+}
+
+export class Databases {
+  /**
+   * api: the fifteen.api module (a PyProxy); skip: asset files not to load
+   * (the user chose to go on without a damaged one); controlled: a service worker serves
+   * this worker (a file it has cached is reported `cached`: no download size shown);
+   * listText: the manifest's text when already fetched (fetchDatabaseList()).
+   */
+  constructor(api, skip = [], controlled = false, listText = fetchDatabaseList()) {
+    this.api = api;
+    this.controlled = controlled;
+    this.listText = listText;
+    this.skipped = new Set(skip);
+    this.manifestDoc = null; // {assets: [...], packs: [...]}, checked (manifest())
+    this.loadedFiles = new Set(); // files handed to Python (or found missing)
+    this.missingFiles = new Set(); // of those, the ones found missing (not in Python)
+    this.loadedShapes = new Set();
+  }
+
+  /**
+   * The manifest (fetched once) as {assets, packs}, checked in Python by the rules the
+   * native side uses (fifteen.api.manifest): invalid JSON or JSON of the wrong shape is a
+   * warning and leaves out what cannot be used; a missing manifest is a warning too.
+   */
+  async manifest() {
+    if (this.manifestDoc !== null) return this.manifestDoc;
+    const { text, error: e } = await this.listText;
+    if (e) {
+      this.manifestDoc = { assets: [], packs: [] };
+      post(
+        message.warning(
+          `No database list (static/db/manifest.json: ${e.message || e}); tables will be built in the browser, which is slower.`,
+        ),
+      );
+      return this.manifestDoc;
+    }
+    const reply = parseReply(this.api.manifest(text));
+    const checked = reply.ok ? reply.result : { assets: [], packs: [], warnings: [reply.error?.message || "unreadable"] };
+    this.manifestDoc = { assets: checked.assets, packs: checked.packs };
+    for (const w of checked.warnings || []) post(message.warning(w));
+    return this.manifestDoc;
+  }
+
+  /**
+   * The databases `files` are in Python already (the start resumed a memory snapshot holding
+   * them, worker/snapshot.js): reported as such, never fetched.
+   */
+  resumed(files) {
+    for (const file of files) {
+      this.loadedFiles.add(file);
+      post(message.loading(Stage.DATABASES, LoadState.DONE, file, { cached: true, snapshot: true, seconds: 0 }));
+    }
+  }
+
+  /** The database files Python holds (what a memory snapshot of it holds). */
+  held() {
+    return [...this.loadedFiles].filter((f) => !this.missingFiles.has(f));
+  }
+
+  /**
+   * Fetch and hand to Python every database asset for `shape` not loaded yet.  The files are
+   * downloaded at once (they wait on the network, not on Python) and handed over in the
+   * manifest's order as each arrives.  Each file's DONE reports the seconds since the previous
+   * one's (the first: since this began), so that the files' seconds add up to this step's time.
+   */
+  async ensureShape(shape) {
+    if (!shape || this.loadedShapes.has(shape)) return;
+    const manifest = await this.manifest();
+    const wanted = manifest.assets.filter(
+      (a) =>
+        (a.shapes || []).includes(shape) &&
+        a.browser !== false && // "browser": false marks a native-only (too big) database
+        !this.loadedFiles.has(a.file) &&
+        !this.skipped.has(a.file),
+    );
+    const downloads = wanted.map((asset) => this.download(asset));
+    let since = now();
+    for (const [i, asset] of wanted.entries()) {
+      this.install(asset, await downloads[i], since);
+      since = now();
+    }
+    this.loadedShapes.add(shape);
+  }
+
+  /** Download one asset (START, PROGRESS): {bytes, cached}, or {error} when it cannot be. */
+  async download(asset) {
+    const label = asset.file;
+    const cached = await isCached(`../db/${asset.file}`, this.controlled);
+    post(message.loading(Stage.DATABASES, LoadState.START, label, cached ? { cached } : { bytes: asset.bytes }));
+    try {
+      const bytes = await fetchBytes(`../db/${asset.file}`, {
+        label,
+        expected: asset.bytes,
+        onProgress: cached ? undefined : (loaded, total) => post(message.loading(Stage.DATABASES, LoadState.PROGRESS, label, { bytes: total, loaded })),
+      });
+      return { bytes, cached };
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  /** Hand a downloaded asset to Python (DONE); a damaged one is a LoadError naming it. */
+  install(asset, { bytes, cached, error }, since) {
+    const label = asset.file;
+    if (error) {
+      // A missing database is not fatal: the package can rebuild WD tables itself
+      // (slower) and simply lacks a PDB bound otherwise.
+      post(message.warning(`${error.message} — continuing without it.`));
+      post(message.loading(Stage.DATABASES, LoadState.DONE, label, { seconds: now() - since, missing: true }));
+      this.loadedFiles.add(asset.file);
+      this.missingFiles.add(asset.file);
+      return;
+    }
+    const reply = parseReply(this.api.load_asset(asset.file, bytes));
+    if (!reply.ok) {
+      const err = reply.error || {};
+      throw new LoadError(err.type || ErrorType.ASSET, err.message || `${asset.file}: could not be read`, asset.file);
+    }
+    this.loadedFiles.add(asset.file);
+    post(message.loading(Stage.DATABASES, LoadState.DONE, label, { ...(cached ? { cached } : { bytes: bytes.length }), seconds: now() - since }));
+  }
+}

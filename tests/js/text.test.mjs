@@ -1,0 +1,60 @@
+// text.js: the tiles text field's messages in plain words and their one-click fixes, told apart
+// by the API's error codes (never by the wording of its messages).
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import { linkDrawable, plainInputError, unsolvableFix } from "../../static/js/text.js";
+
+describe("plainInputError", () => {
+  test("an unsolvable position is explained by its code, whatever the message says", () => {
+    const plain = plainInputError({ type: "input", code: "unsolvable", message: "the tiles' parity ..." });
+    assert.match(plain, /^This position can't be solved/);
+    assert.equal(plainInputError({ type: "input", code: "unsolvable", message: "" }), plain);
+  });
+
+  test("a message that merely starts with a code's word is not read as that code", () => {
+    assert.equal(plainInputError({ type: "input", message: "unsolvable: as worded" }), "unsolvable: as worded");
+    assert.equal(plainInputError({ type: "input", code: "duplicate", message: "tile 3 is given twice" }), "tile 3 is given twice");
+  });
+});
+
+describe("plainInputError: the count and the length of a text", () => {
+  const count = { type: "input", code: "count", message: "a 4x4 board has 16 squares, got 15 tiles" };
+  test("numbers missing or too many for the size chosen", () => {
+    const fifteen = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    assert.equal(plainInputError(count, { text: fifteen, shape: "4x4" }), "One number is missing: a 4x4 board takes 16 (0 for the gap), this text has 15.");
+    assert.equal(plainInputError(count, { text: "1 2 3", shape: "4x4" }), "13 numbers are missing: a 4x4 board takes 16 (0 for the gap), this text has 3.");
+    assert.equal(plainInputError(count, { text: `${fifteen} 0 16`, shape: "4x4" }), "One number too many: a 4x4 board takes 16 (0 for the gap), this text has 17.");
+    assert.equal(plainInputError(count, { text: fifteen }), count.message); // no size: the solver's words
+  });
+
+  test("a text too long for a position says so, not the API's parameter size", () => {
+    const huge = "1 ".repeat(300_000);
+    const err = { type: "input", code: "too_long", message: "the parameters are 600,028 characters long; at most 131,072 are read" };
+    assert.equal(plainInputError(err, { text: huge, shape: "4x4" }), "This text is too long to be a position (600,000 characters).");
+  });
+});
+
+describe("unsolvableFix", () => {
+  test("swaps the two largest tiles", () => {
+    assert.deepEqual(unsolvableFix("1 2 3 4 5 6 8 7 0"), { label: "Swap tiles 7 and 8", text: "1 2 3 4 5 6 7 8 0" });
+    assert.deepEqual(unsolvableFix("1,2,3,4,5,6,7,8,9,10,11,12,13,15,14,0").label, "Swap tiles 14 and 15");
+  });
+
+  test("none for a text that is not a permutation", () => {
+    for (const t of ["1 2", "1 2 x 0", "0 1 2 9"]) assert.equal(unsolvableFix(t), null, t);
+  });
+});
+
+describe("linkDrawable", () => {
+  test("a solvable position on a built-in size is drawn at once; anything else goes to the parser", () => {
+    const goal = [...Array(15).keys()].map((i) => i + 1).concat(0);
+    assert.equal(linkDrawable({ tiles: goal, shape: "4x4" }), true);
+    const swapped = goal.slice(0, 13).concat([15, 14, 0]);
+    assert.equal(linkDrawable({ tiles: swapped, shape: "4x4" }), false); // unsolvable: the field and its fix
+    assert.equal(linkDrawable({ tiles: null, shape: "4x4" }), false);
+    assert.equal(linkDrawable({ tiles: [1, 2, 3, 0], shape: "1x4" }), false); // not a size of the menu
+    assert.equal(linkDrawable(null), false);
+  });
+});
