@@ -351,6 +351,13 @@ def test_nothing_points_outside_the_repository():
                 pytest.fail(f"{f.relative_to(ROOT)}:{n}: points outside the repository: {line.strip()}")
 
 
+def test_the_readme_is_a_users():
+    """A user's README: at most ~300 lines, its reference by topic in docs/, its measurements in
+    bench/, its history in CHANGELOG.md."""
+    assert len(README.splitlines()) <= 300
+    assert len(blocks("console")) <= 4 and len(re.findall(r"^## ", README, re.M)) <= 14
+
+
 def test_the_seed_is_defined_once():
     assert README.count("**The seed.**") == 1
     assert "http://www.ic-net.or.jp/home/takaken/nt/slide/solve15.html" in README
