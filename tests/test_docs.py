@@ -1,14 +1,16 @@
-"""The documentation cannot go stale: every README example runs as shown, and those of
-``docs/*.md``; the package's docstring examples run, their cross-references resolve, and
-nothing points outside the repository.
+"""The documentation cannot go stale: every example of the README and of ``docs/*.md`` runs as
+shown, every relative link of the README, ``docs/*.md`` and ``bench/*.md`` resolves (its file,
+and its ``#anchor`` to a heading); the package's docstring examples run, their cross-references
+resolve, nothing points outside the repository, and no document reads as a diary.
 
-README blocks: ```python blocks are doctests; ```console blocks are ``$ command`` lines, each
-followed by its exact output (stdout and stderr, as a terminal shows them); ```sh blocks are
-set-up and benchmark commands, too long to run here: their make targets and scripts must exist
-(and the scripts answer ``--help``).  Outputs are compared exactly, except for times and rates
-(a number before `` s`` or ``nodes/s``, and the ``"seconds"`` / ``"nodes_per_second"`` fields)
-and an explicit ``...``.  The examples describe a checkout after ``make assets``: they run
-against its databases without any optional pack (``FIFTEEN_DB``).
+Blocks: ```python blocks are doctests (in ``docs/*.md`` a block without ``>>>`` is executed, in
+the document's one namespace); ```console blocks are ``$ command`` lines, each followed by its
+exact output (stdout and stderr, as a terminal shows them); ```sh blocks are set-up, long and
+benchmark commands, not run here: their make targets and scripts must exist (and the scripts
+answer ``--help``).  Outputs are compared exactly, except for times and rates (a number before
+`` s`` or ``nodes/s``, and the ``"seconds"`` / ``"nodes_per_second"`` fields) and an explicit
+``...``.  The examples describe a checkout after ``make assets``: they run against its databases
+without any optional pack (``FIFTEEN_DB``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ README = (ROOT / "README.md").read_text()
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
 #: The documents of docs/ (by topic; docs/reference/ holds the cited sources, not ours).
 DOCS = sorted((ROOT / "docs").glob("*.md"))
+#: The measurements and their methods.
+BENCH_DOCS = sorted((ROOT / "bench").glob("*.md"))
+#: Every document of the project's own: what the link and diary checks read.
+OWN_DOCS = [ROOT / "README.md", ROOT / "CHANGELOG.md", *DOCS, *BENCH_DOCS]
 
 # Numbers that are times or rates: compared loosely (any number in their place).
 _NUMBER = r"[0-9][0-9,]*(?:\.[0-9]+)?"
@@ -127,22 +133,26 @@ def test_readme_has_console_examples():
 
 
 # ----------------------------------------------------------------- ```sh: targets and scripts exist
-def test_readme_sh_commands_exist():
+def test_sh_commands_exist():
+    """The ```sh blocks of the README and of docs/*.md name make targets that exist and scripts
+    that answer ``--help`` (each script run once)."""
     targets = set(re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text(), re.M))
-    checked = 0
-    for body in blocks("sh"):
-        for line in body.splitlines():
-            command = line.split("#")[0].strip()
-            for target in re.findall(r"^make ([\w-]+)", command):
-                assert target in targets, line
-                checked += 1
-            for script in re.findall(r"python3? (\S+\.py)", command):
-                assert (ROOT / script).is_file(), line
-                env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
-                run = subprocess.run([sys.executable, script, "--help"], cwd=ROOT, env=env, capture_output=True, text=True)
-                assert run.returncode == 0, (line, run.stderr)
-                checked += 1
-    assert checked >= 5
+    seen_targets, scripts = set(), set()
+    for doc in [ROOT / "README.md", *DOCS]:
+        for body in blocks("sh", doc.read_text()):
+            for line in body.splitlines():
+                command = line.split("#")[0].strip()
+                for target in re.findall(r"^make ([\w-]+)", command):
+                    assert target in targets, f"{doc.name}: {line}"
+                    seen_targets.add(target)
+                for script in re.findall(r"python3? (\S+\.py)", command):
+                    assert (ROOT / script).is_file(), f"{doc.name}: {line}"
+                    scripts.add(script)
+    for script in sorted(scripts):
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+        run = subprocess.run([sys.executable, script, "--help"], cwd=ROOT, env=env, capture_output=True, text=True)
+        assert run.returncode == 0, (script, run.stderr)
+    assert {"serve", "test", "dist", "unit", "e2e", "mutants"} <= seen_targets
 
 
 def check_links_paths_and_names(text: str, folder: Path) -> int:
@@ -159,7 +169,99 @@ def check_links_paths_and_names(text: str, folder: Path) -> int:
 
 
 def test_readme_links_paths_and_names_exist():
-    assert check_links_paths_and_names(README, ROOT) >= 5
+    """The README's paths and names exist (those of docs/*.md: with their examples, below)."""
+    assert check_links_paths_and_names(README, ROOT) >= 2
+    assert sum(check_links_paths_and_names(doc.read_text(), doc.parent) for doc in DOCS) >= 40
+
+
+# ----------------------------------------------------------------- links and anchors
+_CODE = re.compile(r"^```.*?^```$|`[^`\n]*`", re.M | re.S)
+_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a heading: its text without markup, lower case, punctuation dropped,
+    spaces as hyphens."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # a link: its text
+    text = re.sub(r"[`*]|\\", "", text).strip().lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    """The anchors of a Markdown file's headings (a repeated one gets -1, -2, ... as on GitHub)."""
+    seen: dict[str, int] = {}
+    out = set()
+    text = re.sub(r"^```.*?^```$", "", path.read_text(), flags=re.M | re.S)
+    for heading in re.findall(r"^#{1,6} +(.+?) *#*$", text, re.M):
+        base = slug(heading)
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out.add(base if n == 0 else f"{base}-{n}")
+    return out
+
+
+def relative_links(path: Path) -> list[tuple[Path, str]]:
+    """The (target file, anchor) of every relative link of a Markdown file, code left out."""
+    out = []
+    for link in _LINK.findall(_CODE.sub("", path.read_text())):
+        if re.match(r"[a-z]+:", link):  # https:, mailto:
+            continue
+        target, _, fragment = link.partition("#")
+        out.append(((path.parent / target).resolve() if target else path, fragment))
+    return out
+
+
+def test_slugs_are_githubs():
+    assert slug("Hosting it (`make dist`)") == "hosting-it-make-dist"
+    assert slug("Parallel IDA\\* and batches: 1 vs 2") == "parallel-ida-and-batches-1-vs-2"
+    assert slug("The lab on the page") == "the-lab-on-the-page"
+    assert slug("[docs](docs/x.md) by topic") == "docs-by-topic"
+
+
+@pytest.mark.parametrize("doc", OWN_DOCS, ids=[str(d.relative_to(ROOT)) for d in OWN_DOCS])
+def test_links_and_anchors_resolve(doc):
+    """Every relative link names a file of the repository, and its #anchor a heading there."""
+    links = relative_links(doc)
+    for target, fragment in links:
+        assert target.exists(), f"{doc.relative_to(ROOT)}: no {target}"
+        assert ROOT in target.parents or target == ROOT, f"{doc.relative_to(ROOT)}: {target} is outside the repository"
+        if fragment:
+            assert target.suffix == ".md", f"{doc.relative_to(ROOT)}: #{fragment} in {target.name}"
+            assert fragment in anchors(target), f"{doc.relative_to(ROOT)}: no heading #{fragment} in {target.name}"
+    assert doc != ROOT / "README.md" or len(links) >= 10
+
+
+def test_readme_links_every_document():
+    linked = {target for target, _ in relative_links(ROOT / "README.md")}
+    for doc in [ROOT / "CHANGELOG.md", *DOCS, ROOT / "bench" / "README.md", ROOT / "bench" / "startup.md"]:
+        assert doc in linked, f"the README does not link {doc.relative_to(ROOT)}"
+
+
+def test_bad_links_are_caught(tmp_path):
+    (tmp_path / "a.md").write_text("# A title\n\n[ok](#a-title) [bad](#nowhere) [gone](b.md) `[not](c.md)`\n")
+    links = relative_links(tmp_path / "a.md")
+    assert [(t.name, f) for t, f in links] == [("a.md", "a-title"), ("a.md", "nowhere"), ("b.md", "")]
+    assert anchors(tmp_path / "a.md") == {"a-title"}
+
+
+# ----------------------------------------------------------------- not a diary
+#: Words of a diary, not of a document about the project (whoever worked on it, whenever).
+DIARY = re.compile(r"\bsessions?\b|\btoday\b|\bthis build\b(?!'s)|\btried (?:in|this)\b|\bnext time\b|\bwe tried\b", re.I)
+
+
+@pytest.mark.parametrize("doc", OWN_DOCS, ids=[str(d.relative_to(ROOT)) for d in OWN_DOCS])
+def test_no_diary_words(doc):
+    """The documents speak of the project as it is, never of sessions or of when it was written."""
+    for n, line in enumerate(doc.read_text().splitlines(), 1):
+        m = DIARY.search(line)
+        assert m is None, f"{doc.relative_to(ROOT)}:{n}: {m.group()!r}: {line.strip()}"
+
+
+def test_diary_words_are_caught():
+    for line in ("Later sessions: faster", "Tried in this session", "measured today", "This build adds", "we tried"):
+        assert DIARY.search(line), line
+    for line in ("this build's copy", "a whole run of the protocol", "30 s later"):
+        assert not DIARY.search(line), line
 
 
 # ----------------------------------------------------------------- docs/*.md
@@ -247,6 +349,13 @@ def test_nothing_points_outside_the_repository():
                 if line[max(0, start - 15) : start].endswith("docs/reference/") or f.parent.name == "reference":
                     continue
                 pytest.fail(f"{f.relative_to(ROOT)}:{n}: points outside the repository: {line.strip()}")
+
+
+def test_the_readme_is_a_users():
+    """A user's README: at most ~300 lines, its reference by topic in docs/, its measurements in
+    bench/, its history in CHANGELOG.md."""
+    assert len(README.splitlines()) <= 300
+    assert len(blocks("console")) <= 4 and len(re.findall(r"^## ", README, re.M)) <= 14
 
 
 def test_the_seed_is_defined_once():
