@@ -36,7 +36,7 @@ db: static/db/manifest.json
 # py/ changes) and what the worker installs from it, fifteen-*-pyodide.zip: its files plus
 # bytecode compiled by Pyodide's own Python (tools/web_pyc.mjs; no micropip in the browser),
 # static/wheels/manifest.json and static/build-info.json (asset list + hashes: the
-# service worker's cache version).  See README, "The browser app".  The fifteen wheel is
+# service worker's cache version).  See docs/web-app.md.  The fifteen wheel is
 # reproducible (SOURCE_DATE_EPOCH: fixed zip time stamps), so a rebuild of unchanged sources,
 # e.g. every deploy from a fresh checkout, keeps the same cache version.
 PYODIDE_DIR   := static/vendor/pyodide
@@ -108,7 +108,7 @@ serve: assets
 
 # ---------------------------------------------------------------- deployable site
 # dist/: exactly the files the site serves (static/build-info.json, plus the optional packs
-# the database manifest lists), and a 404.html; see README, "Hosting".  SITE_PATH is the URL
+# the database manifest lists), and a 404.html; see docs/hosting.md.  SITE_PATH is the URL
 # path the site is served under (404.html's links; the Pages workflow passes it);
 # PRECOMPRESS="gzip br" adds .gz/.br siblings for servers that send them (nginx, Caddy).
 SITE_PATH   ?= /

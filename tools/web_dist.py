@@ -21,7 +21,7 @@ With ``--precompress`` it also writes ``NAME.gz`` (gzip -9) and/or ``NAME.br``
 (brotli q11, PyPI ``brotli``) beside each file that they make at least 10 % (and
 512 bytes) smaller, for servers that send such siblings with ``Content-Encoding``
 (nginx ``gzip_static``/``brotli_static``, Caddy ``precompressed``); GitHub Pages,
-Netlify and Cloudflare Pages compress on the fly and never use them (README, Hosting).
+Netlify and Cloudflare Pages compress on the fly and never use them (docs/hosting.md).
 
 The build goes to a temporary directory next to ``--out`` and replaces it at the
 end, so a failed build never leaves a half-written site.  Standard library only

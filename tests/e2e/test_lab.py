@@ -6,7 +6,7 @@ The full lab on Korf #1 would search about 76 million nodes with Manhattan
 distance alone (minutes in Pyodide), so the comparison runs every bound on the
 8-puzzle preset and, on Korf #1, only the two pattern databases (about 830
 thousand nodes): each finished line must give the optimum, with the node counts
-of ``python -m fifteen compare`` (README, "The heuristic lab").
+of ``python -m fifteen compare`` (docs/web-app.md, "The lab").
 """
 
 from __future__ import annotations

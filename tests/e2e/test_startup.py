@@ -234,7 +234,7 @@ TABLE_STEP_SHOWS_A_SECOND = """() => [...document.querySelectorAll('#loading-ste
 
 def test_nothing_moves_while_loading_or_solving_and_a_step_under_way_shows_its_seconds(browser):
     """No animation runs while the page loads or solves: one has the compositor make a frame 60
-    times a second, CPU taken from the runtime's start and from a solve (README, "Start-up").
+    times a second, CPU taken from the runtime's start and from a solve (bench/startup.md).
     A loading step under way shows its seconds so far instead, once a second."""
     server = _SlowTableServer(ROOT).start()
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})

@@ -18,7 +18,7 @@ import {
 } from "../../static/js/lab/table.js";
 
 // The 8-puzzle's farthest position (preset 8p31), md and wdid, as `fifteen compare` reports them
-// (README, "The heuristic lab"); lc stopped by a budget of 1,000 nodes in its 27 iteration.
+// (docs/web-app.md, "The lab"); lc stopped by a budget of 1,000 nodes in its 27 iteration.
 const it = (bound, nodes, finished = true) => ({ bound, nodes, seconds: 0.01, finished });
 const MD = { name: "md", h0: 21, iterations: [it(21, 3), it(23, 42), it(25, 242), it(27, 1653), it(29, 7147), it(31, 623)], nodes: 9710, seconds: 0.05, nodes_per_second: 194200, ebf: 1.2712, finished: true, length: 31 };
 const WDID = { name: "wdid", h0: 25, iterations: [it(25, 31), it(27, 295), it(29, 1533), it(31, 223)], nodes: 2082, seconds: 0.02, nodes_per_second: 104100, ebf: 1.2156, finished: true, length: 31 };
