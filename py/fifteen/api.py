@@ -38,6 +38,16 @@ list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
   (``null`` for the standard goal; see :mod:`fifteen.frame`).  ``progress`` is
   called with one JSON string (:meth:`fifteen.search.ida.Progress.to_json`) about
   four times a second during a solve and after every finished iteration.
+  ``solve`` with ``"anytime": true`` (and by default, when no ``bound`` is named, on boards of
+  more than 25 squares) runs the anytime search (:mod:`fifteen.anytime`) for ``time_limit``
+  seconds (absent: until optimal or cancelled; at most 3600): each improvement (a shorter
+  solution or a higher proven lower bound) is a progress message ``{"kind": "anytime",
+  "seconds", "length", "lower_bound", "optimal", "moves"}`` (*moves*: the best solution so far,
+  so a page that ends the worker keeps it); the result is
+  :meth:`fifteen.anytime.AnytimeResult.to_json` (the keys of an optimal solve, then
+  ``lower_bound``, ``optimal``, ``improvements``, ``stopped``: ``optimal``, ``time``,
+  ``cancelled`` or ``exhausted``, then ``bounds`` and ``summary``); a cancel ends the search
+  with the best found (``"stopped": "cancelled"``), not an error.
   ``parallel_begin``, ``parallel_step``, ``parallel_tasks``, ``parallel_result``
   and ``parallel_drop`` serve the page's pool of workers
   (:mod:`fifteen.parallel.browser`).
@@ -87,7 +97,7 @@ from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_j
 from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container, registry
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
-from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message
+from fifteen.limits import MAX_PARAMS_CHARS, OPTIMAL_MAX_SQUARES, describe, internal_message
 from fifteen.schema import LONG_PARAMS, METHOD_PARAMS, check_params, parse_params
 from fifteen.search.ida import Cancelled, Progress
 from fifteen.search.optimal import solve
@@ -216,8 +226,20 @@ def _method_random(params: dict, **_: Any) -> dict:
     return Board(shape, tuple(tiles), goal).to_json()
 
 
+def _anytime_wanted(params: dict, board: Board) -> bool:
+    """``solve``'s choice: the anytime search when ``anytime`` is true, or when it is not given,
+    no ``bound`` is named and the board has more than :data:`~fifteen.limits.OPTIMAL_MAX_SQUARES`
+    squares (the optimal search is out of reach there)."""
+    anytime = params.get("anytime")
+    if anytime is not None:
+        return bool(anytime)
+    return not params.get("bound") and board.shape.size > OPTIMAL_MAX_SQUARES
+
+
 def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
     board = _board(params)
+    if _anytime_wanted(params, board):
+        return _solve_anytime(board, params, progress, cancel)
     bound = params.get("bound") or "auto"
     last = [0.0]
 
@@ -238,6 +260,24 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         tick_nodes=params.get("tick_nodes") or 1 << 14,
     )
     return sol.to_json(values)
+
+
+def _solve_anytime(board: Board, params: dict, progress: Callable[[str], Any] | None, cancel) -> dict:
+    """``solve`` by the anytime search (:func:`fifteen.anytime.anytime_solve`): progress is one
+    message per improvement (:meth:`fifteen.anytime.Improvement.progress_json`), the result
+    :meth:`fifteen.anytime.AnytimeResult.to_json` with the position's bounds; a cancel keeps
+    the best found (``"stopped": "cancelled"``)."""
+    from fifteen.anytime import anytime_solve  # at the first anytime solve: not at the worker's start-up
+
+    values = bound_values(board)
+    result = anytime_solve(
+        board,
+        time_limit=params.get("time_limit"),
+        progress=(lambda imp: progress(json.dumps(imp.progress_json()))) if progress is not None else None,
+        cancel=cancel,
+        bound=params.get("bound") or "auto",
+    )
+    return result.to_json(values)
 
 
 # ------------------------------------------------------------------ the browser pool's parallel search

@@ -48,6 +48,14 @@ MAX_POOL_PARAMS_CHARS = 1 << 22
 MAX_WORKERS = 256
 #: The most tasks or outcomes in one ``parallel_*`` call.
 MAX_TASKS = 100_000
+#: Boards of more squares than this get the anytime search (:mod:`fifteen.anytime`) by default
+#: when no bound is named (the CLI's ``solve``, batches, the API's ``solve``): optimal search is
+#: out of reach there.
+OPTIMAL_MAX_SQUARES = 25
+#: The longest time limit of an anytime search, in seconds (an hour).
+MAX_TIME_LIMIT = 3600.0
+#: The time limit of an anytime search of the command line (``solve``, ``batch``) when none is given.
+DEFAULT_TIME_LIMIT = 10.0
 
 
 def describe(value: Any, limit: int = TOKEN_CHARS) -> str:

@@ -38,10 +38,10 @@ from fifteen.anytime.decompose import decompose_to
 from fifteen.anytime.tables import LabelTables, label_tables
 from fifteen.anytime.windows import Shortener, Stop, remove_cycles
 from fifteen.board import Board, tiles_along
-from fifteen.bounds import check_board, resolve_bound, start_bound, summary
+from fifteen.bounds import bound_values, check_board, resolve_bound, start_bound, summary
 from fifteen.errors import InputError
 from fifteen.frame import frame_for
-from fifteen.limits import describe, is_number
+from fifteen.limits import MAX_TIME_LIMIT, describe, is_number
 from fifteen.search.ida import SECONDS_DIGITS, Iteration, Progress, first_bound, ida_star
 
 #: Width of the first beam (boards of up to 25 squares).
@@ -60,8 +60,6 @@ WINDOW = {"k_min": 12, "k_max": 40, "node_limit": 20_000, "node_limit_max": 320_
 IMPROVER_SLICE = 0.15
 #: The prover's nodes between two hand-overs (and checks of cancellation and the time limit).
 TICK_NODES = 1 << 14
-#: The longest time limit taken (seconds): an hour.
-MAX_TIME_LIMIT = 3600.0
 #: Why a search stopped (:attr:`AnytimeResult.stopped`).
 STOPS = ("optimal", "time", "cancelled", "exhausted")
 MODES = ("beam+windows", "beams", "windows")
@@ -349,7 +347,7 @@ def anytime_solve(
     T = label_tables(shape)
     deadline = None if time_limit is None else t0 + time_limit
     state: dict[str, Any] = {"best": None, "iterations": [], "prover": 0}
-    lb = first_bound(shape, tiles, start_bound(board, "auto"), target)
+    lb = first_bound(shape, tiles, bound_values(board)["lb"], target)  # the root's best bound
     h0 = lb
     log: list[Improvement] = []
 
