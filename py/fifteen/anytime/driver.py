@@ -82,11 +82,11 @@ def check_time_limit(value: object, name: str = "time_limit") -> float | None:
     or ``param``): a positive number of at most :data:`MAX_TIME_LIMIT`."""
     if value is None:
         return None
-    if not is_number(value):
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:  # NaN is not a number of seconds
         raise InputError(f"{name} is a number of seconds, not {describe(value)}", code="param")
-    if not 0 < value <= MAX_TIME_LIMIT:  # type: ignore[operator]
+    if not 0 < value <= MAX_TIME_LIMIT:
         raise InputError(f"{name} must be more than 0 and at most {MAX_TIME_LIMIT:g} seconds, not {describe(value)}", code="range")
-    return float(value)  # type: ignore[arg-type]
+    return float(value)
 
 
 @dataclass(frozen=True)

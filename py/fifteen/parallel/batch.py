@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from fifteen.anytime import anytime_solve
 from fifteen.board import Board
 from fifteen.bounds import resolve_bound
 from fifteen.db import registry
@@ -228,8 +229,6 @@ def solve_item(
         _use_directory(directory)
         board = Board.parse(text, shape, goal)
         if time_limit is not None or (bound is None and board.shape.size > OPTIMAL_MAX_SQUARES):
-            from fifteen.anytime import anytime_solve  # anytime batches only
-
             limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
             return {"id": ident, **anytime_solve(board, time_limit=limit, cancel=stopped, bound=bound or "auto").to_json()}
         sol = solve(board, bound or "auto", cancel=stopped)  # polled as the search goes: the pool sees progress
