@@ -202,8 +202,11 @@ def test_pinned_first_solutions_of_korf_taylor_1():
     assert len(beam_search(T, board.tiles, goal, 16)) == 190
     assert len(decompose_to(T, board.tiles, goal)) == 206
     assert len(driver.first_solution(T, board.tiles, goal)) == 116
-    # a beam pruned by a length it cannot beat finds nothing
+    # a beam pruned by a length (g + h >= upper) finds only shorter paths: none below the optimum,
+    # and 4x wider than the first beam, one shorter than its 116 moves
     assert beam_search(T, board.tiles, goal, 256, upper=100) is None
+    assert beam_search(T, board.tiles, goal, 256, upper=116) is None
+    assert len(beam_search(T, board.tiles, goal, 1024, upper=116) or []) == 114
 
 
 def test_pinned_window_shortening_of_korf_taylor_1():
