@@ -118,16 +118,18 @@ def main() -> int:
         for imp in res.improvements:
             assert imp.moves is not None and board.solves(imp.moves), ident
             if optimum is not None:
-                assert imp.lower_bound <= optimum <= imp.length, (ident, imp)
+                assert imp.length is not None and imp.lower_bound <= optimum <= imp.length, (ident, imp)
         if optimum is not None:
-            assert res.lower_bound <= optimum <= res.length, ident
+            assert res.length is not None and res.lower_bound <= optimum <= res.length, ident
         at = [best_at(res.improvements, m) for m in marks]
         for m, (length, _) in zip(marks, at, strict=True):
             if length is not None:
                 ratios[m].append(length / (optimum or res.lower_bound))
-        firsts.append(res.improvements[0].length / (optimum or res.lower_bound))
+        first_length = res.improvements[0].length
+        assert first_length is not None
+        firsts.append(first_length / (optimum or res.lower_bound))
         fw, fc = first[0] if first else (0.0, 0.0)
-        cells = [ident, str(optimum or "-"), f"{res.improvements[0].length}; {fw:.2f} / {fc:.2f}"]
+        cells = [ident, str(optimum or "-"), f"{first_length}; {fw:.2f} / {fc:.2f}"]
         cells += [f"{length} (>= {low})" if length else "-" for length, low in at]
         cells += [str(res.lower_bound), res.stopped, f"{load0:.1f}-{load():.1f}"]
         print("| " + " | ".join(cells) + " |", flush=True)

@@ -14,7 +14,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,7 @@ from support.bfs import distances
 from support.cli import run_cli
 from support.ctrl_c import popen_interruptible
 from support.positions import SET_3X3
-from support.procs import children, gone
+from support.procs import DEADLINE, children, gone, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Korf and Taylor's first 24-puzzle instance (optimum 100), standard goal.
@@ -80,19 +79,10 @@ HARD_3X3 = "8 6 7 2 5 4 3 0 1"  # 31 moves, the most on 3x3
 SOLVE_KEYS = ["shape", "rows", "cols", "tiles", "goal", "bound", "length", "moves", "directions", "goal_frame", "h0", "nodes"]
 SOLVE_KEYS += ["setup_seconds", "seconds", "cpu_seconds", "nodes_per_second", "iterations"]
 ANYTIME_KEYS = ["lower_bound", "optimal", "improvements", "stopped"]
-DEADLINE = 60.0
 
 
 def _call(method: str, progress=None, cancel=None, **params):
     return json.loads(api.call(method, json.dumps(params), progress, cancel))
-
-
-def wait_until(what: str, condition, deadline: float = DEADLINE) -> None:
-    end = time.monotonic() + deadline
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError(f"not within {deadline:.0f} s: {what}")
-        time.sleep(0.02)
 
 
 # ------------------------------------------------------------------ the command line

@@ -135,6 +135,18 @@ class AnytimeResult:
     prover_nodes: int = 0
     improver_nodes: int = 0
 
+    @classmethod
+    def of_path(
+        cls, board: Board, bound: str, squares: list[int] | None, lower_bound: int, h0: int, stopped: str, **figures: Any
+    ) -> AnytimeResult:
+        """The result whose best solution is *squares* (the blank's path; ``None``: none yet):
+        stopped ``"optimal"`` whenever its length met *lower_bound*, else *stopped*; *figures*:
+        the other fields (times, improvements, iterations, nodes)."""
+        tiles = None if squares is None else tiles_along(board.shape, board.tiles, squares)
+        if tiles is not None and len(tiles) == lower_bound:
+            stopped = "optimal"
+        return cls(board, bound, tiles, lower_bound, h0, stopped, **figures)
+
     @property
     def length(self) -> int | None:
         return None if self.tiles is None else len(self.tiles)
@@ -388,23 +400,19 @@ def anytime_solve(
                 raise _Solved
 
     def result(stopped: str) -> AnytimeResult:
-        best = state["best"]
-        moves = None if best is None else tiles_along(shape, tiles, best)
-        if moves is not None and len(moves) == lb:
-            stopped = "optimal"
-        return AnytimeResult(
+        return AnytimeResult.of_path(
             board,
             info.name,
-            moves,
+            state["best"],
             lb,
             h0,
             stopped,
-            clock() - t0,
-            time.process_time() - cpu0,
-            log,
-            state["iterations"],
-            state["prover"],
-            improver.nodes if improver is not None else 0,
+            seconds=clock() - t0,
+            cpu_seconds=time.process_time() - cpu0,
+            improvements=log,
+            iterations=state["iterations"],
+            prover_nodes=state["prover"],
+            improver_nodes=improver.nodes if improver is not None else 0,
         )
 
     improver: Improver | None = None

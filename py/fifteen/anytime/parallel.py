@@ -165,21 +165,20 @@ def anytime_solve_parallel(
         if progress is not None:
             progress(imp)
 
-    def result(stopped: str) -> AnytimeResult:
-        moves = tiles_along(shape, tiles, best)
-        return AnytimeResult(
+    def result(stopped: str, squares: list[int] | None) -> AnytimeResult:
+        return AnytimeResult.of_path(
             board,
             info.name,
-            moves,
+            squares,
             lb,
             h0,
-            "optimal" if len(moves) == lb else stopped,
-            time.perf_counter() - t0,
-            time.process_time() - cpu0,
-            log,
-            iterations,
-            nodes["prover"],
-            nodes["improvers"],
+            stopped,
+            seconds=time.perf_counter() - t0,
+            cpu_seconds=time.process_time() - cpu0,
+            improvements=log,
+            iterations=iterations,
+            prover_nodes=nodes["prover"],
+            improver_nodes=nodes["improvers"],
         )
 
     def cancelled() -> bool:
@@ -192,10 +191,10 @@ def anytime_solve_parallel(
     try:
         best = remove_cycles(tiles, first_solution(label_tables(shape), tiles, target, check_cancel))
     except _Stopped:
-        return AnytimeResult(board, info.name, None, lb, h0, "cancelled", time.perf_counter() - t0, time.process_time() - cpu0, log)
+        return result("cancelled", None)
     report()
     if len(best) <= lb:
-        return result("optimal")
+        return result("optimal", best)
     args = (str(shape), tuple(tiles), tuple(target))
     wall_deadline = float("inf") if deadline is None else time.time() + (deadline - time.perf_counter())
     modes = ["beam+windows"] + ["windows"] * (jobs - 2)
@@ -285,7 +284,7 @@ def anytime_solve_parallel(
                     report()
                 elif event.kind == "died":
                     running.pop(event.call_id, None)
-    return result(stopped)
+    return result(stopped, best)
 
 
 __all__ = ["IMPROVE_SLICE", "anytime_solve_parallel", "improve", "prove"]

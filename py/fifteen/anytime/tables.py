@@ -85,7 +85,6 @@ class LabelTables:
         ct = line_table(rows) if self.col_lc else b"\0"
         self.col_off = len(rt)
         self.lt = rt + ct
-        self.lc = self.row_lc or self.col_lc
         mdd = [0] * (nmoves * n)
         d1 = [0] * (nmoves * n)
         d2 = [0] * (nmoves * n)

@@ -35,7 +35,8 @@ def _make_dfs(T: LabelTables, board: list[int], codes: list[int], path: list[int
     *budget* moves, with the blank's squares in *path* in reverse order.  ``counter()`` returns
     the expanded nodes (``counter(n)`` resets them and sets the next tick at *n*).  The loop
     follows the package's generated ones (:mod:`fifteen.search.loops.template`): children tested
-    in the parent's loop, flat ``move * N + tile`` tables, two stores per move.
+    in the parent's loop, flat ``move * N + tile`` tables, two stores per move.  On boards
+    whose lines are too long for linear conflict tables the line codes stay 0 and it is MD alone.
     """
     nodes = 0
     next_tick = 0
@@ -46,67 +47,40 @@ def _make_dfs(T: LabelTables, board: list[int], codes: list[int], path: list[int
             nodes, next_tick = 0, reset
         return nodes
 
-    if T.lc:
-
-        def dfs(
-            b, state, budget, hp, board=board, codes=codes, path=path, succ=T.succ, mdd=T.mdd, d1=T.d1, d2=T.d2, d3=T.d3, lt=T.lt, rec=None
-        ):
-            nonlocal nodes, next_tick
-            nodes += 1
-            if nodes >= next_tick:
-                next_tick = tick(nodes)
-            budget -= 1
-            for s, m, st, l1, l2, l3 in succ[state]:
-                t = board[s]
-                mt = m + t
-                c1 = codes[l1]
-                c2 = codes[l2]
-                n1 = c1 + d1[mt]
-                n2 = c2 + d2[mt]
-                h = hp + mdd[mt] + lt[n1] - lt[c1] + lt[n2] - lt[c2]
-                if h > budget:
-                    continue
-                if h == 0:
-                    path.append(s)
-                    return True
-                board[b] = t
-                d = d3[mt]
-                codes[l1] = n1
-                codes[l2] = n2
-                codes[l3] += d
-                if rec(s, st, budget, h):
-                    path.append(s)
-                    return True
-                codes[l1] = c1
-                codes[l2] = c2
-                codes[l3] -= d
-                board[s] = t
-            return False
-
-    else:
-
-        def dfs(
-            b, state, budget, hp, board=board, codes=codes, path=path, succ=T.succ, mdd=T.mdd, d1=None, d2=None, d3=None, lt=None, rec=None
-        ):
-            nonlocal nodes, next_tick
-            nodes += 1
-            if nodes >= next_tick:
-                next_tick = tick(nodes)
-            budget -= 1
-            for s, m, st, _l1, _l2, _l3 in succ[state]:
-                t = board[s]
-                h = hp + mdd[m + t]
-                if h > budget:
-                    continue
-                if h == 0:
-                    path.append(s)
-                    return True
-                board[b] = t
-                if rec(s, st, budget, h):
-                    path.append(s)
-                    return True
-                board[s] = t
-            return False
+    def dfs(
+        b, state, budget, hp, board=board, codes=codes, path=path, succ=T.succ, mdd=T.mdd, d1=T.d1, d2=T.d2, d3=T.d3, lt=T.lt, rec=None
+    ):
+        nonlocal nodes, next_tick
+        nodes += 1
+        if nodes >= next_tick:
+            next_tick = tick(nodes)
+        budget -= 1
+        for s, m, st, l1, l2, l3 in succ[state]:
+            t = board[s]
+            mt = m + t
+            c1 = codes[l1]
+            c2 = codes[l2]
+            n1 = c1 + d1[mt]
+            n2 = c2 + d2[mt]
+            h = hp + mdd[mt] + lt[n1] - lt[c1] + lt[n2] - lt[c2]
+            if h > budget:
+                continue
+            if h == 0:
+                path.append(s)
+                return True
+            board[b] = t
+            d = d3[mt]
+            codes[l1] = n1
+            codes[l2] = n2
+            codes[l3] += d
+            if rec(s, st, budget, h):
+                path.append(s)
+                return True
+            codes[l1] = c1
+            codes[l2] = c2
+            codes[l3] -= d
+            board[s] = t
+        return False
 
     dfs.__defaults__ = dfs.__defaults__[:-1] + (dfs,)  # type: ignore[index]
     return dfs, counter

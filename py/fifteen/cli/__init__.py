@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from fifteen.board import Board, Shape
-from fifteen.bounds import available_bounds, bound_info, bound_values, bounds_json, summary
+from fifteen.bounds import available_bounds, bound_info, bound_values, bounds_json
 from fifteen.cli import anytime as anytime_cli
 from fifteen.cli import lab
-from fifteen.cli.goals import GOAL_HELP, add_goal_option, goal_lines
+from fifteen.cli.goals import GOAL_HELP, add_goal_option, goal_lines, print_position
 from fifteen.cli.guard import UsageError, guard_cli, interruption, quiet_stdout
 from fifteen.db import registry
 from fifteen.errors import FifteenError
@@ -207,10 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.json:
                 print(json.dumps(bounds_json(board, values)))
             else:
-                print(board)
-                for line in goal_lines(board):
-                    print(line)
-                print(summary(values))
+                print_position(board, values)
             return 0
         return _solve(board, args, values)
     except FifteenError as exc:  # InputError, AssetError: a message for a person
@@ -234,10 +231,7 @@ def _solve(board: Board, args, values: dict) -> int:
 
     jobs = _jobs(args.jobs)
     if not args.json:
-        print(board)
-        for line in goal_lines(board):
-            print(line)
-        print(summary(values))
+        print_position(board, values)
     show = not args.json and not args.quiet
     sol = _solve_jobs(board, args.bound or "auto", jobs, progress if show else None, _stall_seconds(args))
     r = sol.result

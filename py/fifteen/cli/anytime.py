@@ -21,8 +21,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from fifteen.board import Board
-from fifteen.bounds import summary
-from fifteen.cli.goals import goal_lines
+from fifteen.cli.goals import print_position
 from fifteen.limits import DEFAULT_TIME_LIMIT, OPTIMAL_MAX_SQUARES
 
 if TYPE_CHECKING:
@@ -104,10 +103,7 @@ def solve(board: Board, args: argparse.Namespace, values: dict[str, int], jobs: 
         print(f"  {imp.seconds:7.2f} s: {imp.length} moves · {state}", file=sys.stderr, flush=True)
 
     if not args.json:
-        print(board)
-        for line in goal_lines(board):
-            print(line)
-        print(summary(values))
+        print_position(board, values)
     show_progress = not args.json and not args.quiet
     bound = args.bound or "auto"
     with _ctrl_c_stops() as stop:
