@@ -131,14 +131,62 @@ def _args(*argv: str) -> argparse.Namespace:
     return p.parse_args(list(argv))
 
 
-def test_anytime_is_the_default_past_25_squares_unless_a_bound_is_named():
-    assert anytime_cli.wanted(_args(), 36) and anytime_cli.wanted(_args(), 100)
-    assert not anytime_cli.wanted(_args(), 25) and not anytime_cli.wanted(_args(), 16)
-    assert not anytime_cli.wanted(_args("--bound", "lc"), 36)
-    assert anytime_cli.wanted(_args("--anytime"), 9) and anytime_cli.wanted(_args("--time-limit", "2"), 16)
-    assert anytime_cli.wanted(_args("--anytime", "--bound", "lc"), 16)
-    assert not anytime_cli.wanted(_args(), None)  # a batch without --shape: decided per position
+def test_anytime_is_the_default_past_optimal_reach_unless_a_bound_is_named():
+    """Boards of more than 25 squares, but for positions near the goal (lower bound <= 50)."""
+    assert anytime_cli.wanted(_args(), 36, 51) and anytime_cli.wanted(_args(), 100, 600)
+    assert not anytime_cli.wanted(_args(), 100, 50) and not anytime_cli.wanted(_args(), 25, 200) and not anytime_cli.wanted(_args(), 16, 60)
+    assert not anytime_cli.wanted(_args("--bound", "lc"), 36, 200)
+    assert anytime_cli.wanted(_args("--anytime"), 9, 20) and anytime_cli.wanted(_args("--time-limit", "2"), 16, 30)
+    assert anytime_cli.wanted(_args("--anytime", "--bound", "lc"), 16, 40)
     assert anytime_cli.time_limit(_args()) == 10.0
+
+
+def test_cli_near_goal_big_board_stays_optimal():
+    near = " ".join(
+        map(
+            str,
+            [
+                1,
+                2,
+                3,
+                4,
+                5,
+                6,
+                7,
+                8,
+                9,
+                10,
+                11,
+                12,
+                13,
+                14,
+                15,
+                16,
+                17,
+                18,
+                19,
+                20,
+                21,
+                22,
+                23,
+                24,
+                25,
+                26,
+                27,
+                28,
+                29,
+                30,
+                31,
+                32,
+                33,
+                34,
+                0,
+                35,
+            ],
+        )
+    )
+    out = json.loads(run_cli("solve", near, "--json").stdout)
+    assert "stopped" not in out and out["length"] == 1
 
 
 def test_cli_big_board_gets_an_answer():

@@ -39,7 +39,7 @@ list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
   called with one JSON string (:meth:`fifteen.search.ida.Progress.to_json`) about
   four times a second during a solve and after every finished iteration.
   ``solve`` with ``"anytime": true`` (and by default, when no ``bound`` is named, on boards of
-  more than 25 squares) runs the anytime search (:mod:`fifteen.anytime`) for ``time_limit``
+  more than 25 squares but for positions near the goal) runs the anytime search (:mod:`fifteen.anytime`) for ``time_limit``
   seconds (absent: until optimal or cancelled; at most 3600): each improvement (a shorter
   solution or a higher proven lower bound) is a progress message ``{"kind": "anytime",
   "seconds", "length", "lower_bound", "optimal", "moves"}`` (*moves*: the best solution so far,
@@ -93,11 +93,11 @@ from typing import Any
 
 from fifteen import __version__
 from fifteen.board import GOAL_NAMES, Board, Goal, Shape, check_tiles, parse_tiles, solvability_problem
-from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json
+from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json, start_bound
 from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container, registry
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
-from fifteen.limits import MAX_PARAMS_CHARS, OPTIMAL_MAX_SQUARES, describe, internal_message
+from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message, past_optimal_reach
 from fifteen.schema import LONG_PARAMS, METHOD_PARAMS, check_params, parse_params
 from fifteen.search.ida import Cancelled, Progress
 from fifteen.search.optimal import solve
@@ -228,12 +228,13 @@ def _method_random(params: dict, **_: Any) -> dict:
 
 def _anytime_wanted(params: dict, board: Board) -> bool:
     """``solve``'s choice: the anytime search when ``anytime`` is true, or when it is not given,
-    no ``bound`` is named and the board has more than :data:`~fifteen.limits.OPTIMAL_MAX_SQUARES`
-    squares (the optimal search is out of reach there)."""
+    no ``bound`` is named and the position is past optimal reach
+    (:func:`~fifteen.limits.past_optimal_reach`: a board of more than 25 squares, the position
+    not near its goal)."""
     anytime = params.get("anytime")
     if anytime is not None:
         return bool(anytime)
-    return not params.get("bound") and board.shape.size > OPTIMAL_MAX_SQUARES
+    return not params.get("bound") and past_optimal_reach(board.shape.size, start_bound(board))
 
 
 def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:

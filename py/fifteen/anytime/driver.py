@@ -60,7 +60,7 @@ WINDOW = {"k_min": 12, "k_max": 40, "node_limit": 20_000, "node_limit_max": 320_
 IMPROVER_SLICE = 0.15
 #: The prover's nodes between two hand-overs (and checks of cancellation and the time limit).
 TICK_NODES = 1 << 14
-#: Why a search stopped (:attr:`AnytimeResult.stopped`).
+#: Why a search stopped (an :class:`AnytimeResult`'s ``stopped``).
 STOPS = ("optimal", "time", "cancelled", "exhausted")
 MODES = ("beam+windows", "beams", "windows")
 
@@ -221,7 +221,7 @@ class Improver:
     last width (pruned by ``g + h < best``), polish what it finds, and so on; windows only once
     no wider beam fits in memory (:data:`BEAM_MAX_NODES`) or on boards of more than
     :data:`BEAM_MAX_SQUARES` squares.  ``"windows"``: window shortening only; ``"beams"``:
-    beams only.  *offer(squares)* receives every shorter path; :attr:`done` is set when
+    beams only.  *offer(squares)* receives every shorter path; ``done`` is set when
     nothing is left to try.
     """
 

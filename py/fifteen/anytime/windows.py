@@ -6,7 +6,7 @@ A solution path (the blank's squares) found by a beam or by decomposition has lo
 ``p_{i+k}``: labels are target squares, :mod:`fifteen.anytime.tables`) looks for a path of at
 most ``k - 2`` moves within a node limit; a shorter one is spliced in and any position the path
 now visits twice cut out (:func:`remove_cycles`).  Sweeps grow ``k`` (12 -> 40 by half after a
-sweep without gain), then the node limit (x4), then stop (:attr:`Shortener.exhausted`).
+sweep without gain), then the node limit (x4), then stop (``Shortener.exhausted``).
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ class Shortener:
     changes per sweep); each window is re-solved optimally by :func:`optimal_between` within
     ``node_limit`` nodes, and a strictly shorter sub-path is spliced in.  After a sweep without
     gain ``k`` grows by half (up to ``k_max``), then the node limit grows 4x and ``k`` starts
-    again; :attr:`exhausted` is set when the largest windows and limits stop paying.
+    again; ``exhausted`` is set when the largest windows and limits stop paying.
     """
 
     def __init__(

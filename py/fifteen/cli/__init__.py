@@ -220,7 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _solve(board: Board, args, values: dict) -> int:
-    if anytime_cli.wanted(args, board.shape.size):
+    if anytime_cli.wanted(args, board.shape.size, values["lb"]):
         return anytime_cli.solve(board, args, values, _jobs(args.jobs))
 
     def progress(p: Progress) -> None:

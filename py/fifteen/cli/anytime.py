@@ -1,12 +1,14 @@
 """``solve --anytime [--time-limit S]`` and ``batch --anytime``: answers past optimal reach
 (:mod:`fifteen.anytime`).
 
-Anytime is the default for boards of more than :data:`OPTIMAL_MAX_SQUARES` squares (5x6 and
-up: the optimal search is out of reach there) unless ``--bound`` is given; ``--time-limit``
-alone asks for it too.  The text output says how good the answer is in plain words (*82 moves
-found · optimal >= 78*, or *proven optimal*); each improvement is a line on stderr (unless
-``--quiet``); ``--json`` prints :meth:`fifteen.anytime.AnytimeResult.to_json`.  A first Ctrl-C
-stops the search and prints the best found.
+Anytime is the default for boards of more than :data:`~fifteen.limits.OPTIMAL_MAX_SQUARES`
+squares (5x6 and up: the optimal search is out of reach there) unless ``--bound`` is given or
+the position is near its goal (a lower bound of at most
+:data:`~fifteen.limits.OPTIMAL_MAX_LOWER_BOUND`: :func:`~fifteen.limits.past_optimal_reach`);
+``--time-limit`` alone asks for it too.  The text output says how good the answer is in plain
+words (*82 moves found · optimal >= 78*, or *proven optimal*); each improvement is a line on
+stderr (unless ``--quiet``); ``--json`` prints :meth:`fifteen.anytime.AnytimeResult.to_json`.
+A first Ctrl-C stops the search and prints the best found.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from fifteen.board import Board
 from fifteen.cli.goals import print_position
-from fifteen.limits import DEFAULT_TIME_LIMIT, OPTIMAL_MAX_SQUARES
+from fifteen.limits import DEFAULT_TIME_LIMIT, OPTIMAL_MAX_SQUARES, past_optimal_reach
 
 if TYPE_CHECKING:
     from fifteen.anytime import Improvement
@@ -52,12 +54,12 @@ def add_options(sp: argparse.ArgumentParser) -> None:
     )
 
 
-def wanted(args: argparse.Namespace, squares: int | None) -> bool:
-    """Whether the command asks for the anytime search (see the module docstring); *squares*:
-    the board's (``None`` when unknown: a batch without ``--shape``)."""
+def wanted(args: argparse.Namespace, squares: int, lower_bound: int) -> bool:
+    """Whether the command asks for the anytime search (see the module docstring) for a board of
+    *squares* squares and a position of that *lower_bound*."""
     if args.anytime or args.time_limit is not None:
         return True
-    return args.bound is None and squares is not None and squares > OPTIMAL_MAX_SQUARES
+    return args.bound is None and past_optimal_reach(squares, lower_bound)
 
 
 def time_limit(args: argparse.Namespace) -> float:

@@ -16,7 +16,8 @@ order they finish: ``id``, then the keys of ``solve --json`` but the position's 
 with ``--goal`` every line is solved towards that goal) — or ``id`` and ``error`` (a bad
 line, a worker that died twice on it).  With ``--anytime`` (or ``--time-limit S``, and by
 default on boards of more than 25 squares when no ``--bound`` is named) each position gets the
-anytime search (:mod:`fifteen.anytime`) for S seconds: its record adds ``lower_bound``,
+anytime search (:mod:`fifteen.anytime`) for S seconds (10 by default; by default past optimal
+reach only for positions not near the goal): its record adds ``lower_bound``,
 ``optimal``, ``improvements`` and ``stopped``.  With ``--out`` an interrupted run
 resumes: ids already in the file are skipped (a last line cut short is dropped); a file that is
 not a batch's output is refused, never cut.  An output that cannot be written (a directory, a
@@ -46,10 +47,10 @@ from typing import IO, Any
 
 from fifteen.anytime import anytime_solve
 from fifteen.board import Board
-from fifteen.bounds import resolve_bound
+from fifteen.bounds import resolve_bound, start_bound
 from fifteen.db import registry
 from fifteen.errors import FifteenError, InputError
-from fifteen.limits import DEFAULT_TIME_LIMIT, OPTIMAL_MAX_SQUARES, describe
+from fifteen.limits import DEFAULT_TIME_LIMIT, describe, past_optimal_reach
 from fifteen.parallel.processes import STALL_SECONDS, WorkerPool, _stderr, describe_death
 from fifteen.search.optimal import solve
 
@@ -221,14 +222,14 @@ def solve_item(
     *directory* is the database directory (used when it exists on this machine; else the
     worker's own default, e.g. ``$FIFTEEN_DB``).  *stopped*: the pool's (polled by the search, it
     tells the pool the worker makes progress; true when the pool asks it to stop).  The anytime
-    search (:mod:`fifteen.anytime`) answers with a *time_limit*, and without one for boards of
-    more than :data:`~fifteen.limits.OPTIMAL_MAX_SQUARES` squares when *bound* is ``None`` (not
-    named: ``auto`` otherwise), in :data:`~fifteen.limits.DEFAULT_TIME_LIMIT` seconds.
+    search (:mod:`fifteen.anytime`) answers with a *time_limit*, and without one for positions
+    past optimal reach (:func:`~fifteen.limits.past_optimal_reach`) when *bound* is ``None``
+    (not named: ``auto`` otherwise), in :data:`~fifteen.limits.DEFAULT_TIME_LIMIT` seconds.
     """
     try:
         _use_directory(directory)
         board = Board.parse(text, shape, goal)
-        if time_limit is not None or (bound is None and board.shape.size > OPTIMAL_MAX_SQUARES):
+        if time_limit is not None or (bound is None and past_optimal_reach(board.shape.size, start_bound(board))):
             limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
             return {"id": ident, **anytime_solve(board, time_limit=limit, cancel=stopped, bound=bound or "auto").to_json()}
         sol = solve(board, bound or "auto", cancel=stopped)  # polled as the search goes: the pool sees progress
