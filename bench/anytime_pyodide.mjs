@@ -13,25 +13,17 @@ import { join } from "node:path";
 import { loadAssets, pyodideVersion, root, startPyodide } from "./pyodide_common.mjs";
 
 const limit = Number(process.argv[2] ?? 10);
-const { pyodide, api } = await startPyodide();
+const { pyodide, api } = await startPyodide({ extra: [join(root, "bench/anytime.py")] });
 loadAssets(api, join(root, "static/db"));
 const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
 pyodide.runPython(`
-import json, random
+import json
 from fifteen.anytime import anytime_solve
-from fifteen.board import Board, Shape, solvability_problem
-
-def random_board(size, seed):
-    shape = Shape(size, size)
-    tiles = list(range(shape.size))
-    random.Random(seed).shuffle(tiles)
-    if solvability_problem(shape, tiles):
-        i, j = [k for k, t in enumerate(tiles) if t][:2]
-        tiles[i], tiles[j] = tiles[j], tiles[i]
-    return Board(shape, tuple(tiles))
+from fifteen.board import Board
+from anytime import random_board  # bench/anytime.py's positions
 
 def run(ident, board, optimum, limit, clock):
     c0 = clock()
