@@ -23,11 +23,16 @@ DEFERRED = {
     ("fifteen.api", "fifteen.lab.explain"),
     ("fifteen.api", "fifteen.lab.hint"),
     ("fifteen.api", "fifteen.parallel.browser"),
+    # and the anytime search at the first anytime solve
+    ("fifteen.api", "fifteen.anytime"),
     # every command of the command line would start ~35 ms later with the native process pool,
     # ~10 ms later with the JSON API (used by explore and hint)
     ("fifteen.cli", "fifteen.api"),
     ("fifteen.cli", "fifteen.parallel.processes"),
     ("fifteen.cli", "fifteen.parallel.batch"),
+    # likewise the anytime search (and its process pool), imported by the anytime solves only
+    ("fifteen.cli.anytime", "fifteen.anytime"),
+    ("fifteen.cli.anytime", "fifteen.anytime.parallel"),
     # Pyodide's standard library has no lzma (the worker decompresses xz itself)
     ("fifteen.db.container", "lzma"),
     # an optional dependency (pip install 'fifteen[cluster]')

@@ -26,26 +26,16 @@ from fifteen.parallel import batch, processes
 from fifteen.parallel.processes import WorkerPool, solve_parallel
 from support.ctrl_c import popen_interruptible
 from support.positions import KORF, SET_3X3
-from support.procs import SPINNING_POOL, children, gone, state
+from support.procs import DEADLINE, SPINNING_POOL, children, gone, state, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 #: A position that takes minutes with MD (276 M nodes): a run is still busy when it is killed.
 SLOW = " ".join(map(str, KORF["1"]))
 SLOW_LINES = "".join(f"{i}\t{SLOW}\n" for i in "abcd")
-#: Generous: an event on a loaded 2-core machine.
-DEADLINE = 60.0
 
 
 def _env() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(ROOT / "py"))
-
-
-def wait_until(what: str, condition, deadline: float = DEADLINE) -> None:
-    end = time.monotonic() + deadline
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError(f"not within {deadline:.0f} s: {what}")
-        time.sleep(0.02)
 
 
 def workers_of(proc: subprocess.Popen, count: int = 2) -> list[int]:

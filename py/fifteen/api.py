@@ -38,6 +38,16 @@ list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
   (``null`` for the standard goal; see :mod:`fifteen.frame`).  ``progress`` is
   called with one JSON string (:meth:`fifteen.search.ida.Progress.to_json`) about
   four times a second during a solve and after every finished iteration.
+  ``solve`` with ``"anytime": true`` (and by default, when no ``bound`` is named, on boards of
+  more than 25 squares but for positions near the goal) runs the anytime search (:mod:`fifteen.anytime`) for ``time_limit``
+  seconds (absent: until optimal or cancelled; at most 3600): each improvement (a shorter
+  solution or a higher proven lower bound) is a progress message ``{"kind": "anytime",
+  "seconds", "length", "lower_bound", "optimal", "moves"}`` (*moves*: the best solution so far,
+  so a page that ends the worker keeps it); the result is
+  :meth:`fifteen.anytime.AnytimeResult.to_json` (the keys of an optimal solve, then
+  ``lower_bound``, ``optimal``, ``improvements``, ``stopped``: ``optimal``, ``time``,
+  ``cancelled`` or ``exhausted``, then ``bounds`` and ``summary``); a cancel ends the search
+  with the best found (``"stopped": "cancelled"``), not an error.
   ``parallel_begin``, ``parallel_step``, ``parallel_tasks``, ``parallel_result``
   and ``parallel_drop`` serve the page's pool of workers
   (:mod:`fifteen.parallel.browser`).
@@ -83,11 +93,11 @@ from typing import Any
 
 from fifteen import __version__
 from fifteen.board import GOAL_NAMES, Board, Goal, Shape, check_tiles, parse_tiles, solvability_problem
-from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json
+from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json, start_bound
 from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container, registry
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
-from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message
+from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message, past_optimal_reach
 from fifteen.schema import LONG_PARAMS, METHOD_PARAMS, check_params, parse_params
 from fifteen.search.ida import Cancelled, Progress
 from fifteen.search.optimal import solve
@@ -216,8 +226,21 @@ def _method_random(params: dict, **_: Any) -> dict:
     return Board(shape, tuple(tiles), goal).to_json()
 
 
+def _anytime_wanted(params: dict, board: Board) -> bool:
+    """``solve``'s choice: the anytime search when ``anytime`` is true, or when it is not given,
+    no ``bound`` is named and the position is past optimal reach
+    (:func:`~fifteen.limits.past_optimal_reach`: a board of more than 25 squares, the position
+    not near its goal)."""
+    anytime = params.get("anytime")
+    if anytime is not None:
+        return bool(anytime)
+    return not params.get("bound") and past_optimal_reach(board.shape.size, start_bound(board))
+
+
 def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
     board = _board(params)
+    if _anytime_wanted(params, board):
+        return _solve_anytime(board, params, progress, cancel)
     bound = params.get("bound") or "auto"
     last = [0.0]
 
@@ -238,6 +261,24 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         tick_nodes=params.get("tick_nodes") or 1 << 14,
     )
     return sol.to_json(values)
+
+
+def _solve_anytime(board: Board, params: dict, progress: Callable[[str], Any] | None, cancel) -> dict:
+    """``solve`` by the anytime search (:func:`fifteen.anytime.anytime_solve`): progress is one
+    message per improvement (:meth:`fifteen.anytime.Improvement.progress_json`), the result
+    :meth:`fifteen.anytime.AnytimeResult.to_json` with the position's bounds; a cancel keeps
+    the best found (``"stopped": "cancelled"``)."""
+    from fifteen.anytime import anytime_solve  # at the first anytime solve: not at the worker's start-up
+
+    values = bound_values(board)
+    result = anytime_solve(
+        board,
+        time_limit=params.get("time_limit"),
+        progress=(lambda imp: progress(json.dumps(imp.progress_json()))) if progress is not None else None,
+        cancel=cancel,
+        bound=params.get("bound") or "auto",
+    )
+    return result.to_json(values)
 
 
 # ------------------------------------------------------------------ the browser pool's parallel search

@@ -48,6 +48,23 @@ MAX_POOL_PARAMS_CHARS = 1 << 22
 MAX_WORKERS = 256
 #: The most tasks or outcomes in one ``parallel_*`` call.
 MAX_TASKS = 100_000
+#: Boards of more squares than this get the anytime search (:mod:`fifteen.anytime`) by default
+#: when no bound is named (the CLI's ``solve``, batches, the API's ``solve``): optimal search is
+#: out of reach there (:func:`past_optimal_reach`)...
+OPTIMAL_MAX_SQUARES = 25
+#: ...but for positions whose lower bound is at most this (near the goal: a few dozen moves).
+OPTIMAL_MAX_LOWER_BOUND = 50
+#: The longest time limit of an anytime search, in seconds (an hour).
+MAX_TIME_LIMIT = 3600.0
+#: The time limit of an anytime search of the command line (``solve``, ``batch``) when none is given.
+DEFAULT_TIME_LIMIT = 10.0
+
+
+def past_optimal_reach(squares: int, lower_bound: int) -> bool:
+    """Whether a position of a board of *squares* squares whose lower bound is *lower_bound* gets
+    the anytime search by default: boards of more than :data:`OPTIMAL_MAX_SQUARES` squares,
+    unless the position is near its goal (:data:`OPTIMAL_MAX_LOWER_BOUND`)."""
+    return squares > OPTIMAL_MAX_SQUARES and lower_bound > OPTIMAL_MAX_LOWER_BOUND
 
 
 def describe(value: Any, limit: int = TOKEN_CHARS) -> str:

@@ -25,6 +25,7 @@ from fifteen.limits import (
     MAX_POOL_PARAMS_CHARS,
     MAX_TASKS,
     MAX_TEXT_CHARS,
+    MAX_TIME_LIMIT,
     MAX_WORKERS,
     TOKEN_CHARS,
     describe,
@@ -154,6 +155,11 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "bounds": (_bound_names, 'a list of bound names or text such as "md,lc"'),
     "seed": (lambda v: is_int(v) or isinstance(v, float) or _unicode_text(200)(v), "an integer or a short text"),
     "tick_nodes": (_count(1), f"an integer from 1 to {MAX_COUNT:,}"),
+    "anytime": (lambda v: isinstance(v, bool), "true or false"),
+    "time_limit": (
+        lambda v: (is_int(v) or isinstance(v, float)) and 0 < v <= MAX_TIME_LIMIT,
+        f"a number of seconds, more than 0 and at most {MAX_TIME_LIMIT:g}",
+    ),
     # its range is checked by the methods that take it (fifteen.lab.compare.check_budget, the hint's)
     "budget": (is_int, "a whole number of nodes (compare: per bound, 0 for no limit; hint: per other move)"),
     "distance": (_count(0), "an integer from 0"),
@@ -183,7 +189,7 @@ METHOD_PARAMS: dict[str, tuple[str, ...]] = {
     "parse": _TOWARDS,
     "bounds": _TOWARDS,
     "random": ("shape", "seed", "goal"),
-    "solve": (*_TOWARDS, "bound", "tick_nodes"),
+    "solve": (*_TOWARDS, "bound", "tick_nodes", "anytime", "time_limit"),
     # the heuristic lab and the explorer (branches lab, explorer)
     "compare": (*_TOWARDS, "bounds", "budget"),
     "trace": (*_TOWARDS, "moves"),

@@ -3,7 +3,21 @@ bench/orphans.py."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+
+#: Generous: an event on a loaded 2-core machine.
+DEADLINE = 60.0
+
+
+def wait_until(what: str, condition, deadline: float = DEADLINE) -> None:
+    """Wait for *condition* (polled), failing with *what* after *deadline* seconds."""
+    end = time.monotonic() + deadline
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"not within {deadline:.0f} s: {what}")
+        time.sleep(0.02)
+
 
 #: A program (``python -c SPINNING_POOL WATCH``) whose pool of two workers runs calls that never
 #: end (only the parent's death can end them); it prints the workers' pids, then sleeps.

@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from fifteen.board import Board, Shape
-from fifteen.bounds import available_bounds, bound_info, bound_values, bounds_json, summary
+from fifteen.bounds import available_bounds, bound_info, bound_values, bounds_json
+from fifteen.cli import anytime as anytime_cli
 from fifteen.cli import lab
-from fifteen.cli.goals import GOAL_HELP, add_goal_option, goal_lines
+from fifteen.cli.goals import GOAL_HELP, add_goal_option, goal_lines, print_position
 from fifteen.cli.guard import UsageError, guard_cli, interruption, quiet_stdout
 from fifteen.db import registry
 from fifteen.errors import FifteenError
@@ -52,10 +53,16 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--db", help="directory of the database assets (default: $FIFTEEN_DB, else the checkout's static/db)")
         sp.add_argument("--json", action="store_true", help="print one JSON object")
         if name == "solve":
-            sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound (default: auto, the strongest available)")
+            sp.add_argument(
+                "--bound",
+                default=None,
+                choices=BOUND_CHOICES,
+                help="lower bound of an optimal search (default: auto, the strongest)",
+            )
             sp.add_argument("--quiet", "-q", action="store_true", help="no per-iteration lines while searching")
             sp.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1; 0: every core)")
             _add_stall_option(sp)
+            anytime_cli.add_options(sp)
     _add_batch_parser(sub)
     sp = sub.add_parser("loops", help="print the generated source of a bound's IDA* inner loop")
     sp.add_argument("--bound", required=True, choices=BOUND_CHOICES[1:])
@@ -200,10 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.json:
                 print(json.dumps(bounds_json(board, values)))
             else:
-                print(board)
-                for line in goal_lines(board):
-                    print(line)
-                print(summary(values))
+                print_position(board, values)
             return 0
         return _solve(board, args, values)
     except FifteenError as exc:  # InputError, AssetError: a message for a person
@@ -216,6 +220,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _solve(board: Board, args, values: dict) -> int:
+    if anytime_cli.wanted(args, board.shape.size, values["lb"]):
+        return anytime_cli.solve(board, args, values, _jobs(args.jobs))
+
     def progress(p: Progress) -> None:
         if p.done:
             it = p.iterations[-1]
@@ -224,12 +231,9 @@ def _solve(board: Board, args, values: dict) -> int:
 
     jobs = _jobs(args.jobs)
     if not args.json:
-        print(board)
-        for line in goal_lines(board):
-            print(line)
-        print(summary(values))
+        print_position(board, values)
     show = not args.json and not args.quiet
-    sol = _solve_jobs(board, args.bound, jobs, progress if show else None, _stall_seconds(args))
+    sol = _solve_jobs(board, args.bound or "auto", jobs, progress if show else None, _stall_seconds(args))
     r = sol.result
     if args.json:
         print(json.dumps(sol.to_json(values)))
@@ -288,13 +292,14 @@ def _add_batch_parser(sub) -> None:
     sp.add_argument("file", help="positions, one per line; # comments; an optional id first, then a tab")
     sp.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default 0: every core)")
     sp.add_argument("--out", "-o", help="append the JSON lines to this file and skip the ids already in it (resume)")
-    sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound (default: auto)")
+    sp.add_argument("--bound", default=None, choices=BOUND_CHOICES, help="lower bound (default: auto); an optimal search")
     sp.add_argument("--shape", help="RxC, for positions whose shape cannot be inferred")
     sp.add_argument("--goal", help=GOAL_HELP + "; every position's")
     sp.add_argument("--db", help="directory of the database assets")
     sp.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://host:8786, or local (a LocalCluster)")
     sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     _add_stall_option(sp)
+    anytime_cli.add_options(sp)
 
 
 def _batch(args) -> int:
@@ -327,6 +332,7 @@ def _batch(args) -> int:
             progress=bar,
             stall_seconds=stall_seconds,
             goal=args.goal,
+            time_limit=anytime_cli.time_limit(args) if args.anytime or args.time_limit is not None else None,
         )
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the workers are ended, the lines written kept
         if bar is not None:

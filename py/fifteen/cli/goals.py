@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from fifteen.board import Board
+from fifteen.bounds import summary
 from fifteen.frame import frame_for
 
 GOAL_HELP = "the goal: blank-first (0 1 2 ... N-1), standard (the default: 1 2 ... N-1 0) or its tiles row by row"
@@ -21,3 +22,11 @@ def goal_lines(board: Board) -> list[str]:
     if goal.is_standard:
         return []
     return [f"goal: {goal}; {frame_for(goal).describe()}"]
+
+
+def print_position(board: Board, values: dict[str, int]) -> None:
+    """The head of a text output: the board, what is said about its goal, its bounds (the seed's summary)."""
+    print(board)
+    for line in goal_lines(board):
+        print(line)
+    print(summary(values))

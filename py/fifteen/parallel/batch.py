@@ -1,7 +1,7 @@
 """Batches: many positions solved by a pool of processes, or on a Dask cluster.
 
 ``python -m fifteen batch FILE [--jobs N] [--out results.jsonl] [--bound B] [--shape RxC]
-[--goal GOAL] [--dask tcp://host:8786|local] [--stall-seconds S]``.
+[--goal GOAL] [--dask tcp://host:8786|local] [--stall-seconds S] [--anytime] [--time-limit S]``.
 
 **Input**: UTF-8 text (a byte order mark at the start is ignored), one position per line (as
 ``solve`` reads them; a line ends at ``\n`` or ``\r\n``, nowhere else, so line numbers are
@@ -14,7 +14,11 @@ anything runs, naming both lines: results are matched to lines by id.
 order they finish: ``id``, then the keys of ``solve --json`` but the position's ``bounds`` and
 ``summary`` (:meth:`fifteen.search.optimal.Solution.to_json`, with ``goal`` and ``goal_frame``:
 with ``--goal`` every line is solved towards that goal) — or ``id`` and ``error`` (a bad
-line, a worker that died twice on it).  With ``--out`` an interrupted run
+line, a worker that died twice on it).  With ``--anytime`` (or ``--time-limit S``, and by
+default on boards of more than 25 squares when no ``--bound`` is named) each position gets the
+anytime search (:mod:`fifteen.anytime`) for S seconds (10 by default; by default past optimal
+reach only for positions not near the goal): its record adds ``lower_bound``,
+``optimal``, ``improvements`` and ``stopped``.  With ``--out`` an interrupted run
 resumes: ids already in the file are skipped (a last line cut short is dropped); a file that is
 not a batch's output is refused, never cut.  An output that cannot be written (a directory, a
 full disk) ends the run with one line saying how many lines were written (:class:`Output`).  A
@@ -41,11 +45,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from fifteen.anytime import anytime_solve
 from fifteen.board import Board
-from fifteen.bounds import resolve_bound
+from fifteen.bounds import resolve_bound, start_bound
 from fifteen.db import registry
 from fifteen.errors import FifteenError, InputError
-from fifteen.limits import describe
+from fifteen.limits import DEFAULT_TIME_LIMIT, describe, past_optimal_reach
 from fifteen.parallel.processes import STALL_SECONDS, WorkerPool, _stderr, describe_death
 from fifteen.search.optimal import solve
 
@@ -205,9 +210,10 @@ def solve_item(
     ident: str,
     text: str,
     shape: str | None = None,
-    bound: str = "auto",
+    bound: str | None = "auto",
     directory: str | None = None,
     goal: str | None = None,
+    time_limit: float | None = None,
     *,
     stopped: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
@@ -215,12 +221,18 @@ def solve_item(
 
     *directory* is the database directory (used when it exists on this machine; else the
     worker's own default, e.g. ``$FIFTEEN_DB``).  *stopped*: the pool's (polled by the search, it
-    tells the pool the worker makes progress; true when the pool asks it to stop).
+    tells the pool the worker makes progress; true when the pool asks it to stop).  The anytime
+    search (:mod:`fifteen.anytime`) answers with a *time_limit*, and without one for positions
+    past optimal reach (:func:`~fifteen.limits.past_optimal_reach`) when *bound* is ``None``
+    (not named: ``auto`` otherwise), in :data:`~fifteen.limits.DEFAULT_TIME_LIMIT` seconds.
     """
     try:
         _use_directory(directory)
         board = Board.parse(text, shape, goal)
-        sol = solve(board, bound, cancel=stopped)  # polled as the search goes: the pool sees progress
+        if time_limit is not None or (bound is None and past_optimal_reach(board.shape.size, start_bound(board))):
+            limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+            return {"id": ident, **anytime_solve(board, time_limit=limit, cancel=stopped, bound=bound or "auto").to_json()}
+        sol = solve(board, bound or "auto", cancel=stopped)  # polled as the search goes: the pool sees progress
     except FifteenError as exc:
         return {"id": ident, "error": str(exc)}
     return {"id": ident, **sol.to_json()}
@@ -256,12 +268,12 @@ class ProgressBar:
         self.done = 0  # closed once
 
 
-def _run_inline(items, shape, bound, directory, goal) -> Generator[dict, None, None]:
+def _run_inline(items, shape, bound, directory, goal, time_limit) -> Generator[dict, None, None]:
     for item in items:
-        yield solve_item(item.id, item.text, shape, bound, directory, goal)
+        yield solve_item(item.id, item.text, shape, bound, directory, goal, time_limit)
 
 
-def _preload(items: list[Item], shape: str | None, bound: str) -> None:
+def _preload(items: list[Item], shape: str | None, bound: str | None) -> None:
     """Read the databases of the batch's shapes here, before the workers are forked: they share
     them copy-on-write (a spawned worker reads its own at its first position)."""
     shapes = set()
@@ -272,12 +284,14 @@ def _preload(items: list[Item], shape: str | None, bound: str) -> None:
             continue
     for shp in shapes:
         try:
-            resolve_bound(shp, bound).factory(shp, list(shp.goal()), lambda nodes: sys.maxsize)
+            resolve_bound(shp, bound or "auto").factory(shp, list(shp.goal()), lambda nodes: sys.maxsize)
         except FifteenError:
             continue  # reported per position by its worker
 
 
-def _run_pool(items, shape, bound, directory, goal, jobs: int, notice: Callable[[str], None], stall_seconds) -> Generator[dict, None, None]:
+def _run_pool(
+    items, shape, bound, directory, goal, time_limit, jobs: int, notice: Callable[[str], None], stall_seconds
+) -> Generator[dict, None, None]:
     _preload(items, shape, bound)
     queue = deque(items)
     deaths: dict[str, int] = {}
@@ -291,7 +305,7 @@ def _run_pool(items, shape, bound, directory, goal, jobs: int, notice: Callable[
                 item = queue.popleft()
                 key = next(calls)
                 running[key] = item
-                pool.submit(w, key, solve_item, item.id, item.text, shape, bound, directory, goal)
+                pool.submit(w, key, solve_item, item.id, item.text, shape, bound, directory, goal, time_limit)
             for event in pool.wait(1.0):
                 item = running.pop(event.call_id, None) if event.call_id is not None else None
                 if event.kind == "done":
@@ -326,13 +340,13 @@ def dask_client(address: str, jobs: int):
         raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}", code="unavailable") from None
 
 
-def _run_dask(items, shape, bound, directory, goal, client) -> Generator[dict, None, None]:
+def _run_dask(items, shape, bound, directory, goal, time_limit, client) -> Generator[dict, None, None]:
     from dask.distributed import as_completed  # optional (fifteen[cluster]); dask_client made the client
 
     futures = {}
     for item in items:
         future = client.submit(
-            solve_item, item.id, item.text, shape, bound, directory, goal, pure=False, key=f"fifteen-{id(item)}-{item.id}"
+            solve_item, item.id, item.text, shape, bound, directory, goal, time_limit, pure=False, key=f"fifteen-{id(item)}-{item.id}"
         )
         futures[future] = item
     for future in as_completed(futures):
@@ -349,26 +363,29 @@ def run_batch(
     *,
     jobs: int = 1,
     shape: str | None = None,
-    bound: str = "auto",
+    bound: str | None = "auto",
     client: Any = None,
     progress: ProgressBar | None = None,
     notice: Callable[[str], None] | None = None,
     stall_seconds: float | None = STALL_SECONDS,
     goal: str | None = None,
+    time_limit: float | None = None,
 ) -> tuple[int, int]:
     """Solve *items*, passing each record to *write* as it finishes; returns (solved, errors).
 
     *client*: a Dask client (else a local pool of *jobs* processes; one job runs here), whose
     workers are ended and their positions re-run after *stall_seconds* without progress
-    (``None``: never); *goal*: every position's goal (a name or tiles; default the standard goal)."""
+    (``None``: never); *goal*: every position's goal (a name or tiles; default the standard goal);
+    *bound* ``None``: not named (``auto``, or the anytime search on boards past optimal reach);
+    *time_limit*: every position's by the anytime search (:func:`solve_item`)."""
     directory = registry.directory()
     dirname = None if directory is None else str(directory)
     if client is not None:
-        records = _run_dask(items, shape, bound, dirname, goal, client)
+        records = _run_dask(items, shape, bound, dirname, goal, time_limit, client)
     elif jobs <= 1 or len(items) <= 1:
-        records = _run_inline(items, shape, bound, dirname, goal)
+        records = _run_inline(items, shape, bound, dirname, goal, time_limit)
     else:
-        records = _run_pool(items, shape, bound, dirname, goal, jobs, notice or _stderr, stall_seconds)
+        records = _run_pool(items, shape, bound, dirname, goal, time_limit, jobs, notice or _stderr, stall_seconds)
     solved = errors = 0
     try:
         for record in records:

@@ -1,0 +1,141 @@
+"""Beam search: breadth-first, keeping the *width* most promising children of each layer.
+
+Children of a layer are ranked by MD + LC to the target (ties: children of better-ranked parents
+first, as packed integers sorted once); positions kept in the last :data:`DUP_LAYERS` layers are
+not kept again.  Memory is ``width x DUP_LAYERS`` positions as bytes plus 5 bytes per kept node
+for the path (a parent index and the blank's square per layer).  With *upper* (the length of a
+known solution) a child with ``g + h >= upper`` is dropped: MD + LC is admissible, so it cannot
+lead to a shorter solution; doubling the width with *upper* the best length so far is the
+anytime scheme of :mod:`fifteen.anytime` (BULB's backtracking is not needed: on the 24-puzzle
+every beam of width 16-4096 found a solution, ``bench/anytime.md``).
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from collections.abc import Callable, Sequence
+
+from fifteen.anytime.tables import LabelTables, labelled
+
+#: A beam's duplicate detection looks this many layers back.
+DUP_LAYERS = 16
+#: Cap on the positions a beam keeps for duplicate detection (then it gives up).
+BEAM_MAX_STATES = 3_000_000
+
+
+def beam_search(
+    T: LabelTables,
+    start: Sequence[int],
+    target: Sequence[int],
+    width: int,
+    check: Callable[[], None] | None = None,
+    upper: int | None = None,
+    dup_layers: int = DUP_LAYERS,
+    max_states: int = BEAM_MAX_STATES,
+    max_depth: int | None = None,
+) -> list[int] | None:
+    """A path (the blank's squares) from *start* to *target* found by a beam of *width*, or None.
+
+    ``None`` when the beam dies out (every child pruned or a duplicate), keeps more than
+    *max_states* positions, or reaches *max_depth* layers (default: *upper*, else
+    ``4 * h0 + 4 * N``: a beam that forgets old layers can otherwise wander).  *check* is
+    called once per layer (it may raise to stop the search).
+    """
+    board = labelled(start, target)
+    blank = list(start).index(0)
+    blank_label = board[blank]
+    h0, codes0 = T.value(board, blank)
+    if h0 == 0:
+        return []
+    succ, mdd, d1, d2, d3, lt = T.succ, T.mdd, T.d1, T.d2, T.d3, T.lt
+    boards = [bytes(board)]
+    blanks = [blank]
+    states = [T.start_state(blank)]
+    hs = [h0]
+    codes = [tuple(codes0)]
+    seen: dict[bytes, int] = {boards[0]: 0}  # position -> the layer it was kept in
+    horizon = dup_layers or sys.maxsize
+    parents: list[array] = []
+    moved: list[bytes] = []
+    g = 0
+    limit = sys.maxsize if upper is None else upper
+    if max_depth is None:
+        max_depth = upper if upper is not None else 4 * h0 + 4 * T.n
+    while boards and g < max_depth:
+        if check is not None:
+            check()
+        g += 1
+        room = limit - g  # a child's h must stay below this (g + h < upper)
+        keys: list[int] = []
+        add = keys.append
+        for i in range(len(boards)):
+            bd = boards[i]
+            hp = hs[i]
+            cd = codes[i]
+            j = i << 2
+            for s, m, _st, l1, l2, _l3 in succ[states[i]]:
+                mt = m + bd[s]
+                c1 = cd[l1]
+                c2 = cd[l2]
+                n1 = c1 + d1[mt]
+                n2 = c2 + d2[mt]
+                h = hp + mdd[mt] + lt[n1] - lt[c1] + lt[n2] - lt[c2]
+                if h < room:
+                    add(h << 40 | j)
+                j += 1
+        keys.sort()
+        nb: list[bytes] = []
+        nbl: list[int] = []
+        nst: list[int] = []
+        nh: list[int] = []
+        ncd: list[tuple[int, ...]] = []
+        par = array("i")
+        mv = bytearray()
+        for key in keys:
+            i = (key >> 2) & 0x3FFFFFFFFF
+            s, m, st, l1, l2, l3 = succ[states[i]][key & 3]
+            b = blanks[i]
+            child = bytearray(boards[i])
+            t = child[s]
+            child[b] = t
+            child[s] = blank_label
+            ckey = bytes(child)
+            old = seen.get(ckey)
+            if old is not None and g - old <= horizon:
+                continue
+            h = key >> 40
+            if h == 0:
+                path = [s]
+                jj = i
+                for d in range(len(parents) - 1, -1, -1):
+                    path.append(moved[d][jj])
+                    jj = parents[d][jj]
+                path.reverse()
+                return path
+            seen[ckey] = g
+            mt = m + t
+            nc = list(codes[i])
+            nc[l1] += d1[mt]
+            nc[l2] += d2[mt]
+            nc[l3] += d3[mt]
+            nb.append(ckey)
+            nbl.append(s)
+            nst.append(st)
+            nh.append(h)
+            ncd.append(tuple(nc))
+            par.append(i)
+            mv.append(s)
+            if len(nb) >= width:
+                break
+        if dup_layers and g % dup_layers == 0:
+            seen = {k: v for k, v in seen.items() if g - v < dup_layers}
+        if len(seen) > max_states:
+            return None
+        boards, blanks, states, hs, codes = nb, nbl, nst, nh, ncd
+        parents.append(par)
+        moved.append(bytes(mv))
+    return None
+
+
+__all__ = ["BEAM_MAX_STATES", "DUP_LAYERS", "beam_search"]

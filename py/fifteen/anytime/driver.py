@@ -1,0 +1,469 @@
+"""The anytime driver: a first solution at once, better ones as time allows, a proven lower bound.
+
+:func:`anytime_solve` (the method and its measurements: ``bench/anytime.md``):
+
+1. **First solution.**  Boards of up to 25 squares: a beam of width :data:`FIRST_BEAM`
+   (:mod:`fifteen.anytime.beam`); larger boards, or when the beam finds nothing: row-and-column
+   decomposition (:mod:`fifteen.anytime.decompose`), which always succeeds.  The time limit
+   does not cut the first solution short (cancellation does).
+2. **Improvement** (:class:`Improver`): beams of doubling width pruned by the best length
+   (``g + h >= best``), alternating with window shortening (:mod:`fifteen.anytime.windows`) of
+   the best path for as long as the last beam took; past 6x6 (beams wander there) and once no
+   wider beam fits in memory (:data:`BEAM_MAX_NODES`), windows only.
+3. **Lower bound.**  The package's IDA* (:func:`fifteen.search.ida.ida_star`) with the board's
+   strongest bound (``auto``: the pattern databases on 4x4, MD + LC past 4x4), searching in
+   the goal's frame (:mod:`fifteen.frame`), is the *prover*: the root's bound raised to the
+   solutions' parity (:func:`fifteen.search.ida.first_bound`), then each refuted threshold + 2
+   (an IDA* iteration that ends without a solution proves there is none within its threshold,
+   and every solution has the parity of the blank's distance to its goal square).  When an
+   iteration finds a solution, that one is optimal.  The answer is ``optimal`` only when the
+   lower bound equals the best length.
+
+**One thread.**  The prover is the main loop; every :data:`TICK_NODES` nodes its progress
+callback checks cancellation and the time limit and, when the prover has had its share of the
+time (*prove_share*), runs the improver for a slice (:data:`IMPROVER_SLICE` seconds of whole
+window searches, or one whole beam, which checks per layer).  Cancellation and the time limit
+raise out of whatever search runs; the best path is kept outside the searches and returned.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fifteen.anytime.beam import DUP_LAYERS, beam_search
+from fifteen.anytime.decompose import decompose_to
+from fifteen.anytime.tables import LabelTables, label_tables
+from fifteen.anytime.windows import Shortener, Stop, remove_cycles
+from fifteen.board import Board, tiles_along
+from fifteen.bounds import bound_values, check_board, resolve_bound, start_bound, summary
+from fifteen.errors import InputError
+from fifteen.frame import frame_for
+from fifteen.limits import MAX_TIME_LIMIT, describe, is_number
+from fifteen.search.ida import SECONDS_DIGITS, Iteration, Progress, first_bound, ida_star
+
+#: Width of the first beam (boards of up to 25 squares).
+FIRST_BEAM = 256
+#: Boards of more squares than this get a first solution by decomposition.
+FIRST_BEAM_MAX_SQUARES = 25
+#: Boards of more squares than this get no beams in the improver (window shortening only).
+BEAM_MAX_SQUARES = 36
+#: A beam is run only while width x (best length) stays below this (its path records, 5 bytes each).
+BEAM_MAX_NODES = 20_000_000
+#: After a beam, window shortening may take this many times the beam's time before the next beam.
+POLISH_RATIO = 1.0
+#: Window shortening's settings (:class:`fifteen.anytime.windows.Shortener`).
+WINDOW = {"k_min": 12, "k_max": 40, "node_limit": 20_000, "node_limit_max": 320_000}
+#: Seconds of improver work per hand-over from the prover.
+IMPROVER_SLICE = 0.15
+#: The prover's nodes between two hand-overs (and checks of cancellation and the time limit).
+TICK_NODES = 1 << 14
+#: Why a search stopped (an :class:`AnytimeResult`'s ``stopped``).
+STOPS = ("optimal", "time", "cancelled", "exhausted")
+MODES = ("beam+windows", "beams", "windows")
+
+
+class _Deadline(Stop):
+    pass
+
+
+class _Cancelled(Stop):
+    pass
+
+
+class _Solved(Stop):
+    """The best solution met the lower bound."""
+
+
+def check_time_limit(value: object, name: str = "time_limit") -> float | None:
+    """*value* as a time limit in seconds (``None``: none), or :class:`InputError` (code ``range``
+    or ``param``): a positive number of at most :data:`MAX_TIME_LIMIT`."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:  # NaN is not a number of seconds
+        raise InputError(f"{name} is a number of seconds, not {describe(value)}", code="param")
+    if not 0 < value <= MAX_TIME_LIMIT:
+        raise InputError(f"{name} must be more than 0 and at most {MAX_TIME_LIMIT:g} seconds, not {describe(value)}", code="range")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class Improvement:
+    """One report: the best length (``None`` before the first solution) and the proven lower
+    bound, *seconds* after the start; *moves* the best solution then (tiles that slide)."""
+
+    seconds: float
+    length: int | None
+    lower_bound: int
+    moves: list[int] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def optimal(self) -> bool:
+        return self.length is not None and self.length == self.lower_bound
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seconds", "length", "lower_bound"}`` (an entry of ``improvements``)."""
+        return {"seconds": round(self.seconds, SECONDS_DIGITS), "length": self.length, "lower_bound": self.lower_bound}
+
+    def progress_json(self) -> dict[str, Any]:
+        """The API's progress message: ``{"kind": "anytime", "seconds", "length", "lower_bound",
+        "optimal", "moves"}`` (*moves*: the best path so far)."""
+        return {"kind": "anytime", **self.to_json(), "optimal": self.optimal, "moves": self.moves}
+
+
+@dataclass
+class AnytimeResult:
+    """What :func:`anytime_solve` returns: the best solution found and the proven lower bound.
+
+    *tiles* are the tiles that slide (``None`` only when cancelled before the first solution);
+    *optimal* is true only when ``length == lower_bound``; *stopped* says why the search ended
+    (:data:`STOPS`); *bound* is the prover's bound, *iterations* its finished iterations.
+    """
+
+    board: Board
+    bound: str
+    tiles: list[int] | None
+    lower_bound: int
+    h0: int
+    stopped: str
+    seconds: float
+    cpu_seconds: float
+    improvements: list[Improvement] = field(default_factory=list)
+    iterations: list[Iteration] = field(default_factory=list)
+    prover_nodes: int = 0
+    improver_nodes: int = 0
+
+    @classmethod
+    def of_path(
+        cls, board: Board, bound: str, squares: list[int] | None, lower_bound: int, h0: int, stopped: str, **figures: Any
+    ) -> AnytimeResult:
+        """The result whose best solution is *squares* (the blank's path; ``None``: none yet):
+        stopped ``"optimal"`` whenever its length met *lower_bound*, else *stopped*; *figures*:
+        the other fields (times, improvements, iterations, nodes)."""
+        tiles = None if squares is None else tiles_along(board.shape, board.tiles, squares)
+        if tiles is not None and len(tiles) == lower_bound:
+            stopped = "optimal"
+        return cls(board, bound, tiles, lower_bound, h0, stopped, **figures)
+
+    @property
+    def length(self) -> int | None:
+        return None if self.tiles is None else len(self.tiles)
+
+    @property
+    def optimal(self) -> bool:
+        return self.length is not None and self.length == self.lower_bound
+
+    @property
+    def directions(self) -> str | None:
+        return None if self.tiles is None else self.board.directions(self.tiles)
+
+    def describe(self) -> str:
+        """For people: ``82 moves found · optimal >= 78``, or ``62 moves, proven optimal``."""
+        if self.length is None:
+            return f"no solution found yet · optimal >= {self.lower_bound}"
+        if self.optimal:
+            return f"{self.length} moves, proven optimal"
+        return f"{self.length} moves found · optimal >= {self.lower_bound}"
+
+    def to_json(self, values: dict[str, int] | None = None) -> dict[str, Any]:
+        """The keys of an optimal solve (:meth:`fifteen.search.optimal.Solution.to_json`: the
+        position, ``bound`` (the prover's), ``length``, ``moves``, ``directions``, ``goal_frame``,
+        ``h0`` (the root's lower bound), ``nodes`` (the prover's and the improvers'), the times,
+        ``nodes_per_second``, ``iterations`` (the prover's)), then ``lower_bound``, ``optimal``,
+        ``improvements`` (``{seconds, length, lower_bound}`` each) and ``stopped``; with the
+        position's bound *values*, ``bounds`` and ``summary`` after them."""
+        nodes = self.prover_nodes + self.improver_nodes
+        out = {
+            **self.board.to_json(),
+            "bound": self.bound,
+            "length": self.length,
+            "moves": self.tiles,
+            "directions": self.directions,
+            "goal_frame": frame_for(self.board.target).describe(),
+            "h0": self.h0,
+            "nodes": nodes,
+            "setup_seconds": 0.0,
+            "seconds": round(self.seconds, SECONDS_DIGITS),
+            "cpu_seconds": round(self.cpu_seconds, SECONDS_DIGITS),
+            "nodes_per_second": round(nodes / self.seconds) if self.seconds > 0 else 0,
+            "iterations": [it.to_json() for it in self.iterations],
+            "lower_bound": self.lower_bound,
+            "optimal": self.optimal,
+            "improvements": [imp.to_json() for imp in self.improvements],
+            "stopped": self.stopped,
+        }
+        if values is not None:
+            out.update(bounds=values, summary=summary(values))
+        return out
+
+
+def first_solution(
+    T: LabelTables, tiles: Sequence[int], target: Sequence[int], check: Callable[[], None] | None = None, beam_width: int | None = None
+) -> list[int]:
+    """A first path (the blank's squares) to *target*: a beam of *beam_width* (default
+    :data:`FIRST_BEAM` up to 25 squares, else none), decomposition when it finds nothing."""
+    if beam_width is None:
+        beam_width = FIRST_BEAM if T.n <= FIRST_BEAM_MAX_SQUARES else 0
+    if beam_width:
+        path = beam_search(T, tiles, target, beam_width, check)
+        if path is not None:
+            return path
+    return decompose_to(T, tiles, target, check)
+
+
+class Improver:
+    """The upper bound's side: shortens the best path in bounded steps (:meth:`step`).
+
+    *mode* ``"beam+windows"`` (the default): polish the best path by window shortening for at
+    most *polish_ratio* times the time of the search that found it, then a beam of twice the
+    last width (pruned by ``g + h < best``), polish what it finds, and so on; windows only once
+    no wider beam fits in memory (:data:`BEAM_MAX_NODES`) or on boards of more than
+    :data:`BEAM_MAX_SQUARES` squares.  ``"windows"``: window shortening only; ``"beams"``:
+    beams only.  *offer(squares)* receives every shorter path; ``done`` is set when
+    nothing is left to try.
+    """
+
+    def __init__(
+        self,
+        T: LabelTables,
+        tiles: Sequence[int],
+        target: Sequence[int],
+        best: list[int],
+        offer: Callable[[list[int]], None],
+        mode: str = "beam+windows",
+        width: int = FIRST_BEAM,
+        polish_ratio: float = POLISH_RATIO,
+        clock: Callable[[], float] = time.perf_counter,
+        first_seconds: float = 0.05,
+    ):
+        if mode not in MODES:
+            raise InputError(f"unknown improver mode {describe(mode)} (one of {', '.join(MODES)})", code="param")
+        self.T, self.tiles, self.target, self.offer, self.mode = T, tuple(tiles), tuple(target), offer, mode
+        self.best = list(best)
+        self.width = width
+        self.shortener: Shortener | None = self._shortener(self.best) if mode != "beams" else None
+        self.done = False
+        self.nodes = 0
+        self.beams: list[tuple[int, int | None]] = []  # (width, length found or None)
+        self.polish_ratio = polish_ratio
+        self.clock = clock
+        self.polish_budget = float("inf") if mode == "windows" else polish_ratio * max(0.05, first_seconds)
+        self.polish_used = 0.0
+        self.windows_only = T.n > BEAM_MAX_SQUARES  # beams wander past 6x6 (bench/anytime.md)
+
+    def _shortener(self, path: list[int]) -> Shortener:
+        return Shortener(self.T, self.tiles, path, **WINDOW)
+
+    def _improved(self, squares: list[int]) -> None:
+        if len(squares) < len(self.best):
+            self.best = list(squares)
+            self.offer(self.best)
+
+    def step(self, check: Callable[[], None] | None = None) -> None:
+        """One bounded unit of work: a window search, or a whole beam."""
+        sh = self.shortener
+        clock = self.clock
+        if sh is not None and not sh.exhausted and (self.polish_used < self.polish_budget or self.windows_only):
+            before = sh.nodes
+            c0 = clock()
+            try:
+                sh.step(check)
+            finally:
+                self.nodes += sh.nodes - before
+                self.polish_used += clock() - c0
+            self._improved(sh.squares)
+            return
+        if self.mode == "windows" or (self.windows_only and self.mode != "beams"):
+            self.done = True
+            return
+        width = self.width * 2
+        if width * len(self.best) > BEAM_MAX_NODES:
+            self.windows_only = True  # no wider beam: polish to the end
+            if sh is None or sh.exhausted:
+                self.done = True
+            elif sh.squares != self.best:
+                self.shortener = self._shortener(self.best)
+            return
+        self.width = width
+        c0 = clock()
+        path = beam_search(self.T, self.tiles, self.target, width, check, upper=len(self.best), dup_layers=DUP_LAYERS)
+        self.beams.append((width, None if path is None else len(path)))
+        if path is None and self.T.n > FIRST_BEAM_MAX_SQUARES:
+            self.windows_only = True  # a beam that finds nothing there wanders; wider ones cost more
+            if self.mode == "beams":
+                self.done = True
+            return
+        if path is not None:
+            path = remove_cycles(self.tiles, path)
+            self._improved(path)
+            if self.mode == "beam+windows":
+                self.shortener = self._shortener(path)
+        # the polish that follows may take as long as polish_ratio times this beam
+        self.polish_budget = self.polish_ratio * (clock() - c0)
+        self.polish_used = 0.0
+
+    def work(self, seconds: float, check: Callable[[], None] | None = None) -> None:
+        """Run steps for about *seconds* (a step in progress is finished)."""
+        end = self.clock() + seconds
+        while not self.done and self.clock() < end:
+            self.step(check)
+
+
+def anytime_solve(
+    board: Board,
+    *,
+    time_limit: float | None = None,
+    progress: Callable[[Improvement], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    bound: str = "auto",
+    prove_share: float = 0.25,
+    mode: str = "beam+windows",
+    first_beam: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> AnytimeResult:
+    """A solution of *board* towards its goal at once, then shorter ones and a rising proven
+    lower bound, until the two meet (optimal), *time_limit* seconds pass, *cancel* returns true
+    or nothing is left to try; the best found is returned whatever stopped the search.
+
+    *progress* receives an :class:`Improvement` each time the best length or the lower bound
+    changes (from the first solution on).  *bound* names the prover's bound (``auto``: the
+    strongest available); *prove_share* is the prover's share of the time (0: none, the lower
+    bound stays the root's; the search then ends when the improver is exhausted); *mode* the
+    improver's (:class:`Improver`); *first_beam* the first beam's width (0: decomposition);
+    *clock* measures the time limit and the reported seconds (``time.process_time`` for
+    benchmarks on a shared machine).  The time limit does not cut the first solution short.
+
+    >>> board = Board.parse("1 2 3 4 5 6 0 7 8")
+    >>> result = anytime_solve(board, time_limit=5)
+    >>> result.tiles, result.lower_bound, result.optimal, result.stopped
+    ([7, 8], 2, True, 'optimal')
+    >>> result.describe()
+    '2 moves, proven optimal'
+    """
+    check_board(board)
+    time_limit = check_time_limit(time_limit)
+    for name, callback in (("progress", progress), ("cancel", cancel)):
+        if callback is not None and not callable(callback):
+            raise InputError(f"{name} is a function or None, not {describe(callback)}", code="param")
+    if not is_number(prove_share) or not 0 <= prove_share <= 1:
+        raise InputError(f"prove_share is a number from 0 to 1, not {describe(prove_share)}", code="param")
+    if mode not in MODES:
+        raise InputError(f"unknown improver mode {describe(mode)} (one of {', '.join(MODES)})", code="param")
+    t0 = clock()
+    cpu0 = time.process_time()
+    shape, tiles, target = board.shape, board.tiles, board.target.tiles
+    info = resolve_bound(shape, bound, board.target)
+    frame = frame_for(board.target)
+    T = label_tables(shape)
+    deadline = None if time_limit is None else t0 + time_limit
+    state: dict[str, Any] = {"best": None, "iterations": [], "prover": 0}
+    lb = first_bound(shape, tiles, bound_values(board)["lb"], target)  # the root's best bound
+    h0 = lb
+    log: list[Improvement] = []
+
+    def report() -> None:
+        best = state["best"]
+        if best is None:
+            return
+        imp = Improvement(clock() - t0, len(best), lb, tiles_along(shape, tiles, best))
+        log.append(imp)
+        if progress is not None:
+            progress(imp)
+
+    def check() -> None:
+        if cancel is not None and cancel():
+            raise _Cancelled
+        if deadline is not None and clock() > deadline:
+            raise _Deadline
+
+    def check_cancel() -> None:
+        if cancel is not None and cancel():
+            raise _Cancelled
+
+    def offer(squares: list[int]) -> None:
+        best = state["best"]
+        if best is None or len(squares) < len(best):
+            state["best"] = list(squares)
+            report()
+            if len(squares) <= lb:
+                raise _Solved
+
+    def raise_bound(value: int) -> None:
+        nonlocal lb
+        if value > lb:
+            lb = value
+            report()
+            best = state["best"]
+            if best is not None and len(best) <= lb:
+                raise _Solved
+
+    def result(stopped: str) -> AnytimeResult:
+        return AnytimeResult.of_path(
+            board,
+            info.name,
+            state["best"],
+            lb,
+            h0,
+            stopped,
+            seconds=clock() - t0,
+            cpu_seconds=time.process_time() - cpu0,
+            improvements=log,
+            iterations=state["iterations"],
+            prover_nodes=state["prover"],
+            improver_nodes=improver.nodes if improver is not None else 0,
+        )
+
+    improver: Improver | None = None
+    if board.is_goal():
+        state["best"] = []
+        report()
+        return result("optimal")
+    try:
+        offer(remove_cycles(tiles, first_solution(T, tiles, target, check_cancel, first_beam)))
+        improver = Improver(T, tiles, target, state["best"], offer, mode, first_beam or FIRST_BEAM, POLISH_RATIO, clock, clock() - t0)
+        if prove_share <= 0:
+            while not improver.done:
+                improver.step(check)
+            return result("exhausted")
+        loop_start = clock()
+        used = [0.0]  # the improver's seconds
+
+        def on_progress(p: Progress) -> None:
+            state["prover"] = p.nodes
+            state["iterations"] = p.iterations
+            raise_bound(p.bound + 2 if p.done and not p.found else p.bound)
+            check()
+            assert improver is not None
+            if p.done or improver.done:
+                return
+            now = clock()
+            elapsed = now - loop_start
+            if elapsed - used[0] >= prove_share * elapsed:  # the prover has had its share
+                improver.work(IMPROVER_SLICE, check)
+                used[0] += clock() - now
+
+        found = ida_star(
+            shape,
+            frame.position(tiles),
+            info.factory,
+            progress=on_progress,
+            tick_nodes=TICK_NODES,
+            start_bound=start_bound(board, bound),
+            goal=frame.search_goal,
+        )
+        state["prover"], state["iterations"] = found.nodes, found.iterations
+        path = frame.back(found, tiles).path
+        raise_bound(len(path))  # an iteration found it: no shorter one exists
+        offer(path)
+        return result("optimal")
+    except _Solved:
+        return result("optimal")
+    except _Cancelled:
+        return result("cancelled")
+    except _Deadline:
+        return result("time")
+
+
+__all__ = ["AnytimeResult", "Improvement", "Improver", "MAX_TIME_LIMIT", "STOPS", "anytime_solve", "check_time_limit", "first_solution"]

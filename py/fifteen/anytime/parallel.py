@@ -1,0 +1,290 @@
+"""The anytime search on native worker processes (``solve --anytime --jobs N``, N >= 2).
+
+The work splits as the issue suggests: one worker **proves** (the package's IDA* with the
+board's strongest bound, one threshold per call: each refuted threshold raises the lower bound
+by 2, a threshold that finds a solution ends the search with it, optimal) while the others
+**improve** the upper bound from the best path so far: the first improver runs beams of doubling
+width pruned by the best length alternating with window shortening (the serial schedule's
+improver), the others window shortening only, each sweeping with its own window offset.  This
+process keeps the best path and the bound: it computes the first solution itself (so the first
+answer does not wait for the pool), hands every improver the global best at each new call (a
+call returns after an improvement, or after :data:`IMPROVE_SLICE` seconds without one, its
+beam width and window state carried to the next call), and reports each improvement.
+
+The pool is :class:`fifteen.parallel.processes.WorkerPool`: workers ignore Ctrl-C, end with
+this process however it dies, and a worker that dies is replaced and its call run again.  When
+the time limit passes or *cancel* returns true, the running calls are asked to stop
+(:meth:`~fifteen.parallel.processes.WorkerPool.stop_running`) and return their best path,
+which is kept.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from typing import Any
+
+from fifteen.anytime.driver import (
+    FIRST_BEAM,
+    POLISH_RATIO,
+    AnytimeResult,
+    Improvement,
+    Improver,
+    check_time_limit,
+    first_solution,
+)
+from fifteen.anytime.tables import label_tables
+from fifteen.anytime.windows import Stop, remove_cycles
+from fifteen.board import Board, Goal, Shape, tiles_along
+from fifteen.bounds import bound_values, check_board, resolve_bound
+from fifteen.db import registry
+from fifteen.frame import frame_for
+from fifteen.parallel.processes import STALL_SECONDS, WorkerError, WorkerPool, _stderr, describe_death, resolve_jobs
+from fifteen.search.ida import Iteration, first_bound
+
+#: An improver call returns after this many seconds without an improvement (whole steps).
+IMPROVE_SLICE = 1.0
+#: The prover's nodes between two checks of its stop flag and the deadline.
+PROVE_TICK = 1 << 14
+#: How long the running calls have to return their best once asked to stop.
+STOP_WAIT_SECONDS = 2.0
+
+
+class _Stopped(Stop):
+    pass
+
+
+def _board(shape: str, tiles: tuple[int, ...], goal: tuple[int, ...]) -> Board:
+    shp = Shape.parse(shape)
+    return Board(shp, tiles, Goal.of(goal, shp))
+
+
+def prove(shape: str, tiles: tuple[int, ...], goal: tuple[int, ...], bound: str, threshold: int, deadline: float, *, stopped) -> tuple:
+    """In a worker: one IDA* iteration of the prover with *threshold* (raised to the root's own
+    first bound).  ``("refuted", threshold, nodes, seconds)``, ``("found", threshold, nodes,
+    seconds, squares)`` (the blank's squares in the caller's frame, an optimal solution), or
+    ``("stopped", threshold, 0, seconds)`` when asked to stop or past *deadline* (wall clock)."""
+    board = _board(shape, tiles, goal)
+    info = resolve_bound(board.shape, bound, board.target)
+    frame = frame_for(board.target)
+
+    def tick(nodes: int) -> int:
+        if stopped() or time.time() > deadline:
+            raise _Stopped
+        return nodes + PROVE_TICK
+
+    start = time.perf_counter()
+    position = list(frame.position(tiles))
+    kwargs: dict[str, Any] = {} if frame.search_goal is None else {"goal": frame.search_goal}
+    searcher = info.factory(board.shape, position, tick, **kwargs)
+    threshold = max(threshold, first_bound(board.shape, position, searcher.h0, frame.search_goal))
+    try:
+        path, nodes = searcher.run(threshold)
+    except _Stopped:
+        return ("stopped", threshold, 0, time.perf_counter() - start)
+    if path is None:
+        return ("refuted", threshold, nodes, time.perf_counter() - start)
+    path.reverse()
+    return ("found", threshold, nodes, time.perf_counter() - start, frame.squares_back(path))
+
+
+def improve(
+    shape: str, tiles: tuple[int, ...], goal: tuple[int, ...], squares: list[int], mode: str, carried: dict, deadline: float, *, stopped
+) -> tuple:
+    """In a worker: improve *squares* (a path from *tiles* to *goal*) with an :class:`Improver`
+    of *mode*, its state *carried* from the last call (beam width, window size, node limit and
+    offset); returns ``(best squares, carried, done, nodes)`` after an improvement, after
+    :data:`IMPROVE_SLICE` seconds without one, when there is nothing left to try, or when asked
+    to stop or past *deadline* (wall clock) — the best found kept in every case."""
+    board = _board(shape, tiles, goal)
+    best = [list(squares)]
+
+    def offer(path: list[int]) -> None:
+        best[0] = list(path)
+
+    def check() -> None:
+        if stopped() or time.time() > deadline:
+            raise _Stopped
+
+    improver = Improver(label_tables(board.shape), tiles, goal, best[0], offer, mode, carried.get("width", FIRST_BEAM), POLISH_RATIO)
+    sh = improver.shortener
+    if sh is not None and "k" in carried:
+        sh.k, sh.node_limit, sh.offset = carried["k"], carried["node_limit"], carried["offset"]
+        sh._start_sweep()
+    improver.windows_only = carried.get("windows_only", improver.windows_only)
+    start = last = time.monotonic()
+    try:
+        while not improver.done and time.monotonic() - last < IMPROVE_SLICE:
+            before = len(best[0])
+            improver.step(check)
+            if len(best[0]) < before and time.monotonic() - start > 0.05:
+                break  # an improvement: back to the coordinator
+    except _Stopped:
+        pass
+    sh = improver.shortener
+    state = {"width": improver.width, "windows_only": improver.windows_only}
+    if sh is not None:
+        state.update(k=sh.k, node_limit=sh.node_limit, offset=sh.offset)
+    return (best[0], state, improver.done, improver.nodes)
+
+
+def anytime_solve_parallel(
+    board: Board,
+    *,
+    jobs: int = 2,
+    time_limit: float | None = None,
+    progress: Callable[[Improvement], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    bound: str = "auto",
+    notice: Callable[[str], None] = _stderr,
+    pool_hook: Callable[[WorkerPool], None] | None = None,
+    stall_seconds: float | None = STALL_SECONDS,
+) -> AnytimeResult:
+    """:func:`fifteen.anytime.anytime_solve` on *jobs* processes (0: every core; at least 2:
+    a prover and an improver), as the module docstring says.  *notice* receives the messages
+    about dead workers; *pool_hook* is called with the pool once it is started (tests)."""
+    check_board(board)
+    limit = check_time_limit(time_limit)
+    jobs = max(2, resolve_jobs(jobs))
+    t0 = time.perf_counter()
+    cpu0 = time.process_time()
+    deadline = None if limit is None else t0 + limit
+    shape, tiles, target = board.shape, board.tiles, board.target.tiles
+    info = resolve_bound(shape, bound, board.target)  # loads the databases before the fork
+    lb = first_bound(shape, tiles, bound_values(board)["lb"], target)  # the root's best bound
+    h0 = lb
+    best: list[int] = []
+    log: list[Improvement] = []
+    iterations: list[Iteration] = []
+    nodes = {"prover": 0, "improvers": 0}
+
+    def report() -> None:
+        imp = Improvement(time.perf_counter() - t0, len(best), lb, tiles_along(shape, tiles, best))
+        log.append(imp)
+        if progress is not None:
+            progress(imp)
+
+    def result(stopped: str, squares: list[int] | None) -> AnytimeResult:
+        return AnytimeResult.of_path(
+            board,
+            info.name,
+            squares,
+            lb,
+            h0,
+            stopped,
+            seconds=time.perf_counter() - t0,
+            cpu_seconds=time.process_time() - cpu0,
+            improvements=log,
+            iterations=iterations,
+            prover_nodes=nodes["prover"],
+            improver_nodes=nodes["improvers"],
+        )
+
+    def cancelled() -> bool:
+        return cancel is not None and bool(cancel())
+
+    def check_cancel() -> None:
+        if cancelled():
+            raise _Stopped
+
+    try:
+        best = remove_cycles(tiles, first_solution(label_tables(shape), tiles, target, check_cancel))
+    except _Stopped:
+        return result("cancelled", None)
+    report()
+    if len(best) <= lb:
+        return result("optimal", best)
+    args = (str(shape), tuple(tiles), tuple(target))
+    wall_deadline = float("inf") if deadline is None else time.time() + (deadline - time.perf_counter())
+    modes = ["beam+windows"] + ["windows"] * (jobs - 2)
+    carried: list[dict] = [{"offset": 3 * i} if i else {} for i in range(len(modes))]
+    done = [False] * len(modes)
+    handed = [0] * len(modes)  # the length of the path each improver was last given
+    threshold = lb
+    directory = registry.directory()
+    calls = itertools.count()
+    stopped = "time"
+    with WorkerPool(jobs, None if directory is None else str(directory), stall_seconds=stall_seconds) as pool:
+        if pool_hook is not None:
+            pool_hook(pool)
+        running: dict[int, tuple] = {}  # call id -> ("prove", threshold) or ("improve", improver index)
+
+        def submit_prover(worker) -> None:
+            key = next(calls)
+            running[key] = ("prove", threshold)
+            pool.submit(worker, key, prove, *args, info.name, threshold, wall_deadline)
+
+        def submit_improver(worker, i: int) -> None:
+            key = next(calls)
+            running[key] = ("improve", i)
+            handed[i] = len(best)
+            pool.submit(worker, key, improve, *args, list(best), modes[i], carried[i], wall_deadline)
+
+        def hand_out() -> None:
+            for w in pool.idle():
+                if w.index == 0:
+                    submit_prover(w)
+                elif not done[w.index - 1] or handed[w.index - 1] != len(best):
+                    submit_improver(w, w.index - 1)
+
+        hand_out()
+        finished = False
+        while not finished:
+            for event in pool.wait(0.1):
+                what = running.pop(event.call_id, None) if event.call_id is not None else None
+                if event.kind == "error":
+                    raise WorkerError(f"a worker failed: {event.value}")
+                if event.kind == "died":
+                    notice(f"{describe_death(event)}; it is replaced")
+                    pool.replace(event.worker)
+                    continue
+                if what is None:
+                    continue
+                if what[0] == "prove":
+                    kind, ran, count, seconds = event.value[:4]
+                    nodes["prover"] += count
+                    if kind == "refuted":
+                        iterations.append(Iteration(ran, count, seconds))
+                        threshold = ran + 2
+                        if threshold > lb:
+                            lb = threshold
+                            report()
+                    elif kind == "found":
+                        iterations.append(Iteration(ran, count, seconds))
+                        lb = ran
+                        if ran < len(best):
+                            best = list(event.value[4])
+                        report()
+                else:
+                    i = what[1]
+                    path, carried[i], done[i], count = event.value
+                    nodes["improvers"] += count
+                    if len(path) < len(best):
+                        best = path
+                        report()
+                if len(best) <= lb:
+                    finished, stopped = True, "optimal"
+            if finished:
+                break
+            if cancelled():
+                stopped = "cancelled"
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            hand_out()
+        # ask the running calls to stop, and keep what they return
+        pool.stop_running()
+        end = time.monotonic() + STOP_WAIT_SECONDS
+        while running and time.monotonic() < end:
+            for event in pool.wait(0.1):
+                what = running.pop(event.call_id, None) if event.call_id is not None else None
+                if event.kind == "done" and what is not None and what[0] == "improve" and len(event.value[0]) < len(best):
+                    best = event.value[0]
+                    report()
+                elif event.kind == "died":
+                    running.pop(event.call_id, None)
+    return result(stopped, best)
+
+
+__all__ = ["IMPROVE_SLICE", "anytime_solve_parallel", "improve", "prove"]

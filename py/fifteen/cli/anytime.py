@@ -1,0 +1,132 @@
+"""``solve --anytime [--time-limit S]`` and ``batch --anytime``: answers past optimal reach
+(:mod:`fifteen.anytime`).
+
+Anytime is the default for boards of more than :data:`~fifteen.limits.OPTIMAL_MAX_SQUARES`
+squares (5x6 and up: the optimal search is out of reach there) unless ``--bound`` is given or
+the position is near its goal (a lower bound of at most
+:data:`~fifteen.limits.OPTIMAL_MAX_LOWER_BOUND`: :func:`~fifteen.limits.past_optimal_reach`);
+``--time-limit`` alone asks for it too.  The text output says how good the answer is in plain
+words (*82 moves found · optimal >= 78*, or *proven optimal*); each improvement is a line on
+stderr (unless ``--quiet``); ``--json`` prints :meth:`fifteen.anytime.AnytimeResult.to_json`.
+A first Ctrl-C stops the search and prints the best found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from fifteen.board import Board
+from fifteen.cli.goals import print_position
+from fifteen.limits import DEFAULT_TIME_LIMIT, OPTIMAL_MAX_SQUARES, past_optimal_reach
+
+if TYPE_CHECKING:
+    from fifteen.anytime import Improvement
+
+_STOPPED = {
+    "optimal": "the lower bound met the length",
+    "time": "time limit",
+    "cancelled": "stopped by Ctrl-C",
+    "exhausted": "nothing left to try",
+}
+
+
+def add_options(sp: argparse.ArgumentParser) -> None:
+    """``--anytime`` and ``--time-limit`` (``solve`` and ``batch``)."""
+    sp.add_argument(
+        "--anytime",
+        action="store_true",
+        help=f"answer at once and improve it with a proven lower bound (default for boards of more than {OPTIMAL_MAX_SQUARES} squares"
+        " unless --bound is given)",
+    )
+    sp.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="S",
+        help=f"seconds the anytime search may take (default {DEFAULT_TIME_LIMIT:g}; implies --anytime)",
+    )
+
+
+def wanted(args: argparse.Namespace, squares: int, lower_bound: int) -> bool:
+    """Whether the command asks for the anytime search (see the module docstring) for a board of
+    *squares* squares and a position of that *lower_bound*."""
+    if args.anytime or args.time_limit is not None:
+        return True
+    return args.bound is None and past_optimal_reach(squares, lower_bound)
+
+
+def time_limit(args: argparse.Namespace) -> float:
+    """``--time-limit``, checked (a positive number of seconds, at most an hour)."""
+    from fifteen.anytime import check_time_limit  # solve and batch only, as the search itself
+
+    limit = check_time_limit(DEFAULT_TIME_LIMIT if args.time_limit is None else args.time_limit, "--time-limit")
+    assert limit is not None
+    return limit
+
+
+@contextmanager
+def _ctrl_c_stops() -> Iterator[Callable[[], bool]]:
+    """While the anytime search runs, a first Ctrl-C stops it and the best found is printed (a
+    second one interrupts as usual); yields the search's *cancel*."""
+    pressed: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def handler(signum: int, frame: object) -> None:
+        if pressed:
+            raise KeyboardInterrupt
+        pressed.append(signum)
+        print("fifteen: stopping; the best found follows (Ctrl-C again to interrupt)", file=sys.stderr, flush=True)
+
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield lambda: bool(pressed)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def solve(board: Board, args: argparse.Namespace, values: dict[str, int], jobs: int) -> int:
+    """``solve`` with the anytime search: the text or JSON output (module docstring)."""
+    from fifteen.anytime import anytime_solve  # the anytime solves only: not every command's start-up
+
+    limit = time_limit(args)
+
+    def show(imp: Improvement) -> None:
+        state = "proven optimal" if imp.optimal else f"optimal >= {imp.lower_bound}"
+        print(f"  {imp.seconds:7.2f} s: {imp.length} moves · {state}", file=sys.stderr, flush=True)
+
+    if not args.json:
+        print_position(board, values)
+    show_progress = not args.json and not args.quiet
+    bound = args.bound or "auto"
+    with _ctrl_c_stops() as stop:
+        if jobs > 1:
+            from fifteen.anytime.parallel import anytime_solve_parallel  # --jobs only: the process pool
+
+            res = anytime_solve_parallel(
+                board, jobs=jobs, time_limit=limit, progress=show if show_progress else None, cancel=stop, bound=bound
+            )
+        else:
+            res = anytime_solve(board, time_limit=limit, progress=show if show_progress else None, cancel=stop, bound=bound)
+    if args.json:
+        print(json.dumps(res.to_json(values)))
+        return 0
+    print(res.describe())
+    print(f"stopped: {_STOPPED[res.stopped]} after {res.seconds:.2f} s")
+    if res.tiles is not None:
+        print(f"tiles moved:    {' '.join(map(str, res.tiles))}")
+        print(f"blank moves:    {res.directions}")
+    print(f"lower bound by: {res.bound} (IDA*, {res.prover_nodes:,} nodes); improvers: {res.improver_nodes:,} nodes")
+    return 0
+
+
+__all__ = ["add_options", "solve", "time_limit", "wanted"]

@@ -1,0 +1,337 @@
+"""The anytime search through its doors: ``solve --anytime`` and ``batch --anytime`` on the
+command line, the API's ``solve`` with ``anytime`` (progress messages, the result's keys, cancel
+keeping the best, parameters checked), and ``--jobs N`` on native processes (a prover and
+improvers; a Ctrl-C keeps the best and leaves no worker; a killed parent leaves none).
+
+No timed assertion: time limits only make the runs end; what is asserted holds whenever they end."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fifteen import Board, Shape, api
+from fifteen.anytime.parallel import anytime_solve_parallel
+from fifteen.cli import anytime as anytime_cli
+from fifteen.parallel import batch
+from support.bfs import distances
+from support.cli import run_cli
+from support.ctrl_c import popen_interruptible
+from support.positions import SET_3X3
+from support.procs import DEADLINE, children, gone, wait_until
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Korf and Taylor's first 24-puzzle instance (optimum 100), standard goal.
+KT1 = "14 21 19 17 15 18 13 12 7 2 1 22 0 4 10 20 11 6 3 23 9 16 5 24 8"
+#: A 6x6 position (a random permutation, solvable).
+SIX = " ".join(
+    map(
+        str,
+        [
+            7,
+            20,
+            3,
+            33,
+            14,
+            27,
+            1,
+            30,
+            15,
+            24,
+            9,
+            21,
+            32,
+            11,
+            26,
+            6,
+            31,
+            2,
+            19,
+            17,
+            35,
+            8,
+            0,
+            12,
+            25,
+            5,
+            23,
+            13,
+            29,
+            10,
+            16,
+            22,
+            34,
+            4,
+            28,
+            18,
+        ],
+    )
+)
+HARD_3X3 = "8 6 7 2 5 4 3 0 1"  # 31 moves, the most on 3x3
+SOLVE_KEYS = ["shape", "rows", "cols", "tiles", "goal", "bound", "length", "moves", "directions", "goal_frame", "h0", "nodes"]
+SOLVE_KEYS += ["setup_seconds", "seconds", "cpu_seconds", "nodes_per_second", "iterations"]
+ANYTIME_KEYS = ["lower_bound", "optimal", "improvements", "stopped"]
+
+
+def _call(method: str, progress=None, cancel=None, **params):
+    return json.loads(api.call(method, json.dumps(params), progress, cancel))
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def test_cli_says_proven_optimal_when_it_is():
+    r = run_cli("solve", HARD_3X3, "--anytime")
+    assert r.returncode == 0, r.stderr
+    assert "31 moves, proven optimal" in r.stdout.splitlines()
+    assert "stopped: the lower bound met the length" in r.stdout
+    assert re.search(r"^\s+\d+\.\d\d s: 31 moves · proven optimal$", r.stderr, re.M), r.stderr
+
+
+def test_cli_says_the_gap_plainly():
+    r = run_cli("solve", KT1, "--time-limit", "0.5")
+    assert r.returncode == 0, r.stderr
+    m = re.search(r"^(\d+) moves found · optimal >= (\d+)$", r.stdout, re.M)
+    assert m and int(m.group(2)) <= 100 <= int(m.group(1)), r.stdout
+    tiles = r.stdout.split("tiles moved:")[1].splitlines()[0].split()
+    assert Board.parse(KT1).solves([int(t) for t in tiles])
+    assert all(re.fullmatch(r"\s+\d+\.\d\d s: \d+ moves · optimal >= \d+", line) for line in r.stderr.splitlines()), r.stderr
+    quiet = run_cli("solve", KT1, "--time-limit", "0.2", "--quiet")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_cli_json_has_the_solve_keys_then_the_anytime_ones():
+    r = run_cli("solve", HARD_3X3, "--anytime", "--json", "--goal", "blank-first")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert list(out) == SOLVE_KEYS + ANYTIME_KEYS + ["bounds", "summary"]
+    board = Board.parse(HARD_3X3, target="blank-first")
+    assert out["goal"] == list(board.target.tiles) and board.solves(out["moves"])
+    assert out["optimal"] is True and out["length"] == out["lower_bound"] == distances(Shape(3, 3), board.target.tiles)[bytes(board.tiles)]
+
+
+def test_cli_optimal_stays_the_default_up_to_25_squares():
+    """4x4 (and every board of up to 25 squares) is solved optimally unless asked otherwise: no anytime keys."""
+    r = run_cli("solve", "1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15", "--json")
+    assert list(json.loads(r.stdout)) == SOLVE_KEYS + ["bounds", "summary"]
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    p = argparse.ArgumentParser()
+    p.add_argument("--bound", default=None)
+    anytime_cli.add_options(p)
+    return p.parse_args(list(argv))
+
+
+def test_anytime_is_the_default_past_optimal_reach_unless_a_bound_is_named():
+    """Boards of more than 25 squares, but for positions near the goal (lower bound <= 50)."""
+    assert anytime_cli.wanted(_args(), 36, 51) and anytime_cli.wanted(_args(), 100, 600)
+    assert not anytime_cli.wanted(_args(), 100, 50) and not anytime_cli.wanted(_args(), 25, 200) and not anytime_cli.wanted(_args(), 16, 60)
+    assert not anytime_cli.wanted(_args("--bound", "lc"), 36, 200)
+    assert anytime_cli.wanted(_args("--anytime"), 9, 20) and anytime_cli.wanted(_args("--time-limit", "2"), 16, 30)
+    assert anytime_cli.wanted(_args("--anytime", "--bound", "lc"), 16, 40)
+    assert anytime_cli.time_limit(_args()) == 10.0
+
+
+def test_cli_near_goal_big_board_stays_optimal():
+    near = " ".join(
+        map(
+            str,
+            [
+                1,
+                2,
+                3,
+                4,
+                5,
+                6,
+                7,
+                8,
+                9,
+                10,
+                11,
+                12,
+                13,
+                14,
+                15,
+                16,
+                17,
+                18,
+                19,
+                20,
+                21,
+                22,
+                23,
+                24,
+                25,
+                26,
+                27,
+                28,
+                29,
+                30,
+                31,
+                32,
+                33,
+                34,
+                0,
+                35,
+            ],
+        )
+    )
+    out = json.loads(run_cli("solve", near, "--json").stdout)
+    assert "stopped" not in out and out["length"] == 1
+
+
+def test_cli_big_board_gets_an_answer():
+    r = run_cli("solve", SIX, "--time-limit", "0.5", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["shape"] == "6x6" and out["bound"] == "lc" and out["stopped"] == "time"
+    assert Board.parse(SIX).solves(out["moves"]) and out["lower_bound"] <= out["length"]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "4000", "nan"])
+def test_cli_time_limit_is_checked(value):
+    r = run_cli("solve", KT1, f"--time-limit={value}")
+    assert r.returncode == 2 and r.stderr.startswith("fifteen: error: --time-limit"), r.stderr
+
+
+def test_batch_anytime_one_line_per_position(tmp_path):
+    (tmp_path / "in.txt").write_text(f"kt1\t{KT1}\nhard\t{HARD_3X3}\nbad\t1 2 3\n")
+    r = run_cli("batch", str(tmp_path / "in.txt"), "--anytime", "--time-limit", "0.5", "--jobs", "2", "--quiet")
+    assert r.returncode == 1, r.stderr  # the bad line
+    lines = {rec["id"]: rec for rec in map(json.loads, r.stdout.splitlines())}
+    assert set(lines) == {"kt1", "hard", "bad"} and "error" in lines["bad"]
+    for ident, text in (("kt1", KT1), ("hard", HARD_3X3)):
+        assert list(lines[ident]) == ["id", *SOLVE_KEYS, *ANYTIME_KEYS]
+        assert Board.parse(text).solves(lines[ident]["moves"])
+    assert lines["hard"]["optimal"] is True and lines["kt1"]["lower_bound"] <= 100
+
+
+def test_batch_item_past_25_squares_is_anytime_by_default(monkeypatch):
+    monkeypatch.setattr(batch, "DEFAULT_TIME_LIMIT", 0.3)
+    record = batch.solve_item("six", SIX, None, None)
+    assert record["stopped"] == "time" and Board.parse(SIX).solves(record["moves"])
+    optimal = batch.solve_item("small", HARD_3X3, None, None)
+    assert "stopped" not in optimal and optimal["length"] == 31
+
+
+# ------------------------------------------------------------------ the API
+
+
+def test_api_progress_messages_and_result():
+    messages: list[str] = []
+    reply = _call("solve", messages.append, tiles=HARD_3X3, anytime=True, time_limit=60)
+    assert reply["ok"], reply
+    result = reply["result"]
+    assert list(result) == SOLVE_KEYS + ANYTIME_KEYS + ["bounds", "summary"]
+    assert result["optimal"] and result["length"] == 31 and result["stopped"] == "optimal"
+    board = Board.parse(HARD_3X3)
+    progress = [json.loads(m) for m in messages]
+    assert progress and all(list(p) == ["kind", "seconds", "length", "lower_bound", "optimal", "moves"] for p in progress)
+    assert all(p["kind"] == "anytime" and board.solves(p["moves"]) and len(p["moves"]) == p["length"] for p in progress)
+    assert progress[-1]["optimal"] is True and [p["optimal"] for p in progress[:-1]] == [False] * (len(progress) - 1)
+    assert [{k: p[k] for k in ("seconds", "length", "lower_bound")} for p in progress] == result["improvements"]
+
+
+def test_api_cancel_keeps_the_best():
+    messages: list[str] = []
+    reply = _call("solve", messages.append, lambda: len(messages) >= 2, tiles=KT1, anytime=True)
+    assert reply["ok"], reply
+    result = reply["result"]
+    assert result["stopped"] == "cancelled" and result["moves"] == json.loads(messages[-1])["moves"]
+    assert Board.parse(KT1).solves(result["moves"]) and result["lower_bound"] <= 100 and not result["optimal"]
+
+
+def test_api_default_past_25_squares_and_anytime_false():
+    six = _call("solve", tiles=SIX, time_limit=0.3)["result"]
+    assert six["stopped"] == "time" and Board.parse(SIX).solves(six["moves"])
+    plain = _call("solve", tiles=HARD_3X3, anytime=False, time_limit=0.3)["result"]
+    assert "stopped" not in plain and plain["length"] == 31
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"anytime": "yes"},
+        {"anytime": True, "time_limit": 0},
+        {"anytime": True, "time_limit": -2},
+        {"anytime": True, "time_limit": 3601},
+        {"anytime": True, "time_limit": "5"},
+        {"anytime": True, "time_limit": True},
+    ],
+)
+def test_api_parameters_are_checked(params):
+    reply = _call("solve", tiles=HARD_3X3, **params)
+    assert not reply["ok"] and reply["error"]["type"] == "input" and reply["error"]["code"] == "param", reply
+
+
+def test_api_bound_not_available_is_an_input_error():
+    reply = _call("solve", tiles=KT1, anytime=True, time_limit=1, bound="pdb663")
+    assert reply["error"]["code"] == "bound"
+
+
+# ------------------------------------------------------------------ --jobs N: processes
+
+
+def test_parallel_proves_3x3_optimal():
+    board = Board.parse(HARD_3X3)
+    result = anytime_solve_parallel(board, jobs=3, time_limit=120)
+    assert result.optimal and result.length == 31 and board.solves(result.tiles) and result.stopped == "optimal"
+
+
+def test_parallel_keeps_the_promises_on_korf_taylor_1():
+    board = Board.parse(KT1)
+    seen = []
+    result = anytime_solve_parallel(board, jobs=2, time_limit=2.0, progress=seen.append)
+    assert result.stopped == "time" and board.solves(result.tiles) and result.lower_bound <= 100 <= result.length
+    assert seen and all(board.solves(imp.moves) and imp.lower_bound <= 100 for imp in seen)
+    assert result.iterations and all(it.bound < result.lower_bound for it in result.iterations)
+    assert list(result.to_json()) == SOLVE_KEYS + ANYTIME_KEYS
+
+
+def test_parallel_cancel_keeps_the_best():
+    board = Board(Shape(3, 3), SET_3X3[7])
+    seen = []
+    result = anytime_solve_parallel(board, jobs=2, progress=seen.append, cancel=lambda: bool(seen))
+    assert result.tiles is not None and board.solves(result.tiles)
+    assert result.stopped in ("cancelled", "optimal")
+
+
+def _start(args: list[str]) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    return popen_interruptible([sys.executable, "-m", "fifteen", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _workers(proc: subprocess.Popen, count: int = 2) -> list[int]:
+    wait_until(f"{count} workers of {proc.pid}", lambda: len(children(proc.pid)) >= count or proc.poll() is not None)
+    assert proc.poll() is None, proc.communicate()
+    return children(proc.pid)
+
+
+def test_ctrl_c_stops_the_parallel_search_prints_the_best_and_leaves_no_worker():
+    proc = _start(["solve", KT1, "--time-limit", "600", "--jobs", "2"])
+    pids = _workers(proc)
+    wait_until("a first answer", lambda: proc.stderr is not None and "moves" in proc.stderr.readline())
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: to the process group, workers included
+    out, err = proc.communicate(timeout=DEADLINE)
+    assert proc.returncode == 0, err
+    assert "stopped: stopped by Ctrl-C" in out and re.search(r"^\d+ moves found · optimal >= \d+$", out, re.M), out
+    tiles = [int(t) for t in out.split("tiles moved:")[1].splitlines()[0].split()]
+    assert Board.parse(KT1).solves(tiles)
+    wait_until(f"workers {pids} gone", lambda: all(gone(p) for p in pids))
+
+
+def test_a_killed_parent_leaves_no_worker():
+    proc = _start(["solve", KT1, "--time-limit", "600", "--jobs", "3"])
+    pids = _workers(proc, 3)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(DEADLINE)
+    wait_until(f"workers {pids} gone after their parent's SIGKILL", lambda: all(gone(p) for p in pids))
