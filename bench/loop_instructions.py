@@ -11,6 +11,8 @@ once and twice in two processes run under valgrind; the difference of their inst
 counts, divided by the nodes of one solve, is the cost per node of the search (start-up,
 imports and one-time tables cancel out; the per-solve set-up of the searcher is included,
 negligible next to 10^4-10^6 nodes).  ``PYTHONHASHSEED=0`` keeps the runs deterministic.
+Beside the bounds: the 6-6-3 loop without its reflected lookup, and with BPMX and/or the dual
+lookups (``pdb663-bpmx``, ``pdb663-dual``, ``pdb663-dual-bpmx``; ``bench/lookups.md``).
 
 *pdb78* needs a pack in the 7-8 layout for 4x4; the real one (288 MB) is slow to load under
 valgrind, so any 4x4 pack built by ``tools/pdb78_build.py`` serves (the loop is the same), e.g.
