@@ -261,6 +261,7 @@ def _dual_walk_check(db, rows, cols, steps, seed):
     rng = random.Random(seed)
     board, b = list(goal(rows, cols)), n - 1
     slots = tabs[0].slots(board) + tabs[1].slots(board)
+    assert len(slots) == 2 * k + 2 and slots[k] == slots[-1] == 0  # each lookup's dummy slot: 0, and stays 0
     for _ in range(steps):
         a = rng.choice(near[b])
         t = board[a]
