@@ -11,6 +11,8 @@ once and twice in two processes run under valgrind; the difference of their inst
 counts, divided by the nodes of one solve, is the cost per node of the search (start-up,
 imports and one-time tables cancel out; the per-solve set-up of the searcher is included,
 negligible next to 10^4-10^6 nodes).  ``PYTHONHASHSEED=0`` keeps the runs deterministic.
+Beside the bounds: the 6-6-3 loop without its reflected lookup, and with BPMX and/or the dual
+lookups (``pdb663-bpmx``, ``pdb663-dual``, ``pdb663-dual-bpmx``; ``bench/lookups.md``).
 
 *pdb78* needs a pack in the 7-8 layout for 4x4; the real one (288 MB) is slow to load under
 valgrind, so any 4x4 pack built by ``tools/pdb78_build.py`` serves (the loop is the same), e.g.
@@ -41,7 +43,17 @@ WORKLOADS = {
     "pdb555": "2",
     "pdb663": "1",
     "pdb663-plain": "4",  # the loop without the reflected lookup (non-square boards)
+    "pdb663-bpmx": "1",  # the loops with more lookups (bench/lookups.md)
+    "pdb663-dual": "1",
+    "pdb663-dual-bpmx": "1",
     "pdb78": "1",
+}
+#: the 6-6-3 loops that are not a bound's: pdb_searcher's options
+PDB663_LOOPS = {
+    "pdb663-plain": {"reflect": False},
+    "pdb663-bpmx": {"bpmx": True},
+    "pdb663-dual": {"dual": True},
+    "pdb663-dual-bpmx": {"dual": True, "bpmx": True},
 }
 
 
@@ -57,16 +69,16 @@ def worker(bound: str, reps: int, pack: str | None) -> None:
 
         registry.pattern_databases["pdb78"] = PDB78.from_bytes(Path(pack).read_bytes(), name=pack)
     tiles = next(k.tiles for k in instances.korf100() if k.id == WORKLOADS[bound])
-    if bound == "pdb663-plain":
+    if bound in PDB663_LOOPS:
         from fifteen.bounds.pdb import PatternDatabase
         from fifteen.search.loops.pdb import pdb_searcher
 
         db = registry.pattern_database("pdb663", Shape(4, 4))
         assert isinstance(db, PatternDatabase), "pdb663 not built: run make db"
-        plain = pdb_searcher(db, reflect=False)
+        variant = pdb_searcher(db, **PDB663_LOOPS[bound])
     for _ in range(reps):
-        if bound == "pdb663-plain":
-            nodes = ida_star(Shape(4, 4), tiles, plain).nodes
+        if bound in PDB663_LOOPS:
+            nodes = ida_star(Shape(4, 4), tiles, variant).nodes
         else:
             nodes = solve(Board.from_tiles(tiles), bound).result.nodes
     print(nodes)
@@ -93,11 +105,11 @@ def main() -> int:
         worker(args.worker[0], int(args.worker[1]), args.pack)
         return 0
     bounds = args.bounds.split(",") + (["pdb78"] if args.pack and "pdb78" not in args.bounds else [])
-    print(f"{'bound':13} {'instance':>8} {'nodes':>9} {'instructions/node':>18}", flush=True)
+    print(f"{'bound':16} {'instance':>8} {'nodes':>9} {'instructions/node':>18}", flush=True)
     for bound in bounds:
         one, nodes = instructions(bound, 1, args.pack)
         two, _ = instructions(bound, 2, args.pack)
-        print(f"{bound:13} {'#' + WORKLOADS[bound]:>8} {nodes:9,d} {(two - one) / nodes:18,.1f}", flush=True)
+        print(f"{bound:16} {'#' + WORKLOADS[bound]:>8} {nodes:9,d} {(two - one) / nodes:18,.1f}", flush=True)
     return 0
 
 

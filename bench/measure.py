@@ -13,6 +13,32 @@ from collections.abc import Callable, Sequence
 
 from fifteen import Board, Cancelled, solve
 
+#: ``pdb663+dual`` and the like: a PDB loop with options of pdb_searcher (bench/lookups.md), by name.
+_VARIANTS: dict[str, Callable] = {}
+
+
+def search(board: Board, bound: str, **kw):
+    """``(length, tiles moved, SearchResult)`` of a solve of *board* with *bound*: a bound's
+    name, or a PDB bound's name followed by ``+dual`` and/or ``+bpmx`` (options of
+    :func:`fifteen.search.loops.pdb.pdb_searcher`, not bounds of the solver)."""
+    name, *options = bound.split("+")
+    if not options:
+        sol = solve(board, bound, **kw)
+        return sol.length, sol.tiles, sol.result
+    if bound not in _VARIANTS:
+        from fifteen.bounds.pdb import PatternDatabase
+        from fifteen.db import registry
+        from fifteen.search.loops.pdb import pdb_searcher
+
+        db = registry.pattern_database(name, board.shape)
+        if not isinstance(db, PatternDatabase):
+            raise ValueError(f"{name} is not a loaded 6-6-3 or 5-5-5 database")
+        _VARIANTS[bound] = pdb_searcher(db, **dict.fromkeys(options, True))
+    from fifteen.search.ida import ida_star
+
+    result = ida_star(board.shape, list(board.tiles), _VARIANTS[bound], **kw)
+    return result.length, result.tiles, result
+
 
 def solve_timed(
     tiles: Sequence[int],
@@ -47,7 +73,7 @@ def solve_timed(
 
     out: dict = {"bound": bound}
     try:
-        sol = solve(board, bound, progress=progress, cancel=cancel, tick_nodes=tick_nodes)
+        length, moves, r = search(board, bound, progress=progress, cancel=cancel, tick_nodes=tick_nodes)
     except Cancelled:
         out.update(
             seconds=clock() - c0,
@@ -64,15 +90,14 @@ def solve_timed(
             iterations=[it.to_json() for it in last["iterations"]],
         )
         return out
-    r = sol.result
     out.update(
         seconds=clock() - c0,
         wall=time.perf_counter() - w0,
         cpu=time.process_time() - p0,
         timeout=False,
-        length=sol.length,
-        moves=list(sol.tiles),
-        valid=board.solves(sol.tiles),
+        length=length,
+        moves=list(moves),
+        valid=board.solves(moves),
         nodes=r.nodes,
         h0=r.h0,
         iterations=[it.to_json() for it in r.iterations],

@@ -20,8 +20,8 @@ from fifteen import Shape
 from fifteen.bounds import bound_info
 from fifteen.search.ida import Cancelled, ida_star
 from fifteen.search.loops.manhattan import MD_LOOP
-from fifteen.search.loops.pdb import pdb_searcher
-from fifteen.search.loops.template import Loop
+from fifteen.search.loops.pdb import pdb_loop, pdb_searcher
+from fifteen.search.loops.template import Loop, generate
 from fifteen.search.moves import tables_for
 from support.cancel import CancelInTheLoop
 
@@ -68,14 +68,9 @@ def test_tick_and_cancel_in_the_plain_pdb_loop(small_pdbs, shape_name):
     assert stop.checks == stop.iterations + 2
 
 
-@pytest.mark.parametrize("shape", ["4x4", "3x4", "2x6"])
-@pytest.mark.parametrize("bound", ["md", "lc", "id", "wd", "wdid", "pdb663", "pdb78"])
-def test_a_generated_loop_opens_with_its_key(bound, shape):
-    """``fifteen loops`` starts with what the loop computes and what every argument, table and
-    successor field holds (its Loop's legend), in lines of at most 100 characters."""
-    info = bound_info(bound)
-    loop = info.loop(Shape.parse(shape))
-    source = info.loop_source(Shape.parse(shape))
+def check_key(loop: Loop, source: str) -> None:
+    """*source* (the generated loop of *loop*) opens with its key: what it computes and what every
+    argument, table and successor field holds, in lines of at most 100 characters."""
     key = source[: source.index("def make")].splitlines()
     assert key[0] == f"# {loop.name}: {loop.about}" and loop.about and all(len(line) <= 100 for line in key)
     described = {m.group(1): m.group(2) for m in (re.match(r"#   (\w+) +(\S.*)", line) for line in key) if m}
@@ -83,7 +78,28 @@ def test_a_generated_loop_opens_with_its_key(bound, shape):
         assert described.get(name) == textwrap.wrap(loop.meaning(name), 100)[0][: len(described.get(name, ""))], name
     body = source[source.index("def make") :]
     assert all(line.startswith("#") for line in key) and "def dfs(" in body and len(body.splitlines()[0]) <= 100
-    compile(source, bound, "exec")
+    compile(source, loop.name, "exec")
+
+
+@pytest.mark.parametrize("shape", ["4x4", "3x4", "2x6"])
+@pytest.mark.parametrize("bound", ["md", "lc", "id", "wd", "wdid", "pdb663", "pdb78"])
+def test_a_generated_loop_opens_with_its_key(bound, shape):
+    """``fifteen loops`` starts with what the loop computes and what every argument, table and
+    successor field holds (its Loop's legend), in lines of at most 100 characters."""
+    info = bound_info(bound)
+    check_key(info.loop(Shape.parse(shape)), info.loop_source(Shape.parse(shape)))
+
+
+@pytest.mark.parametrize("dual,bpmx", [(3, False), (3, True), (2, True), (0, True)])
+def test_the_loops_with_more_lookups_open_with_their_key(dual, bpmx):
+    """The PDB loops with the dual lookups and/or BPMX (bench/lookups.md): the key, and h3 and
+    the BPMX cut where they belong."""
+    loop = pdb_loop(True, dual, bpmx)
+    source = generate(loop)
+    check_key(loop, source)
+    assert ("h3 = " in source) == bool(dual) and ("> budget + 2:" in source) == bpmx
+    if dual:
+        assert f"D[{dual + 1}]" in source and f"D[{2 * dual}]" in source and f"D[{2 * dual + 1}]" not in source
 
 
 def test_a_loop_says_what_each_of_its_names_holds():

@@ -41,11 +41,11 @@ def set_counts(shape: Shape, positions, run) -> tuple[str, ...]:
     return tuple(out)
 
 
-def pdb_runner(db, reflect: bool):
+def pdb_runner(db, reflect: bool, **more):
     from fifteen.search.ida import ida_star
     from fifteen.search.loops.pdb import pdb_searcher
 
-    factory = pdb_searcher(db, reflect=reflect)
+    factory = pdb_searcher(db, reflect=reflect, **more)
     return lambda shape, tiles: ida_star(shape, tiles, factory)
 
 
@@ -74,6 +74,19 @@ KORF_COUNTS: dict[tuple[str, str], tuple[int, str]] = {
     ("pdb663", "9"): (4856, "38:10 40:103 42:534 44:3119 46:1090"),
     ("pdb663", "1"): (168325, "47:29 49:241 51:1709 53:12047 55:81346 57:72953"),
     ("pdb663 plain", "9"): (9142, "38:11 40:161 42:956 44:5701 46:2313"),
+}
+#: The PDB loops with more lookups (bench/lookups.md): BPMX, the dual lookups, both.
+MORE_LOOKUPS = {"bpmx": {"bpmx": True}, "dual": {"dual": True}, "dual bpmx": {"dual": True, "bpmx": True}}
+MORE_LOOKUPS_COUNTS: dict[tuple[str, str, str], tuple[int, str]] = {
+    ("pdb663", "bpmx", "9"): (4818, "38:10 40:103 42:534 44:3083 46:1088"),
+    ("pdb663", "bpmx", "1"): (167168, "47:29 49:241 51:1703 53:11985 55:80711 57:72499"),
+    ("pdb663", "dual", "9"): (4247, "38:7 40:91 42:477 44:2697 46:975"),
+    ("pdb663", "dual", "1"): (139204, "47:28 49:229 51:1493 53:10092 55:65573 57:61789"),
+    ("pdb663", "dual bpmx", "9"): (4223, "38:7 40:91 42:477 44:2675 46:973"),
+    ("pdb663", "dual bpmx", "1"): (138566, "47:28 49:229 51:1487 53:10045 55:65247 57:61530"),
+    ("pdb555", "bpmx", "9"): (26681, "36:2 38:19 40:189 42:1141 44:6280 46:19050"),
+    ("pdb555", "dual", "9"): (21852, "36:2 38:19 40:180 42:1049 44:5401 46:15201"),
+    ("pdb555", "dual bpmx", "9"): (21715, "36:2 38:19 40:180 42:1044 44:5377 46:15093"),
 }
 OWN_MIRROR_4X4_COUNTS: list[tuple[int, str]] = [
     (82253, "36:1 38:2 40:20 42:106 44:593 46:2604 48:12492 50:60069 52:6366"),
@@ -140,6 +153,26 @@ SMALL_COUNTS: dict[tuple[str, str], tuple[str, ...]] = {
         "23=15:1 17:39 19:91 21:233 23:486",
         "23=19:7 21:26 23:118",
         "31=27:48 29:502 31:40",
+    ),
+    ("3x3", "pdb dual"): (
+        "14=14:14",
+        "15=15:15",
+        "16=14:4 16:16",
+        "18=16:6 18:27",
+        "22=16:1 18:4 20:31 22:40",
+        "23=17:31 19:68 21:173 23:412",
+        "23=19:7 21:26 23:107",
+        "31=27:34 29:382 31:37",
+    ),
+    ("3x3", "pdb dual bpmx"): (
+        "14=14:14",
+        "15=15:15",
+        "16=14:4 16:16",
+        "18=16:6 18:27",
+        "22=16:1 18:4 20:31 22:39",
+        "23=17:31 19:68 21:169 23:406",
+        "23=19:7 21:26 23:107",
+        "31=27:34 29:382 31:37",
     ),
     ("3x3", "pdb78"): (
         "14=14:14",
@@ -281,6 +314,24 @@ SMALL_COUNTS: dict[tuple[str, str], tuple[str, ...]] = {
         "26=16:1 18:2 20:9 22:29 24:138 26:33",
         "28=16:1 18:1 20:8 22:32 24:122 26:373 28:56",
     ),
+    ("3x3 own mirror", "pdb dual"): (
+        "16=16:16",
+        "24=20:13 22:37 24:43",
+        "24=16:5 18:11 20:31 22:82 24:91",
+        "26=22:1 24:2 26:48",
+        "20=16:1 18:6 20:24",
+        "26=16:1 18:2 20:8 22:26 24:100 26:29",
+        "28=18:1 20:7 22:31 24:113 26:307 28:54",
+    ),
+    ("3x3 own mirror", "pdb dual bpmx"): (
+        "16=16:16",
+        "24=20:13 22:37 24:43",
+        "24=16:5 18:11 20:31 22:82 24:86",
+        "26=22:1 24:2 26:48",
+        "20=16:1 18:6 20:24",
+        "26=16:1 18:2 20:8 22:26 24:100 26:29",
+        "28=18:1 20:7 22:31 24:111 26:306 28:54",
+    ),
     ("3x3 own mirror", "pdb78"): (
         "16=16:16",
         "24=20:9 22:25 24:31",
@@ -327,6 +378,21 @@ def test_korf_node_counts(real_pdbs, bound, instance):
     sol = solve(board, bound)
     assert sol.length == KORF_OPTIMAL[instance] and board.solves(sol.tiles)
     assert (sol.result.nodes, iterations(sol.result)) == (nodes, per_iteration)
+
+
+@pytest.mark.parametrize("bound,variant,instance", sorted(MORE_LOOKUPS_COUNTS))
+def test_more_lookups_node_counts(real_pdbs, bound, variant, instance):
+    """BPMX, the dual lookups and both: fewer nodes than the default loop, every solution optimal."""
+    result = pdb_runner(real_pdbs[bound], True, **MORE_LOOKUPS[variant])(Shape(4, 4), list(KORF[instance]))
+    assert Board(Shape(4, 4), KORF[instance]).solves(result.tiles) and result.length == KORF_OPTIMAL[instance]
+    assert (result.nodes, iterations(result)) == MORE_LOOKUPS_COUNTS[bound, variant, instance]
+
+
+@pytest.mark.parametrize("variant", ["dual", "dual bpmx"])
+@pytest.mark.parametrize("name", ["3x3", "3x3 own mirror"])
+def test_small_board_more_lookups_node_counts(small_pdbs, name, variant):
+    got = set_counts(Shape(3, 3), SETS[name], pdb_runner(small_pdbs["3x3"], True, **MORE_LOOKUPS[variant]))
+    assert got == SMALL_COUNTS[name, f"pdb {variant}"]
 
 
 def test_plain_pdb_loop_on_4x4(real_pdbs):

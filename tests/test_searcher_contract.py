@@ -113,6 +113,18 @@ def test_contract_small_pdb(small_pdbs, small_packs, reflect):
                 check_contract(factory, shape, tiles, ordering=ordering)
 
 
+def test_contract_dual_lookups(small_pdbs, real_pdbs):
+    """The loop with the dual lookups keeps the contract (its ``h0`` takes the dual too); the
+    loop with BPMX does not (a node's count depends on its children's order), so it stays out of
+    the parallel search."""
+    from fifteen.search.loops.pdb import pdb_searcher
+
+    factory = pdb_searcher(small_pdbs["3x3"], dual=True)
+    for tiles in SET_3X3 + OWN_MIRROR_3X3:
+        check_contract(factory, Shape(3, 3), tiles, ordering=True)
+    assert check_contract(pdb_searcher(real_pdbs["pdb663"], dual=True), Shape(4, 4), KORF["9"], ordering=True) >= 5
+
+
 @pytest.mark.parametrize("bound", CLASSIC + ["pdb555", "pdb663"])
 def test_contract_korf9(bound):
     """Korf #9 on 4x4, every bound, split one and two levels deep (the PDB loop's ordering pass

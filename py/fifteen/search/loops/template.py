@@ -23,10 +23,16 @@ The skeleton (written for CPython's speed; each point was measured, see bench/RE
             <a second value h2, only for children h did not cut>
             if h2 > budget: continue
             if <the child is the goal>: path.append(s); return True
+            <a third value h3, only for children h and h2 did not cut (it may move state: undone on a cut)>
+            if h3 > budget: <undo>; continue
             board[b] = t; <apply>
             if rec(s, st, budget, <the child's state arguments>): path.append(s); return True
             <restore>; board[s] = t
         return False
+
+  With *bpmx* (bidirectional pathmax, for inconsistent values), a child whose value exceeds
+  ``budget + 2`` proves the node itself beyond the bound (its distance is at least the child's
+  minus one): ``return False`` at once, the remaining children unsearched.
 
 * Recursion, with each child tested inside the parent's loop: a call is made only for
   children within the bound.
@@ -80,6 +86,7 @@ SKELETON_LEGEND: dict[str, str] = {
     "t": "the tile that slides from s into b",
     "h": "the child's value: the bound at the child, compared with the budget left",
     "h2": "the child's second value, computed only for children h did not cut",
+    "h3": "the child's third value, computed only for children h and h2 did not cut",
     "rec": "dfs itself, a default argument (a fast local)",
     "tick": "progress and cancel: tick(nodes) returns the node count of its next call",
 }
@@ -99,8 +106,11 @@ class Children:
     *fields* name the parts of a successor entry (``s`` and ``st`` among them); *value*
     computes the child's value ``h``, *second* (optional) a second value ``h2`` computed only
     for children ``h`` did not cut (both cut when above the budget); *goal* tells whether
-    the child (within both) is the goal; *apply* follows ``board[b] = t``, *restore*
-    precedes ``board[s] = t``; *child* are the child's state arguments.
+    the child (within both) is the goal; *third* (optional) a third value ``h3`` for the
+    children within both that are not the goal, which may already move state (*undo* puts it
+    back when ``h3`` cuts the child; *restore* must then put it back too); *apply* follows
+    ``board[b] = t``, *restore* precedes ``board[s] = t``; *child* are the child's state
+    arguments.
     """
 
     table: str
@@ -109,6 +119,8 @@ class Children:
     child: tuple[str, ...]
     second: tuple[str, ...] = ()
     goal: str = "h == 0"
+    third: tuple[str, ...] = ()
+    undo: tuple[str, ...] = ()
     apply: tuple[str, ...] = ()
     restore: tuple[str, ...] = ()
 
@@ -123,7 +135,9 @@ class Loop:
     tick is checked only in nodes where this condition holds (after ``budget -= 1``);
     *order*: when given (with *tick_slack*), in nodes where it also holds the children
     whose value ``h`` is at most the parent's *parent_value* are searched first, the others
-    second.  *about*: the bound, in a few words; *legend*: ``(name, what it holds)`` for
+    second.  *bpmx*: a child whose value (``h``, ``h2`` or ``h3``) exceeds ``budget + 2``
+    ends the node's search (bidirectional pathmax: the node's distance is at least the child's
+    value minus one, beyond the node's budget).  *about*: the bound, in a few words; *legend*: ``(name, what it holds)`` for
     every state argument, table and successor field that is not the skeleton's
     (:data:`SKELETON_LEGEND`), and for any other name of the snippets worth a word: the key
     at the top of the generated source.
@@ -136,6 +150,7 @@ class Loop:
     tick_slack: str | None = None
     order: str | None = None
     parent_value: str = ""
+    bpmx: bool = False
     about: str = ""
     legend: tuple[tuple[str, str], ...] = ()
 
@@ -165,17 +180,29 @@ class Loop:
         return ("board", "path") + tuple(n for n in self.hot if n not in ("board", "path"))
 
 
-def _children_source(ch: Children, cut: str, indent: int) -> list[str]:
+def _cut(inner: str, test: str, value: str, bpmx: bool, undo: tuple[str, ...] = ()) -> list[str]:
+    """``if test: continue`` (after *undo*); with *bpmx*, ``return False`` when *value* exceeds
+    ``budget + 2`` (every cut form holds then: *test* is only tested first)."""
+    lines = [f"{inner}if {test}:"]
+    if bpmx:
+        lines += [f"{inner}    if {value} > budget + 2:"] + [f"{inner}        {x}" for x in undo] + [f"{inner}        return False"]
+    return lines + [f"{inner}    {x}" for x in undo] + [f"{inner}    continue"]
+
+
+def _children_source(ch: Children, cut: str, indent: int, bpmx: bool = False) -> list[str]:
     """The loop over one successor list; *cut* is the test that skips a child on its value ``h``."""
     pad = " " * indent
     inner = pad + "    "
     lines = [f"{pad}for {', '.join(ch.fields)} in {ch.table}[state]:", f"{inner}t = board[s]"]
     lines += [inner + x for x in ch.value]
-    lines += [f"{inner}if {cut}:", f"{inner}    continue"]
+    lines += _cut(inner, cut, "h", bpmx)
     if ch.second:
         lines += [inner + x for x in ch.second]
-        lines += [f"{inner}if h2 > budget:", f"{inner}    continue"]
+        lines += _cut(inner, "h2 > budget", "h2", bpmx)
     lines += [f"{inner}if {ch.goal}:", f"{inner}    path.append(s)", f"{inner}    return True"]
+    if ch.third:
+        lines += [inner + x for x in ch.third]
+        lines += _cut(inner, "h3 > budget", "h3", bpmx, ch.undo)
     lines.append(f"{inner}board[b] = t")
     lines += [inner + x for x in ch.apply]
     lines += [
@@ -196,7 +223,8 @@ def _key(loop: Loop, body: list[str]) -> list[str]:
     """The comment that opens a generated loop (whose code is *body*): what it computes and what
     each name holds (the snippets' own names too, those of the loop's legend that *body* uses)."""
     node = ("b", "state", "budget", *loop.args)
-    second = ("h2",) if any(ch.second for ch in loop.children) else ()
+    second: tuple[str, ...] = ("h2",) if any(ch.second for ch in loop.children) else ()
+    second += ("h3",) if any(ch.third for ch in loop.children) else ()
     shown = {*node, *loop.names, *loop.fields, "t", "h", *second}
     used = set(re.findall(r"[A-Za-z_]\w*", "\n".join(body)))
     extra = tuple(n for n, _ in loop.legend if n not in shown and n in used)
@@ -273,12 +301,12 @@ def generate(loop: Loop) -> str:
         ]
         parent = loop.parent_value
         for ch in loop.children:
-            lines += _children_source(ch, f"h > {parent}", 16)
+            lines += _children_source(ch, f"h > {parent}", 16, loop.bpmx)
         for ch in loop.children:
-            lines += _children_source(ch, f"h < {parent} or h > budget", 16)
+            lines += _children_source(ch, f"h < {parent} or h > budget", 16, loop.bpmx)
         lines.append("                return False")
     for ch in loop.children:
-        lines += _children_source(ch, "h > budget", 8)
+        lines += _children_source(ch, "h > budget", 8, loop.bpmx)
     lines += [
         "        return False",
         "",
