@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from fifteen import Board, InputError, Shape, api, solve
 from fifteen.limits import describe
 from support import fuzz
+from support.cli import run_cli
 
 FUZZ = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -173,17 +174,10 @@ def test_parallel_step_after_a_search_solved_in_the_split_tree():
 def test_schema_is_the_one_list_of_methods_and_codes():
     """``python -m fifteen schema``: every method with its parameters (those api.call runs and
     checks), every parameter described, the error types and codes."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
     from fifteen.errors import ERROR_CODES, ERROR_TYPES
     from fifteen.schema import METHOD_PARAMS, PARAM_RULES
 
-    root = Path(__file__).resolve().parents[1]
-    res = subprocess.run(
-        [sys.executable, "-m", "fifteen", "schema"], capture_output=True, text=True, env={"PYTHONPATH": str(root / "py")}, timeout=60
-    )
+    res = run_cli("schema")
     assert res.returncode == 0, res.stderr
     schema = json.loads(res.stdout)
     assert set(schema) == {"methods", "params", "error_types", "error_codes"}

@@ -7,10 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import fifteen
+
 ROOT = Path(__file__).resolve().parents[2]
+#: Where the package under test is imported from: the checkout's py/, or a staged copy's (mutmut's src/ layout).
+PACKAGE_PATH = Path(fifteen.__file__).resolve().parents[1]
 
 
 def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     """``python -m fifteen *args`` with the checkout's package; output captured as text."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    env = dict(os.environ, PYTHONPATH=str(PACKAGE_PATH))
     return subprocess.run([sys.executable, "-m", "fifteen", *args], capture_output=True, text=True, env=env, cwd=cwd)
