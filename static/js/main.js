@@ -4,7 +4,7 @@
 // (model/page-model.js), changed only through its actions; the solver runs behind the pool
 // that startup.js starts; the tiles text is text.js's, the address bar's links links.js's, the lab lab/lab.js's.
 
-import { Board, SHAPES, parseShape, randomTiles } from "./model/board.js";
+import { Board, SHAPES, goalLike, parseShape, randomTiles } from "./model/board.js";
 import { ErrorType, Method } from "./solver/protocol.js";
 import { PageView } from "./view/page.js";
 import { currentIteration, formatSeconds } from "./model/format.js";
@@ -21,6 +21,7 @@ import { Links } from "./links.js";
 import { BoundsLine } from "./bounds.js";
 import { PackOffer } from "./packs.js";
 import { JobKind, JobStopped, Jobs, Why, stoppedText } from "./jobs.js";
+import { GoalField, goalLineText } from "./goal.js";
 
 const model = new PageModel(new Board(4, 4));
 const view = new PageView();
@@ -39,6 +40,7 @@ const text = new TextField({ model, view, ask, run, changePosition, shapes: () =
 const links = new Links({ model, view, text, run, linkOpened: (hash) => lab.linkOpened(hash) });
 const bounds = new BoundsLine({ model, view, ask, warmUp: (shape) => startup.warmUp(shape, (params) => ask(JobKind.WARMUP, Method.SOLVE, params)) });
 const packs = new PackOffer({ model, view, client, jobs, loaded: packLoaded });
+const goal = new GoalField({ model, view, ask, changePosition, text, notice: (t) => links.notice(t) });
 
 /** The lab (lab/lab.js: Compare bounds, bound trace, Explain, explorer, hints): its own state, this page's board. */
 const lab = new Lab({
@@ -163,6 +165,8 @@ function renderPosition() {
   lab.boardRendered();
   const shapeChanged = view.selectShape(board.shape);
   text.follow(board);
+  goal.follow(board);
+  view.setGoalLine(goalLineText(board));
   view.setNotice(model.notice);
   view.setExample(model.example, model.example ? exampleNote(model.example) : "");
   view.setUndoEnabled(model.canUndo);
@@ -233,7 +237,7 @@ async function runSolve(job) {
   packs.render();
   const t0 = performance.now();
   try {
-    const params = { text: job.board.text(), shape: job.board.shape, bound: job.bound };
+    const params = { ...job.board.params(), bound: job.bound };
     const onProgress = (p) => {
       if (model.job !== job) return;
       view.progress.update(p, { suggestion: progressSuggestion(job) });
@@ -350,8 +354,8 @@ function replayMoves(moves) {
 /** The optimal length of the position, when the page knows it (a solve of it, or its example). */
 function knownOptimal() {
   const s = model.lastSolved;
-  if (s && s.text === model.position.text() && s.shape === model.position.shape) return s.length;
-  const ex = model.examples.find((x) => x.id === model.example);
+  if (s && s.key === model.position.key()) return s.length;
+  const ex = model.position.goalName === "standard" && model.examples.find((x) => x.id === model.example);
   return ex ? ex.optimal : null;
 }
 
@@ -359,8 +363,10 @@ function knownOptimal() {
 const SHAPE_NAMES = { "3x3": "3×3 · 8", "3x4": "3×4 · 11", "4x3": "4×3 · 11", "4x4": "4×4 · 15" };
 const shapeLabel = (s) => SHAPE_NAMES[s] || `${s.replace("x", "×")} · ${parseShape(s).rows * parseShape(s).cols - 1}`;
 
+/** A random position of rows x cols, towards the goal of its kind (model/board.js goalLike). */
 function newRandomBoard(rows, cols, source = Source.SHUFFLE) {
-  changePosition(new Board(rows, cols, randomTiles(rows, cols)), source);
+  const target = goalLike(model.position, rows, cols);
+  changePosition(new Board(rows, cols, randomTiles(rows, cols, undefined, target), target), source);
 }
 
 function shapeChosen(shape) {
@@ -407,7 +413,10 @@ bindInput({
   undo: () => run(model.undo()),
   shapeChosen,
   shuffle: () => newRandomBoard(model.position.rows, model.position.cols),
-  goal: () => changePosition(new Board(model.position.rows, model.position.cols), Source.GOAL),
+  goal: () => changePosition(new Board(model.position.rows, model.position.cols, null, model.position.goal), Source.GOAL),
+  goalEdited: () => goal.edited(),
+  goalCommitted: (t) => goal.committed(t),
+  goalChosen: (name) => goal.chosen(name),
   exampleChosen,
   share: () => view.copyText(shareUrl(model.position, { moves: model.solution?.result.directions }), { done: "Link copied", ask: "Copy this link:" }),
   hashChanged: (hash) => links.changed(hash),

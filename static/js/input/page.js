@@ -89,6 +89,7 @@ const click = (id, handler) => on(id, "click", () => handler());
  *   solve(), cancel()                     Solve / Ctrl+Enter in the text; Cancel
  *   stopJob()                             the status line's Stop / Escape: whatever job runs
  *   shapeChosen(shape), shuffle(), goal() the Position card's buttons
+ *   goalEdited(), goalCommitted(text), goalChosen(name)   the Goal field (blur / Enter), its one-click goals
  *   exampleChosen(id), share()
  *   hashChanged(hash)                     the address bar's fragment changed (Back, a link)
  *   boundChosen(bound), downloadPack(), cancelPack()   the Solve card
@@ -128,6 +129,16 @@ export function bindInput(intents) {
   on("shape-select", "change", (e) => intents.shapeChosen(e.target.value));
   click("shuffle-button", intents.shuffle);
   click("reset-button", intents.goal);
+  on("goal-input", "input", () => intents.goalEdited());
+  on("goal-input", "keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      intents.goalCommitted(e.target.value);
+    }
+  });
+  on("goal-input", "blur", (e) => intents.goalCommitted(e.target.value));
+  click("goal-standard", () => intents.goalChosen("standard"));
+  click("goal-blank-first", () => intents.goalChosen("blank-first"));
   on("examples", "change", (e) => intents.exampleChosen(e.target.value));
   click("share-button", intents.share);
   window.addEventListener("hashchange", () => intents.hashChanged(location.hash));

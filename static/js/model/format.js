@@ -120,6 +120,11 @@ export function estimateText(p, rate, { suggestion = "" } = {}) {
   return `If no solution has ${p.bound} moves, bound ${p.bound} ends in ${formatRange(leftLow, leftHigh)} (growth ×${low.toFixed(1)}–×${high.toFixed(1)} per iteration).`;
 }
 
+/** What a solve's or bounds' goal_frame (fifteen.frame) says, as a sentence ("" for the standard goal). */
+export function goalFrameText(frame) {
+  return frame ? `Goal: ${frame.charAt(0).toLowerCase()}${frame.slice(1)}.` : "";
+}
+
 /** "Shortest solution ≥ N moves": what the search has proved so far (the current bound). */
 export function lowerBoundText(bound) {
   return bound === undefined || bound === null ? "" : `Shortest solution ≥ ${bound} moves`;

@@ -59,8 +59,8 @@ export const Source = Object.freeze({
  */
 export const CLICK_GUARD_MS = 300;
 
-/** A position's key ("4x4:1 2 3 ..."). */
-const positionKey = (board) => `${board.shape}:${board.text()}`;
+/** A position's key ("4x4:1 2 3 ...", with its goal when not the standard one: Board.key). */
+const positionKey = (board) => board.key();
 
 /** At most this many undo steps are kept. */
 export const UNDO_LIMIT = 200;
@@ -76,7 +76,7 @@ export class PageModel {
     this.playbackIndex = 0; // moves of the solution played on the board
     this.example = ""; // the example shown, "" when the position is not (any more) an example
     this.undoStack = []; // [{position, solution, example}]
-    this.lastSolved = null; // {text, shape, length} of the last finished solve (or the one Back/Forward brought back)
+    this.lastSolved = null; // {key (Board.key), length} of the last finished solve (or the one Back/Forward brought back)
     this.lastBounds = null; // the solver's last "bounds" answer (the board shown's once it arrives)
     this.notice = ""; // a note on the position (a refused link), "" for none
     // ---- the solve job and the status line
@@ -200,7 +200,8 @@ export class PageModel {
   /** The last "bounds" answer when it is the board shown's (the position, or a step of its playback), else null. */
   positionBounds() {
     const r = this.lastBounds;
-    return r && r.tiles.join(" ") === this.shownBoard().text() ? r : null;
+    const shown = this.shownBoard();
+    return r && r.tiles.join(" ") === shown.text() && (!r.goal || r.goal.join(" ") === shown.goalText()) ? r : null;
   }
 
   /** A share link to check once the solver has loaded (null: taken). */
@@ -244,7 +245,7 @@ export class PageModel {
       if (source !== Source.HISTORY && source !== Source.LINK) return [];
       effects.push(...this.cancelJob("the position changed"));
     }
-    const same = board.shape === this.position.shape && board.text() === this.position.text();
+    const same = positionKey(board) === positionKey(this.position);
     if (same && source !== Source.EXAMPLE && source !== Source.START && !this.solution) {
       if (!this.job) effects.push(this.idleStatus());
       return effects;
@@ -258,7 +259,7 @@ export class PageModel {
     // Back / Forward return to a history entry with the solution it showed (`entry`: its tag)
     const before = source === Source.HISTORY && entry ? this.shownBefore.get(entry) : null;
     this.solution = before && positionKey(before.start) === positionKey(board) ? before : null;
-    if (this.solution && !this.solution.kind) this.lastSolved = { text: board.text(), shape: board.shape, length: this.solution.result.length };
+    if (this.solution && !this.solution.kind) this.lastSolved = { key: positionKey(board), length: this.solution.result.length };
     if (source === Source.HISTORY) this.entry = entry;
     this.playbackIndex = 0;
     this.example = source === Source.EXAMPLE ? example : "";
@@ -399,7 +400,7 @@ export class PageModel {
     if (this.textError) return [this.setStatus(Status.READY, "Fix the tiles text first (see the message under it)."), { type: "focusText" }];
     const s = this.solution;
     const same = s && s.bound === bound && s.epoch === this.solverEpoch;
-    if (same && s.start.text() === this.position.text() && s.start.shape === this.position.shape) {
+    if (same && positionKey(s.start) === positionKey(this.position)) {
       return [{ type: "focusResult" }]; // solved already: a second click changes nothing
     }
     this.job = { id: ++this.jobSeq, board: this.position.clone(), bound, startedAt: now, cancelling: false, proven: null };
@@ -458,7 +459,7 @@ export class PageModel {
   solveDone(job, result, { seconds = "" } = {}) {
     if (this.job !== job || job.cancelling) return []; // a stale answer, or cancelDone will follow
     this.job = null;
-    this.lastSolved = { text: job.board.text(), shape: job.board.shape, length: result.length };
+    this.lastSolved = { key: positionKey(job.board), length: result.length };
     this.solution = { start: job.board, bound: job.bound, result, epoch: this.solverEpoch };
     this.playbackIndex = 0;
     const status = this.solvedStatus();

@@ -222,7 +222,7 @@ export class SolverPool {
     entry.client.start(this.shape);
   }
 
-  /** Solve params = {text, shape, bound}; onProgress(progress) with `workers` when parallel. */
+  /** Solve params = {text, shape, bound, goal?}; onProgress(progress) with `workers` when parallel. */
   async solve(params, onProgress) {
     if (!this.primary.ready && this.primary.worker) {
       // restarting in the background (stopped after the last solution): wait for it
@@ -262,7 +262,7 @@ export class SolverPool {
 class ParallelJob {
   constructor(pool, params, onProgress, clients) {
     this.pool = pool;
-    this.params = { text: params.text, shape: params.shape, bound: params.bound };
+    this.params = { text: params.text, shape: params.shape, bound: params.bound, ...(params.goal ? { goal: params.goal } : {}) };
     this.onProgress = onProgress || (() => {});
     this.clients = clients; // [primary, ...helpers]
     this.workerNodes = clients.map(() => 0);

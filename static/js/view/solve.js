@@ -2,7 +2,7 @@
 // highlighted) and the optional pack's panel.
 
 import { PackPhase } from "../solver/protocol.js";
-import { formatCount, formatPackSize, formatSeconds, packMemoryText } from "../model/format.js";
+import { formatCount, formatPackSize, formatSeconds, goalFrameText, packMemoryText } from "../model/format.js";
 
 import { $, html } from "./dom.js";
 
@@ -32,6 +32,8 @@ export class SolutionView {
     el.dataset.directions = result.directions;
     el.dataset.workers = String(result.workers || 1); // the pool's workers that searched
     el.dataset.given = String(given);
+    el.dataset.bound = result.bound || "";
+    el.dataset.goalFrame = result.goal_frame || "";
     $("solution-length").textContent = String(result.length);
     const unit = result.length === 1 ? "move" : "moves";
     const shortest = !given || optimal === result.length;
@@ -41,9 +43,10 @@ export class SolutionView {
       $("solution-meta").textContent = `The link's moves, checked by replay: they reach the goal. ${known}`;
     } else {
       const rate = result.seconds > 0 ? result.nodes / result.seconds : null;
+      // the goal's frame (fifteen.frame): how a goal other than the standard one was searched
       $("solution-meta").textContent =
         `${formatCount(result.nodes)} nodes in ${formatSeconds(result.seconds)}` +
-        `${rate ? ` (${formatCount(rate)}/s)` : ""} with the ${boundLabel} bound.`;
+        `${rate ? ` (${formatCount(rate)}/s)` : ""} with the ${boundLabel} bound.${result.goal_frame ? ` ${goalFrameText(result.goal_frame)}` : ""}`;
     }
     fillMoves($("solution-tiles"), result.moves.map(String), " ");
     fillMoves($("solution-dirs"), result.directions.split(""), "");
@@ -57,6 +60,8 @@ export class SolutionView {
     delete el.dataset.directions;
     delete el.dataset.workers;
     delete el.dataset.given;
+    delete el.dataset.bound;
+    delete el.dataset.goalFrame;
   }
 
   /** Mark move i (0-based; -1: none) in both notations, scrolled into view. */
