@@ -7,7 +7,6 @@
 import { Board, SHAPES, goalLike, parseShape, randomTiles } from "./model/board.js";
 import { ErrorType, Method } from "./solver/protocol.js";
 import { PageView } from "./view/page.js";
-import { currentIteration, formatSeconds } from "./model/format.js";
 import { PageModel, Source } from "./model/page-model.js";
 import { parseMoveString, replayVerdict } from "./model/moves.js";
 import { bindInput } from "./input/page.js";
@@ -16,11 +15,12 @@ import { writeHash, shareUrl, prefs } from "./model/share.js";
 import { Lab } from "./lab/lab.js";
 import { bindLabInput } from "./input/lab.js";
 import { Startup, fatalTitle } from "./startup.js";
-import { TextField, plainInputError } from "./text.js";
+import { TextField } from "./text.js";
 import { Links } from "./links.js";
 import { BoundsLine } from "./bounds.js";
 import { PackOffer } from "./packs.js";
-import { JobKind, JobStopped, Jobs, Why, stoppedText } from "./jobs.js";
+import { JobKind, Jobs } from "./jobs.js";
+import { Solving } from "./solving.js";
 import { GoalField, goalLineText } from "./goal.js";
 
 const model = new PageModel(new Board(4, 4));
@@ -40,6 +40,7 @@ const text = new TextField({ model, view, ask, run, changePosition, shapes: () =
 const links = new Links({ model, view, text, run, linkOpened: (hash) => lab.linkOpened(hash) });
 const bounds = new BoundsLine({ model, view, ask, warmUp: (shape) => startup.warmUp(shape, (params) => ask(JobKind.WARMUP, Method.SOLVE, params)) });
 const packs = new PackOffer({ model, view, client, jobs, loaded: packLoaded });
+const solving = new Solving({ model, view, client, jobs, startup, lab: { busyChanged: () => lab.busyChanged(), solved: (b, r) => lab.solved(b, r) }, packs, bounds, text, run });
 const goal = new GoalField({ model, view, ask, changePosition, text, notice: (t) => links.notice(t) });
 
 /** The lab (lab/lab.js: Compare bounds, bound trace, Explain, explorer, hints): its own state, this page's board. */
@@ -90,7 +91,7 @@ function solverFailed(err) {
   run([model.setStatus("error", `Error: ${err.message}`)]);
   model.damagedFile(err.type === ErrorType.ASSET ? err.file : null);
   view.showError(fatalTitle(err), err.message, { skip: !!model.damaged });
-  endSolving();
+  solving.ended();
 }
 
 // ------------------------------------------------------------------ effects of the model
@@ -134,13 +135,13 @@ function run(effects) {
         run(model.applyMoves(e.directions));
         break;
       case "solve":
-        runSolve(e.job);
+        solving.run(e.job);
         break;
       case "cancel":
-        runCancel(e.job, e.why);
+        solving.stop(e.job, e.why);
         break;
       case "solvingEnded":
-        endSolving();
+        solving.ended();
         break;
       case "focusResult":
         view.focusResult();
@@ -149,7 +150,7 @@ function run(effects) {
         view.focusText();
         break;
       case "solveWhenReady":
-        client.readyPromise.then(() => solve(), () => {});
+        client.readyPromise.then(() => solving.solve(), () => {});
         break;
       case "showError":
         view.showError(e.error.type === ErrorType.ASSET ? "A database file is damaged" : "The solve failed", e.error.message);
@@ -192,7 +193,7 @@ function renderStatus() {
 
 /** Stop (the status line's button, or Escape): the solve through its Cancel, any other job at once. */
 function stopJob() {
-  if (model.job) cancel();
+  if (model.job) solving.cancel();
   else if (jobs.status()?.stoppable) jobs.stop();
 }
 
@@ -208,83 +209,7 @@ function packLoaded() {
   bounds.refresh();
 }
 
-// ------------------------------------------------------------------ solve / cancel
-function endSolving() {
-  view.setSolving(false, { ready: model.ready });
-  lab.busyChanged();
-  bounds.fillMenu();
-  packs.render();
-}
-
-function solve() {
-  if (model.job) return;
-  view.hideError();
-  if (text.differs()) model.textEdited(model.text);
-  if (model.textDirty && model.ready) {
-    // the click must use the typed text even before its check ran
-    text.sync({ force: true }).then(() => run(model.solveRequested(model.bound, performance.now())));
-    return;
-  }
-  run(model.solveRequested(model.bound, performance.now()));
-}
-
-async function runSolve(job) {
-  view.setSolving(true);
-  lab.busyChanged();
-  view.progress.reset();
-  startup.poolView.hideProgress();
-  view.progress.reveal();
-  packs.render();
-  const t0 = performance.now();
-  try {
-    const params = { ...job.board.params(), bound: job.bound };
-    const onProgress = (p) => {
-      if (model.job !== job) return;
-      view.progress.update(p, { suggestion: progressSuggestion(job) });
-      startup.poolView.progress(p);
-      run(model.solveProgress(job, currentIteration(p).bound));
-    };
-    const result = await jobs.run(JobKind.SOLVE, () => client.solve(params, onProgress), { user: true });
-    // the answer takes the progress's place (its summary says the same), before it is shown and focused
-    if (model.job === job && !job.cancelling) view.progress.hide();
-    run(model.solveDone(job, result, { seconds: formatSeconds((performance.now() - t0) / 1000) }));
-    if (model.solution?.result === result) lab.solved(job.board, result);
-  } catch (err) {
-    if (model.job === job && !job.cancelling && err.type === ErrorType.INPUT) text.showError(plainInputError(err));
-    if (err instanceof JobStopped && err.why !== Why.USER) {
-      view.progress.stopped(); // what it proved stays shown
-      run(model.solveStopped(job, stoppedText(err)));
-    } else {
-      run(model.solveFailed(job, err));
-      if (!model.job && err.type !== ErrorType.CANCELLED) view.progress.hide();
-    }
-  }
-}
-
-/** What could make a search that is beyond reach feasible, for the progress line. */
-function progressSuggestion(job) {
-  const tips = [];
-  const list = model.boundsFor(job.board.shape);
-  if (job.bound !== "auto" && job.bound !== list[1]) tips.push("choose “Strongest available”");
-  const pack = packs.current();
-  if (pack && !pack.loaded) tips.push("download the hard-positions pack");
-  return tips.length ? `Try: ${tips.join(", or ")}.` : "This position needs a stronger bound than this page has.";
-}
-
-function cancel() {
-  run(model.cancelRequested(performance.now()));
-}
-
-/** Stop `job` in the solver; the status then says how it stopped. */
-function runCancel(job, why) {
-  view.progress.stopped(); // what it proved stays shown
-  view.setCancelling();
-  jobs.stop(jobs.find(JobKind.SOLVE), Why.USER).then(({ restarted, seconds }) => {
-    run(model.cancelDone(job, { restarted, seconds: formatSeconds(seconds), why }));
-    view.focusSolve();
-  });
-}
-
+// ------------------------------------------------------------------ solve / cancel: solving.js
 // ------------------------------------------------------------------ playback
 function stopPlayback() {
   playback?.pause();
@@ -407,8 +332,9 @@ bindInput({
   textEdited: (t) => text.edited(t),
   textCommitted: () => text.committed(),
   textFix: (t) => text.fix(t),
-  solve,
-  cancel,
+  solve: () => solving.solve(),
+  fast: () => solving.fast(),
+  cancel: () => solving.cancel(),
   stopJob,
   undo: () => run(model.undo()),
   shapeChosen,

@@ -86,7 +86,7 @@ const click = (id, handler) => on(id, "click", () => handler());
  *   textFix(text)                         the unsolvable message's fix button (its text)
  *   undo()                                the Undo button / Ctrl+Z outside text fields
  *   replayMoves(text)                     the move-string box's Replay button / Enter
- *   solve(), cancel()                     Solve / Ctrl+Enter in the text; Cancel
+ *   solve(), fast(), cancel()             Solve / Ctrl+Enter in the text; Fast answer; Cancel
  *   stopJob()                             the status line's Stop / Escape: whatever job runs
  *   shapeChosen(shape), shuffle(), goal() the Position card's buttons
  *   goalEdited(), goalCommitted(text), goalChosen(name)   the Goal field (blur / Enter), its one-click goals
@@ -146,6 +146,7 @@ export function bindInput(intents) {
   on("bound-select", "change", (e) => intents.boundChosen(e.target.value));
   click("pack-button", intents.downloadPack);
   click("solve-button", intents.solve);
+  click("fast-button", intents.fast);
   click("cancel-button", intents.cancel);
   click("job-stop", intents.stopJob);
   click("pack-cancel", intents.cancelPack);

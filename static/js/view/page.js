@@ -198,6 +198,18 @@ export class PageView {
 
   setSolveEnabled(enabled) {
     $("solve-button").disabled = !enabled;
+    $("fast-button").disabled = !enabled;
+  }
+
+  /**
+   * Fast answer: usable when the solver is and no anytime search runs (during an optimal search
+   * it stops it for one); `offer`: the optimal search is out of reach, the button says so.
+   */
+  setFast({ enabled, offer = false }) {
+    const b = $("fast-button");
+    b.disabled = !enabled;
+    b.classList.toggle("btn-primary", offer);
+    b.dataset.offer = String(offer);
   }
 
   /**

@@ -36,9 +36,16 @@ export class SolutionView {
     el.dataset.goalFrame = result.goal_frame || "";
     $("solution-length").textContent = String(result.length);
     const unit = result.length === 1 ? "move" : "moves";
-    const shortest = !given || optimal === result.length;
-    $("solution-unit").textContent = shortest ? `${unit}, optimal` : unit;
-    if (given) {
+    const shortest = given ? optimal === result.length : result.optimal !== false;
+    $("solution-unit").textContent = shortest ? `${unit}, optimal` : `${unit}, best found`;
+    el.dataset.optimal = String(shortest);
+    el.dataset.lowerBound = String(result.lower_bound ?? (shortest ? result.length : ""));
+    if (!given && result.optimal === false) {
+      // an anytime answer (model/anytime.js): how good it is, said plainly
+      const lb = result.lower_bound ?? 0;
+      const found = result.nodes ? `${formatCount(result.nodes)} nodes in ${formatSeconds(result.seconds)}` : `Found in ${formatSeconds(result.seconds)}`;
+      $("solution-meta").textContent = `${found}: not proven shortest, the shortest solution has at least ${lb} moves (at most ${result.length - lb} more than the shortest).${result.goal_frame ? ` ${goalFrameText(result.goal_frame)}` : ""}`;
+    } else if (given) {
       const known = optimal === null ? "Solve to know whether they are the shortest." : shortest ? "None is shorter." : `The shortest solution has ${optimal}.`;
       $("solution-meta").textContent = `The link's moves, checked by replay: they reach the goal. ${known}`;
     } else {
@@ -61,6 +68,8 @@ export class SolutionView {
     delete el.dataset.workers;
     delete el.dataset.given;
     delete el.dataset.bound;
+    delete el.dataset.optimal;
+    delete el.dataset.lowerBound;
     delete el.dataset.goalFrame;
   }
 
