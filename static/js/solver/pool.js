@@ -229,7 +229,8 @@ export class SolverPool {
       await this.primary.readyPromise.catch(() => {});
     }
     const helpers = this.readyHelpers();
-    if (!helpers.length || !this.primary.ready) return this.primary.solve(params, onProgress);
+    // an anytime search (model/anytime.js) runs in the primary: the pool's parallel search is IDA*'s
+    if (params.anytime || !helpers.length || !this.primary.ready) return this.primary.solve(params, onProgress);
     this.shape = params.shape || this.shape;
     const job = new ParallelJob(this, params, onProgress, [this.primary, ...helpers.map((h) => h.client)]);
     this.job = job;
