@@ -598,7 +598,12 @@ def test_share_links_are_checked_before_drawing(ready_app: App):
     assert sorted(menu) == sorted(str(s) for s in supported_shapes()) and len(menu) == len(supported_shapes())
     eleven = list(range(1, 121)) + [0]  # past the largest board (10x10)
     huge = "tiles=" + ",".join(map(str, range(1, 160_000))) + ",0&shape=400x400"
-    for frag, words in [(_hash(eleven, "11x11"), "11x11"), (_hash([0], "1x1"), "1x1"), (huge, "too long"), (_hash([1, 2, 3, 0, 5], "2x3"), "")]:
+    for frag, words in [
+        (_hash(eleven, "11x11"), "11x11"),
+        (_hash([0], "1x1"), "1x1"),
+        (huge, "too long"),
+        (_hash([1, 2, 3, 0, 5], "2x3"), ""),
+    ]:
         t0 = time.monotonic()
         page.evaluate("f => { location.hash = f; }", frag)
         # Done when the kept board's link is back in the address bar and the notice shows: the notice

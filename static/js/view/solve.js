@@ -37,7 +37,7 @@ export class SolutionView {
     $("solution-length").textContent = String(result.length);
     const unit = result.length === 1 ? "move" : "moves";
     const shortest = given ? optimal === result.length : result.optimal !== false;
-    $("solution-unit").textContent = shortest ? `${unit}, optimal` : `${unit}, best found`;
+    $("solution-unit").textContent = shortest ? `${unit}, optimal` : given ? unit : `${unit}, best found`;
     el.dataset.optimal = String(shortest);
     el.dataset.lowerBound = String(result.lower_bound ?? (shortest ? result.length : ""));
     if (!given && result.optimal === false) {
