@@ -8,6 +8,7 @@ import { Board, SHAPES, goalLike, parseShape, randomTiles } from "./model/board.
 import { ErrorType, Method } from "./solver/protocol.js";
 import { PageView } from "./view/page.js";
 import { PageModel, Source } from "./model/page-model.js";
+import { exampleTimeText } from "./model/format.js";
 import { parseMoveString, replayVerdict } from "./model/moves.js";
 import { bindInput } from "./input/page.js";
 import { Playback, SPEEDS } from "./model/playback.js";
@@ -311,7 +312,7 @@ async function loadExamples() {
 
 function exampleNote(id) {
   const ex = model.examples.find((x) => x.id === id);
-  return ex ? `Optimal: ${ex.optimal} ${ex.optimal === 1 ? "move" : "moves"}${ex.note ? ` — ${ex.note}` : ""}.` : "";
+  return ex ? `Optimal: ${ex.optimal} ${ex.optimal === 1 ? "move" : "moves"}${ex.note ? ` — ${ex.note}` : ""}. ${exampleTimeText(ex)}`.trim() : "";
 }
 
 function exampleChosen(id) {

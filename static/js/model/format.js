@@ -120,6 +120,15 @@ export function estimateText(p, rate, { suggestion = "" } = {}) {
   return `If no solution has ${p.bound} moves, bound ${p.bound} ends in ${formatRange(leftLow, leftHigh)} (growth ×${low.toFixed(1)}–×${high.toFixed(1)} per iteration).`;
 }
 
+/**
+ * How long an example (static/data/examples.json) takes to solve in the page: its `page_seconds`,
+ * measured on the machine that built the site (tools/web_bench.py), said as such; "" when not measured.
+ */
+export function exampleTimeText(ex) {
+  if (!ex?.page_seconds) return "";
+  return `Solved in the page in ${ex.page_seconds < 1 ? "under a second" : `about ${formatRough(ex.page_seconds)}`} (measured on the machine that built this site; yours may differ).`;
+}
+
 /** What a solve's or bounds' goal_frame (fifteen.frame) says, as a sentence ("" for the standard goal). */
 export function goalFrameText(frame) {
   return frame ? `Goal: ${frame.charAt(0).toLowerCase()}${frame.slice(1)}.` : "";

@@ -13,7 +13,7 @@
 import { BoardView, BoundsView, PlaybackView } from "./board.js";
 import { LoadingView, ProgressView } from "./progress.js";
 import { PackView, SolutionView } from "./solve.js";
-import { formatBytes, phasesAttr, shorten } from "../model/format.js";
+import { formatBytes, formatRough, phasesAttr, shorten } from "../model/format.js";
 import { $, option } from "./dom.js";
 
 
@@ -173,7 +173,7 @@ export class PageView {
 
   /** The examples menu: [{id, name, optimal}], after its placeholder option. */
   addExamples(examples) {
-    $("examples").append(...examples.map((ex) => option(ex.id, `${ex.name} — ${ex.optimal} moves`)));
+    $("examples").append(...examples.map((ex) => option(ex.id, `${ex.name} — ${ex.optimal} moves${ex.page_seconds ? ` · ${formatRough(ex.page_seconds)}` : ""}`)));
   }
 
   /** Select example `id` ("" = none) and show `note` under the menu. */

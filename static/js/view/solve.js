@@ -94,22 +94,51 @@ export const PackState = Object.freeze({ OFFERED: "offered", DOWNLOADING: "downl
 
 /** The words of the Solve card's pack panel (the explorer's tables have their own: view/explorer.js). */
 const HARD_PACK = Object.freeze({
+  heading: "Hard positions",
+  about: "An optional database that solves the hardest positions far faster.",
+  memory: "needs about 400 MB of memory while loading",
+  caveat: ", more than some phones can spare",
+  progress: "Downloading the pack",
+  button: "Download hard-positions pack",
   noun: () => "the hard-positions pack",
   download: (pack, size) => `Download hard-positions pack (${size})`,
   loaded: () => "Hard-positions pack loaded: the strongest bound now uses it.",
 });
 
 /**
+ * Fill the empty panel `panel` from index.html's #pack-template: its parts get the ids
+ * prefix-heading, -note, -memory, -button, -cancel, -progress-label, -progress, -status and the
+ * words' texts (heading: none for a panel without one).
+ */
+function fillPanel(panel, prefix, words) {
+  if (panel.childElementCount) return;
+  panel.append($("pack-template").content.cloneNode(true));
+  const part = (name) => panel.querySelector(`[data-part="${name}"]`);
+  for (const name of ["heading", "note", "memory", "button", "cancel", "progress-label", "progress", "status"]) part(name).id = `${prefix}-${name}`;
+  if (words.heading) part("heading").textContent = words.heading;
+  else part("heading").remove();
+  part("about").textContent = words.about;
+  part("memory").textContent = words.memory;
+  part("caveat").textContent = words.caveat || "";
+  part("progress-text").textContent = words.progress;
+  part("progress-label").htmlFor = `${prefix}-progress`;
+  part("button").textContent = words.button;
+  part("button").setAttribute("aria-describedby", `${prefix}-note`);
+}
+
+/**
  * An optional pack's panel: its download button (with the size), Cancel, a progress bar and a
- * status line.  `prefix`: the ids' prefix (prefix-button, prefix-cancel, prefix-progress,
- * prefix-progress-label, prefix-status, and prefix-panel or `panel`); `words`: {noun(pack),
- * download(pack, size), loaded(pack)}.
+ * status line, made from index.html's #pack-template (fillPanel).  `prefix`: the ids' prefix
+ * (prefix-button, prefix-cancel, prefix-progress, prefix-progress-label, prefix-status, and
+ * prefix-panel or `panel`); `words`: {heading, about, memory, caveat, progress, button: the
+ * panel's texts; noun(pack), download(pack, size), loaded(pack)}.
  */
 export class PackView {
   constructor({ prefix = "pack", panel = `${prefix}-panel`, words = HARD_PACK } = {}) {
     this.prefix = prefix;
     this.words = words;
     this.panel = $(panel);
+    fillPanel(this.panel, prefix, words);
     this.button = $(`${prefix}-button`);
     this.status = $(`${prefix}-status`);
     this.bar = $(`${prefix}-progress`);
