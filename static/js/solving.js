@@ -10,7 +10,7 @@
 
 import { ErrorType } from "./solver/protocol.js";
 import { currentIteration, formatSeconds } from "./model/format.js";
-import { ANYTIME_KIND, anytimeByDefault, anytimeParams, anytimeSolution, anytimeText } from "./model/anytime.js";
+import { ANYTIME_KIND, ANYTIME_SECONDS, anytimeByDefault, anytimeParams, anytimeSolution, anytimeText } from "./model/anytime.js";
 import { JobKind, JobStopped, Why, stoppedText } from "./jobs.js";
 import { plainInputError } from "./text.js";
 
@@ -76,14 +76,20 @@ export class Solving {
     view.progress.reveal();
     packs.render();
     const t0 = performance.now();
-    if (job.anytime) view.progress.anytime(job.proven ? `Looking for a first solution · optimal ≥ ${job.proven}` : "Looking for a first solution…", 0);
+    if (job.anytime) {
+      const first = job.proven ? `Looking for a first solution · optimal ≥ ${job.proven}` : "Looking for a first solution…";
+      view.progress.anytime(first, 0, { lower: job.proven, limit: ANYTIME_SECONDS });
+    }
     try {
       const params = job.anytime ? anytimeParams(job.board, job.bound) : { ...job.board.params(), bound: job.bound };
       const onProgress = (p) => {
         if (model.job !== job) return;
         if (p.kind === ANYTIME_KIND) {
           run(model.anytimeProgress(job, anytimeSolution(job.board, p)));
-          if (job.best) view.progress.anytime(anytimeText(job.best, job.proven), p.seconds ?? (performance.now() - t0) / 1000);
+          if (job.best) {
+            const lower = Math.max(job.best.lower_bound, job.proven || 0);
+            view.progress.anytime(anytimeText(job.best, job.proven), p.seconds ?? (performance.now() - t0) / 1000, { lower, limit: ANYTIME_SECONDS });
+          }
           return;
         }
         const whole = view.progress.update(p, { suggestion: this.suggestion(job), anytime: job.anytime });

@@ -70,7 +70,7 @@ describe("the page model's anytime solve", () => {
     assert.equal(m.job, null);
     assert.equal(m.solution.result, first);
     assert.equal(m.status.state, Status.CANCELLED);
-    assert.equal(m.status.text, "Stopped (the solver had to restart (1.2 s)): the best found is kept: 5 moves found · optimal ≥ 3.");
+    assert.equal(m.status.text, "Stopped in 1.2 s (the solver restarted); the best found is kept: 5 moves found · optimal ≥ 3.");
     assert.equal(m.shownBoard().text(), start().text()); // playable from the start
     assert.equal(m.lastSolved, null); // not the shortest: nothing to compare a replay with
     // a new Solve runs again (a better answer may come), it does not just focus the old one

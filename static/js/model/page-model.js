@@ -438,7 +438,7 @@ export class PageModel {
     this.job = null;
     const how = restarted ? `the solver had to restart (${seconds})` : `stopped in ${seconds}, no restart needed`;
     const reason = why ? ` because ${why}` : "";
-    if (job.best && !why) return this.keepBest(job, `Stopped (${how}): the best found is kept`);
+    if (job.best && !why) return this.keepBest(job, `Stopped in ${seconds}${restarted ? " (the solver restarted)" : ""}; the best found is kept`);
     return [this.setStatus(Status.CANCELLED, `Cancelled${reason}: ${how}.${this.provenText(job)}`), { type: "render" }, { type: "solvingEnded" }];
   }
 

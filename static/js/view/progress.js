@@ -189,10 +189,12 @@ export class ProgressView {
    * An anytime search's line (model/anytime.js anytimeText: "82 moves found · optimal ≥ 78"),
    * in the place of the proven bound's; `seconds` since the solve began.
    */
-  anytime(text, seconds) {
+  anytime(text, seconds, { lower = null, limit = 0 } = {}) {
     this.root.hidden = false;
     $("p-lower").textContent = text;
     $("p-elapsed").textContent = formatSeconds(seconds);
+    if (lower !== null) $("p-bound").textContent = `≥ ${lower}`; // the proven lower bound
+    $("p-estimate").textContent = `Each better solution is shown as it is found. The search stops when it proves one optimal${limit ? `, or after ${formatSeconds(limit)}` : ""}; Cancel keeps the best found.`;
     this.root.dataset.anytime = "true";
   }
 
