@@ -497,6 +497,12 @@ export class Lab {
       this.explorerView.noTable(`The ${shape} table is an optional download: it is fetched only if you ask.`);
       return;
     }
+    if (board.goalName !== "standard") {
+      // the tables hold the distances to the standard goal
+      this.explorerShown = null;
+      this.explorerView.noTable("The explorer's tables hold the distances to the standard goal: choose Standard in the Goal field to explore this board.");
+      return;
+    }
     try {
       const { info, pos } = await this.jobs.run(
         JobKind.EXPLORE,
