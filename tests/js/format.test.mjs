@@ -126,6 +126,7 @@ describe("examples and goals", () => {
     assert.equal(exampleTimeText({ page_seconds: 10.5 }), "Solved in the page in about 11 s (measured on the machine that built this site; yours may differ).");
     assert.equal(exampleTimeText({ page_seconds: 0.2 }), "Solved in the page in under a second (measured on the machine that built this site; yours may differ).");
     assert.equal(exampleTimeText({}), "");
+    assert.equal(exampleTimeText({ page_over_seconds: 1440 }), "More than 24 min in the page (measured on the machine that built this site, unfinished; yours may differ).");
   });
 
   test("a goal frame is a sentence; the standard goal has none", () => {

@@ -122,9 +122,11 @@ export function estimateText(p, rate, { suggestion = "" } = {}) {
 
 /**
  * How long an example (static/data/examples.json) takes to solve in the page: its `page_seconds`,
- * measured on the machine that built the site (tools/web_bench.py), said as such; "" when not measured.
+ * measured on the machine that built the site (tools/web_bench.py), said as such, or its
+ * `page_over_seconds` (a measurement stopped unfinished); "" when not measured.
  */
 export function exampleTimeText(ex) {
+  if (ex?.page_over_seconds) return `More than ${formatRough(ex.page_over_seconds)} in the page (measured on the machine that built this site, unfinished; yours may differ).`;
   if (!ex?.page_seconds) return "";
   return `Solved in the page in ${ex.page_seconds < 1 ? "under a second" : `about ${formatRough(ex.page_seconds)}`} (measured on the machine that built this site; yours may differ).`;
 }

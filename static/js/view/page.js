@@ -173,7 +173,9 @@ export class PageView {
 
   /** The examples menu: [{id, name, optimal}], after its placeholder option. */
   addExamples(examples) {
-    $("examples").append(...examples.map((ex) => option(ex.id, `${ex.name} — ${ex.optimal} moves${ex.page_seconds ? ` · ${formatRough(ex.page_seconds)}` : ""}`)));
+    // with the time it takes in the page, measured on the machine that built the site (its note says so)
+    const time = (ex) => (ex.page_over_seconds ? ` · over ${formatRough(ex.page_over_seconds)}` : ex.page_seconds ? ` · ${formatRough(ex.page_seconds)}` : "");
+    $("examples").append(...examples.map((ex) => option(ex.id, `${ex.name} — ${ex.optimal} moves${time(ex)}`)));
   }
 
   /** Select example `id` ("" = none) and show `note` under the menu. */
