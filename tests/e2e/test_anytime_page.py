@@ -235,12 +235,27 @@ def _solvable_5(tiles) -> bool:
 
 
 # ------------------------------------------------------------------ against the real anytime search (branch anytime)
+def _fresh(browser, site, tiles, shape=None) -> tuple[App, object]:
+    """A page of its own (a test expected to fail before branch anytime must not leave the shared
+    page in an error), opened on `tiles`."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    app = App(ctx.new_page(), site)
+    _open(app, tiles, shape)
+    return app, ctx
+
+
 @REAL
-def test_real_fast_answer_on_a_5x5_improves_and_cancel_keeps_the_best(ready_app: App):
-    app = ready_app
-    page = app.page
+def test_real_fast_answer_on_a_5x5_improves_and_cancel_keeps_the_best(browser, site):
     tiles = _random_5(7)
-    app.set_position(tiles, "5x5")
+    app, ctx = _fresh(browser, site, tiles, "5x5")
+    try:
+        _real_fast_answer(app, tiles)
+    finally:
+        ctx.close()
+
+
+def _real_fast_answer(app: App, tiles: list[int]) -> None:
+    page = app.page
     page.click("#fast-button")
     page.wait_for_function("() => /moves found|proven optimal/.test(document.querySelector('#p-lower').textContent)", timeout=60_000)
     first = page.inner_text("#p-lower")
@@ -256,9 +271,7 @@ def test_real_fast_answer_on_a_5x5_improves_and_cancel_keeps_the_best(ready_app:
 
 
 @REAL
-def test_real_solve_of_a_6x6_gives_an_answer_replayed_to_the_goal(ready_app: App):
-    app = ready_app
-    page = app.page
+def test_real_solve_of_a_6x6_gives_an_answer_replayed_to_the_goal(browser, site):
     rng = random.Random(6)
     tiles = list(GOAL_6)
     for _ in range(200):  # a random walk: solvable
@@ -266,12 +279,16 @@ def test_real_solve_of_a_6x6_gives_an_answer_replayed_to_the_goal(ready_app: App
         options = [b + d for d in (-6, 6, -1, 1) if 0 <= b + d < 36 and (abs(d) == 6 or (b + d) // 6 == b // 6)]
         to = rng.choice(options)
         tiles[b], tiles[to] = tiles[to], 0
-    app.set_position(tiles)
-    page.click("#solve-button")
-    app.wait_state("solved", timeout=180_000)  # the time limit (60 s), or proven optimal before
-    sol = page.locator("#solution")
-    assert _replay(tiles, 6, sol.get_attribute("data-directions")) == GOAL_6
-    assert int(sol.get_attribute("data-lower-bound")) <= int(sol.get_attribute("data-length"))
+    app, ctx = _fresh(browser, site, tiles)
+    try:
+        page = app.page
+        page.click("#solve-button")
+        app.wait_state("solved", timeout=180_000)  # the time limit (60 s), or proven optimal before
+        sol = page.locator("#solution")
+        assert _replay(tiles, 6, sol.get_attribute("data-directions")) == GOAL_6
+        assert int(sol.get_attribute("data-lower-bound")) <= int(sol.get_attribute("data-length"))
+    finally:
+        ctx.close()
 
 
 def _random_5(seed: int) -> list[int]:
