@@ -5,6 +5,8 @@
 import { ErrorType, Method } from "./solver/protocol.js";
 import { prefs } from "./model/share.js";
 import { JobKind } from "./jobs.js";
+import { goalLineText } from "./goal.js";
+import { goalFrameText } from "./model/format.js";
 
 export class BoundsLine {
   /**
@@ -29,7 +31,10 @@ export class BoundsLine {
   render() {
     const { model, view } = this.hooks;
     const r = model.positionBounds();
-    if (r) view.bounds.render(r, { selected: model.bound, label: this.label(model.bound) });
+    if (!r) return;
+    view.bounds.render(r, { selected: model.bound, label: this.label(model.bound) });
+    const board = model.shownBoard();
+    view.setGoalLine(goalLineText(board), `${goalLineText(board)}. ${goalFrameText(r.goal_frame)}`.trim());
   }
 
   /**
@@ -41,13 +46,13 @@ export class BoundsLine {
     clearTimeout(this.timer);
     if (!model.ready || model.job) return;
     const board = model.shownBoard();
-    const key = `${board.shape}:${board.text()}`;
+    const key = board.key();
     if (key === this.key && !force) return;
     this.timer = setTimeout(async () => {
       const seq = ++this.seq;
       const newShape = !this.knownShapes.has(board.shape);
       try {
-        const r = await ask(JobKind.BOUNDS, Method.BOUNDS, { text: board.text(), shape: board.shape });
+        const r = await ask(JobKind.BOUNDS, Method.BOUNDS, board.params());
         if (seq !== this.seq) return;
         this.key = key;
         model.boundsAnswered(r);

@@ -24,7 +24,7 @@ export class Links {
     const hash = location.hash;
     const link = linkTooLong(hash) ? null : readHash(hash);
     const drawn = linkDrawable(link);
-    const first = drawn ? new Board(parseShape(link.shape).rows, parseShape(link.shape).cols, link.tiles) : new Board(4, 4, randomTiles(4, 4));
+    const first = drawn ? new Board(parseShape(link.shape).rows, parseShape(link.shape).cols, link.tiles, link.goal) : new Board(4, 4, randomTiles(4, 4));
     run(model.setPosition(first, { source: Source.START }));
     if (linkTooLong(hash)) this.refuse(tooLongText(hash));
     else if (drawn) this.showMoves(link);
@@ -44,7 +44,7 @@ export class Links {
     }
     const link = readHash(hash);
     if (link?.bound) prefs.set("bound", link.bound);
-    const same = link?.tiles && link.shape === model.position.shape && link.tiles.join(" ") === model.position.text();
+    const same = link?.tiles && link.goal && link.shape === model.position.shape && link.tiles.join(" ") === model.position.text() && link.goal.join(" ") === model.position.goalText();
     const loaded = link && !same ? this.open(link, Source.HISTORY) : Promise.resolve(link && this.showMoves(link));
     loaded.then(() => this.hooks.linkOpened(hash));
   }

@@ -4,11 +4,11 @@
 // (model/page-model.js), changed only through its actions; the solver runs behind the pool
 // that startup.js starts; the tiles text is text.js's, the address bar's links links.js's, the lab lab/lab.js's.
 
-import { Board, SHAPES, parseShape, randomTiles } from "./model/board.js";
+import { Board, SHAPES, goalLike, parseShape, randomTiles } from "./model/board.js";
 import { ErrorType, Method } from "./solver/protocol.js";
 import { PageView } from "./view/page.js";
-import { currentIteration, formatSeconds } from "./model/format.js";
 import { PageModel, Source } from "./model/page-model.js";
+import { exampleTimeText } from "./model/format.js";
 import { parseMoveString, replayVerdict } from "./model/moves.js";
 import { bindInput } from "./input/page.js";
 import { Playback, SPEEDS } from "./model/playback.js";
@@ -16,11 +16,13 @@ import { writeHash, shareUrl, prefs } from "./model/share.js";
 import { Lab } from "./lab/lab.js";
 import { bindLabInput } from "./input/lab.js";
 import { Startup, fatalTitle } from "./startup.js";
-import { TextField, plainInputError } from "./text.js";
+import { TextField } from "./text.js";
 import { Links } from "./links.js";
 import { BoundsLine } from "./bounds.js";
 import { PackOffer } from "./packs.js";
-import { JobKind, JobStopped, Jobs, Why, stoppedText } from "./jobs.js";
+import { JobKind, Jobs } from "./jobs.js";
+import { Solving } from "./solving.js";
+import { GoalField, goalLineText } from "./goal.js";
 
 const model = new PageModel(new Board(4, 4));
 const view = new PageView();
@@ -39,6 +41,8 @@ const text = new TextField({ model, view, ask, run, changePosition, shapes: () =
 const links = new Links({ model, view, text, run, linkOpened: (hash) => lab.linkOpened(hash) });
 const bounds = new BoundsLine({ model, view, ask, warmUp: (shape) => startup.warmUp(shape, (params) => ask(JobKind.WARMUP, Method.SOLVE, params)) });
 const packs = new PackOffer({ model, view, client, jobs, loaded: packLoaded });
+const solving = new Solving({ model, view, client, jobs, startup, lab: { busyChanged: () => lab.busyChanged(), solved: (b, r) => lab.solved(b, r) }, packs, bounds, text, run });
+const goal = new GoalField({ model, view, ask, changePosition, text, notice: (t) => links.notice(t) });
 
 /** The lab (lab/lab.js: Compare bounds, bound trace, Explain, explorer, hints): its own state, this page's board. */
 const lab = new Lab({
@@ -88,7 +92,7 @@ function solverFailed(err) {
   run([model.setStatus("error", `Error: ${err.message}`)]);
   model.damagedFile(err.type === ErrorType.ASSET ? err.file : null);
   view.showError(fatalTitle(err), err.message, { skip: !!model.damaged });
-  endSolving();
+  solving.ended();
 }
 
 // ------------------------------------------------------------------ effects of the model
@@ -132,13 +136,13 @@ function run(effects) {
         run(model.applyMoves(e.directions));
         break;
       case "solve":
-        runSolve(e.job);
+        solving.run(e.job);
         break;
       case "cancel":
-        runCancel(e.job, e.why);
+        solving.stop(e.job, e.why);
         break;
       case "solvingEnded":
-        endSolving();
+        solving.ended();
         break;
       case "focusResult":
         view.focusResult();
@@ -147,7 +151,7 @@ function run(effects) {
         view.focusText();
         break;
       case "solveWhenReady":
-        client.readyPromise.then(() => solve(), () => {});
+        client.readyPromise.then(() => solving.solve(), () => {});
         break;
       case "showError":
         view.showError(e.error.type === ErrorType.ASSET ? "A database file is damaged" : "The solve failed", e.error.message);
@@ -163,6 +167,8 @@ function renderPosition() {
   lab.boardRendered();
   const shapeChanged = view.selectShape(board.shape);
   text.follow(board);
+  goal.follow(board);
+  view.setGoalLine(goalLineText(board));
   view.setNotice(model.notice);
   view.setExample(model.example, model.example ? exampleNote(model.example) : "");
   view.setUndoEnabled(model.canUndo);
@@ -188,7 +194,7 @@ function renderStatus() {
 
 /** Stop (the status line's button, or Escape): the solve through its Cancel, any other job at once. */
 function stopJob() {
-  if (model.job) cancel();
+  if (model.job) solving.cancel();
   else if (jobs.status()?.stoppable) jobs.stop();
 }
 
@@ -204,83 +210,7 @@ function packLoaded() {
   bounds.refresh();
 }
 
-// ------------------------------------------------------------------ solve / cancel
-function endSolving() {
-  view.setSolving(false, { ready: model.ready });
-  lab.busyChanged();
-  bounds.fillMenu();
-  packs.render();
-}
-
-function solve() {
-  if (model.job) return;
-  view.hideError();
-  if (text.differs()) model.textEdited(model.text);
-  if (model.textDirty && model.ready) {
-    // the click must use the typed text even before its check ran
-    text.sync({ force: true }).then(() => run(model.solveRequested(model.bound, performance.now())));
-    return;
-  }
-  run(model.solveRequested(model.bound, performance.now()));
-}
-
-async function runSolve(job) {
-  view.setSolving(true);
-  lab.busyChanged();
-  view.progress.reset();
-  startup.poolView.hideProgress();
-  view.progress.reveal();
-  packs.render();
-  const t0 = performance.now();
-  try {
-    const params = { text: job.board.text(), shape: job.board.shape, bound: job.bound };
-    const onProgress = (p) => {
-      if (model.job !== job) return;
-      view.progress.update(p, { suggestion: progressSuggestion(job) });
-      startup.poolView.progress(p);
-      run(model.solveProgress(job, currentIteration(p).bound));
-    };
-    const result = await jobs.run(JobKind.SOLVE, () => client.solve(params, onProgress), { user: true });
-    // the answer takes the progress's place (its summary says the same), before it is shown and focused
-    if (model.job === job && !job.cancelling) view.progress.hide();
-    run(model.solveDone(job, result, { seconds: formatSeconds((performance.now() - t0) / 1000) }));
-    if (model.solution?.result === result) lab.solved(job.board, result);
-  } catch (err) {
-    if (model.job === job && !job.cancelling && err.type === ErrorType.INPUT) text.showError(plainInputError(err));
-    if (err instanceof JobStopped && err.why !== Why.USER) {
-      view.progress.stopped(); // what it proved stays shown
-      run(model.solveStopped(job, stoppedText(err)));
-    } else {
-      run(model.solveFailed(job, err));
-      if (!model.job && err.type !== ErrorType.CANCELLED) view.progress.hide();
-    }
-  }
-}
-
-/** What could make a search that is beyond reach feasible, for the progress line. */
-function progressSuggestion(job) {
-  const tips = [];
-  const list = model.boundsFor(job.board.shape);
-  if (job.bound !== "auto" && job.bound !== list[1]) tips.push("choose “Strongest available”");
-  const pack = packs.current();
-  if (pack && !pack.loaded) tips.push("download the hard-positions pack");
-  return tips.length ? `Try: ${tips.join(", or ")}.` : "This position needs a stronger bound than this page has.";
-}
-
-function cancel() {
-  run(model.cancelRequested(performance.now()));
-}
-
-/** Stop `job` in the solver; the status then says how it stopped. */
-function runCancel(job, why) {
-  view.progress.stopped(); // what it proved stays shown
-  view.setCancelling();
-  jobs.stop(jobs.find(JobKind.SOLVE), Why.USER).then(({ restarted, seconds }) => {
-    run(model.cancelDone(job, { restarted, seconds: formatSeconds(seconds), why }));
-    view.focusSolve();
-  });
-}
-
+// ------------------------------------------------------------------ solve / cancel: solving.js
 // ------------------------------------------------------------------ playback
 function stopPlayback() {
   playback?.pause();
@@ -350,8 +280,8 @@ function replayMoves(moves) {
 /** The optimal length of the position, when the page knows it (a solve of it, or its example). */
 function knownOptimal() {
   const s = model.lastSolved;
-  if (s && s.text === model.position.text() && s.shape === model.position.shape) return s.length;
-  const ex = model.examples.find((x) => x.id === model.example);
+  if (s && s.key === model.position.key()) return s.length;
+  const ex = model.position.goalName === "standard" && model.examples.find((x) => x.id === model.example);
   return ex ? ex.optimal : null;
 }
 
@@ -359,8 +289,10 @@ function knownOptimal() {
 const SHAPE_NAMES = { "3x3": "3×3 · 8", "3x4": "3×4 · 11", "4x3": "4×3 · 11", "4x4": "4×4 · 15" };
 const shapeLabel = (s) => SHAPE_NAMES[s] || `${s.replace("x", "×")} · ${parseShape(s).rows * parseShape(s).cols - 1}`;
 
+/** A random position of rows x cols, towards the goal of its kind (model/board.js goalLike). */
 function newRandomBoard(rows, cols, source = Source.SHUFFLE) {
-  changePosition(new Board(rows, cols, randomTiles(rows, cols)), source);
+  const target = goalLike(model.position, rows, cols);
+  changePosition(new Board(rows, cols, randomTiles(rows, cols, undefined, target), target), source);
 }
 
 function shapeChosen(shape) {
@@ -380,7 +312,7 @@ async function loadExamples() {
 
 function exampleNote(id) {
   const ex = model.examples.find((x) => x.id === id);
-  return ex ? `Optimal: ${ex.optimal} ${ex.optimal === 1 ? "move" : "moves"}${ex.note ? ` — ${ex.note}` : ""}.` : "";
+  return ex ? `Optimal: ${ex.optimal} ${ex.optimal === 1 ? "move" : "moves"}${ex.note ? ` — ${ex.note}` : ""}. ${exampleTimeText(ex)}`.trim() : "";
 }
 
 function exampleChosen(id) {
@@ -401,13 +333,17 @@ bindInput({
   textEdited: (t) => text.edited(t),
   textCommitted: () => text.committed(),
   textFix: (t) => text.fix(t),
-  solve,
-  cancel,
+  solve: () => solving.solve(),
+  fast: () => solving.fast(),
+  cancel: () => solving.cancel(),
   stopJob,
   undo: () => run(model.undo()),
   shapeChosen,
   shuffle: () => newRandomBoard(model.position.rows, model.position.cols),
-  goal: () => changePosition(new Board(model.position.rows, model.position.cols), Source.GOAL),
+  goal: () => changePosition(new Board(model.position.rows, model.position.cols, null, model.position.goal), Source.GOAL),
+  goalEdited: () => goal.edited(),
+  goalCommitted: (t) => goal.committed(t),
+  goalChosen: (name) => goal.chosen(name),
   exampleChosen,
   share: () => view.copyText(shareUrl(model.position, { moves: model.solution?.result.directions }), { done: "Link copied", ask: "Copy this link:" }),
   hashChanged: (hash) => links.changed(hash),

@@ -4,7 +4,7 @@
 // one-click fix where there is one.  The messages' rules are pure functions below
 // (tests/js/text.test.mjs); the controller keeps only its timer and the latest check's number.
 
-import { Board, SHAPES, isSolvable, parseShape } from "./model/board.js";
+import { Board, SHAPES, goalLike, isSolvable, parseShape } from "./model/board.js";
 import { Source } from "./model/page-model.js";
 import { ErrorCode, ErrorType, Method } from "./solver/protocol.js";
 import { JobKind } from "./jobs.js";
@@ -56,10 +56,10 @@ export function plainInputError(err, { text = "", shape = null } = {}) {
   return err.message;
 }
 
-/** A link's position that needs no check by the solver: a solvable one on a size of the built-in menu. */
+/** A link's position that needs no check by the solver: one solvable for its goal, on a size of the menu. */
 export function linkDrawable(link) {
-  const d = link?.tiles && SHAPES.includes(link.shape) ? parseShape(link.shape) : null;
-  return !!d && isSolvable(link.tiles, d.rows, d.cols);
+  const d = link?.tiles && link.goal && SHAPES.includes(link.shape) ? parseShape(link.shape) : null;
+  return !!d && isSolvable(link.tiles, d.rows, d.cols, link.goal);
 }
 
 export class TextField {
@@ -99,9 +99,9 @@ export class TextField {
   }
 
   /**
-   * The shape to send with a text: the one size the count fits when it fits one other than the
-   * selected, else the selected one (a count that fits none, or several, is said to be short or
-   * long for the size the user chose).
+   * The shape to send with a text: the selected size when the count fits it, else the square
+   * size of that count, else the one size the count fits, else the selected one (a count that
+   * fits none, or several, is said to be short or long for the size the user chose).
    */
   shapeFor(text) {
     const count = tokens(text).length;
@@ -112,11 +112,16 @@ export class TextField {
       const d = parseShape(s);
       return d.rows * d.cols === count;
     });
-    return fits.length === 1 ? fits[0] : selected;
+    const square = fits.find((s) => parseShape(s).rows === parseShape(s).cols);
+    return square || (fits.length === 1 ? fits[0] : selected);
   }
 
-  /** Check the text with the solver; on success the board follows it.  Resolves to true when it did. */
-  async sync({ force = false } = {}) {
+  /**
+   * Check the text with the solver, towards `goal` (tiles; the position's goal, or its kind on
+   * another size: model/board.js goalLike); on success the board follows it.  Resolves to true
+   * when it did.
+   */
+  async sync({ force = false, goal = null } = {}) {
     const { model, ask, changePosition } = this.hooks;
     const text = model.text.trim();
     if (!force && !model.textDirty) return true;
@@ -124,11 +129,13 @@ export class TextField {
     const shape = this.shapeFor(text);
     const seq = ++this.seq;
     try {
-      const r = await ask(JobKind.CHECK, Method.PARSE, { text, shape }, { user: true });
+      const d = parseShape(shape);
+      const target = goal && goal.length === d.rows * d.cols ? goal : goalLike(model.position, d.rows, d.cols);
+      const r = await ask(JobKind.CHECK, Method.PARSE, { text, shape, goal: target }, { user: true });
       if (seq !== this.seq) return false;
       model.textValid();
       this.showError("");
-      changePosition(new Board(r.rows, r.cols, r.tiles), Source.TEXT);
+      changePosition(new Board(r.rows, r.cols, r.tiles, r.goal), Source.TEXT);
       return true;
     } catch (err) {
       if (err.type === ErrorType.CANCELLED || seq !== this.seq) return false;
@@ -185,7 +192,7 @@ export class TextField {
     const { model, ask, changePosition, view } = this.hooks;
     if (linkDrawable(link)) {
       const d = parseShape(link.shape);
-      changePosition(new Board(d.rows, d.cols, link.tiles), source);
+      changePosition(new Board(d.rows, d.cols, link.tiles, link.goal), source);
       return;
     }
     if (!model.ready) {
@@ -193,8 +200,8 @@ export class TextField {
       return;
     }
     try {
-      const r = await ask(JobKind.CHECK, Method.PARSE, { text: link.text, shape: link.shape || null }, { user: true });
-      changePosition(new Board(r.rows, r.cols, r.tiles), source);
+      const r = await ask(JobKind.CHECK, Method.PARSE, { text: link.text, shape: link.shape || null, goal: link.goalText || null }, { user: true });
+      changePosition(new Board(r.rows, r.cols, r.tiles, r.goal), source);
     } catch (err) {
       if (err.type === ErrorType.CANCELLED) return;
       view.setTilesText(link.text);

@@ -9,8 +9,12 @@ import {
   Board,
   OPPOSITE,
   SHAPES,
+  blankFirstTiles,
   directionsToTiles,
+  goalLike,
+  goalName,
   goalTiles,
+  inferShape,
   inversions,
   isPermutation,
   isSolvable,
@@ -23,11 +27,12 @@ import {
 // ------------------------------------------------------------------ helpers
 const reachableMemo = new Map();
 
-/** Every position reachable from the goal (keys "1,2,3,0"), by breadth-first search over blank moves. */
-function reachable(rows, cols) {
-  const memo = reachableMemo.get(`${rows}x${cols}`);
+/** Every position reachable from `goal` (the standard one by default; keys "1,2,3,0"), by breadth-first search over blank moves. */
+function reachable(rows, cols, goal = null) {
+  const memoKey = `${rows}x${cols}:${goal}`;
+  const memo = reachableMemo.get(memoKey);
   if (memo) return memo;
-  const start = new Board(rows, cols);
+  const start = new Board(rows, cols, null, goal);
   const seen = new Set([start.tiles.join(",")]);
   let frontier = [start];
   while (frontier.length) {
@@ -45,7 +50,7 @@ function reachable(rows, cols) {
     }
     frontier = next;
   }
-  reachableMemo.set(`${rows}x${cols}`, seen);
+  reachableMemo.set(memoKey, seen);
   return seen;
 }
 
@@ -115,6 +120,33 @@ describe("isSolvable", () => {
       assert.equal(solvable, factorial(n) / 2);
     });
   }
+
+  // Any goal: the blank-first one and one with the blank inside the board.
+  for (const [shape, goal] of [
+    ["2x3", blankFirstTiles(2, 3)],
+    ["3x2", blankFirstTiles(3, 2)],
+    ["2x4", [3, 1, 0, 2, 4, 7, 6, 5]],
+    ["3x3", blankFirstTiles(3, 3)],
+    ["3x3", [8, 7, 6, 5, 0, 4, 3, 2, 1]],
+  ]) {
+    test(`${shape} towards ${goal.join(" ")}: exactly the positions a breadth-first search from that goal reaches`, () => {
+      const { rows, cols } = parseShape(shape);
+      const n = rows * cols;
+      const reached = reachable(rows, cols, goal);
+      assert.equal(reached.size, factorial(n) / 2);
+      const wrong = [];
+      permutations(n, (tiles) => {
+        if (isSolvable(tiles, rows, cols, goal) !== reached.has(tiles.join(",")) && wrong.length < 5) wrong.push(tiles.join(","));
+      });
+      assert.deepEqual(wrong, []);
+    });
+  }
+
+  test("the blank-first goal of the 4x4 is not reachable from the standard goal (that of the 3x3 is)", () => {
+    assert.equal(isSolvable(blankFirstTiles(4, 4), 4, 4), false);
+    assert.equal(isSolvable(goalTiles(4, 4), 4, 4, blankFirstTiles(4, 4)), false);
+    assert.equal(isSolvable(blankFirstTiles(3, 3), 3, 3), true);
+  });
 
   test("the 4x4 examples: the goal, one swap, the transposed goal", () => {
     assert.equal(isSolvable(goalTiles(4, 4), 4, 4), true);
@@ -196,6 +228,15 @@ describe("randomTiles", () => {
     }
     assert.equal(counts.size, cells);
     assert.ok(chiSquare(counts, draws / cells) < chiSquareLimit(cells - 1));
+  });
+
+  test("a shuffle towards a goal is solvable for it, on every size up to 10x10", () => {
+    for (const shape of SHAPES) {
+      const { rows, cols } = parseShape(shape);
+      const goal = blankFirstTiles(rows, cols);
+      const t = randomTiles(rows, cols, undefined, goal);
+      assert.ok(isPermutation(t, rows * cols) && isSolvable(t, rows, cols, goal), shape);
+    }
   });
 
   test("a 4x4 shuffle is a solvable permutation", () => {
@@ -311,6 +352,32 @@ describe("Board moves", () => {
     b.moveBlank("R");
     assert.equal(b.isGoal(), true);
   });
+
+  test("a board carries its goal: moves, clones, keys and the API's params keep it", () => {
+    const goal = blankFirstTiles(2, 3);
+    const b = new Board(2, 3, [1, 0, 2, 3, 4, 5], goal);
+    assert.equal(b.goalName, "blank-first");
+    assert.equal(b.isGoal(), false);
+    const c = b.clone();
+    c.moveBlank("L");
+    assert.equal(c.isGoal(), true);
+    assert.deepEqual(b.tiles, [1, 0, 2, 3, 4, 5]);
+    assert.deepEqual(new Board(2, 3, null, goal).tiles, goal, "a board without tiles shows its goal");
+    assert.equal(new Board(2, 3).key(), "2x3:1 2 3 4 5 0");
+    assert.equal(b.key(), "2x3:1 0 2 3 4 5|0 1 2 3 4 5");
+    assert.deepEqual(new Board(2, 3).params(), { text: "1 2 3 4 5 0", shape: "2x3" });
+    assert.deepEqual(b.params(), { text: "1 0 2 3 4 5", shape: "2x3", goal });
+    assert.deepEqual(b.withGoal(goalTiles(2, 3)).goal, goalTiles(2, 3));
+    assert.equal(goalName([2, 1, 3, 0], 2, 2), null);
+    assert.equal(goalName([1, 2, 3, 0], 2, 2), "standard");
+  });
+
+  test("a new size keeps the goal's kind (goalLike)", () => {
+    const blankFirst = new Board(3, 3, null, blankFirstTiles(3, 3));
+    assert.deepEqual(goalLike(blankFirst, 4, 4), blankFirstTiles(4, 4));
+    assert.deepEqual(goalLike(new Board(2, 2, null, [2, 1, 3, 0]), 2, 2), [2, 1, 3, 0]);
+    assert.deepEqual(goalLike(new Board(2, 2, null, [2, 1, 3, 0]), 3, 3), goalTiles(3, 3));
+  });
 });
 
 describe("shapes and permutations", () => {
@@ -319,11 +386,20 @@ describe("shapes and permutations", () => {
     for (const bad of ["", "3×4", "3x", "x4", "3x4x5", null, undefined, "a3x4"]) assert.equal(parseShape(bad), null, String(bad));
   });
 
-  test("shapesForCount lists the menu's shapes of that size", () => {
-    assert.deepEqual(shapesForCount(16), ["4x4"]);
-    assert.deepEqual(shapesForCount(12), ["2x6", "3x4", "4x3"]);
-    assert.deepEqual(shapesForCount(6), ["2x3"]);
+  test("SHAPES: every board from 2x2 to 10x10", () => {
+    assert.equal(SHAPES.length, 81);
+    assert.deepEqual([SHAPES[0], SHAPES[1], SHAPES[80]], ["2x2", "2x3", "10x10"]);
+  });
+
+  test("shapesForCount lists the shapes of that size; inferShape the one a link names without its shape", () => {
+    assert.deepEqual(shapesForCount(16), ["2x8", "4x4", "8x2"]);
+    assert.deepEqual(shapesForCount(12), ["2x6", "3x4", "4x3", "6x2"]);
     assert.deepEqual(shapesForCount(7), []);
+    assert.equal(inferShape(16), "4x4");
+    assert.equal(inferShape(100), "10x10");
+    assert.equal(inferShape(6), "2x3"); // the first menu's links
+    assert.equal(inferShape(12), null);
+    assert.equal(inferShape(121), null);
     for (const s of SHAPES) {
       const { rows, cols } = parseShape(s);
       assert.ok(shapesForCount(rows * cols).includes(s));

@@ -17,6 +17,8 @@ import {
   packMemoryText,
   phasesAttr,
   phasesText,
+  exampleTimeText,
+  goalFrameText,
 } from "../../static/js/model/format.js";
 
 const MB = 1024 * 1024;
@@ -116,5 +118,19 @@ describe("start-up phases", () => {
   });
   test("the attribute keeps milliseconds for tools", () => {
     assert.equal(phasesAttr({ runtime: 3.2, solver: 0.1804, warmup: Number.NaN }), "runtime=3.200 solver=0.180");
+  });
+});
+
+describe("examples and goals", () => {
+  test("an example's time in the page is said as measured where the site was built", () => {
+    assert.equal(exampleTimeText({ page_seconds: 10.5 }), "Solved in the page in about 11 s (measured on the machine that built this site; yours may differ).");
+    assert.equal(exampleTimeText({ page_seconds: 0.2 }), "Solved in the page in under a second (measured on the machine that built this site; yours may differ).");
+    assert.equal(exampleTimeText({}), "");
+    assert.equal(exampleTimeText({ page_over_seconds: 1440 }), "More than 24 min in the page (measured on the machine that built this site, unfinished; yours may differ).");
+  });
+
+  test("a goal frame is a sentence; the standard goal has none", () => {
+    assert.equal(goalFrameText("Mapped onto the standard goal (rotated 180 degrees)"), "Goal: mapped onto the standard goal (rotated 180 degrees).");
+    assert.equal(goalFrameText(null), "");
   });
 });

@@ -229,7 +229,7 @@ test("the page's state is declared in the constructor and changed only through t
   const [, , { job }] = m.solveRequested("auto", 0);
   m.solveProgress(job, 3);
   m.solveDone(job, RESULT);
-  assert.deepEqual(m.lastSolved, { text: start().text(), shape: "3x3", length: 3 });
+  assert.deepEqual(m.lastSolved, { key: `3x3:${start().text()}`, length: 3 });
   m.replay({ directions: "RDD", moves: [1, 2, 3] });
   m.setPosition(new Board(3, 3), { source: Source.GOAL });
   assert.equal(m.positionBounds(), null, "the last answer was the old position's");

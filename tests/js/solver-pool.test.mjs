@@ -125,6 +125,23 @@ describe("SolverPool", () => {
     assert.deepEqual(pool.status(), { size: 2, ready: 2, starting: 0 });
   });
 
+  test("an anytime solve runs in the primary, helpers or not, with the goal; a parallel solve passes the goal on", async () => {
+    const { pool, workers } = await upWithHelper();
+    const [primary, helper] = workers;
+    const progress = [];
+    const solving = pool.solve({ text: "t", shape: "4x4", bound: "auto", goal: [0, 1], anytime: true, time_limit: 60 }, (p) => progress.push(p));
+    const req = primary.sent.at(-1);
+    assert.equal(req.type, ToWorker.SOLVE);
+    assert.deepEqual(req.params, { text: "t", shape: "4x4", bound: "auto", goal: [0, 1], anytime: true, time_limit: 60 });
+    assert.equal(helper.calls(Method.PARALLEL_TASKS).length, 0);
+    primary.emit(message.progress(req.id, { kind: "anytime", length: 9, lower_bound: 5, optimal: false, moves: [] }));
+    primary.emit(message.result(req.id, { length: 9, optimal: false }));
+    assert.deepEqual(await solving, { length: 9, optimal: false });
+    assert.equal(progress[0].kind, "anytime");
+    pool.solve({ text: "t", shape: "4x4", bound: "auto", goal: [0, 1] }, () => {}).catch(() => {});
+    assert.deepEqual(primary.calls(Method.PARALLEL_BEGIN).at(-1).params.goal, [0, 1]);
+  });
+
   test("a parallel solve: largest first, aggregated progress, a step per iteration, the finder's result", async () => {
     const { pool, workers } = await upWithHelper();
     const [primary, helper] = workers;

@@ -48,13 +48,18 @@ describe("unsolvableFix", () => {
 });
 
 describe("linkDrawable", () => {
-  test("a solvable position on a built-in size is drawn at once; anything else goes to the parser", () => {
+  test("a position solvable for its goal on a size of the menu is drawn at once; anything else goes to the parser", () => {
     const goal = [...Array(15).keys()].map((i) => i + 1).concat(0);
-    assert.equal(linkDrawable({ tiles: goal, shape: "4x4" }), true);
+    const blankFirst = [...Array(16).keys()];
+    assert.equal(linkDrawable({ tiles: goal, shape: "4x4", goal }), true);
     const swapped = goal.slice(0, 13).concat([15, 14, 0]);
-    assert.equal(linkDrawable({ tiles: swapped, shape: "4x4" }), false); // unsolvable: the field and its fix
-    assert.equal(linkDrawable({ tiles: null, shape: "4x4" }), false);
-    assert.equal(linkDrawable({ tiles: [1, 2, 3, 0], shape: "1x4" }), false); // not a size of the menu
+    assert.equal(linkDrawable({ tiles: swapped, shape: "4x4", goal }), false); // unsolvable: the field and its fix
+    assert.equal(linkDrawable({ tiles: swapped, shape: "4x4", goal: blankFirst }), true); // ... but not for the blank-first goal
+    assert.equal(linkDrawable({ tiles: goal, shape: "4x4", goal: null }), false); // a goal the link could not say: the parser says why
+    assert.equal(linkDrawable({ tiles: null, shape: "4x4", goal }), false);
+    assert.equal(linkDrawable({ tiles: [1, 2, 3, 0], shape: "1x4", goal: [1, 2, 3, 0] }), false); // not a size of the menu
+    const big = [...Array(99).keys()].map((i) => i + 1).concat(0);
+    assert.equal(linkDrawable({ tiles: big, shape: "10x10", goal: big }), true);
     assert.equal(linkDrawable(null), false);
   });
 });

@@ -86,9 +86,10 @@ const click = (id, handler) => on(id, "click", () => handler());
  *   textFix(text)                         the unsolvable message's fix button (its text)
  *   undo()                                the Undo button / Ctrl+Z outside text fields
  *   replayMoves(text)                     the move-string box's Replay button / Enter
- *   solve(), cancel()                     Solve / Ctrl+Enter in the text; Cancel
+ *   solve(), fast(), cancel()             Solve / Ctrl+Enter in the text; Fast answer; Cancel
  *   stopJob()                             the status line's Stop / Escape: whatever job runs
  *   shapeChosen(shape), shuffle(), goal() the Position card's buttons
+ *   goalEdited(), goalCommitted(text), goalChosen(name)   the Goal field (blur / Enter), its one-click goals
  *   exampleChosen(id), share()
  *   hashChanged(hash)                     the address bar's fragment changed (Back, a link)
  *   boundChosen(bound), downloadPack(), cancelPack()   the Solve card
@@ -128,6 +129,16 @@ export function bindInput(intents) {
   on("shape-select", "change", (e) => intents.shapeChosen(e.target.value));
   click("shuffle-button", intents.shuffle);
   click("reset-button", intents.goal);
+  on("goal-input", "input", () => intents.goalEdited());
+  on("goal-input", "keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      intents.goalCommitted(e.target.value);
+    }
+  });
+  on("goal-input", "blur", (e) => intents.goalCommitted(e.target.value));
+  click("goal-standard", () => intents.goalChosen("standard"));
+  click("goal-blank-first", () => intents.goalChosen("blank-first"));
   on("examples", "change", (e) => intents.exampleChosen(e.target.value));
   click("share-button", intents.share);
   window.addEventListener("hashchange", () => intents.hashChanged(location.hash));
@@ -135,6 +146,7 @@ export function bindInput(intents) {
   on("bound-select", "change", (e) => intents.boundChosen(e.target.value));
   click("pack-button", intents.downloadPack);
   click("solve-button", intents.solve);
+  click("fast-button", intents.fast);
   click("cancel-button", intents.cancel);
   click("job-stop", intents.stopJob);
   click("pack-cancel", intents.cancelPack);

@@ -266,7 +266,7 @@ export class Lab {
       this.compareView.status(`Searching with ${run.name} (${this.labels()[run.name] || run.name})…`);
       this.draw();
       try {
-        const result = await this.client.call(Method.COMPARE, { tiles: board.tiles, shape: board.shape, bounds: [run.name], budget }, (p) => {
+        const result = await this.client.call(Method.COMPARE, { tiles: board.tiles, shape: board.shape, goal: board.goal, bounds: [run.name], budget }, (p) => {
           Object.assign(run, p, { running: true });
           this.draw();
         });
@@ -337,7 +337,7 @@ export class Lab {
     this.trace = null;
     this.step = 0;
     try {
-      const t = await this.jobs.run(JobKind.TRACE, () => this.client.call(Method.TRACE, { tiles: board.tiles, shape: board.shape, moves: result.moves }));
+      const t = await this.jobs.run(JobKind.TRACE, () => this.client.call(Method.TRACE, { tiles: board.tiles, shape: board.shape, goal: board.goal, moves: result.moves }));
       this.trace = t;
       this.traceView.render(t, 0, this.labels());
     } catch (err) {
@@ -367,7 +367,7 @@ export class Lab {
     const board = this.hooks.shownBoard();
     const seq = ++this.explainSeq;
     try {
-      const ex = await this.jobs.run(JobKind.EXPLAIN, () => this.client.call(Method.EXPLAIN, { tiles: board.tiles, shape: board.shape }), {
+      const ex = await this.jobs.run(JobKind.EXPLAIN, () => this.client.call(Method.EXPLAIN, { tiles: board.tiles, shape: board.shape, goal: board.goal }), {
         onWait: (text) => this.explainView.message(text),
       });
       if (seq !== this.explainSeq) return;
@@ -497,6 +497,12 @@ export class Lab {
       this.explorerView.noTable(`The ${shape} table is an optional download: it is fetched only if you ask.`);
       return;
     }
+    if (board.goalName !== "standard") {
+      // the tables hold the distances to the standard goal
+      this.explorerShown = null;
+      this.explorerView.noTable("The explorer's tables hold the distances to the standard goal: choose Standard in the Goal field to explore this board.");
+      return;
+    }
     try {
       const { info, pos } = await this.jobs.run(
         JobKind.EXPLORE,
@@ -568,7 +574,7 @@ export class Lab {
     this.renderControls();
     this.hintView.busy(all ? "Looking at every move…" : "Looking for the next optimal move…");
     try {
-      const h = await this.jobs.run(all ? JobKind.MOVES : JobKind.HINT, () => this.client.call(Method.HINT, { tiles: board.tiles, shape: board.shape, all }), {
+      const h = await this.jobs.run(all ? JobKind.MOVES : JobKind.HINT, () => this.client.call(Method.HINT, { tiles: board.tiles, shape: board.shape, goal: board.goal, all }), {
         user: true,
         onWait: (text) => this.hintView.busy(text),
       });

@@ -2,7 +2,9 @@
 // Pure functions and a small immutable-ish Board class; no DOM here.
 //
 // Conventions (shared with the Python package): tiles are listed row-major,
-// 0 is the blank; the goal is 1..N-1 with the blank bottom-right.  A move is
+// 0 is the blank; the standard goal is 1..N-1 with the blank bottom-right, and a
+// board may carry any other goal (a permutation of 0..N-1, e.g. the blank-first
+// 0 1 2 ... N-1 of many puzzle apps: fifteen.board.Goal).  A move is
 // named either by the tile that slides (the seed's notation) or by the
 // direction the BLANK moves: U, D, L, R.
 //
@@ -13,7 +15,20 @@
 // which checks it again.  tests/js/board.test.mjs checks this copy against a
 // breadth-first search of the reachable positions on the small boards.
 
-export const SHAPES = ["2x2", "2x3", "2x4", "2x5", "2x6", "3x3", "3x4", "4x3", "4x4"];
+/** The sides a board may have (fifteen.board's MIN_SIDE .. MAX_SIDE). */
+export const MIN_SIDE = 2;
+export const MAX_SIDE = 10;
+
+/** Every shape the solver accepts, rows first: 2x2, 2x3 ... 10x10 (python -m fifteen info's shapes). */
+const SIDES = Array.from({ length: MAX_SIDE - MIN_SIDE + 1 }, (_, i) => i + MIN_SIDE);
+export const SHAPES = Object.freeze(SIDES.flatMap((r) => SIDES.map((c) => `${r}x${c}`)));
+
+/**
+ * The shapes a count of tiles names without a shape given: the square one (as fifteen.board's
+ * Shape.infer), and the three of the first size menu that had no other shape of their count
+ * (2x3, 2x4, 2x5: share links written then carry no shape).
+ */
+const LINK_SHAPES = Object.freeze({ 6: "2x3", 8: "2x4", 10: "2x5" });
 
 export function parseShape(shape) {
   const m = /^(\d+)x(\d+)$/.exec(String(shape || ""));
@@ -33,6 +48,13 @@ export function shapesForCount(count) {
   });
 }
 
+/** The shape `count` tiles name when no shape is given (LINK_SHAPES), or null: the shape must be said. */
+export function inferShape(count) {
+  const side = Math.round(Math.sqrt(count));
+  if (side * side === count && side >= MIN_SIDE && side <= MAX_SIDE) return shapeName(side, side);
+  return LINK_SHAPES[count] || null;
+}
+
 export function goalTiles(rows, cols) {
   const n = rows * cols;
   const t = [];
@@ -48,12 +70,56 @@ export function inversions(tiles) {
   return inv;
 }
 
-/** Solvable for the goal with the blank bottom-right. */
-export function isSolvable(tiles, rows, cols) {
-  const inv = inversions(tiles);
-  if (cols % 2 === 1) return inv % 2 === 0;
-  const blankRow = Math.floor(tiles.indexOf(0) / cols);
-  return (inv + blankRow) % 2 === (rows - 1) % 2;
+/** The blank-first goal 0 1 2 ... N-1. */
+export function blankFirstTiles(rows, cols) {
+  return Array.from({ length: rows * cols }, (_, i) => i);
+}
+
+/** The goals with a name (fifteen.board's GOAL_NAMES): name -> tiles(rows, cols). */
+export const GOALS = Object.freeze({ standard: goalTiles, "blank-first": blankFirstTiles });
+
+/** The name of `goal` (tiles) on a rows x cols board ("standard", "blank-first"), or null for another goal. */
+export function goalName(goal, rows, cols) {
+  const text = goal.join(" ");
+  return Object.keys(GOALS).find((name) => GOALS[name](rows, cols).join(" ") === text) || null;
+}
+
+/**
+ * The goal a new rows x cols board of the page gets when `board` showed before: its goal on
+ * the same size, the blank-first goal after a blank-first one, else the standard goal.
+ */
+export function goalLike(board, rows, cols) {
+  if (board.rows === rows && board.cols === cols) return board.goal.slice();
+  return (board.goalName === "blank-first" ? blankFirstTiles : goalTiles)(rows, cols);
+}
+
+/**
+ * Solvable for `goal` (tiles; the standard goal when not given).  Every move is one swap of
+ * the blank with a tile and one step of the blank, so a position reaches a goal when the
+ * parity of the permutation between them equals the parity of the blank's distance to its
+ * goal square (fifteen.board's solvability_problem).
+ */
+export function isSolvable(tiles, rows, cols, goal = null) {
+  if (!goal) {
+    const inv = inversions(tiles);
+    if (cols % 2 === 1) return inv % 2 === 0;
+    const blankRow = Math.floor(tiles.indexOf(0) / cols);
+    return (inv + blankRow) % 2 === (rows - 1) % 2;
+  }
+  const home = [];
+  goal.forEach((t, i) => (home[t] = i));
+  const seen = new Array(tiles.length).fill(false);
+  let swaps = 0;
+  for (let i = 0; i < tiles.length; i++) {
+    for (let j = i, len = 0; !seen[j]; j = home[tiles[j]], len++) {
+      seen[j] = true;
+      if (len) swaps++;
+    }
+  }
+  const b = tiles.indexOf(0);
+  const g = goal.indexOf(0);
+  const walk = Math.abs(Math.floor(b / cols) - Math.floor(g / cols)) + Math.abs((b % cols) - (g % cols));
+  return swaps % 2 === walk % 2;
 }
 
 /** True when `tiles` is a permutation of 0..rows*cols-1. */
@@ -82,18 +148,18 @@ export function randomBelow(n, fill = (buf) => crypto.getRandomValues(buf)) {
 }
 
 /**
- * A uniformly random solvable position.  Fisher-Yates gives a uniform
- * permutation; swapping the first two non-blank tiles maps the unsolvable half
- * one-to-one onto the solvable half, so the result stays uniform.
+ * A uniformly random position solvable for `goal` (the standard goal when not given).
+ * Fisher-Yates gives a uniform permutation; swapping the first two non-blank tiles maps
+ * the unsolvable half one-to-one onto the solvable half, so the result stays uniform.
  * rand(k) returns an integer in [0, k).
  */
-export function randomTiles(rows, cols, rand = randomBelow) {
+export function randomTiles(rows, cols, rand = randomBelow, goal = null) {
   const t = goalTiles(rows, cols);
   for (let i = t.length - 1; i > 0; i--) {
     const j = rand(i + 1);
     [t[i], t[j]] = [t[j], t[i]];
   }
-  if (!isSolvable(t, rows, cols)) {
+  if (!isSolvable(t, rows, cols, goal)) {
     const [a, b] = t.map((v, i) => (v === 0 ? -1 : i)).filter((i) => i >= 0);
     [t[a], t[b]] = [t[b], t[a]];
   }
@@ -103,15 +169,46 @@ export function randomTiles(rows, cols, rand = randomBelow) {
 const DELTA = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
 export const OPPOSITE = { U: "D", D: "U", L: "R", R: "L" };
 
+/**
+ * A position and the goal it is solved towards.  `goal`: tiles (a permutation of 0..N-1),
+ * the standard goal when not given; a board made without tiles shows its goal.
+ */
 export class Board {
-  constructor(rows, cols, tiles) {
+  constructor(rows, cols, tiles, goal = null) {
     this.rows = rows;
     this.cols = cols;
-    this.tiles = tiles ? tiles.slice() : goalTiles(rows, cols);
+    this.goal = goal ? goal.slice() : goalTiles(rows, cols);
+    this.tiles = tiles ? tiles.slice() : this.goal.slice();
   }
 
   get shape() {
     return shapeName(this.rows, this.cols);
+  }
+
+  /** The goal's name ("standard", "blank-first") or null for another goal. */
+  get goalName() {
+    return goalName(this.goal, this.rows, this.cols);
+  }
+
+  /** The goal as text ("0 1 2 ..."). */
+  goalText() {
+    return this.goal.join(" ");
+  }
+
+  /** The same tiles towards `goal` (tiles). */
+  withGoal(goal) {
+    return new Board(this.rows, this.cols, this.tiles, goal);
+  }
+
+  /** "shape:tiles", with "|goal" when it is not the standard goal: one key per position and goal. */
+  key() {
+    const name = this.goalName;
+    return `${this.shape}:${this.text()}${name === "standard" ? "" : `|${this.goalText()}`}`;
+  }
+
+  /** The position as fifteen.api takes it: {text, shape}, and goal when it is not the standard one. */
+  params() {
+    return { text: this.text(), shape: this.shape, ...(this.goalName === "standard" ? {} : { goal: this.goal.slice() }) };
   }
 
   get blank() {
@@ -119,11 +216,11 @@ export class Board {
   }
 
   clone() {
-    return new Board(this.rows, this.cols, this.tiles);
+    return new Board(this.rows, this.cols, this.tiles, this.goal);
   }
 
   isGoal() {
-    return this.tiles.every((t, i) => t === (i === this.tiles.length - 1 ? 0 : i + 1));
+    return this.tiles.every((t, i) => t === this.goal[i]);
   }
 
   text() {

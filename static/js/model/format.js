@@ -120,6 +120,72 @@ export function estimateText(p, rate, { suggestion = "" } = {}) {
   return `If no solution has ${p.bound} moves, bound ${p.bound} ends in ${formatRange(leftLow, leftHigh)} (growth ×${low.toFixed(1)}–×${high.toFixed(1)} per iteration).`;
 }
 
+/**
+ * How long an example (static/data/examples.json) takes to solve in the page: its `page_seconds`,
+ * measured on the machine that built the site (tools/web_bench.py), said as such, or its
+ * `page_over_seconds` (a measurement stopped unfinished); "" when not measured.
+ */
+export function exampleTimeText(ex) {
+  if (ex?.page_over_seconds) return `More than ${formatRough(ex.page_over_seconds)} in the page (measured on the machine that built this site, unfinished; yours may differ).`;
+  if (!ex?.page_seconds) return "";
+  return `Solved in the page in ${ex.page_seconds < 1 ? "under a second" : `about ${formatRough(ex.page_seconds)}`} (measured on the machine that built this site; yours may differ).`;
+}
+
+/** What a solve's or bounds' goal_frame (fifteen.frame) says, as a sentence ("" for the standard goal). */
+export function goalFrameText(frame) {
+  return frame ? `Goal: ${frame.charAt(0).toLowerCase()}${frame.slice(1)}.` : "";
+}
+
+/**
+ * The whole optimal search, not only its running iteration.  The model: IDA* runs one iteration
+ * per cost bound (b, b+2, b+4 ...), each about the same factor g larger than the one before (g:
+ * the geometric mean of the last growth ratios, up to three, when they agree within
+ * MAX_GROWTH_SPREAD); nothing says where the optimum lies, so the estimate assumes a plausible
+ * one, WHOLE_STEPS more iterations after the running one (bound b + 2 * WHOLE_STEPS: the
+ * optimum is usually that close once the bound has risen for three iterations with a strong
+ * bound, and an estimate that assumes less would promise too much).  With N the last finished
+ * iteration's nodes and d the running one's nodes so far, the search left is
+ *     N * (g + g^2 + ... + g^(WHOLE_STEPS + 1)) - d   nodes
+ * at `rate` nodes per second.  Returns {seconds, bound, growth} (bound: the last iteration it
+ * counts), or null when there is no estimate (fewer than three finished iterations, no rate,
+ * growth irregular or not above 1).
+ */
+export const WHOLE_STEPS = 2;
+
+/** A whole search longer than this (s) at its rate is out of reach here: the page says so and offers a fast answer. */
+export const OUT_OF_REACH_SECONDS = 600;
+
+export function wholeSearch(p, rate) {
+  const its = (p.iterations || []).filter((it) => it.nodes > 0);
+  if (its.length < 3 || !rate || p.bound === undefined) return null;
+  const ratios = [];
+  for (let i = Math.max(1, its.length - 3); i < its.length; i++) ratios.push(its[i].nodes / its[i - 1].nodes);
+  const low = Math.min(...ratios);
+  const high = Math.max(...ratios);
+  if (low <= 1 || high / low > MAX_GROWTH_SPREAD) return null;
+  const g = Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length);
+  let nodes = 0;
+  let next = its[its.length - 1].nodes;
+  for (let k = 0; k <= WHOLE_STEPS; k++) {
+    next *= g;
+    nodes += next;
+  }
+  return { seconds: Math.max(0, nodes - (p.iteration_nodes || 0)) / rate, bound: p.bound + 2 * WHOLE_STEPS, growth: g };
+}
+
+/**
+ * The whole search's estimate in words: "" when there is none; past OUT_OF_REACH_SECONDS, that
+ * the optimal search is out of reach here (it may go on).
+ */
+export function wholeSearchText(whole) {
+  if (!whole) return "";
+  const time = formatRange(whole.seconds, whole.seconds);
+  if (whole.seconds > OUT_OF_REACH_SECONDS) {
+    return `The optimal search is out of reach here: ${time} at this rate (up to bound ${whole.bound}, growth ×${whole.growth.toFixed(1)}). A fast answer takes seconds; this search may go on.`;
+  }
+  return `The whole search: ${time} at this rate if the shortest solution has at most ${whole.bound} moves.`;
+}
+
 /** "Shortest solution ≥ N moves": what the search has proved so far (the current bound). */
 export function lowerBoundText(bound) {
   return bound === undefined || bound === null ? "" : `Shortest solution ≥ ${bound} moves`;

@@ -25,6 +25,7 @@
 //     stopped, with the time and whether it had to restart.
 
 import { OPPOSITE } from "./board.js";
+import { STOPPED_TEXT, anytimeText } from "./anytime.js";
 
 /** #status[data-state] values. */
 export const Status = Object.freeze({
@@ -59,8 +60,8 @@ export const Source = Object.freeze({
  */
 export const CLICK_GUARD_MS = 300;
 
-/** A position's key ("4x4:1 2 3 ..."). */
-const positionKey = (board) => `${board.shape}:${board.text()}`;
+/** A position's key ("4x4:1 2 3 ...", with its goal when not the standard one: Board.key). */
+const positionKey = (board) => board.key();
 
 /** At most this many undo steps are kept. */
 export const UNDO_LIMIT = 200;
@@ -76,11 +77,11 @@ export class PageModel {
     this.playbackIndex = 0; // moves of the solution played on the board
     this.example = ""; // the example shown, "" when the position is not (any more) an example
     this.undoStack = []; // [{position, solution, example}]
-    this.lastSolved = null; // {text, shape, length} of the last finished solve (or the one Back/Forward brought back)
+    this.lastSolved = null; // {key (Board.key), length} of the last finished solve (or the one Back/Forward brought back)
     this.lastBounds = null; // the solver's last "bounds" answer (the board shown's once it arrives)
     this.notice = ""; // a note on the position (a refused link), "" for none
     // ---- the solve job and the status line
-    this.job = null; // {id, board, bound, startedAt, cancelling, proven}
+    this.job = null; // {id, board, bound, startedAt, cancelling, proven, anytime, best}: best = the anytime search's best solution so far (model/anytime.js)
     this.jobSeq = 0;
     this.status = { state: Status.LOADING, text: "Loading the solver…" };
     // ---- the tiles text field
@@ -200,7 +201,8 @@ export class PageModel {
   /** The last "bounds" answer when it is the board shown's (the position, or a step of its playback), else null. */
   positionBounds() {
     const r = this.lastBounds;
-    return r && r.tiles.join(" ") === this.shownBoard().text() ? r : null;
+    const shown = this.shownBoard();
+    return r && r.tiles.join(" ") === shown.text() && (!r.goal || r.goal.join(" ") === shown.goalText()) ? r : null;
   }
 
   /** A share link to check once the solver has loaded (null: taken). */
@@ -244,7 +246,7 @@ export class PageModel {
       if (source !== Source.HISTORY && source !== Source.LINK) return [];
       effects.push(...this.cancelJob("the position changed"));
     }
-    const same = board.shape === this.position.shape && board.text() === this.position.text();
+    const same = positionKey(board) === positionKey(this.position);
     if (same && source !== Source.EXAMPLE && source !== Source.START && !this.solution) {
       if (!this.job) effects.push(this.idleStatus());
       return effects;
@@ -258,7 +260,7 @@ export class PageModel {
     // Back / Forward return to a history entry with the solution it showed (`entry`: its tag)
     const before = source === Source.HISTORY && entry ? this.shownBefore.get(entry) : null;
     this.solution = before && positionKey(before.start) === positionKey(board) ? before : null;
-    if (this.solution && !this.solution.kind) this.lastSolved = { text: board.text(), shape: board.shape, length: this.solution.result.length };
+    if (this.solution && !this.solution.kind) this.lastSolved = { key: positionKey(board), length: this.solution.result.length };
     if (source === Source.HISTORY) this.entry = entry;
     this.playbackIndex = 0;
     this.example = source === Source.EXAMPLE ? example : "";
@@ -392,17 +394,21 @@ export class PageModel {
   }
 
   // ---------------------------------------------------------------- solve and cancel
-  /** Solve was clicked (or Ctrl+Enter) at time `now` (ms) with bound `bound`. */
-  solveRequested(bound, now) {
+  /**
+   * Solve was clicked (or Ctrl+Enter) at time `now` (ms) with bound `bound`; `anytime`: a fast
+   * answer improved while it runs (model/anytime.js), not the optimal search; `proven`: a lower
+   * bound already proven (by an optimal search stopped for it).
+   */
+  solveRequested(bound, now, { anytime = false, proven = null } = {}) {
     if (this.job) return [];
     if (!this.ready) return [this.setStatus(this.status.state, "Waiting for the solver to finish loading…"), { type: "solveWhenReady" }];
     if (this.textError) return [this.setStatus(Status.READY, "Fix the tiles text first (see the message under it)."), { type: "focusText" }];
     const s = this.solution;
-    const same = s && s.bound === bound && s.epoch === this.solverEpoch;
-    if (same && s.start.text() === this.position.text() && s.start.shape === this.position.shape) {
+    const same = s && s.bound === bound && s.epoch === this.solverEpoch && s.result.optimal !== false && !anytime;
+    if (same && positionKey(s.start) === positionKey(this.position)) {
       return [{ type: "focusResult" }]; // solved already: a second click changes nothing
     }
-    this.job = { id: ++this.jobSeq, board: this.position.clone(), bound, startedAt: now, cancelling: false, proven: null };
+    this.job = { id: ++this.jobSeq, board: this.position.clone(), bound, startedAt: now, cancelling: false, proven, anytime, best: null };
     this.solution = null;
     this.playbackIndex = 0;
     return [
@@ -432,7 +438,23 @@ export class PageModel {
     this.job = null;
     const how = restarted ? `the solver had to restart (${seconds})` : `stopped in ${seconds}, no restart needed`;
     const reason = why ? ` because ${why}` : "";
+    if (job.best && !why) return this.keepBest(job, `Stopped in ${seconds}${restarted ? " (the solver restarted)" : ""}; the best found is kept`);
     return [this.setStatus(Status.CANCELLED, `Cancelled${reason}: ${how}.${this.provenText(job)}`), { type: "render" }, { type: "solvingEnded" }];
+  }
+
+  /** An improvement of the anytime search of `job`: `best` (model/anytime.js anytimeSolution) is kept; the status says it. */
+  anytimeProgress(job, best) {
+    if (this.job !== job || job.cancelling || !best) return [];
+    job.best = best;
+    return [this.setStatus(Status.SOLVING, `Solving · ${anytimeText(best, job.proven)}`)];
+  }
+
+  /** The anytime search of `job` stopped early: its best solution is the one shown, playable; `what` begins the status. */
+  keepBest(job, what) {
+    this.solution = { start: job.board, bound: job.bound, result: job.best, epoch: this.solverEpoch };
+    this.playbackIndex = 0;
+    const status = this.setStatus(Status.CANCELLED, `${what}: ${anytimeText(job.best, job.proven)}.`);
+    return [{ type: "solvingEnded" }, { type: "showSolution", focus: true }, status, { type: "render" }];
   }
 
   /** A progress report for `job`: the status speaks only when the bound rises (throttled announcements). */
@@ -451,6 +473,7 @@ export class PageModel {
 
   solvedStatus() {
     const r = this.solution.result;
+    if (r.optimal === false) return this.setStatus(Status.SOLVED, `Best found: ${anytimeText(r)}.`);
     return this.setStatus(Status.SOLVED, `Solved: ${plural(r.length, "move")}, optimal.`);
   }
 
@@ -458,11 +481,16 @@ export class PageModel {
   solveDone(job, result, { seconds = "" } = {}) {
     if (this.job !== job || job.cancelling) return []; // a stale answer, or cancelDone will follow
     this.job = null;
-    this.lastSolved = { text: job.board.text(), shape: job.board.shape, length: result.length };
+    if (job.proven && result.lower_bound !== undefined) result.lower_bound = Math.max(result.lower_bound, job.proven);
+    if (result.optimal === false && result.lower_bound >= result.length) result.optimal = true; // proven by the search stopped before
+    if (result.optimal !== false) this.lastSolved = { key: positionKey(job.board), length: result.length };
     this.solution = { start: job.board, bound: job.bound, result, epoch: this.solverEpoch };
     this.playbackIndex = 0;
     const status = this.solvedStatus();
-    if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, optimal.`;
+    if (result.optimal === false) {
+      const why = STOPPED_TEXT[result.stopped];
+      status.text = this.status.text = `Best found${seconds ? ` in ${seconds}` : ""}: ${anytimeText(result)}${why ? ` (${why})` : ""}.`;
+    } else if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, optimal.`;
     return [{ type: "solvingEnded" }, { type: "showSolution", focus: true }, status, { type: "render" }];
   }
 
@@ -470,6 +498,7 @@ export class PageModel {
   solveStopped(job, reason) {
     if (this.job !== job || job.cancelling) return [];
     this.job = null;
+    if (job.best) return this.keepBest(job, `Solve ${reason.charAt(0).toLowerCase()}${reason.slice(1, -1)}; the best found is kept`);
     return [this.setStatus(Status.CANCELLED, `Solve ${reason.charAt(0).toLowerCase()}${reason.slice(1)}${this.provenText(job)}`), { type: "solvingEnded" }, { type: "render" }];
   }
 

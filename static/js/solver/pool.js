@@ -222,14 +222,15 @@ export class SolverPool {
     entry.client.start(this.shape);
   }
 
-  /** Solve params = {text, shape, bound}; onProgress(progress) with `workers` when parallel. */
+  /** Solve params = {text, shape, bound, goal?}; onProgress(progress) with `workers` when parallel. */
   async solve(params, onProgress) {
     if (!this.primary.ready && this.primary.worker) {
       // restarting in the background (stopped after the last solution): wait for it
       await this.primary.readyPromise.catch(() => {});
     }
     const helpers = this.readyHelpers();
-    if (!helpers.length || !this.primary.ready) return this.primary.solve(params, onProgress);
+    // an anytime search (model/anytime.js) runs in the primary: the pool's parallel search is IDA*'s
+    if (params.anytime || !helpers.length || !this.primary.ready) return this.primary.solve(params, onProgress);
     this.shape = params.shape || this.shape;
     const job = new ParallelJob(this, params, onProgress, [this.primary, ...helpers.map((h) => h.client)]);
     this.job = job;
@@ -262,7 +263,7 @@ export class SolverPool {
 class ParallelJob {
   constructor(pool, params, onProgress, clients) {
     this.pool = pool;
-    this.params = { text: params.text, shape: params.shape, bound: params.bound };
+    this.params = { text: params.text, shape: params.shape, bound: params.bound, ...(params.goal ? { goal: params.goal } : {}) };
     this.onProgress = onProgress || (() => {});
     this.clients = clients; // [primary, ...helpers]
     this.workerNodes = clients.map(() => 0);

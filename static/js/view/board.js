@@ -38,13 +38,14 @@ export class BoardView {
       b.style.setProperty("--r", r);
       b.style.setProperty("--c", c);
       b.dataset.index = String(i);
-      const home = t === i + 1;
+      const home = t === board.goal[i];
       const movable = !busy && (r === br || c === bc);
       b.classList.toggle("home", home);
       b.classList.toggle("movable", movable);
       b.setAttribute("aria-label", `Tile ${t}, row ${r + 1}, column ${c + 1}${home ? ", in place" : ""}`);
     });
     el.dataset.tiles = board.tiles.join(",");
+    el.dataset.goal = board.goal.join(",");
     el.dataset.shape = board.shape;
     el.classList.toggle("busy", busy);
     el.classList.toggle("solved-glow", board.isGoal() && !busy);

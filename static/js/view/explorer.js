@@ -12,6 +12,10 @@ const moveText = (m) => `${m.tile} (${m.direction})`;
 
 /** The words of an optional explorer table's panel (its pack's label names the board). */
 const TABLE_PACK = Object.freeze({
+  about: "An optional table of this board's exact distances.",
+  memory: "needs memory while loading",
+  progress: "Downloading the table",
+  button: "Download the table",
   noun: (pack) => `the ${shapeOf(pack)} table`,
   download: (pack, size) => `Download the ${shapeOf(pack)} table (${size})`,
   loaded: (pack) => `The ${shapeOf(pack)} table is loaded and kept for offline use.`,

@@ -13,12 +13,12 @@
 import { BoardView, BoundsView, PlaybackView } from "./board.js";
 import { LoadingView, ProgressView } from "./progress.js";
 import { PackView, SolutionView } from "./solve.js";
-import { formatBytes, phasesAttr, shorten } from "../model/format.js";
+import { formatBytes, formatRough, phasesAttr, shorten } from "../model/format.js";
 import { $, option } from "./dom.js";
 
 
 /** Controls that a running solve disables. */
-const POSITION_CONTROLS = ["shape-select", "shuffle-button", "reset-button", "examples", "bound-select", "tiles-input"];
+const POSITION_CONTROLS = ["shape-select", "shuffle-button", "reset-button", "examples", "bound-select", "tiles-input", "goal-input", "goal-standard", "goal-blank-first"];
 
 export class PageView {
   constructor() {
@@ -79,10 +79,40 @@ export class PageView {
   }
 
   // ---------------------------------------------------------------- position card
-  /** The size menu: `shapes` = [[value, label], ...]. */
+  /**
+   * The size menu: `shapes` = [[value, label], ...], in groups: the square boards first, then
+   * the others by their number of rows.
+   */
   setShapes(shapes, selected) {
-    $("shape-select").replaceChildren(...shapes.map(([value, label]) => option(value, label)));
-    $("shape-select").value = selected;
+    const groups = new Map([["Square", []]]);
+    for (const [value, label] of shapes) {
+      const [rows, cols] = value.split("x");
+      const name = rows === cols ? "Square" : `${rows} rows`;
+      if (!groups.has(name)) groups.set(name, []);
+      groups.get(name).push(option(value, label));
+    }
+    const sel = $("shape-select");
+    sel.replaceChildren(
+      ...[...groups].filter(([, opts]) => opts.length).map(([name, opts]) => {
+        const g = document.createElement("optgroup");
+        g.label = name;
+        g.append(...opts);
+        return g;
+      }),
+    );
+    sel.value = selected;
+  }
+
+  /**
+   * The Goal field: its text (null: kept as typed) and its error ("" = none; `code`: the
+   * solver's error code, kept in data-code).
+   */
+  setGoal(text, error = "", code = "") {
+    if (text !== null) $("goal-input").value = text;
+    const message = shorten(error);
+    if ($("goal-error").textContent !== message) $("goal-error").textContent = message;
+    $("goal-error").dataset.code = code || "";
+    $("goal-input").setAttribute("aria-invalid", message ? "true" : "false");
   }
 
   /** Select `shape` in the size menu (which lists only the supported shapes); true when it showed another. */
@@ -91,6 +121,12 @@ export class PageView {
     const changed = sel.value !== shape;
     if (changed && [...sel.options].some((o) => o.value === shape)) sel.value = shape;
     return changed;
+  }
+
+  /** The line under the board that says the goal (`title`: more about how it is searched). */
+  setGoalLine(text, title = "") {
+    $("goal-line").textContent = text;
+    $("goal-line").title = title || text;
   }
 
   setTilesText(text) {
@@ -137,7 +173,9 @@ export class PageView {
 
   /** The examples menu: [{id, name, optimal}], after its placeholder option. */
   addExamples(examples) {
-    $("examples").append(...examples.map((ex) => option(ex.id, `${ex.name} — ${ex.optimal} moves`)));
+    // with the time it takes in the page, measured on the machine that built the site (its note says so)
+    const time = (ex) => (ex.page_over_seconds ? ` · over ${formatRough(ex.page_over_seconds)}` : ex.page_seconds ? ` · ${formatRough(ex.page_seconds)}` : "");
+    $("examples").append(...examples.map((ex) => option(ex.id, `${ex.name} — ${ex.optimal} moves${time(ex)}`)));
   }
 
   /** Select example `id` ("" = none) and show `note` under the menu. */
@@ -162,6 +200,18 @@ export class PageView {
 
   setSolveEnabled(enabled) {
     $("solve-button").disabled = !enabled;
+    $("fast-button").disabled = !enabled;
+  }
+
+  /**
+   * Fast answer: usable when the solver is and no anytime search runs (during an optimal search
+   * it stops it for one); `offer`: the optimal search is out of reach, the button says so.
+   */
+  setFast({ enabled, offer = false }) {
+    const b = $("fast-button");
+    b.disabled = !enabled;
+    b.classList.toggle("btn-primary", offer);
+    b.dataset.offer = String(offer);
   }
 
   /**

@@ -2,7 +2,7 @@
 // solve's live progress (bound, nodes, rate, iterations, estimate).
 
 import { Stage, LoadState } from "../solver/protocol.js";
-import { currentIteration, estimateText, formatBytes, formatCount, formatSeconds, lowerBoundText, nodeRate } from "../model/format.js";
+import { OUT_OF_REACH_SECONDS, currentIteration, estimateText, formatBytes, formatCount, formatSeconds, lowerBoundText, nodeRate, wholeSearch, wholeSearchText } from "../model/format.js";
 
 import { $, html } from "./dom.js";
 
@@ -150,6 +150,8 @@ export class ProgressView {
     $("p-elapsed").textContent = "0 s";
     $("p-estimate").textContent = "";
     $("p-lower").textContent = "";
+    delete this.root.dataset.anytime;
+    delete this.root.dataset.outOfReach;
   }
 
   hide() {
@@ -164,6 +166,10 @@ export class ProgressView {
     if (this.root.hidden) return;
     this.tbody.querySelector("tr.current")?.remove();
     $("p-estimate").textContent = "";
+    if (this.root.dataset.anytime) {
+      $("p-lower").textContent = `Stopped: ${$("p-lower").textContent.replace(/^Stopped: /, "")}`;
+      return;
+    }
     const bound = $("p-bound").textContent;
     $("p-lower").textContent = /^\d+$/.test(bound) ? `Stopped: the shortest solution has at least ${bound} moves.` : "Stopped.";
   }
@@ -180,10 +186,25 @@ export class ProgressView {
   }
 
   /**
-   * p = {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}]};
-   * suggestion: what to try when the search is beyond reach.
+   * An anytime search's line (model/anytime.js anytimeText: "82 moves found · optimal ≥ 78"),
+   * in the place of the proven bound's; `seconds` since the solve began.
    */
-  update(p, { suggestion = "" } = {}) {
+  anytime(text, seconds, { lower = null, limit = 0 } = {}) {
+    this.root.hidden = false;
+    $("p-lower").textContent = text;
+    $("p-elapsed").textContent = formatSeconds(seconds);
+    if (lower !== null) $("p-bound").textContent = `≥ ${lower}`; // the proven lower bound
+    $("p-estimate").textContent = `Each better solution is shown as it is found. The search stops when it proves one optimal${limit ? `, or after ${formatSeconds(limit)}` : ""}; Cancel keeps the best found.`;
+    this.root.dataset.anytime = "true";
+  }
+
+  /**
+   * p = {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}]};
+   * suggestion: what to try when the search is beyond reach; anytime: the figures are those of
+   * the optimal search under an anytime one (its line stays).  Returns the whole search's
+   * estimate (model/format.js wholeSearch) or null; its `outOfReach` is set past OUT_OF_REACH_SECONDS.
+   */
+  update(p, { suggestion = "", anytime = false } = {}) {
     const its = p.iterations || [];
     p = currentIteration(p);
     $("p-bound").textContent = p.bound ?? "–";
@@ -205,7 +226,12 @@ export class ProgressView {
     if (p.bound !== undefined) this.tbody.append(row([p.bound, formatCount(p.iteration_nodes), "", "running"], "current"));
     const wrap = this.tbody.closest(".table-wrap");
     wrap.scrollTop = wrap.scrollHeight;
-    $("p-estimate").textContent = estimateText(p, rate, { suggestion });
-    $("p-lower").textContent = lowerBoundText(p.bound);
+    const whole = wholeSearch(p, rate);
+    const outOfReach = !!whole && whole.seconds > OUT_OF_REACH_SECONDS;
+    // the whole search first when it is out of reach; else the running iteration, then the whole
+    $("p-estimate").textContent = outOfReach ? wholeSearchText(whole) : [estimateText(p, rate, { suggestion }), wholeSearchText(whole)].filter(Boolean).join(" ");
+    this.root.dataset.outOfReach = String(outOfReach);
+    if (!anytime) $("p-lower").textContent = lowerBoundText(p.bound);
+    return whole && { ...whole, outOfReach };
   }
 }

@@ -2,7 +2,7 @@
 // highlighted) and the optional pack's panel.
 
 import { PackPhase } from "../solver/protocol.js";
-import { formatCount, formatPackSize, formatSeconds, packMemoryText } from "../model/format.js";
+import { formatCount, formatPackSize, formatSeconds, goalFrameText, packMemoryText } from "../model/format.js";
 
 import { $, html } from "./dom.js";
 
@@ -32,18 +32,28 @@ export class SolutionView {
     el.dataset.directions = result.directions;
     el.dataset.workers = String(result.workers || 1); // the pool's workers that searched
     el.dataset.given = String(given);
+    el.dataset.bound = result.bound || "";
+    el.dataset.goalFrame = result.goal_frame || "";
     $("solution-length").textContent = String(result.length);
     const unit = result.length === 1 ? "move" : "moves";
-    const shortest = !given || optimal === result.length;
-    $("solution-unit").textContent = shortest ? `${unit}, optimal` : unit;
-    if (given) {
+    const shortest = given ? optimal === result.length : result.optimal !== false;
+    $("solution-unit").textContent = shortest ? `${unit}, optimal` : given ? unit : `${unit}, best found`;
+    el.dataset.optimal = String(shortest);
+    el.dataset.lowerBound = String(result.lower_bound ?? (shortest ? result.length : ""));
+    if (!given && result.optimal === false) {
+      // an anytime answer (model/anytime.js): how good it is, said plainly
+      const lb = result.lower_bound ?? 0;
+      const found = result.nodes ? `${formatCount(result.nodes)} nodes in ${formatSeconds(result.seconds)}` : `Found in ${formatSeconds(result.seconds)}`;
+      $("solution-meta").textContent = `${found}: not proven shortest, the shortest solution has at least ${lb} moves (at most ${result.length - lb} more than the shortest).${result.goal_frame ? ` ${goalFrameText(result.goal_frame)}` : ""}`;
+    } else if (given) {
       const known = optimal === null ? "Solve to know whether they are the shortest." : shortest ? "None is shorter." : `The shortest solution has ${optimal}.`;
       $("solution-meta").textContent = `The link's moves, checked by replay: they reach the goal. ${known}`;
     } else {
       const rate = result.seconds > 0 ? result.nodes / result.seconds : null;
+      // the goal's frame (fifteen.frame): how a goal other than the standard one was searched
       $("solution-meta").textContent =
         `${formatCount(result.nodes)} nodes in ${formatSeconds(result.seconds)}` +
-        `${rate ? ` (${formatCount(rate)}/s)` : ""} with the ${boundLabel} bound.`;
+        `${rate ? ` (${formatCount(rate)}/s)` : ""} with the ${boundLabel} bound.${result.goal_frame ? ` ${goalFrameText(result.goal_frame)}` : ""}`;
     }
     fillMoves($("solution-tiles"), result.moves.map(String), " ");
     fillMoves($("solution-dirs"), result.directions.split(""), "");
@@ -57,6 +67,10 @@ export class SolutionView {
     delete el.dataset.directions;
     delete el.dataset.workers;
     delete el.dataset.given;
+    delete el.dataset.bound;
+    delete el.dataset.optimal;
+    delete el.dataset.lowerBound;
+    delete el.dataset.goalFrame;
   }
 
   /** Mark move i (0-based; -1: none) in both notations, scrolled into view. */
@@ -80,22 +94,51 @@ export const PackState = Object.freeze({ OFFERED: "offered", DOWNLOADING: "downl
 
 /** The words of the Solve card's pack panel (the explorer's tables have their own: view/explorer.js). */
 const HARD_PACK = Object.freeze({
+  heading: "Hard positions",
+  about: "An optional database that solves the hardest positions far faster.",
+  memory: "needs about 400 MB of memory while loading",
+  caveat: ", more than some phones can spare",
+  progress: "Downloading the pack",
+  button: "Download hard-positions pack",
   noun: () => "the hard-positions pack",
   download: (pack, size) => `Download hard-positions pack (${size})`,
   loaded: () => "Hard-positions pack loaded: the strongest bound now uses it.",
 });
 
 /**
+ * Fill the empty panel `panel` from index.html's #pack-template: its parts get the ids
+ * prefix-heading, -note, -memory, -button, -cancel, -progress-label, -progress, -status and the
+ * words' texts (heading: none for a panel without one).
+ */
+function fillPanel(panel, prefix, words) {
+  if (panel.childElementCount) return;
+  panel.append($("pack-template").content.cloneNode(true));
+  const part = (name) => panel.querySelector(`[data-part="${name}"]`);
+  for (const name of ["heading", "note", "memory", "button", "cancel", "progress-label", "progress", "status"]) part(name).id = `${prefix}-${name}`;
+  if (words.heading) part("heading").textContent = words.heading;
+  else part("heading").remove();
+  part("about").textContent = words.about;
+  part("memory").textContent = words.memory;
+  part("caveat").textContent = words.caveat || "";
+  part("progress-text").textContent = words.progress;
+  part("progress-label").htmlFor = `${prefix}-progress`;
+  part("button").textContent = words.button;
+  part("button").setAttribute("aria-describedby", `${prefix}-note`);
+}
+
+/**
  * An optional pack's panel: its download button (with the size), Cancel, a progress bar and a
- * status line.  `prefix`: the ids' prefix (prefix-button, prefix-cancel, prefix-progress,
- * prefix-progress-label, prefix-status, and prefix-panel or `panel`); `words`: {noun(pack),
- * download(pack, size), loaded(pack)}.
+ * status line, made from index.html's #pack-template (fillPanel).  `prefix`: the ids' prefix
+ * (prefix-button, prefix-cancel, prefix-progress, prefix-progress-label, prefix-status, and
+ * prefix-panel or `panel`); `words`: {heading, about, memory, caveat, progress, button: the
+ * panel's texts; noun(pack), download(pack, size), loaded(pack)}.
  */
 export class PackView {
   constructor({ prefix = "pack", panel = `${prefix}-panel`, words = HARD_PACK } = {}) {
     this.prefix = prefix;
     this.words = words;
     this.panel = $(panel);
+    fillPanel(this.panel, prefix, words);
     this.button = $(`${prefix}-button`);
     this.status = $(`${prefix}-status`);
     this.bar = $(`${prefix}-progress`);

@@ -1,0 +1,131 @@
+// model/anytime.js and the page model's anytime solve: the line that says how good the answer
+// is, the best found kept through a Cancel (playable), the answer never called optimal unless it
+// is; and model/format.js's estimate of the whole optimal search (out of reach past 10 minutes).
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import { Board, blankFirstTiles } from "../../static/js/model/board.js";
+import { ANYTIME_SQUARES, anytimeByDefault, anytimeParams, anytimeSolution, anytimeText } from "../../static/js/model/anytime.js";
+import { PageModel, Status } from "../../static/js/model/page-model.js";
+import { OUT_OF_REACH_SECONDS, WHOLE_STEPS, wholeSearch, wholeSearchText } from "../../static/js/model/format.js";
+
+const types = (effects) => effects.map((e) => e.type);
+
+/** A 3x3 three moves from the goal (the blank moved up twice and left once). */
+const start = () => {
+  const b = new Board(3, 3);
+  for (const d of "UUL") b.moveBlank(d);
+  return b;
+};
+/** The tiles that slide for R, D, D from start(), and a longer (non-optimal) way: L R first. */
+const SHORT = [2, 3, 6];
+const LONG = [1, 1, 2, 3, 6];
+
+describe("anytime answers", () => {
+  test("the line says the gap plainly, and 'proven optimal' only when it is", () => {
+    assert.equal(anytimeText({ length: 82, lower_bound: 78, optimal: false }), "82 moves found · optimal ≥ 78");
+    assert.equal(anytimeText({ length: 82, lower_bound: 78, optimal: false }, 80), "82 moves found · optimal ≥ 80"); // proven before
+    assert.equal(anytimeText({ length: 80, lower_bound: 80, optimal: false }), "80 moves · proven optimal");
+    assert.equal(anytimeText({ length: 80, lower_bound: 76, optimal: true }), "80 moves · proven optimal");
+    assert.equal(anytimeText({ length: 1, lower_bound: 1, optimal: true }), "1 move · proven optimal");
+  });
+
+  test("boards past 5x5 get an anytime answer by default; the params ask fifteen.api for one", () => {
+    assert.equal(ANYTIME_SQUARES, 25);
+    assert.equal(anytimeByDefault(new Board(5, 5)), false);
+    assert.equal(anytimeByDefault(new Board(5, 6)), true);
+    assert.equal(anytimeByDefault(new Board(10, 10)), true);
+    const b = new Board(3, 3, null, blankFirstTiles(3, 3));
+    assert.deepEqual(anytimeParams(b, "auto"), { text: "0 1 2 3 4 5 6 7 8", shape: "3x3", goal: blankFirstTiles(3, 3), bound: "auto", anytime: true, time_limit: 60 });
+  });
+
+  test("a progress report's moves become a playable solution; moves that do not solve the board are dropped", () => {
+    const s = anytimeSolution(start(), { kind: "anytime", seconds: 1.5, length: 5, lower_bound: 3, optimal: false, moves: LONG });
+    assert.deepEqual(s, { moves: LONG, directions: "LRRDD", length: 5, lower_bound: 3, optimal: false, seconds: 1.5, anytime: true });
+    assert.equal(anytimeSolution(start(), { moves: [2, 5] }), null); // not at the goal
+    assert.equal(anytimeSolution(start(), { moves: [7] }), null); // tile 7 is not next to the gap
+  });
+});
+
+describe("the page model's anytime solve", () => {
+  const ready = () => {
+    const m = new PageModel(start());
+    m.solverReady();
+    return m;
+  };
+
+  test("each improvement is kept and said; Cancel keeps the best found as the solution shown", () => {
+    const m = ready();
+    const [, , { job }] = m.solveRequested("auto", 1000, { anytime: true });
+    assert.equal(job.anytime, true);
+    const first = anytimeSolution(m.position, { moves: LONG, lower_bound: 3, optimal: false, seconds: 0.2 });
+    assert.deepEqual(types(m.anytimeProgress(job, first)), ["status"]);
+    assert.equal(m.status.text, "Solving · 5 moves found · optimal ≥ 3");
+    assert.equal(job.best, first);
+    assert.deepEqual(m.anytimeProgress(job, null), []); // a report that does not replay changes nothing
+    m.cancelRequested(5000);
+    const effects = m.cancelDone(job, { restarted: true, seconds: "1.2 s" });
+    assert.deepEqual(types(effects), ["solvingEnded", "showSolution", "status", "render"]);
+    assert.equal(m.job, null);
+    assert.equal(m.solution.result, first);
+    assert.equal(m.status.state, Status.CANCELLED);
+    assert.equal(m.status.text, "Stopped in 1.2 s (the solver restarted); the best found is kept: 5 moves found · optimal ≥ 3.");
+    assert.equal(m.shownBoard().text(), start().text()); // playable from the start
+    assert.equal(m.lastSolved, null); // not the shortest: nothing to compare a replay with
+    // a new Solve runs again (a better answer may come), it does not just focus the old one
+    assert.deepEqual(types(m.solveRequested("auto", 9000)).includes("solve"), true);
+  });
+
+  test("a cancel before any solution says what was proven; a result not proven optimal is never called optimal", () => {
+    const m = ready();
+    let [, , { job }] = m.solveRequested("auto", 1000, { anytime: true, proven: 3 });
+    m.cancelRequested(5000);
+    m.cancelDone(job, { restarted: false, seconds: "5 ms" });
+    assert.equal(m.solution, null);
+    assert.match(m.status.text, /^Cancelled: stopped in 5 ms, no restart needed\. The shortest solution has at least 3 moves\.$/);
+    [, , { job }] = m.solveRequested("auto", 9000, { anytime: true });
+    m.solveDone(job, { length: 5, moves: LONG, directions: "LRRDD", lower_bound: 3, optimal: false, stopped: "time", nodes: 10, seconds: 60 }, { seconds: "1 min 00 s" });
+    assert.equal(m.status.state, Status.SOLVED);
+    assert.equal(m.status.text, "Best found in 1 min 00 s: 5 moves found · optimal ≥ 3 (its time ran out).");
+    assert.equal(m.lastSolved, null);
+    [, , { job }] = m.solveRequested("auto", 20000, { anytime: true });
+    m.solveDone(job, { length: 3, moves: SHORT, directions: "RDD", lower_bound: 3, optimal: true, stopped: "optimal", nodes: 10, seconds: 1 }, { seconds: "1.0 s" });
+    assert.equal(m.status.text, "Solved in 1.0 s: 3 moves, optimal.");
+    assert.equal(m.lastSolved.length, 3);
+  });
+
+  test("a lower bound proven by the optimal search stopped for the fast answer counts", () => {
+    const m = ready();
+    const [, , { job }] = m.solveRequested("auto", 1000, { anytime: true, proven: 5 });
+    m.solveDone(job, { length: 5, moves: LONG, directions: "LRRDD", lower_bound: 3, optimal: false, stopped: "time", seconds: 60 });
+    assert.equal(m.solution.result.optimal, true);
+    assert.equal(m.status.text, "Solved: 5 moves, optimal.");
+  });
+});
+
+describe("the whole optimal search's estimate", () => {
+  const its = [
+    { bound: 40, nodes: 1e5 },
+    { bound: 42, nodes: 1e6 },
+    { bound: 44, nodes: 1e7 },
+  ];
+
+  test(`the running iteration and ${WHOLE_STEPS} more at the growth seen (geometric mean), from what is done`, () => {
+    const w = wholeSearch({ bound: 46, iteration_nodes: 2e7, iterations: its }, 1e6);
+    // 1e8 + 1e9 + 1e10 nodes for bounds 46, 48, 50, less the 2e7 done, at 1e6 nodes/s
+    assert.equal(w.bound, 50);
+    assert.ok(Math.abs(w.growth - 10) < 1e-9);
+    assert.ok(Math.abs(w.seconds - (1.11e10 - 2e7) / 1e6) < 1e-3, w.seconds);
+    assert.equal(wholeSearchText(w), "The optimal search is out of reach here: about 3 h at this rate (up to bound 50, growth ×10.0). A fast answer takes seconds; this search may go on.");
+  });
+
+  test(`within ${OUT_OF_REACH_SECONDS / 60} minutes it says how long the whole search takes; no estimate without growth`, () => {
+    const w = wholeSearch({ bound: 46, iteration_nodes: 0, iterations: its }, 1e8);
+    assert.equal(wholeSearchText(w), "The whole search: about 2 min at this rate if the shortest solution has at most 50 moves.");
+    assert.equal(wholeSearch({ bound: 44, iterations: its.slice(0, 2) }, 1e6), null);
+    assert.equal(wholeSearch({ bound: 46, iterations: its }, null), null);
+    assert.equal(wholeSearch({ bound: 46, iterations: [its[0], its[1], { bound: 44, nodes: 5e8 }] }, 1e6), null); // x10 then x500
+    assert.equal(wholeSearchText(null), "");
+  });
+});
