@@ -26,6 +26,7 @@ from fifteen.db import registry
 from fifteen.errors import FifteenError
 from fifteen.limits import clip_tokens
 from fifteen.schema import schema
+from fifteen.search.estimate import rough_duration, whole_search
 from fifteen.search.ida import Progress
 from fifteen.search.optimal import solve
 
@@ -228,6 +229,17 @@ def _solve(board: Board, args, values: dict) -> int:
             it = p.iterations[-1]
             rate = it.nodes / it.seconds if it.seconds > 0 else 0
             print(f"  bound {it.bound}: {_fmt_nodes(it.nodes)} nodes, {it.seconds:.2f} s ({rate:,.0f} nodes/s)", file=sys.stderr)
+            whole = whole_search(p.iterations, 0, rate)
+            if whole is not None and not p.found:
+                time = rough_duration(whole.seconds)
+                if whole.out_of_reach:
+                    print(
+                        f"  the optimal search is out of reach here: about {time} at this rate (up to bound {whole.bound}, "
+                        f"growth x{whole.growth:.1f}); --anytime answers in seconds with a proven lower bound",
+                        file=sys.stderr,
+                    )
+                else:
+                    print(f"  the rest of the search: about {time} at this rate if the optimum is at most {whole.bound}", file=sys.stderr)
 
     jobs = _jobs(args.jobs)
     if not args.json:
