@@ -160,6 +160,77 @@ def _nibbles(depth, k, n, cols, goal_sq, out):
     return mx
 
 
+def _neighbour_table(rows: int, cols: int) -> npt.NDArray[np.int64]:
+    """nbr[square, direction]: the neighbouring square, or -1 off the board."""
+    return np.array(
+        [
+            [
+                (p // cols + dr) * cols + p % cols + dc if 0 <= p // cols + dr < rows and 0 <= p % cols + dc < cols else -1
+                for dr, dc in DIRECTIONS
+            ]
+            for p in range(rows * cols)
+        ],
+        dtype=np.int64,
+    )
+
+
+@njit(cache=True)
+def _edge_changes(ent, k, n, radix_w, nbr, hist, marks):
+    """Over every placement and every move of a group tile into a square free of group tiles:
+    hist[c + 3] counts the changes c of the entry (clipped to -3..3); marks[x] = 1 where some
+    move changes placement x's entry by 2 or more.  Returns the number of marked placements."""
+    sq = np.zeros(k, np.int64)
+    dig = np.zeros(k, np.int64)
+    marked = 0
+    for idx in range(ent.shape[0]):
+        used = _unrank(idx, k, n, dig, sq)
+        e = np.int64(ent[idx])
+        steep = False
+        for i in range(k):
+            a = sq[i]
+            for dr in range(4):
+                b = nbr[a, dr]
+                if b < 0 or (used >> b) & 1:
+                    continue
+                delta = radix_w[i] * (b - a)
+                if b - a > 1 or a - b > 1:
+                    lo = min(a, b)
+                    hi = max(a, b)
+                    acc = 0
+                    for j in range(k):
+                        if j != i and lo < sq[j] < hi:
+                            if j < i:
+                                acc -= radix_w[i]
+                            else:
+                                acc += radix_w[j]
+                    delta += acc if b > a else -acc
+                c = np.int64(ent[idx + delta]) - e
+                if c > 1 or c < -1:
+                    steep = True
+                hist[min(max(c, -3), 3) + 3] += 1
+        if steep:
+            marks[idx] = 1
+            marked += 1
+    return marked
+
+
+def entry_changes(rows: int, cols: int, tiles: Sequence[int], entries: npt.NDArray[np.uint8]) -> tuple[list[int], npt.NDArray[np.uint8]]:
+    """How a group's entries ((value - MD) / 2, in rank order) change along the moves of its
+    tiles: ``(counts of the changes -3..3, clipped; a mark per placement with a change of 2 or
+    more)``.  An encoding that keeps only the entry mod 3 (recovering the child's entry from
+    the parent's) needs every change in -1..1; bench/pack_compact.py measures the real pack."""
+    n = rows * cols
+    k = len(tiles)
+    if entries.size != runtime.table_size(n, k):
+        raise ValueError(f"{entries.size} entries, a {k}-tile table on {n} squares has {runtime.table_size(n, k)}")
+    w = np.array(runtime.radix_weights(n, k), dtype=np.int64)
+    nbr = _neighbour_table(rows, cols)
+    hist = np.zeros(7, dtype=np.int64)
+    marks = np.zeros(entries.size, dtype=np.uint8)
+    _edge_changes(entries, k, n, w, nbr, hist, marks)
+    return [int(c) for c in hist], marks
+
+
 def build_depths(
     rows: int, cols: int, tiles: Sequence[int], *, reg: npt.NDArray[np.uint16] | None = None, log: Log | None = None
 ) -> npt.NDArray[np.uint8]:
@@ -171,16 +242,7 @@ def build_depths(
     full = (1 << n) - 1
     if reg is None:
         reg = region_table(rows, cols)
-    nbr = np.array(
-        [
-            [
-                (p // cols + dr) * cols + p % cols + dc if 0 <= p // cols + dr < rows and 0 <= p % cols + dc < cols else -1
-                for dr, dc in DIRECTIONS
-            ]
-            for p in range(n)
-        ],
-        dtype=np.int64,
-    )
+    nbr = _neighbour_table(rows, cols)
     goal = [t - 1 for t in tiles]
     goal_idx = runtime.rank(goal, n)
     goal_occ = sum(1 << q for q in goal)
