@@ -207,7 +207,8 @@ def _edge_changes(ent, k, n, radix_w, nbr, hist, marks):
                 c = np.int64(ent[idx + delta]) - e
                 if c > 1 or c < -1:
                     steep = True
-                hist[min(max(c, -3), 3) + 3] += 1
+                    c = 3 if c > 3 else -3 if c < -3 else c
+                hist[c + 3] += 1
         if steep:
             marks[idx] = 1
             marked += 1
