@@ -184,7 +184,7 @@ def _edge_changes(ent, k, n, radix_w, nbr, hist, marks):
     marked = 0
     for idx in range(ent.shape[0]):
         used = _unrank(idx, k, n, dig, sq)
-        e = np.int64(ent[idx])
+        e = int(ent[idx])
         steep = False
         for i in range(k):
             a = sq[i]
@@ -204,7 +204,7 @@ def _edge_changes(ent, k, n, radix_w, nbr, hist, marks):
                             else:
                                 acc += radix_w[j]
                     delta += acc if b > a else -acc
-                c = np.int64(ent[idx + delta]) - e
+                c = int(ent[idx + delta]) - e
                 if c > 1 or c < -1:
                     steep = True
                     c = 3 if c > 3 else -3 if c < -3 else c
