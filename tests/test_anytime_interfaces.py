@@ -25,12 +25,10 @@ from fifteen.parallel import batch
 from support.bfs import distances
 from support.cli import run_cli
 from support.ctrl_c import popen_interruptible
-from support.positions import SET_3X3
+from support.positions import HARD_3X3, KT1, SET_3X3
 from support.procs import DEADLINE, children, gone, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Korf and Taylor's first 24-puzzle instance (optimum 100), standard goal.
-KT1 = "14 21 19 17 15 18 13 12 7 2 1 22 0 4 10 20 11 6 3 23 9 16 5 24 8"
 #: A 6x6 position (a random permutation, solvable).
 SIX = " ".join(
     map(
@@ -75,7 +73,6 @@ SIX = " ".join(
         ],
     )
 )
-HARD_3X3 = "8 6 7 2 5 4 3 0 1"  # 31 moves, the most on 3x3
 SOLVE_KEYS = ["shape", "rows", "cols", "tiles", "goal", "bound", "length", "moves", "directions", "goal_frame", "h0", "nodes"]
 SOLVE_KEYS += ["setup_seconds", "seconds", "cpu_seconds", "nodes_per_second", "iterations"]
 ANYTIME_KEYS = ["lower_bound", "optimal", "improvements", "stopped"]
