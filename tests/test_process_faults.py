@@ -223,7 +223,9 @@ def test_sigterm_during_a_batch_anytime_keeps_the_finished_lines(tmp_path):
     wait_until(f"workers {pids} gone", lambda: all(gone(p) for p in pids))
     kept = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(r["id"] for r in kept) == ["a", "b"] and all(r["optimal"] and r["length"] == 31 for r in kept)
-    resumed = subprocess.run([sys.executable, "-m", "fifteen", *args, "--time-limit", "0.5"], capture_output=True, text=True, env=_env())
+    resumed = subprocess.run(
+        [sys.executable, "-m", "fifteen", *args, "--time-limit", "0.5"], capture_output=True, text=True, env=_env(), timeout=DEADLINE
+    )
     assert resumed.returncode == 0, resumed.stderr
     again = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(r["id"] for r in again) == ["a", "b", "c", "d"]
