@@ -12,7 +12,8 @@ reported lower bound (and the final one) checked <= the published optimum and ev
 it (the run stops with an error otherwise).  The time limit and the marks are in process CPU
 seconds by default (``--clock cpu``: comparable on a shared machine; the first solution's wall
 time is printed too).  Prints one markdown table with the 1-minute load average at the start
-and end of each instance; ``--out FILE`` appends one JSON line per instance (its improvement log).
+and end of each instance and the run's wall and CPU seconds (every process: ``--jobs N``'s workers
+too); ``--out FILE`` appends one JSON line per instance (its improvement log).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import sys
 import time
 from pathlib import Path
@@ -33,6 +35,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def load() -> float:
     return os.getloadavg()[0]
+
+
+def children_cpu() -> float:
+    """CPU seconds of the ended child processes (the workers of ``--jobs N``, once the pool closed)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def read_tsv(path: Path) -> list[tuple[str, str, int]]:
@@ -94,14 +102,15 @@ def main() -> int:
     print(
         f"# {args.set}, limit {limit:g} s ({'cpu' if clock is time.process_time else 'wall'} clock), bound {args.bound}, jobs {args.jobs}"
     )
-    head = ["id", "optimum", "first (length; wall / cpu s)", *(f"{m:g} s" for m in marks), "final lower bound", "stopped", "load"]
+    head = ["id", "optimum", "first (length; wall / cpu s)", *(f"{m:g} s" for m in marks), "final lower bound", "stopped"]
+    head += ["run (wall / cpu s, every process)", "load"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     ratios: dict[float, list[float]] = {m: [] for m in marks}
     firsts: list[float] = []
     for ident, board, optimum in instances(args):
         load0 = load()
-        wall0, cpu0 = time.perf_counter(), time.process_time()
+        wall0, cpu0, kids0 = time.perf_counter(), time.process_time(), children_cpu()
         first: list[tuple[float, float]] = []
 
         def seen(imp, first=first, wall0=wall0, cpu0=cpu0):
@@ -131,7 +140,8 @@ def main() -> int:
         fw, fc = first[0] if first else (0.0, 0.0)
         cells = [ident, str(optimum or "-"), f"{first_length}; {fw:.2f} / {fc:.2f}"]
         cells += [f"{length} (>= {low})" if length else "-" for length, low in at]
-        cells += [str(res.lower_bound), res.stopped, f"{load0:.1f}-{load():.1f}"]
+        run = f"{time.perf_counter() - wall0:.1f} / {time.process_time() - cpu0 + children_cpu() - kids0:.1f}"
+        cells += [str(res.lower_bound), res.stopped, run, f"{load0:.1f}-{load():.1f}"]
         print("| " + " | ".join(cells) + " |", flush=True)
         if args.out:
             with open(args.out, "a") as f:

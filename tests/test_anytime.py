@@ -23,10 +23,8 @@ from fifteen.anytime.windows import Shortener, optimal_between, remove_cycles
 from fifteen.board import Goal, solvability_problem, tiles_along
 from fifteen.errors import InputError
 from support.bfs import distances
-from support.positions import SET_2X4, SET_3X3
+from support.positions import KT1, SET_2X4, SET_3X3
 
-#: Korf and Taylor's first 24-puzzle instance (optimum 100), converted to the standard goal (bench/data/korf-taylor-24.tsv).
-KT1 = "14 21 19 17 15 18 13 12 7 2 1 22 0 4 10 20 11 6 3 23 9 16 5 24 8"
 #: Goals of the 3x3 runs: the standard one, blank-first, and one with the blank in the middle (no frame maps it).
 GOALS_3X3 = [None, "blank-first", (1, 2, 3, 4, 0, 5, 6, 7, 8)]
 

@@ -25,12 +25,10 @@ from fifteen.parallel import batch
 from support.bfs import distances
 from support.cli import run_cli
 from support.ctrl_c import popen_interruptible
-from support.positions import SET_3X3
+from support.positions import HARD_3X3, KORF, KT1, SET_3X3
 from support.procs import DEADLINE, children, gone, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Korf and Taylor's first 24-puzzle instance (optimum 100), standard goal.
-KT1 = "14 21 19 17 15 18 13 12 7 2 1 22 0 4 10 20 11 6 3 23 9 16 5 24 8"
 #: A 6x6 position (a random permutation, solvable).
 SIX = " ".join(
     map(
@@ -75,7 +73,6 @@ SIX = " ".join(
         ],
     )
 )
-HARD_3X3 = "8 6 7 2 5 4 3 0 1"  # 31 moves, the most on 3x3
 SOLVE_KEYS = ["shape", "rows", "cols", "tiles", "goal", "bound", "length", "moves", "directions", "goal_frame", "h0", "nodes"]
 SOLVE_KEYS += ["setup_seconds", "seconds", "cpu_seconds", "nodes_per_second", "iterations"]
 ANYTIME_KEYS = ["lower_bound", "optimal", "improvements", "stopped"]
@@ -213,6 +210,28 @@ def test_batch_anytime_one_line_per_position(tmp_path):
         assert list(lines[ident]) == ["id", *SOLVE_KEYS, *ANYTIME_KEYS]
         assert Board.parse(text).solves(lines[ident]["moves"])
     assert lines["hard"]["optimal"] is True and lines["kt1"]["lower_bound"] <= 100
+
+
+def test_batch_anytime_on_a_dask_local_cluster_answers_as_the_local_pool(tmp_path):
+    """``batch --anytime --time-limit S --dask local --jobs 2`` (a LocalCluster of two worker
+    processes): every line's solution replays to the goal, its lower bound is at most its length
+    (and the published optimum), the 3x3 one is proven optimal, and each line has the keys of
+    the local pool's line for that position."""
+    korf1 = " ".join(map(str, KORF["1"]))
+    (tmp_path / "in.txt").write_text(f"kt1\t{KT1}\nhard\t{HARD_3X3}\nkorf1\t{korf1}\nbad\t1 2 3\n")
+    runs = {}
+    for where in (["--jobs", "2"], ["--dask", "local", "--jobs", "2"]):
+        r = run_cli("batch", str(tmp_path / "in.txt"), "--anytime", "--time-limit", "0.5", "--quiet", *where, timeout=DEADLINE)
+        assert r.returncode == 1 and r.stderr == "", r.stderr  # status 1: the bad line, reported in its own line
+        runs[where[0]] = {rec["id"]: rec for rec in map(json.loads, r.stdout.splitlines())}
+    pool, dask = runs["--jobs"], runs["--dask"]
+    assert set(dask) == set(pool) == {"kt1", "hard", "korf1", "bad"} and "error" in dask["bad"]
+    for ident, text, optimum in (("kt1", KT1, 100), ("hard", HARD_3X3, 31), ("korf1", korf1, 57)):
+        rec = dask[ident]
+        assert list(rec) == list(pool[ident]) == ["id", *SOLVE_KEYS, *ANYTIME_KEYS], ident
+        assert Board.parse(text).solves(rec["moves"]) and len(rec["moves"]) == rec["length"], ident
+        assert rec["lower_bound"] <= optimum <= rec["length"] and rec["improvements"], ident
+    assert dask["hard"]["optimal"] is True and dask["hard"]["stopped"] == "optimal"
 
 
 def test_batch_item_past_25_squares_is_anytime_by_default(monkeypatch):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -25,8 +26,8 @@ from fifteen.db import registry
 from fifteen.parallel import batch, processes
 from fifteen.parallel.processes import WorkerPool, solve_parallel
 from support.ctrl_c import popen_interruptible
-from support.positions import KORF, SET_3X3
-from support.procs import DEADLINE, SPINNING_POOL, children, gone, state, wait_until
+from support.positions import HARD_3X3, KORF, KT1, SET_3X3
+from support.procs import DEADLINE, SPINNING_POOL, children, cpu_seconds, gone, state, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 #: A position that takes minutes with MD (276 M nodes): a run is still busy when it is killed.
@@ -126,6 +127,109 @@ def test_sigterm_ends_the_run_like_ctrl_c(tmp_path, command):
         assert lines[-1] == "fifteen: terminated" and all(line.startswith(progress) for line in lines[:-1]), err
     else:
         assert lines == [f"fifteen: terminated; the finished results are in {out}: run again to resume"], err
+
+
+# ------------------------------------------------------------------ SIGTERM during an anytime run
+#: Printed by ``solve --anytime`` when a SIGTERM stops it (the best found follows on stdout).
+TERMINATED_ANYTIME = "fifteen: terminated; the best found follows"
+
+
+def _anytime_answer_started(proc: subprocess.Popen, jobs: int, output: str) -> list[int]:
+    """Wait until the anytime run *proc* has a first solution (the pids of its workers): its
+    first progress line (text); with ``--json``, which prints none, its workers started (the
+    parallel search computes the first solution before) or 1.5 s of its CPU time (the first
+    solution of KT1 takes about 0.1)."""
+    pids = workers_of(proc, jobs) if jobs > 1 else []
+    if output == "text":
+        assert proc.stderr is not None
+        wait_until("a first answer", lambda: " moves · optimal >= " in proc.stderr.readline())
+    elif jobs == 1:
+        wait_until("1.5 s of CPU time", lambda: cpu_seconds(proc.pid) >= 1.5 or proc.poll() is not None)
+    assert proc.poll() is None, proc.communicate()
+    return pids
+
+
+@pytest.mark.parametrize(
+    ("jobs", "output", "target"),
+    [(1, "text", "parent"), (2, "text", "parent"), (1, "json", "parent"), (2, "json", "group"), (2, "text", "group")],
+    ids=["jobs1-text", "jobs2-text", "jobs1-json", "jobs2-json-group", "jobs2-text-group"],
+)
+def test_sigterm_stops_an_anytime_solve_and_prints_the_best(jobs, output, target):
+    """SIGTERM to ``solve --anytime`` (to the parent, or to its process group, workers included,
+    as a service manager does): the search stops as on a first Ctrl-C, the best solution found is
+    printed (text or JSON, with its lower bound, not optimal), the status is 143 and no worker is
+    left (nor replaced: a notice would say so)."""
+    args = ["solve", KT1, "--time-limit", "600", "--jobs", str(jobs)] + (["--json"] if output == "json" else [])
+    proc = start(args, text=True)
+    pids = _anytime_answer_started(proc, jobs, output)
+    if target == "group":
+        os.killpg(proc.pid, signal.SIGTERM)
+    else:
+        os.kill(proc.pid, signal.SIGTERM)
+    out, err = proc.communicate(timeout=DEADLINE)
+    assert proc.returncode == 143, err
+    wait_until(f"workers {pids} gone", lambda: all(gone(p) for p in pids))
+    lines = err.splitlines()
+    assert lines.count(TERMINATED_ANYTIME) == 1 and all(" moves · optimal >= " in line for line in lines if line != TERMINATED_ANYTIME), err
+    board = Board.parse(KT1)
+    if output == "json":
+        res = json.loads(out)
+        assert res["stopped"] == "cancelled" and res["optimal"] is False and res["improvements"], res
+        tiles, length, lower_bound = res["moves"], res["length"], res["lower_bound"]
+        assert list(res)[-6:] == ["lower_bound", "optimal", "improvements", "stopped", "bounds", "summary"]
+    else:
+        found = re.search(r"^(\d+) moves found · optimal >= (\d+)$", out, re.M)
+        assert found and "\nstopped: stopped by SIGTERM after " in out, out
+        length, lower_bound = int(found[1]), int(found[2])
+        tiles = [int(t) for t in out.split("tiles moved:")[1].splitlines()[0].split()]
+    assert len(tiles) == length and board.solves(tiles) and lower_bound <= 100 <= length
+
+
+def test_a_second_signal_interrupts_an_anytime_solve():
+    """The first Ctrl-C or SIGTERM only stops the search (the best is printed); a second one
+    interrupts as usual: KeyboardInterrupt, or Terminated (one line, status 130 or 143)."""
+    from fifteen.cli import anytime as anytime_cli
+    from fifteen.cli.guard import Terminated
+
+    for first, second, raised, status in (
+        (signal.SIGTERM, signal.SIGTERM, Terminated, 143),
+        (signal.SIGINT, signal.SIGTERM, Terminated, 0),
+        (signal.SIGINT, signal.SIGINT, KeyboardInterrupt, 0),
+    ):
+        stop = anytime_cli._SignalStop()
+        assert not stop()
+        stop.handler(first, None)
+        assert stop() and stop.status == status
+        with pytest.raises(raised) as exc:
+            stop.handler(second, None)
+        assert type(exc.value) is raised
+
+
+def test_sigterm_during_a_batch_anytime_keeps_the_finished_lines(tmp_path):
+    """SIGTERM to ``batch --anytime --jobs 2`` while two positions past optimal reach run (a time
+    limit of 10 minutes) after two 3x3 ones were proven optimal: status 143, one line, the two
+    finished lines kept, no worker left; the run resumes with the other two."""
+    (tmp_path / "in.txt").write_text(f"a\t{HARD_3X3}\nb\t{HARD_3X3}\nc\t{KT1}\nd\t{KT1}\n")
+    out = tmp_path / "out.jsonl"
+    args = ["batch", str(tmp_path / "in.txt"), "--anytime", "--jobs", "2", "--out", str(out), "--quiet"]
+    proc = start([*args, "--time-limit", "600"], text=True)
+    pids = workers_of(proc)
+    wait_until("the 3x3 lines written", lambda: out.exists() and out.read_text().count("\n") >= 2 or proc.poll() is not None)
+    wait_until(f"workers {pids} busy on KT1", lambda: all(state(p) == "R" for p in pids) or proc.poll() is not None)
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=DEADLINE)
+    assert proc.returncode == 143, err
+    assert err.splitlines() == [f"fifteen: terminated; the finished results are in {out}: run again to resume"], err
+    wait_until(f"workers {pids} gone", lambda: all(gone(p) for p in pids))
+    kept = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["id"] for r in kept) == ["a", "b"] and all(r["optimal"] and r["length"] == 31 for r in kept)
+    resumed = subprocess.run(
+        [sys.executable, "-m", "fifteen", *args, "--time-limit", "0.5"], capture_output=True, text=True, env=_env(), timeout=DEADLINE
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    again = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["id"] for r in again) == ["a", "b", "c", "d"]
+    assert all(Board.parse(KT1).solves(r["moves"]) and r["lower_bound"] <= 100 for r in again[2:])
 
 
 def test_ctrl_c_during_a_batch_still_one_line(tmp_path):

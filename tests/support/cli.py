@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_PATH = Path(fifteen.__file__).resolve().parents[1]
 
 
-def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """``python -m fifteen *args`` with the checkout's package; output captured as text."""
+def run_cli(*args: str, cwd: Path = ROOT, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m fifteen *args`` with the checkout's package; output captured as text.  *timeout*:
+    a run that should end by itself (a time limit) fails instead of hanging when it does not."""
     env = dict(os.environ, PYTHONPATH=str(PACKAGE_PATH))
-    return subprocess.run([sys.executable, "-m", "fifteen", *args], capture_output=True, text=True, env=env, cwd=cwd)
+    return subprocess.run([sys.executable, "-m", "fifteen", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout)

@@ -4,6 +4,11 @@ KORF = {
     "1": (13, 6, 8, 12, 15, 14, 0, 10, 11, 7, 4, 5, 9, 1, 3, 2),
     "9": (0, 1, 15, 6, 9, 10, 4, 3, 14, 8, 12, 11, 5, 7, 2, 13),
 }
+#: Korf and Taylor's first 24-puzzle instance (optimum 100), converted to the standard goal
+#: (bench/data/korf-taylor-24.tsv): past optimal reach.
+KT1 = "14 21 19 17 15 18 13 12 7 2 1 22 0 4 10 20 11 6 3 23 9 16 5 24 8"
+#: 31 moves, the most on 3x3: the anytime search proves it optimal in a moment.
+HARD_3X3 = "8 6 7 2 5 4 3 0 1"
 #: 4x4 positions equal to their mirror image (from tests/test_moves.py): the mirror-closed tables.
 OWN_MIRROR_4X4 = [
     (1, 3, 13, 7, 9, 11, 8, 12, 4, 14, 6, 2, 10, 15, 5, 0),

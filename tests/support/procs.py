@@ -3,6 +3,7 @@ bench/orphans.py."""
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -60,3 +61,13 @@ def children(pid: int) -> list[int]:
         return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except FileNotFoundError:
         return []
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time the process has used (user + system), 0 when gone: an event to wait for
+    when a process prints nothing while it works (a measure of work done, not of time passed)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime: fields 14 and 15 of stat

@@ -236,6 +236,8 @@ def anytime_solve_parallel(
                 if event.kind == "error":
                     raise WorkerError(f"a worker failed: {event.value}")
                 if event.kind == "died":
+                    if cancelled():  # killed with this process (SIGTERM to the group): stopping anyway
+                        continue
                     notice(f"{describe_death(event)}; it is replaced")
                     pool.replace(event.worker)
                     continue

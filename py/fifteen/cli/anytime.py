@@ -8,7 +8,8 @@ the position is near its goal (a lower bound of at most
 ``--time-limit`` alone asks for it too.  The text output says how good the answer is in plain
 words (*82 moves found · optimal >= 78*, or *proven optimal*); each improvement is a line on
 stderr (unless ``--quiet``); ``--json`` prints :meth:`fifteen.anytime.AnytimeResult.to_json`.
-A first Ctrl-C stops the search and prints the best found.
+A first Ctrl-C or SIGTERM stops the search and prints the best found (the text, or the JSON
+with its lower bound); after a SIGTERM the status is 143, as a shell reports, else 0.
 """
 
 from __future__ import annotations
@@ -18,16 +19,17 @@ import json
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from fifteen.board import Board
 from fifteen.cli.goals import print_position
+from fifteen.cli.guard import Terminated
 from fifteen.limits import DEFAULT_TIME_LIMIT, OPTIMAL_MAX_SQUARES, past_optimal_reach
 
 if TYPE_CHECKING:
-    from fifteen.anytime import Improvement
+    from fifteen.anytime import AnytimeResult, Improvement
 
 _STOPPED = {
     "optimal": "the lower bound met the length",
@@ -71,27 +73,53 @@ def time_limit(args: argparse.Namespace) -> float:
     return limit
 
 
+class _SignalStop:
+    """The search's *cancel*: true once a first Ctrl-C (SIGINT) or SIGTERM has come.  The first
+    one stops the search and the best found is printed; a second one interrupts as usual
+    (:func:`fifteen.cli.guard.guard_cli`: one line, status 130 or 143)."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def __call__(self) -> bool:
+        return self.signum is not None
+
+    def handler(self, signum: int, frame: object) -> None:
+        if self.signum is not None:
+            raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt
+        self.signum = signum
+        if signum == signal.SIGTERM:
+            print("fifteen: terminated; the best found follows", file=sys.stderr, flush=True)
+        else:
+            print("fifteen: stopping; the best found follows (Ctrl-C again to interrupt)", file=sys.stderr, flush=True)
+
+    @property
+    def status(self) -> int:
+        """The command's exit status: 143 (128 + SIGTERM, as a shell reports) once a SIGTERM
+        came, the answer printed all the same; else 0."""
+        return 128 + signal.SIGTERM if self.signum == signal.SIGTERM else 0
+
+    @property
+    def why(self) -> str:
+        """What the text output says stopped a cancelled search."""
+        return "stopped by SIGTERM" if self.signum == signal.SIGTERM else _STOPPED["cancelled"]
+
+
 @contextmanager
-def _ctrl_c_stops() -> Iterator[Callable[[], bool]]:
-    """While the anytime search runs, a first Ctrl-C stops it and the best found is printed (a
-    second one interrupts as usual); yields the search's *cancel*."""
-    pressed: list[int] = []
+def _signals_stop() -> Iterator[_SignalStop]:
+    """While the anytime search runs and its answer is printed, a first Ctrl-C or SIGTERM stops
+    the search (:class:`_SignalStop`); outside the main thread (no signal handlers there), nothing
+    does."""
+    stop = _SignalStop()
     if threading.current_thread() is not threading.main_thread():
-        yield lambda: False
+        yield stop
         return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def handler(signum: int, frame: object) -> None:
-        if pressed:
-            raise KeyboardInterrupt
-        pressed.append(signum)
-        print("fifteen: stopping; the best found follows (Ctrl-C again to interrupt)", file=sys.stderr, flush=True)
-
-    signal.signal(signal.SIGINT, handler)
+    previous = {sig: signal.signal(sig, stop.handler) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield lambda: bool(pressed)
+        yield stop
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def solve(board: Board, args: argparse.Namespace, values: dict[str, int], jobs: int) -> int:
@@ -104,11 +132,11 @@ def solve(board: Board, args: argparse.Namespace, values: dict[str, int], jobs: 
         state = "proven optimal" if imp.optimal else f"optimal >= {imp.lower_bound}"
         print(f"  {imp.seconds:7.2f} s: {imp.length} moves · {state}", file=sys.stderr, flush=True)
 
-    if not args.json:
-        print_position(board, values)
     show_progress = not args.json and not args.quiet
     bound = args.bound or "auto"
-    with _ctrl_c_stops() as stop:
+    with _signals_stop() as stop:  # a first signal while the answer is printed does not cut it short
+        if not args.json:
+            print_position(board, values)
         if jobs > 1:
             from fifteen.anytime.parallel import anytime_solve_parallel  # --jobs only: the process pool
 
@@ -117,16 +145,21 @@ def solve(board: Board, args: argparse.Namespace, values: dict[str, int], jobs: 
             )
         else:
             res = anytime_solve(board, time_limit=limit, progress=show if show_progress else None, cancel=stop, bound=bound)
-    if args.json:
-        print(json.dumps(res.to_json(values)))
-        return 0
+        if args.json:
+            print(json.dumps(res.to_json(values)))
+        else:
+            _print_result(res, stop.why)
+    return stop.status
+
+
+def _print_result(res: AnytimeResult, why_cancelled: str) -> None:
     print(res.describe())
-    print(f"stopped: {_STOPPED[res.stopped]} after {res.seconds:.2f} s")
+    why = why_cancelled if res.stopped == "cancelled" else _STOPPED[res.stopped]
+    print(f"stopped: {why} after {res.seconds:.2f} s")
     if res.tiles is not None:
         print(f"tiles moved:    {' '.join(map(str, res.tiles))}")
         print(f"blank moves:    {res.directions}")
     print(f"lower bound by: {res.bound} (IDA*, {res.prover_nodes:,} nodes); improvers: {res.improver_nodes:,} nodes")
-    return 0
 
 
 __all__ = ["add_options", "solve", "time_limit", "wanted"]
