@@ -36,20 +36,23 @@ def test_no_estimate_without_a_regular_growth():
     assert whole_search(its(10, 10, 10), 0, 1.0) is None  # growth not above 1
     assert whole_search(its(10, 20, 200), 0, 1.0) is None  # x2 then x10: spread 5 > 3
     assert whole_search(its(10, 20, 60), 0, 1.0) is not None  # x2 then x3: spread 1.5
+    assert whole_search(its(10, 20, 120), 0, 1.0) is not None  # x2 then x6: a spread of 3 is still regular
     assert whole_search(its(0, 10, 20, 40), 0, 1.0).bound == 52  # empty iterations ignored, bound from the last
 
 
 def test_out_of_reach_past_ten_minutes():
     assert WholeSearch(600.0, 50, 5.0).out_of_reach is False
     assert WholeSearch(600.5, 50, 5.0).out_of_reach is True
-    assert [rough_duration(s) for s in (0.2, 59.4, 60, 3599, 3600, 172_799, 172_800)] == [
+    assert [rough_duration(s) for s in (0.2, 59.4, 60, 3599, 3600, 5_400, 172_799, 172_800, 302_400)] == [
         "1 s",
         "59 s",
         "1 min",
         "60 min",
         "1 h",
+        "2 h",  # 1.5 h rounds up: hours are 3,600 s exactly
         "48 h",
         "2 days",
+        "4 days",  # 3.5 days: days are 86,400 s exactly
     ]
 
 
