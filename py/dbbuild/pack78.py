@@ -86,6 +86,25 @@ def _unrank(x, k, n, dig, sq):
 
 
 @njit(cache=True)
+def _rank_change(i, a, b, sq, k, radix_w):
+    """The change of the rank when tile i (of the squares *sq*) moves from square a to b: the
+    module docstring's ``w_i*(b-a) + sign(b-a) * sum(...)`` over the group tiles jumped over."""
+    delta = radix_w[i] * (b - a)
+    if b - a > 1 or a - b > 1:
+        lo = min(a, b)
+        hi = max(a, b)
+        acc = 0
+        for j in range(k):
+            if j != i and lo < sq[j] < hi:
+                if j < i:
+                    acc -= radix_w[i]
+                else:
+                    acc += radix_w[j]
+        delta += acc if b > a else -acc
+    return delta
+
+
+@njit(cache=True)
 def _expand(front_idx, cur, nxt, k, n, radix_w, nbr, reg, full):
     """One BFS layer: OR into ``nxt`` the blank regions reached by one group move."""
     sq = np.zeros(k, np.int64)
@@ -101,18 +120,7 @@ def _expand(front_idx, cur, nxt, k, n, radix_w, nbr, reg, full):
                 b = nbr[a, dr]
                 if b < 0 or (m >> b) & 1 == 0:
                     continue
-                delta = radix_w[i] * (b - a)
-                if b - a > 1 or a - b > 1:
-                    lo = min(a, b)
-                    hi = max(a, b)
-                    acc = 0
-                    for j in range(k):
-                        if j != i and lo < sq[j] < hi:
-                            if j < i:
-                                acc -= radix_w[i]
-                            else:
-                                acc += radix_w[j]
-                    delta += acc if b > a else -acc
+                delta = _rank_change(i, a, b, sq, k, radix_w)
                 nfree = free ^ (1 << b) ^ (1 << a)
                 nidx = idx + delta
                 nxt[nidx] = nxt[nidx] | reg[a, nfree]
@@ -184,7 +192,7 @@ def _edge_changes(ent, k, n, radix_w, nbr, hist, marks):
     marked = 0
     for idx in range(ent.shape[0]):
         used = _unrank(idx, k, n, dig, sq)
-        e = int(ent[idx])
+        e = np.int64(ent[idx])
         steep = False
         for i in range(k):
             a = sq[i]
@@ -192,23 +200,11 @@ def _edge_changes(ent, k, n, radix_w, nbr, hist, marks):
                 b = nbr[a, dr]
                 if b < 0 or (used >> b) & 1:
                     continue
-                delta = radix_w[i] * (b - a)
-                if b - a > 1 or a - b > 1:
-                    lo = min(a, b)
-                    hi = max(a, b)
-                    acc = 0
-                    for j in range(k):
-                        if j != i and lo < sq[j] < hi:
-                            if j < i:
-                                acc -= radix_w[i]
-                            else:
-                                acc += radix_w[j]
-                    delta += acc if b > a else -acc
-                c = int(ent[idx + delta]) - e
+                delta = _rank_change(i, a, b, sq, k, radix_w)
+                c = np.int64(ent[idx + delta]) - e
                 if c > 1 or c < -1:
                     steep = True
-                    c = 3 if c > 3 else -3 if c < -3 else c
-                hist[c + 3] += 1
+                hist[6 if c >= 3 else 0 if c <= -3 else c + 3] += 1
         if steep:
             marks[idx] = 1
             marked += 1
