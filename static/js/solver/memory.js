@@ -10,8 +10,8 @@ import { WORKER_BASE_BYTES } from "./pool.js";
  * What a worker takes beyond its wasm memory: its JavaScript heap (Pyodide's JS side, the
  * worker's modules), its thread, its share of the compiled runtime.  Measured in headless
  * Chromium as the renderer's unique memory per added worker (1, 2 and 4 workers, after a
- * garbage collection) less the wasm memory the workers reported: 21-61 MB, 36 MB on average
- * (bench/memory.md).
+ * garbage collection) less the wasm memory the workers reported: 6-61 MB, 31 MB on average
+ * (about 55 MB for a fresh start, 27 MB for one resumed from the snapshot; bench/memory.md).
  */
 export const WORKER_REST_BYTES = 40 * 2 ** 20;
 
