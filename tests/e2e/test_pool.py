@@ -6,12 +6,11 @@ the count goes back to 1 at the end so that the other tests see the page as befo
 
 from __future__ import annotations
 
-import math
 import re
 
 import pytest
 
-from .conftest import App
+from .conftest import App, memory_text, worker_memory
 
 # Korf's #3 (59 moves, 1.6 M nodes serially with pdb663), #88 (65 moves, 1.8 M nodes)
 KORF_3 = (1, 15, 10, 13, 0, 11, 4, 7, 12, 6, 5, 3, 14, 8, 9, 2)
@@ -50,18 +49,11 @@ def test_worker_count_is_offered_remembered_and_shows_memory(pool_app: App):
     assert "2 of 2 ready" in note and "per worker" in note and "MB" in note, note
 
 
-def memory_text(nbytes: int) -> str:
-    """view/pool.js memoryText: rounded up to 10 MB, to 100 MB from 1 GB on."""
-    mb = nbytes / 2**20
-    return f"{math.ceil(mb / 100) / 10:.1f} GB" if mb >= 1000 else f"{math.ceil(mb / 10) * 10} MB"
-
-
 def test_workers_card_states_the_memory_the_workers_report(pool_app: App):
     page = pool_app.page
     # the largest wasm memory a worker reported (READY's heap_bytes): whole wasm pages of 64 KiB
-    heap = int(page.get_attribute("#workers-note", "data-heap-bytes"))
+    heap, rest = worker_memory(page)
     assert heap > 0 and heap % 65536 == 0, heap
-    rest = page.evaluate("async () => (await import('./static/js/solver/memory.js')).WORKER_REST_BYTES")
     per_worker = heap + rest
     assert 50 * 2**20 <= per_worker <= 400 * 2**20, per_worker  # without the pack (bench/memory.md)
     note = page.inner_text("#workers-note")
