@@ -26,7 +26,7 @@ import { goalTiles, parseShape } from "../model/board.js";
 import { ErrorType, Method } from "./protocol.js";
 import { SolverClient, SolverError } from "./client.js";
 
-/** Memory of one worker without a pack: the Python runtime, the solver and the 4x4 databases (measured: 96-113 MB, bench/memory.md). */
+/** Memory of one worker without a pack: the Python runtime, the solver and the 4x4 databases (measured: 94-113 MB, bench/memory.md). */
 export const WORKER_BASE_BYTES = 110 * 2 ** 20;
 /** At most this many workers, whatever the machine says. */
 export const MAX_WORKERS = 16;
