@@ -6,7 +6,9 @@
 // after a fatal error.  What the page does once the solver is (again) ready, lost or broken is
 // main.js's (the hooks).
 
-import { SolverPool, WORKER_BASE_BYTES, poolLimits } from "./solver/pool.js";
+import { SolverPool, poolLimits } from "./solver/pool.js";
+import { SolverClient } from "./solver/client.js";
+import { bytesPerWorker } from "./solver/memory.js";
 import { pageControlled, startedWorkerAt } from "./solver/start.js";
 import { ErrorType, LoadState, Method, Stage, warmUpParams } from "./solver/protocol.js";
 import { formatSeconds, phasesText } from "./model/format.js";
@@ -36,14 +38,19 @@ export class Startup {
     this.warmed = new Set(); // shapes the current worker has searched once
     this.poolView = new PoolView();
     this.cores = globalThis.navigator?.hardwareConcurrency || 1;
-    this.client = new SolverPool({
-      loading: (msg) => this.loading(msg),
-      warning: (msg) => this.warning(msg),
-      ready: (msg) => this.ready(msg),
-      fatal: (err) => this.fatal(err),
-      restart: () => this.restart(),
-      pool: () => this.renderPool(),
-    });
+    this.heapBytes = 0; // the largest wasm memory a worker reported (solver/memory.js)
+    this.client = new SolverPool(
+      {
+        loading: (msg) => this.loading(msg),
+        warning: (msg) => this.warning(msg),
+        ready: (msg) => this.ready(msg),
+        fatal: (err) => this.fatal(err),
+        restart: () => this.restart(),
+        pool: () => this.renderPool(),
+      },
+      // every worker's (the helpers' too) reports of its memory
+      { createClient: (handlers) => new SolverClient({ ...handlers, heap: (bytes) => this.heapReported(bytes) }) },
+    );
     globalThis.fifteenPool = this.client; // for automation and the e2e tests (e.g. a worker killed mid-solve)
   }
 
@@ -157,10 +164,18 @@ export class Startup {
   // How many solver workers (solver/pool.js): the user's choice (remembered), else one per
   // core but one, within half the device's memory; the memory it takes is shown.
 
-  /** Bytes of one worker: the runtime and databases, plus the pack when loaded. */
+  /** Bytes of one worker (solver/memory.js): from the workers' reports, the pack included when loaded. */
   workerBytes() {
     const pack = this.hooks.model.packs.find((p) => p.loaded && p.memory_bytes);
-    return { perWorker: WORKER_BASE_BYTES + (pack ? pack.memory_bytes : 0), packBytes: pack ? pack.memory_bytes : 0 };
+    const packBytes = pack ? pack.memory_bytes : 0;
+    return { perWorker: bytesPerWorker(this.heapBytes, packBytes), packBytes, heapBytes: this.heapBytes };
+  }
+
+  /** A worker told its wasm memory: the card counts the largest. */
+  heapReported(bytes) {
+    if (bytes <= this.heapBytes) return;
+    this.heapBytes = bytes;
+    this.renderPool();
   }
 
   renderPool() {

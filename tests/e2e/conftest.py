@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import math
 import os
 import shutil
 import socket
@@ -389,6 +390,20 @@ def ready_app(app):
         app.page.click("#job-stop")
     app.wait_ready()
     return app
+
+
+def memory_text(nbytes: int) -> str:
+    """view/pool.js memoryText: rounded up to 10 MB, to 100 MB from 1 GB on."""
+    mb = nbytes / 2**20
+    return f"{math.ceil(mb / 100) / 10:.1f} GB" if mb >= 1000 else f"{math.ceil(mb / 10) * 10} MB"
+
+
+def worker_memory(page) -> tuple[int, int]:
+    """The Workers card's inputs: the largest wasm memory a worker reported (data-heap-bytes) and
+    solver/memory.js WORKER_REST_BYTES, the rest of a worker."""
+    heap = int(page.get_attribute("#workers-note", "data-heap-bytes"))
+    rest = page.evaluate("async () => (await import('./static/js/solver/memory.js')).WORKER_REST_BYTES")
+    return heap, rest
 
 
 AXE = ROOT / "node_modules/axe-core/axe.min.js"  # a devDependency, for the tests only

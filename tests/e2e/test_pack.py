@@ -20,7 +20,17 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import READY_TIMEOUT_MS, ROOT, App, SiteServer, assert_no_axe_violations, copy_site, save_screenshot
+from .conftest import (
+    READY_TIMEOUT_MS,
+    ROOT,
+    App,
+    SiteServer,
+    assert_no_axe_violations,
+    copy_site,
+    memory_text,
+    save_screenshot,
+    worker_memory,
+)
 
 PACK_FILE = "pdb-78.f15.xz"
 POSITION_3x3 = [8, 6, 7, 2, 5, 4, 3, 0, 1]  # 31 moves, the 3x3 maximum
@@ -136,6 +146,12 @@ def test_optional_pack_download_use_and_offline(browser, tmp_path):
         assert "7-8" in page.inner_text("#solution-meta"), page.inner_text("#solution-meta")
         assert app.solve("pdb78")["length"] == OPTIMAL_3x3
         save_screenshot(page, "pack-loaded")
+        # The Workers card counts the memory the worker reported with the pack loaded (its table
+        # lives in that wasm memory), not the manifest's memory_bytes on top of an estimate.
+        heap, rest = worker_memory(page)
+        assert heap > 0 and heap % 65536 == 0, heap
+        note = page.inner_text("#workers-note")
+        assert note.startswith(f"about {memory_text(heap + rest)} of memory with the pack"), note
 
         # Other shapes are not offered the pack.
         app.set_position(list(range(1, 16)) + [0], "4x4")

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from .conftest import App
+from .conftest import App, memory_text, worker_memory
 
 # Korf's #3 (59 moves, 1.6 M nodes serially with pdb663), #88 (65 moves, 1.8 M nodes)
 KORF_3 = (1, 15, 10, 13, 0, 11, 4, 7, 12, 6, 5, 3, 14, 8, 9, 2)
@@ -47,6 +47,17 @@ def test_worker_count_is_offered_remembered_and_shows_memory(pool_app: App):
     assert [v for _, v in stored] == ["2"], stored
     note = page.inner_text("#workers-note")
     assert "2 of 2 ready" in note and "per worker" in note and "MB" in note, note
+
+
+def test_workers_card_states_the_memory_the_workers_report(pool_app: App):
+    page = pool_app.page
+    # the largest wasm memory a worker reported (READY's heap_bytes): whole wasm pages of 64 KiB
+    heap, rest = worker_memory(page)
+    assert heap > 0 and heap % 65536 == 0, heap
+    per_worker = heap + rest
+    assert 50 * 2**20 <= per_worker <= 400 * 2**20, per_worker  # without the pack (bench/memory.md)
+    note = page.inner_text("#workers-note")
+    assert f"about {memory_text(2 * per_worker)} of memory, {memory_text(per_worker)} per worker" in note, (note, heap, rest)
 
 
 def solve_watching_workers(app: App, tiles, *, during=None) -> dict:

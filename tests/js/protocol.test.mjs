@@ -102,7 +102,8 @@ describe("the builders", () => {
       loaded: 4,
     });
     assert.deepEqual(message.warning("careful"), { type: "warning", message: "careful" });
-    assert.deepEqual(message.ready({ info: { version: "1" }, seconds: 3 }), { type: "ready", info: { version: "1" }, interrupt: null, seconds: 3, packs: [] });
+    assert.deepEqual(message.ready({ info: { version: "1" }, seconds: 3 }), { type: "ready", info: { version: "1" }, interrupt: null, seconds: 3, packs: [], heap_bytes: null });
+    assert.equal(message.ready({ info: {}, seconds: 0, heap_bytes: 52 * 2 ** 20 }).heap_bytes, 52 * 2 ** 20);
     assert.deepEqual(message.progress(3, { nodes: 5 }), { type: "progress", id: 3, progress: { nodes: 5 } });
     assert.deepEqual(message.result(3, { length: 4 }), { type: "result", id: 3, result: { length: 4 } });
     assert.deepEqual(message.error(3, { type: "input", message: "bad" }), { type: "error", id: 3, error: { type: "input", message: "bad" }, fatal: false });

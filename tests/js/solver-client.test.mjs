@@ -19,7 +19,7 @@ function setup() {
     (...args) =>
       calls.push([name, ...args]);
   const client = new SolverClient(
-    { loading: record("loading"), warning: record("warning"), ready: record("ready"), fatal: record("fatal"), restart: record("restart") },
+    { loading: record("loading"), warning: record("warning"), ready: record("ready"), fatal: record("fatal"), restart: record("restart"), heap: record("heap") },
     {
       createWorker: () => {
         const w = new FakeWorker();
@@ -206,6 +206,35 @@ describe("SolverClient", () => {
     assert.equal((await loading).cached, true);
     assert.deepEqual(seen, [PackPhase.DOWNLOAD, PackPhase.DECODE]);
     assert.deepEqual(client.info, { version: "pack" });
+  });
+
+  test("the worker's wasm memory (READY's heap_bytes, then a pack load's) reaches the heap handler, before ready", async () => {
+    const { client, worker, calls } = setup();
+    client.start();
+    worker().emit({ ...READY, heap_bytes: 52 * 2 ** 20 });
+    assert.deepEqual(
+      calls.map((c) => c[0]).filter((name) => name === "heap" || name === "ready"),
+      ["heap", "ready"],
+    );
+    const loading = client.loadPack("pdb-78.f15.xz");
+    const m = worker().last(ToWorker.LOAD_PACK);
+    worker().emit(message.result(m.id, { file: m.file, bytes: 2, cached: false, info: { version: "pack" }, heap_bytes: 345 * 2 ** 20 }));
+    await loading;
+    assert.deepEqual(
+      calls.filter((c) => c[0] === "heap").map((c) => c[1]),
+      [52 * 2 ** 20, 345 * 2 ** 20],
+    );
+  });
+
+  test("a worker that does not tell its memory (null, absent, 0) reports nothing", async () => {
+    const { client, worker, calls } = setup();
+    client.start();
+    worker().emit({ ...READY, heap_bytes: null });
+    const loading = client.loadPack("pdb-78.f15.xz");
+    const m = worker().last(ToWorker.LOAD_PACK);
+    worker().emit(message.result(m.id, { file: m.file, bytes: 2, cached: false, info: {}, heap_bytes: 0 }));
+    await loading;
+    assert.equal(calls.filter((c) => c[0] === "heap").length, 0);
   });
 });
 

@@ -48,7 +48,8 @@ const moduleWorker = () => takeStartedWorker()?.worker || newSolverWorker();
 
 export class SolverClient {
   /**
-   * handlers: {loading(msg), warning(msg), ready(msg), fatal(error), restart()};
+   * handlers: {loading(msg), warning(msg), ready(msg), fatal(error), restart(), heap(bytes)}
+   * (heap: the worker's wasm memory as it reports it, at READY and after a pack's load);
    * createWorker: makes the Worker (tests pass a fake one).
    */
   constructor(handlers, { createWorker = moduleWorker } = {}) {
@@ -130,6 +131,7 @@ export class SolverClient {
         this.info = msg.info;
         this.packs = msg.packs || [];
         this.interrupt = msg.interrupt ? new Int32Array(msg.interrupt) : null;
+        this.reportHeap(msg.heap_bytes);
         this.handlers.ready?.(msg);
         resolveReady(msg);
       },
@@ -193,6 +195,11 @@ export class SolverClient {
     for (const p of pending) p.reject(err);
   }
 
+  /** The worker's wasm memory in bytes (READY's or a pack load's heap_bytes), when it tells it. */
+  reportHeap(bytes) {
+    if (Number.isFinite(bytes) && bytes > 0) this.handlers.heap?.(bytes);
+  }
+
   /** Forget the request `id` and return its handlers. */
   settle(id) {
     const p = this.pending.get(id);
@@ -250,6 +257,7 @@ export class SolverClient {
         },
       );
       if (result && result.info) this.info = result.info;
+      this.reportHeap(result?.heap_bytes);
       return result;
     } catch (e) {
       throw stalled || e;

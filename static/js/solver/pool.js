@@ -26,8 +26,8 @@ import { goalTiles, parseShape } from "../model/board.js";
 import { ErrorType, Method } from "./protocol.js";
 import { SolverClient, SolverError } from "./client.js";
 
-/** Memory of one worker without a pack: the Python runtime, the solver and the 4x4 databases (measured, bench/parallel.md). */
-export const WORKER_BASE_BYTES = 64 * 2 ** 20;
+/** Memory of one worker without a pack: the Python runtime, the solver and the 4x4 databases (measured: 94-113 MB, bench/memory.md). */
+export const WORKER_BASE_BYTES = 110 * 2 ** 20;
 /** At most this many workers, whatever the machine says. */
 export const MAX_WORKERS = 16;
 /** A dead helper is restarted at most this many times per page. */

@@ -36,8 +36,9 @@
  *             decompressed in the worker straight into a Python bytearray (PROGRESS
  *             {file, phase: PackPhase.DECODE, loaded, bytes} in decompressed bytes),
  *             handed to Python and, once accepted, kept as downloaded in Cache Storage
- *             for offline use; result {file, bytes, cached, memory_bytes, info}; a
- *             damaged or unreachable pack is an ordinary (non-fatal) ERROR
+ *             for offline use; result {file, bytes, cached, memory_bytes, info, heap_bytes}
+ *             (heap_bytes: as READY's, the pack now included); a damaged or unreachable
+ *             pack is an ordinary (non-fatal) ERROR
  *   CANCEL    {}
  *             only useful when the page is cross-origin isolated (the worker sets the
  *             interrupt buffer; the page normally writes it itself, as this message
@@ -52,11 +53,15 @@
  *             shows no size then); snapshot = resumed from the memory snapshot of an earlier
  *             start (worker/snapshot.js): the runtime with the package and those databases
  *   WARNING   {message}              non-fatal (e.g. a missing WD table: rebuilt in-process)
- *   READY     {info, interrupt, seconds, packs}
+ *   READY     {info, interrupt, seconds, packs, heap_bytes}
  *             info = the result of Method.INFO (shapes, bounds per shape, bound labels);
  *             interrupt = a SharedArrayBuffer (Int32, write SIGINT to stop Python) or null;
  *             packs = the manifest's optional packs, each with `loaded` (true when a copy
- *             kept in Cache Storage was loaded at INIT)
+ *             kept in Cache Storage was loaded at INIT); heap_bytes = the size of the
+ *             runtime's wasm linear memory (Pyodide's HEAP8.buffer.byteLength: Python's heap,
+ *             the databases and loaded packs included), or null when the runtime does not
+ *             tell it; the page's Workers card counts a worker's memory from it
+ *             (solver/memory.js)
  *   PROGRESS  {id, progress}
  *             during a solve, about 4 times a second and per iteration: {bound, nodes,
  *             iteration_nodes, seconds, done, found, iterations: [{bound, nodes, seconds}]}
@@ -223,7 +228,7 @@ export const message = Object.freeze({
   // worker -> page
   loading: (stage, state, label, extra = {}) => ({ type: FromWorker.LOADING, stage, state, label, ...extra }),
   warning: (text) => ({ type: FromWorker.WARNING, message: text }),
-  ready: ({ info, interrupt = null, seconds, packs = [] }) => ({ type: FromWorker.READY, info, interrupt, seconds, packs }),
+  ready: ({ info, interrupt = null, seconds, packs = [], heap_bytes = null }) => ({ type: FromWorker.READY, info, interrupt, seconds, packs, heap_bytes }),
   progress: (id, progress) => ({ type: FromWorker.PROGRESS, id, progress }),
   result: (id, result) => ({ type: FromWorker.RESULT, id, result }),
   error: (id, error, { fatal = false } = {}) => ({ type: FromWorker.ERROR, id, error: wireError(error), fatal }),

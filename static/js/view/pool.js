@@ -30,8 +30,11 @@ export class PoolView {
     this.select.onchange = () => onChange(Number(this.select.value));
   }
 
-  /** status = {size, ready, starting}; perWorker: bytes of one worker (the pack included when loaded). */
-  render(status, { perWorker, packBytes = 0, cores }) {
+  /**
+   * status = {size, ready, starting}; perWorker: bytes of one worker (the pack included when
+   * loaded); heapBytes: the largest wasm memory a worker reported, 0 before any (data-heap-bytes).
+   */
+  render(status, { perWorker, packBytes = 0, heapBytes = 0, cores }) {
     this.select.value = String(status.size);
     const parts = [];
     if (status.size > 1) parts.push(`${status.ready} of ${status.size} ready${status.starting ? " (more starting)" : ""}`);
@@ -40,6 +43,7 @@ export class PoolView {
     if (cores) parts.push(`${cores} cores here`);
     this.note.textContent = `${parts.join(" · ")}.`;
     this.note.dataset.ready = String(status.ready);
+    this.note.dataset.heapBytes = String(heapBytes);
   }
 
   /**

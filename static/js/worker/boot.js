@@ -285,6 +285,9 @@ export async function loadRuntime(opts, snapshot = null) {
     wasm.restore();
     unwrap();
   }
+  // Pyodide keeps the options it was given (its API.config) and with them the snapshot's bytes:
+  // tens of MB a resumed worker would hold for nothing (bench/memory.md)
+  if (snapshot && pyodide._api?.config) delete pyodide._api.config._loadSnapshot;
   // the snapshot's random state is the same on every start from it
   if (snapshot) pyodide.runPython("import random; random.seed()");
   let interrupt = null;

@@ -20,6 +20,7 @@ import { LoadError, firstLine, now, parseReply, post } from "./common.js";
 import { Packs } from "./packs.js";
 
 const solver = {
+  pyodide: null, // the runtime, once started
   api: null, // the fifteen.api module (PyProxy), once installed
   interrupt: null, // Int32Array on a SharedArrayBuffer, when cross-origin isolated
   databases: null, // Databases
@@ -93,6 +94,12 @@ function info() {
   return reply.result;
 }
 
+/** Bytes of the runtime's wasm linear memory (Python's heap: the databases and packs included), or null. */
+function heapBytes() {
+  const bytes = solver.pyodide?._module?.HEAP8?.buffer?.byteLength;
+  return Number.isFinite(bytes) ? bytes : null;
+}
+
 function requireSolver() {
   if (!solver.api) throw new LoadError(ErrorType.INTERNAL, "The solver is not loaded yet.");
 }
@@ -107,6 +114,7 @@ async function init(msg) {
     const started = boot(msg); // the solver package is downloaded while the runtime starts
     const runtime = await started.runtime;
     solver.interrupt = runtime.interrupt;
+    solver.pyodide = runtime.pyodide;
     solver.api = await loadSolver(runtime.pyodide, started.wheel);
     solver.databases = new Databases(solver.api, skip, !!(named || msg).controlled, started.databaseList);
     solver.packs = new Packs(solver.api, solver.databases);
@@ -124,7 +132,7 @@ async function init(msg) {
     if (fresh && packsKept) await keep();
     await solver.packs.loadCached();
     const interrupt = solver.interrupt ? solver.interrupt.buffer : null;
-    post(message.ready({ info: info(), interrupt, seconds: now() - t0, packs: solver.packs.list() }));
+    post(message.ready({ info: info(), interrupt, seconds: now() - t0, packs: solver.packs.list(), heap_bytes: heapBytes() }));
     await downloadKept(); // (before the next request: the page's precache asks one first)
     if (fresh && !packsKept) {
       apiCall(Method.SOLVE, warmUpParams(msg.shape || "4x4"));
@@ -164,7 +172,7 @@ async function loadPack(msg) {
   try {
     requireSolver();
     const result = await solver.packs.download(file, { download: report(PackPhase.DOWNLOAD), decode: report(PackPhase.DECODE) });
-    post(message.result(id, { ...result, info: info() }));
+    post(message.result(id, { ...result, info: info(), heap_bytes: heapBytes() }));
   } catch (e) {
     console.error(e);
     post(message.error(id, { type: e.type || ErrorType.LOAD, message: e.message || String(e), file }));
