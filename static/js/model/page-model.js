@@ -68,6 +68,9 @@ export const UNDO_LIMIT = 200;
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** "optimal" for the optimal search's answer; "proven optimal" for an anytime answer whose lower bound met its length. */
+const optimalWord = (result) => (result.stopped !== undefined ? "proven optimal" : "optimal");
+
 export class PageModel {
   /** board: the first position shown. */
   constructor(board) {
@@ -474,7 +477,7 @@ export class PageModel {
   solvedStatus() {
     const r = this.solution.result;
     if (r.optimal === false) return this.setStatus(Status.SOLVED, `Best found: ${anytimeText(r)}.`);
-    return this.setStatus(Status.SOLVED, `Solved: ${plural(r.length, "move")}, optimal.`);
+    return this.setStatus(Status.SOLVED, `Solved: ${plural(r.length, "move")}, ${optimalWord(r)}.`);
   }
 
   /** The solver answered `result` for `job`. */
@@ -490,7 +493,7 @@ export class PageModel {
     if (result.optimal === false) {
       const why = STOPPED_TEXT[result.stopped];
       status.text = this.status.text = `Best found${seconds ? ` in ${seconds}` : ""}: ${anytimeText(result)}${why ? ` (${why})` : ""}.`;
-    } else if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, optimal.`;
+    } else if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, ${optimalWord(result)}.`;
     return [{ type: "solvingEnded" }, { type: "showSolution", focus: true }, status, { type: "render" }];
   }
 

@@ -9,7 +9,8 @@
 // the primary is ready (never delaying the first answer), each its own Pyodide
 // with the shape's databases (and the packs kept in Cache Storage).
 //
-// A solve with helpers ready is fifteen.parallel.scheduler's search (py/fifteen/parallel/browser.py):
+// An anytime solve with helpers is solver/anytime-job.js's: a prover and improvers.
+// An optimal solve with helpers ready is fifteen.parallel.scheduler's search (py/fifteen/parallel/browser.py):
 // the scheduler runs in the primary (PARALLEL_BEGIN / STEP: a coordinating worker
 // of its own would cost one more runtime and one more copy of the databases, up
 // to ~290 MB with the pack, for calls of a few milliseconds; they run only when
@@ -25,6 +26,7 @@
 import { goalTiles, parseShape } from "../model/board.js";
 import { ErrorType, Method } from "./protocol.js";
 import { SolverClient, SolverError } from "./client.js";
+import { AnytimeJob } from "./anytime-job.js";
 
 /** Memory of one worker without a pack: the Python runtime, the solver and the 4x4 databases (measured, bench/parallel.md). */
 export const WORKER_BASE_BYTES = 64 * 2 ** 20;
@@ -222,17 +224,28 @@ export class SolverPool {
     entry.client.start(this.shape);
   }
 
-  /** Solve params = {text, shape, bound, goal?}; onProgress(progress) with `workers` when parallel. */
-  async solve(params, onProgress) {
+  /**
+   * Solve params = {text, shape, bound, goal?, anytime?, time_limit?}; onProgress(progress) with
+   * `workers` when parallel.  An anytime solve with helpers (ready, or starting) is an AnytimeJob
+   * (solver/anytime-job.js: a prover and improvers), starting from `proven`, a lower bound
+   * proven before; alone, the primary's serial anytime search.
+   */
+  async solve(params, onProgress, { proven = 0 } = {}) {
     if (!this.primary.ready && this.primary.worker) {
       // restarting in the background (stopped after the last solution): wait for it
       await this.primary.readyPromise.catch(() => {});
     }
     const helpers = this.readyHelpers();
-    // an anytime search (model/anytime.js) runs in the primary: the pool's parallel search is IDA*'s
-    if (params.anytime || !helpers.length || !this.primary.ready) return this.primary.solve(params, onProgress);
+    const clients = [this.primary, ...helpers.map((h) => h.client)];
+    let job;
+    if (params.anytime) {
+      if (!this.primary.ready || !(helpers.length || this.status().starting)) return this.primary.solve(params, onProgress);
+      job = new AnytimeJob(this, params, onProgress, clients, { proven });
+    } else {
+      if (!helpers.length || !this.primary.ready) return this.primary.solve(params, onProgress);
+      job = new ParallelJob(this, params, onProgress, clients);
+    }
     this.shape = params.shape || this.shape;
-    const job = new ParallelJob(this, params, onProgress, [this.primary, ...helpers.map((h) => h.client)]);
     this.job = job;
     return job.run().finally(() => {
       if (this.job === job) this.job = null;
