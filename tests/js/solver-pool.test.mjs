@@ -255,6 +255,65 @@ describe("SolverPool", () => {
     assert.deepEqual(await again, { length: 2 });
   });
 
+  test("an anytime solve with the helper still starting (Fast answer after a cancel): the primary improves alone, the helper proves once ready", async () => {
+    const s = setup(2);
+    s.pool.start("4x4");
+    await s.ready(s.workers[0]);
+    await tick();
+    const [primary, helper] = s.workers;
+    assert.deepEqual(s.pool.status(), { size: 2, ready: 1, starting: 1 });
+    const progress = [];
+    const solving = s.pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 }, (p) => progress.push(p), { proven: 4 });
+    assert.equal(primary.calls(Method.SOLVE).length, 0, "not the serial anytime search");
+    answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], moves: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], lower_bound: 6, bound: "md" });
+    await tick();
+    assert.deepEqual([progress.at(-1).length, progress.at(-1).lower_bound], [10, 6]);
+    // nothing left for the improver on this path, nobody proving yet: the answer waits for the helper
+    answer(primary, Method.ANYTIME_IMPROVE, { path: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], moves: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], carried: {}, done: true, nodes: 9 });
+    await tick();
+    assert.equal(primary.calls(Method.ANYTIME_IMPROVE).length, 1);
+    assert.equal(primary.calls(Method.ANYTIME_RESULT).length, 0, "not exhausted while a helper starts");
+    await s.ready(helper);
+    await tick();
+    // it proves from the largest bound proven so far (the root's 6, above the 4 proven before)
+    const p1 = helper.calls(Method.ANYTIME_PROVE).at(-1);
+    assert.equal(p1.params.threshold, 6);
+    await new Promise((r) => setTimeout(r, 260)); // past the workers line's throttle
+    helper.emit(message.progress(p1.id, { nodes: 5 }));
+    assert.deepEqual(
+      progress.at(-1).workers.map((w) => w.role),
+      ["idle", "proving"],
+    );
+    answer(helper, Method.ANYTIME_PROVE, { outcome: "found", threshold: 6, nodes: 50, seconds: 0.2, path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6] });
+    await tick();
+    const res = helper.calls(Method.ANYTIME_RESULT).at(-1);
+    assert.deepEqual([res.params.stopped, res.params.lower_bound, res.params.path, res.params.workers, res.params.worker_nodes], ["optimal", 6, [1, 2, 3, 4, 5, 6], 2, [9, 50]]);
+    helper.emit(message.result(res.id, { length: 6 }));
+    assert.deepEqual(await solving, { length: 6 });
+  });
+
+  test("an anytime solve past its time limit: the calls end by themselves, the best found is the answer", async () => {
+    const { pool, workers } = await upWithHelper();
+    const [primary, helper] = workers;
+    const solving = pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 0.2 });
+    answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6], lower_bound: 2, bound: "md" });
+    await tick();
+    const improving = primary.calls(Method.ANYTIME_IMPROVE).at(-1);
+    assert.ok(improving.params.time_limit > 0 && improving.params.time_limit <= 0.2, improving.params.time_limit);
+    await new Promise((r) => setTimeout(r, 250));
+    answer(helper, Method.ANYTIME_PROVE, { outcome: "stopped", threshold: 2, nodes: 0, seconds: 0.2 });
+    await tick();
+    assert.equal(primary.calls(Method.ANYTIME_RESULT).length, 0, "the improver's call still runs");
+    answer(primary, Method.ANYTIME_IMPROVE, { path: [1, 2, 3, 4], moves: [1, 2, 3, 4], carried: {}, done: false, nodes: 8 });
+    await tick();
+    assert.equal(primary.calls(Method.ANYTIME_IMPROVE).length, 1, "no call past the time limit");
+    assert.equal(helper.calls(Method.ANYTIME_PROVE).length, 1);
+    const res = primary.calls(Method.ANYTIME_RESULT).at(-1);
+    assert.deepEqual([res.params.stopped, res.params.path, res.params.lower_bound, res.params.iterations], ["time", [1, 2, 3, 4], 2, []]);
+    primary.emit(message.result(res.id, { length: 4, optimal: false }));
+    assert.deepEqual(await solving, { length: 4, optimal: false });
+  });
+
   test("an anytime solve: a prover that dies hands proving to nobody (the bound stays), cancel keeps nothing running", async () => {
     const { pool, workers } = await upWithHelper();
     const [primary, helper] = workers;

@@ -80,6 +80,11 @@ export class AnytimeJob {
       this.pump();
     });
     this.pump(); // the prover starts at once
+    // the time limit ends the calls by themselves; this ends a search left waiting (for a helper still starting)
+    if (Number.isFinite(this.deadline)) {
+      this.timer = setTimeout(() => this.pump(), this.deadline - performance.now() + 50);
+      this.timer.unref?.(); // (Node, in the tests: a pending timer does not keep the process alive)
+    }
     return this.promise;
   }
 
@@ -124,7 +129,7 @@ export class AnytimeJob {
     }
     if (this.running.size) return;
     if (left <= 0) this.finish("time", 0);
-    else if (this.tally.best && prover < 0) this.finish("exhausted", 0); // every improver done, nobody to prove
+    else if (this.tally.best && prover < 0 && !this.pool.status().starting) this.finish("exhausted", 0); // every improver done, nobody to prove
   }
 
   prove(i, left) {
@@ -218,6 +223,7 @@ export class AnytimeJob {
   finish(stopped, i) {
     if (this.done) return;
     this.done = true;
+    clearTimeout(this.timer);
     for (const j of [...this.running.keys()]) {
       if (j === 0 || j === i) continue; // the primary's call ends within its second; queued calls wait for it
       const c = this.clients[j];
@@ -246,6 +252,7 @@ export class AnytimeJob {
   fail(err) {
     if (this.done) return;
     this.done = true;
+    clearTimeout(this.timer);
     this.reject(err);
   }
 }
