@@ -13,6 +13,7 @@ import re
 import pytest
 
 from .conftest import App
+from .test_anytime_page import _random_5, _real_fast_answer
 
 # Korf's #3 (59 moves, 1.6 M nodes serially with pdb663), #88 (65 moves, 1.8 M nodes)
 KORF_3 = (1, 15, 10, 13, 0, 11, 4, 7, 12, 6, 5, 3, 14, 8, 9, 2)
@@ -206,3 +207,21 @@ def test_an_anytime_answer_on_two_workers_proves_and_improves_and_ends_proven_op
     assert lines["lower"][-1] == "51 moves · proven optimal", lines["lower"]
     print(f"\nanytime on 2 workers: {lines['lower']} · {lines['workers'][-1]}")
     page.select_option("#bound-select", "auto")
+
+
+def test_cancel_of_an_anytime_answer_on_two_workers_keeps_the_best_and_its_bound(pool_app: App):
+    """A random 5x5 (its proof is out of reach): both workers work on it; Cancel keeps the best found."""
+    app = pool_app
+    page = app.page
+    wait_workers_ready(app, 2)
+    app.wait_ready()
+    tiles = _random_5(7)
+    app.set_position(tiles, "5x5")
+    page.evaluate(WATCH_LINES)
+    page.wait_for_selector("#workers-note[data-ready='2']", state="attached", timeout=HELPER_TIMEOUT_MS)
+    proving = "() => /worker 2: proving/.test(document.querySelector('#p-workers').textContent)"
+    _real_fast_answer(app, tiles, before_cancel=lambda: page.wait_for_function(proving, timeout=120_000))
+    workers = page.evaluate("() => window.__lines.workers")
+    assert any(w.startswith("worker 1: improving") and "worker 2: proving ≥" in w for w in workers), workers
+    assert "the best found is kept" in page.inner_text("#status-text")
+    app.set_position(KORF_3)  # back to a 4x4 for the tests after
