@@ -41,7 +41,7 @@ from fifteen.board import Board, tiles_along
 from fifteen.bounds import bound_values, resolve_bound
 from fifteen.errors import InputError
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
-from fifteen.parallel.browser import field, iterations_from
+from fifteen.parallel.browser import field, iterations_from, node_reports
 from fifteen.search.ida import first_bound
 
 #: What an improver carries from one call to the next (:func:`fifteen.anytime.steps.improve`): each an integer, or a flag.
@@ -124,15 +124,7 @@ def prove_call(board: Board, params: dict, progress=None) -> dict:
     """``anytime_prove`` (see the module docstring); *progress* hears ``{"nodes"}`` about four times a second."""
     bound = resolve_bound(board.shape, params.get("bound") or "auto", board.target).name
     threshold = field(params, "threshold", 0, MAX_MOVES, "anytime_prove") if params.get("threshold") is not None else 0
-    last = [0.0]
-
-    def ticked(nodes: int) -> None:
-        now = time.perf_counter()
-        if progress is not None and now - last[0] >= 0.25:
-            last[0] = now
-            progress(f'{{"nodes": {nodes}}}')
-
-    outcome = prove(*_args(board), bound, threshold, _deadline(params), stopped=lambda: False, ticked=ticked)
+    outcome = prove(*_args(board), bound, threshold, _deadline(params), stopped=lambda: False, ticked=node_reports(progress))
     kind, ran, nodes, seconds = outcome[:4]
     out: dict[str, Any] = {"outcome": kind, "threshold": ran, "nodes": nodes, "seconds": round(seconds, 3)}
     if kind == "found":

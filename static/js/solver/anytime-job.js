@@ -23,44 +23,31 @@
 
 import { AnytimeTally, Role, WORKERS_KIND } from "../model/anytime.js";
 import { ErrorType, Method } from "./protocol.js";
+import { PoolJob } from "./pool-job.js";
 
 /** Worker-line reports (no new solution or bound) at most this often, in ms. */
 const ROLE_REPORT_MS = 250;
 
-export class AnytimeJob {
+export class AnytimeJob extends PoolJob {
   /**
    * pool: the SolverPool; params: the anytime solve's ({text|tiles, shape, goal, bound,
    * time_limit}); clients: [primary, ...ready helpers]; proven: a lower bound proven before.
    */
   constructor(pool, params, onProgress, clients, { proven = 0 } = {}) {
-    this.pool = pool;
+    super(pool, onProgress, clients);
     const { text, tiles, shape, goal } = params;
     this.position = Object.fromEntries(Object.entries({ text, tiles, shape, goal }).filter(([, v]) => v !== undefined && v !== null));
     this.bound = params.bound || "auto";
-    this.onProgress = onProgress || (() => {});
-    this.clients = clients;
     this.tally = new AnytimeTally({ proven, workers: clients.length });
     this.threshold = proven || 0; // the prover's next IDA* threshold (raised to the root's first bound by Python)
-    this.t0 = performance.now();
     this.deadline = params.time_limit ? this.t0 + params.time_limit * 1000 : Infinity;
-    this.running = new Map(); // client index -> "first" | "prove" | "improve"
+    // this.running: client index -> "first" | "prove" | "improve"
     this.carried = []; // per improver: what it carries to its next call
     this.exhausted = []; // per improver: nothing left to try on the path it was handed
     this.handed = []; // per improver: the length of the path it was last handed
-    this.workerNodes = clients.map(() => 0);
     this.iterations = []; // the prover's finished iterations
     this.dead = new Set();
-    this.stopping = new Set();
-    this.done = false;
     this.lastRoles = 0;
-    this.promise = new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-  }
-
-  seconds() {
-    return (performance.now() - this.t0) / 1000;
   }
 
   /** The seconds left before the time limit (Infinity without one). */
@@ -100,20 +87,9 @@ export class AnytimeJob {
     return !this.dead.has(i) && !!c.worker && (i === 0 || c.ready);
   }
 
-  busyHelpers() {
-    return [...this.running.keys()].filter((i) => i > 0).map((i) => this.clients[i]);
-  }
-
-  /** Take on the helpers that became ready since the answer began. */
-  adopt() {
-    if (this.done) return;
-    for (const h of this.pool.readyHelpers()) {
-      if (this.clients.includes(h.client)) continue;
-      this.clients.push(h.client);
-      this.workerNodes.push(0);
-      this.tally.assign(this.clients.length - 1, Role.STARTING);
-    }
-    this.pump();
+  /** A helper joined once ready (pool-job.js adopt). */
+  joined(i) {
+    this.tally.assign(i, Role.STARTING);
   }
 
   /** Hand work to every idle live worker; end the search when nothing is left to run. */
@@ -128,8 +104,8 @@ export class AnytimeJob {
       else this.tally.assign(i, Role.IDLE);
     }
     if (this.running.size) return;
-    if (left <= 0) this.finish("time", 0);
-    else if (this.tally.best && prover < 0 && !this.pool.status().starting) this.finish("exhausted", 0); // every improver done, nobody to prove
+    if (left <= 0) this.conclude("time", 0);
+    else if (this.tally.best && prover < 0 && !this.pool.status().starting) this.conclude("exhausted", 0); // every improver done, nobody to prove
   }
 
   prove(i, left) {
@@ -177,7 +153,7 @@ export class AnytimeJob {
   /** Worker i replied: the answer is proven optimal, or on with the work. */
   after(i) {
     if (this.done) return;
-    if (this.tally.optimal) this.finish("optimal", i);
+    if (this.tally.optimal) this.conclude("optimal", i);
     else this.pump();
   }
 
@@ -220,16 +196,10 @@ export class AnytimeJob {
   }
 
   /** The search ends (`stopped`: optimal, time or exhausted): the others stop, worker i builds the result. */
-  finish(stopped, i) {
-    if (this.done) return;
-    this.done = true;
-    clearTimeout(this.timer);
-    for (const j of [...this.running.keys()]) {
-      if (j === 0 || j === i) continue; // the primary's call ends within its second; queued calls wait for it
-      const c = this.clients[j];
-      this.stopping.add(c);
-      this.pool.stopWorker(c);
-    }
+  conclude(stopped, i) {
+    if (!this.end()) return;
+    // the primary's call ends within its second (queued calls wait for it); a helper's is stopped
+    for (const j of [...this.running.keys()]) if (j !== 0 && j !== i) this.stop(j);
     const params = {
       ...this.position,
       bound: this.boundName || this.bound,
@@ -249,10 +219,7 @@ export class AnytimeJob {
     );
   }
 
-  fail(err) {
-    if (this.done) return;
-    this.done = true;
+  ended() {
     clearTimeout(this.timer);
-    this.reject(err);
   }
 }
