@@ -225,3 +225,34 @@ def test_cancel_of_an_anytime_answer_on_two_workers_keeps_the_best_and_its_bound
     assert any(w.startswith("worker 1: improving") and "worker 2: proving ≥" in w for w in workers), workers
     assert "the best found is kept" in page.inner_text("#status-text")
     app.set_position(KORF_3)  # back to a 4x4 for the tests after
+
+
+def test_fast_answer_during_a_two_worker_optimal_search_keeps_its_bound_and_both_workers_join(pool_app: App):
+    """Fast answer stops the parallel optimal search (its workers restart: the page is not
+    cross-origin isolated) and keeps the bound it proved; the anytime answer starts on worker 1
+    and worker 2 joins as the prover once it is back; Cancel keeps the best found."""
+    app = pool_app
+    page = app.page
+    wait_workers_ready(app, 2)
+    app.wait_ready()
+    app.set_position(HARD_80)  # 80 moves; beyond reach without the pack
+    page.select_option("#bound-select", "auto")
+    page.click("#solve-button")
+    page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
+    page.wait_for_function("() => document.querySelectorAll('#p-iterations tbody tr:not(.current)').length >= 2", timeout=120_000)
+    proven = int(page.inner_text("#p-bound"))
+    page.evaluate(WATCH_LINES)
+    page.click("#fast-button")
+    page.wait_for_function("() => /moves found/.test(document.querySelector('#p-lower').textContent)", timeout=120_000)
+    page.wait_for_function("() => /worker 2: proving/.test(document.querySelector('#p-workers').textContent)", timeout=HELPER_TIMEOUT_MS)
+    page.click("#cancel-button")
+    app.wait_state("cancelled", "solved")
+    lines = page.evaluate("() => window.__lines")
+    bounds = [int(m) for text in lines["lower"] for m in re.findall(r"optimal ≥ (\d+)", text)]
+    assert bounds and min(bounds) >= proven and max(bounds) <= 80, (proven, lines["lower"])
+    page.wait_for_selector("#solution:not([hidden])")
+    sol = page.locator("#solution")
+    length, lower = int(sol.get_attribute("data-length")), int(sol.get_attribute("data-lower-bound"))
+    assert 80 <= length and proven <= lower <= 80, (length, lower, proven)
+    assert replays_directions(HARD_80, sol.get_attribute("data-directions"))
+    print(f"\nFast answer after the optimal search proved {proven}: {lines['lower'][-1]} · {lines['workers'][-1]}")
