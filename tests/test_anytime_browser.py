@@ -112,6 +112,9 @@ def test_an_improver_carries_its_state_and_keeps_the_best():
     assert set(r["carried"]) >= {"width", "windows_only"} and isinstance(r["done"], bool) and r["nodes"] > 0
     again = call("anytime_improve", {"text": FOUR, "path": r["path"], "mode": "windows", "carried": r["carried"], "time_limit": 60})
     assert len(again["path"]) <= len(r["path"])
+    # a helper's first call: window shortening from its own offset
+    other = call("anytime_improve", {"text": FOUR, "path": first["path"], "mode": "windows", "carried": {"offset": 6}, "time_limit": 60})
+    assert Board.parse(FOUR).solves(other["moves"]) and set(other["carried"]) >= {"k", "node_limit", "offset"}
 
 
 @pytest.mark.parametrize(

@@ -292,6 +292,41 @@ describe("SolverPool", () => {
     assert.deepEqual(await solving, { length: 6 });
   });
 
+  test("an anytime solve on 3 workers: the third improves by windows from its own offset; a first solution at the root's bound ends it at once", async () => {
+    const s = setup(3);
+    s.pool.start("4x4");
+    for (let k = 0; k < 3; k++) {
+      await s.ready(s.workers[k]);
+      await tick();
+    }
+    const [primary, prover, third] = s.workers;
+    const solving = s.pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 });
+    answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6], lower_bound: 2, bound: "md" });
+    await tick();
+    assert.equal(prover.calls(Method.ANYTIME_PROVE).length, 1);
+    assert.equal(prover.calls(Method.ANYTIME_IMPROVE).length, 0);
+    const w = third.calls(Method.ANYTIME_IMPROVE).at(-1);
+    assert.deepEqual([w.params.mode, w.params.carried], ["windows", { offset: 6 }]);
+    assert.deepEqual(primary.calls(Method.ANYTIME_IMPROVE).at(-1).params.carried, {});
+    answer(third, Method.ANYTIME_IMPROVE, { path: [1, 2], moves: [1, 2], carried: { width: 256 }, done: false, nodes: 3 });
+    await tick();
+    // 2 moves = the root's bound: proven optimal, the result from the improver that found it, the prover stopped
+    const res = third.calls(Method.ANYTIME_RESULT).at(-1);
+    assert.deepEqual([res.params.stopped, res.params.path, res.params.lower_bound, res.params.workers], ["optimal", [1, 2], 2, 3]);
+    assert.ok(prover.terminated);
+    third.emit(message.result(res.id, { length: 2 }));
+    assert.deepEqual(await solving, { length: 2 });
+    // the goal itself: its first "solution" (no move) is optimal at once, nothing else is asked
+    const goal = s.pool.solve({ text: "g", shape: "4x4", bound: "md", anytime: true, time_limit: 60 });
+    await tick();
+    answer(primary, Method.ANYTIME_FIRST, { path: [], moves: [], lower_bound: 0, bound: "md" });
+    await tick();
+    const r2 = primary.calls(Method.ANYTIME_RESULT).at(-1);
+    assert.deepEqual([r2.params.stopped, r2.params.path, r2.params.lower_bound], ["optimal", [], 0]);
+    primary.emit(message.result(r2.id, { length: 0 }));
+    assert.deepEqual(await goal, { length: 0 });
+  });
+
   test("an anytime solve past its time limit: the calls end by themselves, the best found is the answer", async () => {
     const { pool, workers } = await upWithHelper();
     const [primary, helper] = workers;

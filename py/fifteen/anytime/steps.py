@@ -108,6 +108,9 @@ def improve(
     if sh is not None and "k" in carried:
         sh.k, sh.node_limit, sh.offset = carried["k"], carried["node_limit"], carried["offset"]
         sh._start_sweep()
+    elif sh is not None and "offset" in carried:  # a first call: this improver's own window offset
+        sh.offset = carried["offset"]
+        sh._start_sweep()
     improver.windows_only = carried.get("windows_only", improver.windows_only)
     start = last = time.monotonic()
     try:

@@ -64,7 +64,7 @@ export class AnytimeJob extends PoolJob {
       this.tally.raise(r.lower_bound);
       this.tally.offer(r);
       this.progress(true);
-      this.pump();
+      this.after(0); // a first solution as long as the root's bound is optimal already
     });
     this.pump(); // the prover starts at once
     // the time limit ends the calls by themselves; this ends a search left waiting (for a helper still starting)
@@ -137,7 +137,7 @@ export class AnytimeJob extends PoolJob {
       ...this.position,
       path: this.tally.best.path,
       mode: i === 0 ? "beam+windows" : "windows",
-      carried: this.carried[i] || {},
+      carried: this.carried[i] || (i > 1 ? { offset: 3 * i } : {}), // helpers' windows from their own offsets
       time_limit: Math.max(0.001, left),
     };
     this.call(i, "improve", Method.ANYTIME_IMPROVE, params).then((r) => {
