@@ -404,7 +404,8 @@ export class PageModel {
    */
   solveRequested(bound, now, { anytime = false, proven = null } = {}) {
     if (this.job) return [];
-    if (!this.ready) return [this.setStatus(this.status.state, "Waiting for the solver to finish loading…"), { type: "solveWhenReady" }];
+    // (a Fast answer waits as one: the solver may be restarting after the optimal search it stopped)
+    if (!this.ready) return [this.setStatus(this.status.state, "Waiting for the solver to finish loading…"), { type: "solveWhenReady", options: { anytime, proven } }];
     if (this.textError) return [this.setStatus(Status.READY, "Fix the tiles text first (see the message under it)."), { type: "focusText" }];
     const s = this.solution;
     const same = s && s.bound === bound && s.epoch === this.solverEpoch && s.result.optimal !== false && !anytime;
