@@ -51,7 +51,9 @@ export class Solving {
     if (!job) return this.solve({ anytime: true });
     if (job.anytime || job.cancelling) return;
     this.next = { anytime: true, proven: job.proven };
-    this.cancel();
+    // not Cancel's double-click guard: Fast answer is never under the pointer in Solve's place, and
+    // a click it ignored would leave `next` for the next Cancel
+    this.hooks.run(model.cancelJob(""));
   }
 
   cancel() {
