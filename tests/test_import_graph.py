@@ -23,6 +23,7 @@ DEFERRED = {
     ("fifteen.api", "fifteen.lab.explain"),
     ("fifteen.api", "fifteen.lab.hint"),
     ("fifteen.api", "fifteen.parallel.browser"),
+    ("fifteen.api", "fifteen.anytime.browser"),
     # and the anytime search at the first anytime solve
     ("fifteen.api", "fifteen.anytime"),
     # every command of the command line would start ~35 ms later with the native process pool,

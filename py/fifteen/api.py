@@ -50,7 +50,8 @@ list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
   with the best found (``"stopped": "cancelled"``), not an error.
   ``parallel_begin``, ``parallel_step``, ``parallel_tasks``, ``parallel_result``
   and ``parallel_drop`` serve the page's pool of workers
-  (:mod:`fifteen.parallel.browser`).
+  (:mod:`fifteen.parallel.browser`); ``anytime_first``, ``anytime_improve``,
+  ``anytime_prove`` and ``anytime_result`` its anytime search (:mod:`fifteen.anytime.browser`).
 
 Small-board explorer and hints (:mod:`fifteen.lab.explorer`, :mod:`fifteen.lab.hint`).
 A position is given as for ``solve`` (``tiles`` list or text, ``shape``);
@@ -322,6 +323,34 @@ def _method_parallel_result(params: dict, **_: Any) -> dict:
     return _browser().result(_board(params), params)
 
 
+# ------------------------------------------------------------------ the browser pool's anytime search
+# fifteen.anytime.browser: with two workers or more, the page proves the lower bound on one while the others improve.
+
+
+def _anytime_browser():
+    # Imported at the first call, as the anytime search and the pool's parallel search are.
+    from fifteen.anytime import browser
+
+    return browser
+
+
+def _method_anytime_first(params: dict, **_: Any) -> dict:
+    return _anytime_browser().first(_board(params), params.get("bound") or "auto")
+
+
+def _method_anytime_improve(params: dict, **_: Any) -> dict:
+    return _anytime_browser().improve_call(_board(params), params)
+
+
+def _method_anytime_prove(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> dict:
+    return _anytime_browser().prove_call(_board(params), params, progress)
+
+
+def _method_anytime_result(params: dict, **_: Any) -> dict:
+    """The ``solve`` result of the best path the pool found, replayed to the goal, with ``workers`` and ``worker_nodes``."""
+    return _anytime_browser().result(_board(params), params)
+
+
 # ------------------------------------------------------------------ the heuristic lab
 # compare / trace / explain (fields documented in fifteen.lab.compare and fifteen.lab.explain),
 # imported at their first call: with the lab's modules (compare, explain, which imports compare,
@@ -476,6 +505,8 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
 #: The methods, by name: the functions ``_method_<name>`` of the methods :data:`fifteen.schema.METHOD_PARAMS`
 #: lists (the one list of the API's methods; ``python -m fifteen schema`` prints it).
 _METHODS: dict[str, Callable[..., dict]] = {name: globals()[f"_method_{name}"] for name in METHOD_PARAMS}
+#: The methods of the page's pool of workers begin so (named together in the message of an unknown method).
+_POOL_PREFIXES = ("parallel_", "anytime_")
 
 
 def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
@@ -485,7 +516,9 @@ def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | 
     try:
         fn = _METHODS.get(method) if isinstance(method, str) else None
         if fn is None:
-            return _error("input", f"unknown method {describe(method)} (one of {', '.join(_METHODS)})", "method")
+            public = ", ".join(m for m in _METHODS if not m.startswith(_POOL_PREFIXES))
+            pool = "or the page pool's parallel_* and anytime_*"
+            return _error("input", f"unknown method {describe(method)} (one of {public}, {pool})", "method")
         params = check_params(method, parse_params(params_json, LONG_PARAMS.get(method, MAX_PARAMS_CHARS)))
         return _ok(fn(params, progress=progress, cancel=cancel))
     except AssetError as exc:  # before FifteenError, its base class

@@ -178,6 +178,13 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "seconds": (is_number, "a number of seconds"),
     "setup_seconds": (is_number, "a number of seconds"),
     "worker_nodes": (_ints(MAX_WORKERS), "a list of node counts"),
+    # the browser pool's anytime search (fifteen.anytime.browser), checked again there
+    "mode": (_short_text(TOKEN_CHARS), "an improver's mode (beam+windows, windows)"),
+    "carried": (lambda v: isinstance(v, dict) and len(v) <= 10, "the carried object the last anytime_improve gave"),
+    "threshold": (_count(0), "an integer from 0"),
+    "lower_bound": (_count(0), "an integer from 0"),
+    "stopped": (_short_text(TOKEN_CHARS), "why the search stopped (optimal, time, cancelled, exhausted)"),
+    "improvements": (_records(("length", "lower_bound"), 2 * MAX_MOVES), 'a list of {"seconds", "length", "lower_bound"} objects'),
 }
 
 _POSITION = ("text", "tiles", "shape")
@@ -204,6 +211,23 @@ METHOD_PARAMS: dict[str, tuple[str, ...]] = {
     "parallel_tasks": ("shape", "tasks"),
     "parallel_result": (*_TOWARDS, "bound", "path", "iterations", "h0", "seconds", "setup_seconds", "workers", "worker_nodes"),
     "parallel_drop": ("search",),
+    # the browser pool's anytime search (fifteen.anytime.browser)
+    "anytime_first": (*_TOWARDS, "bound"),
+    "anytime_improve": (*_TOWARDS, "path", "mode", "carried", "time_limit"),
+    "anytime_prove": (*_TOWARDS, "bound", "threshold", "time_limit"),
+    "anytime_result": (
+        *_TOWARDS,
+        "bound",
+        "path",
+        "lower_bound",
+        "h0",
+        "stopped",
+        "seconds",
+        "improvements",
+        "iterations",
+        "workers",
+        "worker_nodes",
+    ),
 }
 #: Methods whose parameters may be longer than :data:`MAX_PARAMS_CHARS`.
 LONG_PARAMS: dict[str, int] = {"parallel_step": MAX_POOL_PARAMS_CHARS, "parallel_tasks": MAX_POOL_PARAMS_CHARS}

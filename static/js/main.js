@@ -151,7 +151,7 @@ function run(effects) {
         view.focusText();
         break;
       case "solveWhenReady":
-        client.readyPromise.then(() => solving.solve(), () => {});
+        client.readyPromise.then(() => solving.solve(e.options), () => {});
         break;
       case "showError":
         view.showError(e.error.type === ErrorType.ASSET ? "A database file is damaged" : "The solve failed", e.error.message);

@@ -6,11 +6,13 @@
 //     the optimal search, keeping the bound it proved, and starts the anytime search);
 //   * the anytime search (model/anytime.js): a Solve of a board past 5x5, or Fast answer on any
 //     board: a first solution in seconds, better ones while it runs, each with the proven lower
-//     bound ("82 moves found · optimal ≥ 78"); Cancel keeps the best found, playable.
+//     bound ("82 moves found · optimal ≥ 78"); Cancel keeps the best found, playable.  With two
+//     workers or more, one proves the lower bound while the others improve (solver/anytime-job.js):
+//     the workers line says what each does.
 
 import { ErrorType } from "./solver/protocol.js";
 import { currentIteration, formatSeconds } from "./model/format.js";
-import { ANYTIME_KIND, ANYTIME_SECONDS, anytimeByDefault, anytimeParams, anytimeSolution, anytimeText } from "./model/anytime.js";
+import { ANYTIME_KIND, ANYTIME_SECONDS, WORKERS_KIND, anytimeByDefault, anytimeParams, anytimeSolution, anytimeText } from "./model/anytime.js";
 import { JobKind, JobStopped, Why, stoppedText } from "./jobs.js";
 import { plainInputError } from "./text.js";
 
@@ -49,7 +51,9 @@ export class Solving {
     if (!job) return this.solve({ anytime: true });
     if (job.anytime || job.cancelling) return;
     this.next = { anytime: true, proven: job.proven };
-    this.cancel();
+    // not Cancel's double-click guard: Fast answer is never under the pointer in Solve's place, and
+    // a click it ignored would leave `next` for the next Cancel
+    this.hooks.run(model.cancelJob(""));
   }
 
   cancel() {
@@ -84,8 +88,13 @@ export class Solving {
       const params = job.anytime ? anytimeParams(job.board, job.bound) : { ...job.board.params(), bound: job.bound };
       const onProgress = (p) => {
         if (model.job !== job) return;
+        if (p.kind === WORKERS_KIND) {
+          startup.poolView.anytime(p, job.best?.length ?? null);
+          return;
+        }
         if (p.kind === ANYTIME_KIND) {
           run(model.anytimeProgress(job, anytimeSolution(job.board, p)));
+          startup.poolView.anytime(p, job.best?.length ?? null);
           if (job.best) {
             const lower = Math.max(job.best.lower_bound, job.proven || 0);
             view.progress.anytime(anytimeText(job.best, job.proven), p.seconds ?? (performance.now() - t0) / 1000, { lower, limit: ANYTIME_SECONDS });
@@ -97,7 +106,7 @@ export class Solving {
         startup.poolView.progress(p);
         if (!job.anytime) run(model.solveProgress(job, currentIteration(p).bound));
       };
-      const result = await jobs.run(JobKind.SOLVE, () => client.solve(params, onProgress), { user: true });
+      const result = await jobs.run(JobKind.SOLVE, () => client.solve(params, onProgress, { proven: job.proven || 0 }), { user: true });
       // the answer takes the progress's place (its summary says the same), before it is shown and focused
       if (model.job === job && !job.cancelling) view.progress.hide();
       run(model.solveDone(job, result, { seconds: formatSeconds((performance.now() - t0) / 1000) }));

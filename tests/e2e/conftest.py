@@ -328,9 +328,14 @@ class App:
         return self.page.get_attribute("#status", "data-state")
 
     def wait_state(self, *states: str, timeout: float = READY_TIMEOUT_MS) -> str:
-        sel = ", ".join(f"#status[data-state={s}]" for s in states)
-        self.page.wait_for_selector(sel, timeout=timeout, state="attached")
-        return self.state()
+        """The first of *states* the status takes, as it was when seen (a job that follows at once,
+        such as the bound trace after a solve, may change it before a second read)."""
+        seen = self.page.wait_for_function(
+            "states => { const s = document.querySelector('#status')?.dataset.state; return states.includes(s) && s; }",
+            arg=list(states),
+            timeout=timeout,
+        )
+        return seen.json_value()
 
     def wait_ready(self) -> None:
         state = self.wait_state(*SETTLED_STATES)

@@ -238,11 +238,15 @@ def test_real_fast_answer_on_a_5x5_improves_and_cancel_keeps_the_best(browser, s
         ctx.close()
 
 
-def _real_fast_answer(app: App, tiles: list[int]) -> None:
+def _real_fast_answer(app: App, tiles: list[int], before_cancel=None) -> None:
+    """Fast answer on the 5x5 `tiles`, then Cancel once a first answer is shown (and `before_cancel`
+    returned): the best found is kept, its lower bound at most its length, replayed to the goal."""
     page = app.page
     page.click("#fast-button")
     page.wait_for_function("() => /moves found|proven optimal/.test(document.querySelector('#p-lower').textContent)", timeout=60_000)
     first = page.inner_text("#p-lower")
+    if before_cancel is not None:
+        before_cancel()
     page.wait_for_timeout(400)
     page.click("#cancel-button")
     app.wait_state("cancelled", "solved")

@@ -1,7 +1,9 @@
 """The pool of solver workers on the real page (solver/pool.js, fifteen.parallel.browser): the Solve
 card's worker count (remembered), a solve with 2 workers equal to the serial length with the
 progress of both workers, a worker killed mid-solve (its tasks re-run: still the optimum),
-and Cancel with 2 workers.  They share the session's page (one more Pyodide for the helper);
+Cancel with 2 workers, and an anytime answer on 2 workers (solver/anytime-job.js,
+fifteen.anytime.browser: one proves the lower bound while the other improves) ending proven
+optimal.  They share the session's page (one more Pyodide for the helper);
 the count goes back to 1 at the end so that the other tests see the page as before."""
 
 from __future__ import annotations
@@ -11,12 +13,15 @@ import re
 import pytest
 
 from .conftest import App, memory_text, worker_memory
+from .test_anytime_page import _random_5, _real_fast_answer
 
 # Korf's #3 (59 moves, 1.6 M nodes serially with pdb663), #88 (65 moves, 1.8 M nodes)
 KORF_3 = (1, 15, 10, 13, 0, 11, 4, 7, 12, 6, 5, 3, 14, 8, 9, 2)
 KORF_88 = (12, 10, 6, 0, 9, 8, 13, 15, 11, 7, 3, 2, 5, 4, 14, 1)
 HARD_80 = (0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1)  # beyond reach without the pack: a long solve
 HELPER_TIMEOUT_MS = 240_000
+# 51 moves (Manhattan distance's IDA*: 1.44 M nodes up to bound 49, then 4.59 M in the last iteration)
+FOUR_51 = (12, 1, 10, 2, 7, 11, 4, 14, 5, 0, 9, 15, 8, 13, 6, 3)
 
 
 def wait_workers_ready(app: App, n: int) -> None:
@@ -85,6 +90,15 @@ def solve_watching_workers(app: App, tiles, *, during=None) -> dict:
         "line": line,
         "rate": rate,
     }
+
+
+def replays_directions(tiles, directions: str) -> bool:
+    b = list(tiles)
+    step = {"U": -4, "D": 4, "L": -1, "R": 1}
+    for d in directions:
+        z = b.index(0)
+        b[z], b[z + step[d]] = b[z + step[d]], 0
+    return b == list(range(1, 16)) + [0]
 
 
 def replays(tiles, moves) -> bool:
@@ -158,3 +172,98 @@ def test_cancel_stops_both_workers_and_the_next_solve_works(pool_app: App):
     wait_workers_ready(app, 2)
     r = solve_watching_workers(app, KORF_3)
     assert r["length"] == 59 and r["workers"] == "2", busy
+
+
+# Every text the anytime line and the workers line show, in order (a MutationObserver: none is missed).
+WATCH_LINES = """() => {
+  window.__lines = { lower: [], workers: [] };
+  const watch = (id, list) => new MutationObserver(() => {
+    const text = document.getElementById(id).textContent;
+    if (text && list.at(-1) !== text) list.push(text);
+  }).observe(document.getElementById(id), { childList: true, characterData: true, subtree: true });
+  watch("p-lower", window.__lines.lower);
+  watch("p-workers", window.__lines.workers);
+}"""
+
+
+def test_an_anytime_answer_on_two_workers_proves_and_improves_and_ends_proven_optimal(pool_app: App):
+    app = pool_app
+    page = app.page
+    wait_workers_ready(app, 2)
+    app.wait_ready()
+    app.set_position(FOUR_51)
+    page.select_option("#bound-select", "md")  # the prover's bound: a proof of a few million nodes
+    page.evaluate(WATCH_LINES)
+    page.click("#fast-button")
+    state = app.wait_state("solved", "cancelled", "error", timeout=300_000)
+    assert state == "solved", page.inner_text("#status")
+    lines = page.evaluate("() => window.__lines")
+    sol = page.locator("#solution")
+    # proven optimal, with the known optimum, replayed to the goal, by both workers
+    assert sol.get_attribute("data-length") == "51" and sol.get_attribute("data-optimal") == "true", lines
+    assert sol.get_attribute("data-lower-bound") == "51"
+    assert sol.get_attribute("data-workers") == "2"
+    assert replays_directions(FOUR_51, sol.get_attribute("data-directions"))
+    assert page.inner_text("#solution-unit") == "moves, optimal"
+    status = page.inner_text("#status-text")
+    assert status.startswith("Solved in ") and status.endswith("51 moves, proven optimal."), status
+    # both workers took part, each in its role, and the line said so
+    assert any(w.startswith("worker 1: improving") for w in lines["workers"]), lines["workers"]
+    assert any(re.search(r"worker 2: proving ≥ \d+", w) for w in lines["workers"]), lines["workers"]
+    # the lower bound shown never exceeds the optimum, and only rises; the last line says proven optimal
+    bounds = [int(m) for text in lines["lower"] for m in re.findall(r"optimal ≥ (\d+)", text)]
+    assert bounds and max(bounds) <= 51 and bounds == sorted(bounds), lines["lower"]
+    found = [int(m) for text in lines["lower"] for m in re.findall(r"^(\d+) moves", text)]
+    assert found and min(found) == 51 and found == sorted(found, reverse=True), lines["lower"]
+    assert lines["lower"][-1] == "51 moves · proven optimal", lines["lower"]
+    print(f"\nanytime on 2 workers: {lines['lower']} · {lines['workers'][-1]}")
+    page.select_option("#bound-select", "auto")
+
+
+def test_cancel_of_an_anytime_answer_on_two_workers_keeps_the_best_and_its_bound(pool_app: App):
+    """A random 5x5 (its proof is out of reach): both workers work on it; Cancel keeps the best found."""
+    app = pool_app
+    page = app.page
+    wait_workers_ready(app, 2)
+    app.wait_ready()
+    tiles = _random_5(7)
+    app.set_position(tiles, "5x5")
+    page.evaluate(WATCH_LINES)
+    page.wait_for_selector("#workers-note[data-ready='2']", state="attached", timeout=HELPER_TIMEOUT_MS)
+    proving = "() => /worker 2: proving/.test(document.querySelector('#p-workers').textContent)"
+    _real_fast_answer(app, tiles, before_cancel=lambda: page.wait_for_function(proving, timeout=120_000))
+    workers = page.evaluate("() => window.__lines.workers")
+    assert any(w.startswith("worker 1: improving") and "worker 2: proving ≥" in w for w in workers), workers
+    assert "the best found is kept" in page.inner_text("#status-text")
+    app.set_position(KORF_3)  # back to a 4x4 for the tests after
+
+
+def test_fast_answer_during_a_two_worker_optimal_search_keeps_its_bound_and_both_workers_join(pool_app: App):
+    """Fast answer stops the parallel optimal search (its workers restart: the page is not
+    cross-origin isolated) and keeps the bound it proved; the anytime answer starts on worker 1
+    and worker 2 joins as the prover once it is back; Cancel keeps the best found."""
+    app = pool_app
+    page = app.page
+    wait_workers_ready(app, 2)
+    app.wait_ready()
+    app.set_position(HARD_80)  # 80 moves; beyond reach without the pack
+    page.select_option("#bound-select", "auto")
+    page.click("#solve-button")
+    page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
+    page.wait_for_function("() => document.querySelectorAll('#p-iterations tbody tr:not(.current)').length >= 2", timeout=120_000)
+    proven = int(page.inner_text("#p-bound"))
+    page.evaluate(WATCH_LINES)
+    page.click("#fast-button")
+    page.wait_for_function("() => /moves found/.test(document.querySelector('#p-lower').textContent)", timeout=120_000)
+    page.wait_for_function("() => /worker 2: proving/.test(document.querySelector('#p-workers').textContent)", timeout=HELPER_TIMEOUT_MS)
+    page.click("#cancel-button")
+    app.wait_state("cancelled", "solved")
+    lines = page.evaluate("() => window.__lines")
+    bounds = [int(m) for text in lines["lower"] for m in re.findall(r"optimal ≥ (\d+)", text)]
+    assert bounds and min(bounds) >= proven and max(bounds) <= 80, (proven, lines["lower"])
+    page.wait_for_selector("#solution:not([hidden])")
+    sol = page.locator("#solution")
+    length, lower = int(sol.get_attribute("data-length")), int(sol.get_attribute("data-lower-bound"))
+    assert 80 <= length and proven <= lower <= 80, (length, lower, proven)
+    assert replays_directions(HARD_80, sol.get_attribute("data-directions"))
+    print(f"\nFast answer after the optimal search proved {proven}: {lines['lower'][-1]} · {lines['workers'][-1]}")

@@ -6,7 +6,16 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { Board, blankFirstTiles } from "../../static/js/model/board.js";
-import { ANYTIME_SQUARES, anytimeByDefault, anytimeParams, anytimeSolution, anytimeText } from "../../static/js/model/anytime.js";
+import {
+  ANYTIME_SQUARES,
+  AnytimeTally,
+  Role,
+  anytimeByDefault,
+  anytimeParams,
+  anytimeSolution,
+  anytimeText,
+  workersText,
+} from "../../static/js/model/anytime.js";
 import { PageModel, Status } from "../../static/js/model/page-model.js";
 import { OUT_OF_REACH_SECONDS, WHOLE_STEPS, wholeSearch, wholeSearchText } from "../../static/js/model/format.js";
 
@@ -91,7 +100,7 @@ describe("the page model's anytime solve", () => {
     assert.equal(m.lastSolved, null);
     [, , { job }] = m.solveRequested("auto", 20000, { anytime: true });
     m.solveDone(job, { length: 3, moves: SHORT, directions: "RDD", lower_bound: 3, optimal: true, stopped: "optimal", nodes: 10, seconds: 1 }, { seconds: "1.0 s" });
-    assert.equal(m.status.text, "Solved in 1.0 s: 3 moves, optimal.");
+    assert.equal(m.status.text, "Solved in 1.0 s: 3 moves, proven optimal.");
     assert.equal(m.lastSolved.length, 3);
   });
 
@@ -100,7 +109,83 @@ describe("the page model's anytime solve", () => {
     const [, , { job }] = m.solveRequested("auto", 1000, { anytime: true, proven: 5 });
     m.solveDone(job, { length: 5, moves: LONG, directions: "LRRDD", lower_bound: 3, optimal: false, stopped: "time", seconds: 60 });
     assert.equal(m.solution.result.optimal, true);
-    assert.equal(m.status.text, "Solved: 5 moves, optimal.");
+    assert.equal(m.status.text, "Solved: 5 moves, proven optimal.");
+  });
+});
+
+describe("the pool's anytime answer: the tally of a prover and improvers", () => {
+  const path = (n) => Array.from({ length: n }, (_, i) => i % 4);
+  test("the best is the shortest path offered, the lower bound the largest proven; optimal once they meet", () => {
+    const t = new AnytimeTally({ proven: 40, workers: 2 });
+    assert.equal(t.lower, 40);
+    assert.equal(t.length, null);
+    assert.equal(t.optimal, false);
+    assert.equal(t.offer({ path: path(50), moves: ["a"] }), true);
+    assert.equal(t.offer({ path: path(52), moves: ["b"] }), false, "a longer path is not kept");
+    assert.equal(t.offer({ path: path(50), moves: ["c"] }), false, "nor one as long");
+    assert.deepEqual(t.best.moves, ["a"]);
+    assert.equal(t.raise(38), false, "a smaller bound (the root's) changes nothing");
+    assert.equal(t.lower, 40);
+    // the prover: a refuted threshold proves threshold + 2 (the solutions' parity); "stopped" proves nothing
+    assert.equal(t.proved({ outcome: "refuted", threshold: 40 }), true);
+    assert.equal(t.lower, 42);
+    assert.equal(t.proved({ outcome: "stopped", threshold: 42 }), false);
+    assert.equal(t.lower, 42);
+    assert.equal(t.offer({ path: path(46), moves: ["d"] }), true);
+    assert.equal(t.optimal, false);
+    assert.equal(t.proved({ outcome: "refuted", threshold: 42 }), true);
+    assert.equal(t.proved({ outcome: "refuted", threshold: 44 }), true);
+    assert.deepEqual([t.lower, t.length, t.optimal], [46, 46, true]);
+  });
+
+  test("a threshold that finds a solution proves it optimal, shorter than the improvers' or not", () => {
+    const t = new AnytimeTally({ workers: 3 });
+    t.offer({ path: path(60), moves: ["x"] });
+    t.raise(48);
+    assert.equal(t.proved({ outcome: "found", threshold: 52, path: path(52), moves: ["y"] }), true);
+    assert.deepEqual([t.lower, t.length, t.optimal, t.best.moves], [52, 52, true, ["y"]]);
+    const u = new AnytimeTally({ workers: 2 });
+    u.offer({ path: path(52), moves: ["z"] });
+    assert.equal(u.proved({ outcome: "found", threshold: 52, path: path(52), moves: ["w"] }), true, "the bound rose");
+    assert.deepEqual([u.lower, u.optimal, u.best.moves], [52, true, ["z"]], "the improvers' path of the same length stays");
+  });
+
+  test("each change is an improvement of the result and a report of the anytime contract with the workers' roles", () => {
+    const t = new AnytimeTally({ proven: 0, workers: 2 });
+    t.assign(0, Role.IMPROVING);
+    t.assign(1, Role.PROVING, { threshold: 36 });
+    const before = t.changed(0.1);
+    assert.equal(before.kind, "workers", "no solution yet: only the workers' line");
+    assert.deepEqual(t.improvements, []);
+    t.raise(36);
+    t.offer({ path: path(48), moves: [1, 2] });
+    const r = t.changed(1.23456);
+    assert.deepEqual(r, {
+      kind: "anytime",
+      seconds: 1.23456,
+      length: 48,
+      lower_bound: 36,
+      optimal: false,
+      moves: [1, 2],
+      workers: [{ role: "improving" }, { role: "proving", threshold: 36 }],
+    });
+    t.proved({ outcome: "refuted", threshold: 36 });
+    t.changed(2);
+    assert.deepEqual(t.improvements, [
+      { seconds: 1.235, length: 48, lower_bound: 36 },
+      { seconds: 2, length: 48, lower_bound: 38 },
+    ]);
+    t.assign(3, Role.IMPROVING); // a helper that joined later
+    assert.deepEqual(
+      t.report(3).workers.map((w) => w.role),
+      ["improving", "proving", "starting", "improving"],
+    );
+  });
+
+  test("the workers line says what each worker does", () => {
+    const roles = [{ role: Role.IMPROVING }, { role: Role.PROVING, threshold: 76, nodes: 1_234_567 }, { role: Role.IDLE }, { role: Role.STARTING }];
+    assert.equal(workersText(roles, 82), "worker 1: improving, best 82 · worker 2: proving ≥ 78 (1.23 M nodes) · worker 3: idle · worker 4: starting");
+    assert.equal(workersText([{ role: Role.IMPROVING }, { role: Role.PROVING, threshold: 40 }]), "worker 1: improving · worker 2: proving ≥ 42");
   });
 });
 

@@ -201,6 +201,9 @@ test("a solve requested while loading waits for the solver", () => {
   const m = new PageModel(start());
   assert.deepEqual(types(m.solveRequested("auto", 0)), ["status", "solveWhenReady"]);
   assert.equal(m.job, null);
+  // a Fast answer after a stopped optimal search (the solver restarting) waits as a Fast answer, its proven bound kept
+  const [, wait] = m.solveRequested("auto", 0, { anytime: true, proven: 70 });
+  assert.deepEqual(wait, { type: "solveWhenReady", options: { anytime: true, proven: 70 } });
 });
 
 test("the page's state is declared in the constructor and changed only through the model's actions", () => {

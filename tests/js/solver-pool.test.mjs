@@ -4,7 +4,9 @@
 // PARALLEL_BEGIN to the primary, hands bundles largest first to free workers,
 // aggregates their progress, steps the scheduler when an iteration's tasks are all
 // done, stops the others when one finds a solution and asks that one for the result;
-// a helper that dies has its bundle re-run; cancel stops every worker.
+// a helper that dies has its bundle re-run; cancel stops every worker.  An anytime solve
+// with a helper: the primary finds the first solution and improves it, the helper proves the
+// lower bound an IDA* iteration at a time, and the answer ends proven optimal when they meet.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -125,21 +127,245 @@ describe("SolverPool", () => {
     assert.deepEqual(pool.status(), { size: 2, ready: 2, starting: 0 });
   });
 
-  test("an anytime solve runs in the primary, helpers or not, with the goal; a parallel solve passes the goal on", async () => {
-    const { pool, workers } = await upWithHelper();
-    const [primary, helper] = workers;
+  test("an anytime solve with one worker is the primary's serial SOLVE, with the goal", async () => {
+    const { pool, workers, ready } = setup(1);
+    pool.start("4x4");
+    await ready(workers[0]);
+    const [primary] = workers;
     const progress = [];
-    const solving = pool.solve({ text: "t", shape: "4x4", bound: "auto", goal: [0, 1], anytime: true, time_limit: 60 }, (p) => progress.push(p));
+    const solving = pool.solve({ text: "t", shape: "4x4", bound: "auto", goal: [0, 1], anytime: true, time_limit: 60 }, (p) => progress.push(p), { proven: 40 });
     const req = primary.sent.at(-1);
     assert.equal(req.type, ToWorker.SOLVE);
     assert.deepEqual(req.params, { text: "t", shape: "4x4", bound: "auto", goal: [0, 1], anytime: true, time_limit: 60 });
-    assert.equal(helper.calls(Method.PARALLEL_TASKS).length, 0);
     primary.emit(message.progress(req.id, { kind: "anytime", length: 9, lower_bound: 5, optimal: false, moves: [] }));
     primary.emit(message.result(req.id, { length: 9, optimal: false }));
     assert.deepEqual(await solving, { length: 9, optimal: false });
     assert.equal(progress[0].kind, "anytime");
+  });
+
+  test("a parallel solve passes the goal on", async () => {
+    const { pool, workers } = await upWithHelper();
     pool.solve({ text: "t", shape: "4x4", bound: "auto", goal: [0, 1] }, () => {}).catch(() => {});
-    assert.deepEqual(primary.calls(Method.PARALLEL_BEGIN).at(-1).params.goal, [0, 1]);
+    assert.deepEqual(workers[0].calls(Method.PARALLEL_BEGIN).at(-1).params.goal, [0, 1]);
+  });
+
+  test("an anytime solve with a helper: the primary improves, the helper proves, the prover's last refutation proves the best optimal", async () => {
+    const { pool, workers } = await upWithHelper();
+    const [primary, helper] = workers;
+    const progress = [];
+    const params = { text: "t", shape: "4x4", bound: "auto", goal: [0, 1], anytime: true, time_limit: 60 };
+    const solving = pool.solve(params, (p) => progress.push(p), { proven: 4 });
+    const pos = { text: "t", shape: "4x4", goal: [0, 1] };
+    assert.equal(primary.calls(Method.SOLVE).filter((c) => c.type === ToWorker.SOLVE).length, 0, "no serial anytime SOLVE");
+    assert.deepEqual(primary.calls(Method.ANYTIME_FIRST).at(-1).params, { ...pos, bound: "auto" });
+    // the prover starts at once, from the bound the stopped optimal search proved
+    const p1 = helper.calls(Method.ANYTIME_PROVE).at(-1);
+    assert.equal(p1.progress, true);
+    assert.equal(p1.params.threshold, 4);
+    assert.equal(p1.params.bound, "auto");
+    assert.ok(p1.params.time_limit > 59 && p1.params.time_limit <= 60, p1.params.time_limit);
+    // the first solution: 10 moves, the root's bound 2 (the 4 proven before counts)
+    answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], moves: [9, 8, 7, 6, 5, 4, 3, 2, 1, 9], lower_bound: 2, bound: "pdb663" });
+    await tick();
+    const first = progress.filter((p) => p.kind === "anytime").at(-1);
+    assert.deepEqual([first.length, first.lower_bound, first.optimal, first.moves], [10, 4, false, [9, 8, 7, 6, 5, 4, 3, 2, 1, 9]]);
+    assert.deepEqual(
+      first.workers.map((w) => w.role),
+      ["improving", "proving"],
+    );
+    assert.equal(first.workers[1].threshold, 4);
+    const i1 = primary.calls(Method.ANYTIME_IMPROVE).at(-1);
+    assert.deepEqual([i1.params.path, i1.params.mode, i1.params.carried], [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "beam+windows", {}]);
+    // the improver shortens the path to 8 moves; what it carries goes out with its next call
+    answer(primary, Method.ANYTIME_IMPROVE, { path: [1, 2, 3, 4, 5, 6, 7, 8], moves: [9, 8, 7, 6, 5, 4, 3, 2], carried: { width: 512 }, done: false, nodes: 100 });
+    await tick();
+    assert.deepEqual([progress.at(-1).kind, progress.at(-1).length, progress.at(-1).lower_bound], ["anytime", 8, 4]);
+    const i2 = primary.calls(Method.ANYTIME_IMPROVE).at(-1);
+    assert.deepEqual([i2.params.path, i2.params.carried], [[1, 2, 3, 4, 5, 6, 7, 8], { width: 512 }]);
+    // the prover refutes 4, then 6 (its live nodes in the workers' roles)
+    answer(helper, Method.ANYTIME_PROVE, { outcome: "refuted", threshold: 4, nodes: 7, seconds: 0.5 });
+    await tick();
+    assert.deepEqual([progress.at(-1).length, progress.at(-1).lower_bound, progress.at(-1).optimal], [8, 6, false]);
+    const p2 = helper.calls(Method.ANYTIME_PROVE).at(-1);
+    assert.equal(p2.params.threshold, 6);
+    await new Promise((r) => setTimeout(r, 260));
+    helper.emit(message.progress(p2.id, { nodes: 1234 }));
+    assert.deepEqual(progress.at(-1).kind, "workers");
+    assert.deepEqual(progress.at(-1).workers[1], { role: "proving", threshold: 6, nodes: 1234 });
+    answer(helper, Method.ANYTIME_PROVE, { outcome: "refuted", threshold: 6, nodes: 70, seconds: 1.5 });
+    await tick();
+    // 8 proven = the 8 moves found: proven optimal; the result from the prover, the primary left to end its call
+    const last = progress.at(-1);
+    assert.deepEqual([last.kind, last.length, last.lower_bound, last.optimal], ["anytime", 8, 8, true]);
+    assert.ok(!primary.terminated);
+    assert.equal(helper.calls(Method.ANYTIME_PROVE).length, 2, "no iteration past the proof");
+    const res = helper.calls(Method.ANYTIME_RESULT).at(-1);
+    const { seconds, improvements, ...rest } = res.params;
+    assert.ok(seconds >= 0);
+    assert.deepEqual(rest, {
+      ...pos,
+      bound: "pdb663",
+      path: [1, 2, 3, 4, 5, 6, 7, 8],
+      lower_bound: 8,
+      h0: 2,
+      stopped: "optimal",
+      iterations: [
+        { bound: 4, nodes: 7, seconds: 0.5 },
+        { bound: 6, nodes: 70, seconds: 1.5 },
+      ],
+      workers: 2,
+      worker_nodes: [100, 77],
+    });
+    assert.deepEqual(
+      improvements.map((m) => [m.length, m.lower_bound]),
+      [
+        [10, 4],
+        [8, 4],
+        [8, 6],
+        [8, 8],
+      ],
+    );
+    helper.emit(message.result(res.id, { length: 8, optimal: true }));
+    assert.deepEqual(await solving, { length: 8, optimal: true });
+    assert.equal(pool.job, null);
+  });
+
+  test("an anytime solve: the improver reaching the lower bound ends it, the prover is stopped; a prover's solution is optimal", async () => {
+    const { pool, workers } = await upWithHelper({ isolated: true });
+    const [primary, helper] = workers;
+    const solving = pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 });
+    answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6], lower_bound: 4, bound: "md" });
+    await tick();
+    answer(primary, Method.ANYTIME_IMPROVE, { path: [1, 2, 3, 4], moves: [1, 2, 3, 4], carried: {}, done: false, nodes: 5 });
+    await tick();
+    assert.equal(Atomics.load(pool.helpers[0].client.interrupt, 0), SIGINT, "the prover's iteration is interrupted");
+    const res = primary.calls(Method.ANYTIME_RESULT).at(-1);
+    assert.deepEqual([res.params.stopped, res.params.lower_bound, res.params.path, res.params.bound], ["optimal", 4, [1, 2, 3, 4], "md"]);
+    primary.emit(message.result(res.id, { length: 4 }));
+    assert.deepEqual(await solving, { length: 4 });
+    // the prover finds a solution: optimal at once, shorter than the improvers' best
+    const again = pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 });
+    answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6, 7, 8], moves: [1, 2, 3, 4, 5, 6, 7, 8], lower_bound: 2, bound: "md" });
+    await tick();
+    answer(helper, Method.ANYTIME_PROVE, { outcome: "found", threshold: 2, nodes: 3, seconds: 0.1, path: [7, 8], moves: [7, 8] });
+    await tick();
+    const res2 = helper.calls(Method.ANYTIME_RESULT).at(-1);
+    assert.deepEqual([res2.params.stopped, res2.params.lower_bound, res2.params.path], ["optimal", 2, [7, 8]]);
+    helper.emit(message.result(res2.id, { length: 2 }));
+    assert.deepEqual(await again, { length: 2 });
+  });
+
+  test("an anytime solve with the helper still starting (Fast answer after a cancel): the primary improves alone, the helper proves once ready", async () => {
+    const s = setup(2);
+    s.pool.start("4x4");
+    await s.ready(s.workers[0]);
+    await tick();
+    const [primary, helper] = s.workers;
+    assert.deepEqual(s.pool.status(), { size: 2, ready: 1, starting: 1 });
+    const progress = [];
+    const solving = s.pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 }, (p) => progress.push(p), { proven: 4 });
+    assert.equal(primary.calls(Method.SOLVE).length, 0, "not the serial anytime search");
+    answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], moves: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], lower_bound: 6, bound: "md" });
+    await tick();
+    assert.deepEqual([progress.at(-1).length, progress.at(-1).lower_bound], [10, 6]);
+    // nothing left for the improver on this path, nobody proving yet: the answer waits for the helper
+    answer(primary, Method.ANYTIME_IMPROVE, { path: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], moves: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], carried: {}, done: true, nodes: 9 });
+    await tick();
+    assert.equal(primary.calls(Method.ANYTIME_IMPROVE).length, 1);
+    assert.equal(primary.calls(Method.ANYTIME_RESULT).length, 0, "not exhausted while a helper starts");
+    await s.ready(helper);
+    await tick();
+    // it proves from the largest bound proven so far (the root's 6, above the 4 proven before)
+    const p1 = helper.calls(Method.ANYTIME_PROVE).at(-1);
+    assert.equal(p1.params.threshold, 6);
+    await new Promise((r) => setTimeout(r, 260)); // past the workers line's throttle
+    helper.emit(message.progress(p1.id, { nodes: 5 }));
+    assert.deepEqual(
+      progress.at(-1).workers.map((w) => w.role),
+      ["idle", "proving"],
+    );
+    answer(helper, Method.ANYTIME_PROVE, { outcome: "found", threshold: 6, nodes: 50, seconds: 0.2, path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6] });
+    await tick();
+    const res = helper.calls(Method.ANYTIME_RESULT).at(-1);
+    assert.deepEqual([res.params.stopped, res.params.lower_bound, res.params.path, res.params.workers, res.params.worker_nodes], ["optimal", 6, [1, 2, 3, 4, 5, 6], 2, [9, 50]]);
+    helper.emit(message.result(res.id, { length: 6 }));
+    assert.deepEqual(await solving, { length: 6 });
+  });
+
+  test("an anytime solve on 3 workers: the third improves by windows from its own offset; a first solution at the root's bound ends it at once", async () => {
+    const s = setup(3);
+    s.pool.start("4x4");
+    for (let k = 0; k < 3; k++) {
+      await s.ready(s.workers[k]);
+      await tick();
+    }
+    const [primary, prover, third] = s.workers;
+    const solving = s.pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 });
+    answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6], lower_bound: 2, bound: "md" });
+    await tick();
+    assert.equal(prover.calls(Method.ANYTIME_PROVE).length, 1);
+    assert.equal(prover.calls(Method.ANYTIME_IMPROVE).length, 0);
+    const w = third.calls(Method.ANYTIME_IMPROVE).at(-1);
+    assert.deepEqual([w.params.mode, w.params.carried], ["windows", { offset: 6 }]);
+    assert.deepEqual(primary.calls(Method.ANYTIME_IMPROVE).at(-1).params.carried, {});
+    answer(third, Method.ANYTIME_IMPROVE, { path: [1, 2], moves: [1, 2], carried: { width: 256 }, done: false, nodes: 3 });
+    await tick();
+    // 2 moves = the root's bound: proven optimal, the result from the improver that found it, the prover stopped
+    const res = third.calls(Method.ANYTIME_RESULT).at(-1);
+    assert.deepEqual([res.params.stopped, res.params.path, res.params.lower_bound, res.params.workers], ["optimal", [1, 2], 2, 3]);
+    assert.ok(prover.terminated);
+    third.emit(message.result(res.id, { length: 2 }));
+    assert.deepEqual(await solving, { length: 2 });
+    // the goal itself: its first "solution" (no move) is optimal at once, nothing else is asked
+    const goal = s.pool.solve({ text: "g", shape: "4x4", bound: "md", anytime: true, time_limit: 60 });
+    await tick();
+    answer(primary, Method.ANYTIME_FIRST, { path: [], moves: [], lower_bound: 0, bound: "md" });
+    await tick();
+    const r2 = primary.calls(Method.ANYTIME_RESULT).at(-1);
+    assert.deepEqual([r2.params.stopped, r2.params.path, r2.params.lower_bound], ["optimal", [], 0]);
+    primary.emit(message.result(r2.id, { length: 0 }));
+    assert.deepEqual(await goal, { length: 0 });
+  });
+
+  test("an anytime solve past its time limit: the calls end by themselves, the best found is the answer", async () => {
+    const { pool, workers } = await upWithHelper();
+    const [primary, helper] = workers;
+    const solving = pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 0.2 });
+    answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6], lower_bound: 2, bound: "md" });
+    await tick();
+    const improving = primary.calls(Method.ANYTIME_IMPROVE).at(-1);
+    assert.ok(improving.params.time_limit > 0 && improving.params.time_limit <= 0.2, improving.params.time_limit);
+    await new Promise((r) => setTimeout(r, 250));
+    answer(helper, Method.ANYTIME_PROVE, { outcome: "stopped", threshold: 2, nodes: 0, seconds: 0.2 });
+    await tick();
+    assert.equal(primary.calls(Method.ANYTIME_RESULT).length, 0, "the improver's call still runs");
+    answer(primary, Method.ANYTIME_IMPROVE, { path: [1, 2, 3, 4], moves: [1, 2, 3, 4], carried: {}, done: false, nodes: 8 });
+    await tick();
+    assert.equal(primary.calls(Method.ANYTIME_IMPROVE).length, 1, "no call past the time limit");
+    assert.equal(helper.calls(Method.ANYTIME_PROVE).length, 1);
+    const res = primary.calls(Method.ANYTIME_RESULT).at(-1);
+    assert.deepEqual([res.params.stopped, res.params.path, res.params.lower_bound, res.params.iterations], ["time", [1, 2, 3, 4], 2, []]);
+    primary.emit(message.result(res.id, { length: 4, optimal: false }));
+    assert.deepEqual(await solving, { length: 4, optimal: false });
+  });
+
+  test("an anytime solve: a prover that dies hands proving to nobody (the bound stays), cancel keeps nothing running", async () => {
+    const { pool, workers } = await upWithHelper();
+    const [primary, helper] = workers;
+    const progress = [];
+    const solving = pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 }, (p) => progress.push(p));
+    answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6], lower_bound: 4, bound: "md" });
+    await tick();
+    helper.onerror({ message: "out of memory", preventDefault() {} });
+    await tick();
+    const i1 = primary.calls(Method.ANYTIME_IMPROVE).at(-1);
+    answer(primary, Method.ANYTIME_IMPROVE, { path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6], carried: {}, done: false, nodes: 5 });
+    await tick();
+    assert.notEqual(primary.calls(Method.ANYTIME_IMPROVE).at(-1).id, i1.id, "the primary goes on improving");
+    assert.equal(progress.filter((p) => p.kind === "anytime").at(-1).lower_bound, 4);
+    pool.cancel();
+    await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
+    assert.ok(primary.terminated);
   });
 
   test("a parallel solve: largest first, aggregated progress, a step per iteration, the finder's result", async () => {

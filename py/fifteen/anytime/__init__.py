@@ -13,7 +13,9 @@ shape (2x2 to 10x10) and goal, improved while time allows, with a proven lower b
   5x5, and whenever a beam finds nothing);
 * :mod:`fifteen.anytime.windows` — window shortening of a path by optimal re-solving;
 * :mod:`fifteen.anytime.driver` — the schedule: prover and improvers sharing one thread;
-* :mod:`fifteen.anytime.parallel` — the same with ``--jobs N`` processes (a prover, improvers).
+* :mod:`fifteen.anytime.steps` — one step of the prover (an IDA* iteration) or of an improver;
+* :mod:`fifteen.anytime.parallel` — the same with ``--jobs N`` processes (a prover, improvers);
+* :mod:`fifteen.anytime.browser` — the same on the page's pool of workers, call by call.
 
 Methods compared and figures: ``bench/anytime.md``.
 """

@@ -8,7 +8,7 @@ width pruned by the best length alternating with window shortening (the serial s
 improver), the others window shortening only, each sweeping with its own window offset.  This
 process keeps the best path and the bound: it computes the first solution itself (so the first
 answer does not wait for the pool), hands every improver the global best at each new call (a
-call returns after an improvement, or after :data:`IMPROVE_SLICE` seconds without one, its
+call returns after an improvement, or after :data:`~fifteen.anytime.steps.IMPROVE_SLICE` seconds without one, its
 beam width and window state carried to the next call), and reports each improvement.
 
 The pool is :class:`fifteen.parallel.processes.WorkerPool`: workers ignore Ctrl-C, end with
@@ -23,110 +23,24 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
-from typing import Any
 
 from fifteen.anytime.driver import (
-    FIRST_BEAM,
-    POLISH_RATIO,
     AnytimeResult,
     Improvement,
-    Improver,
     check_time_limit,
     first_solution,
 )
+from fifteen.anytime.steps import Stopped, improve, prove
 from fifteen.anytime.tables import label_tables
-from fifteen.anytime.windows import Stop, remove_cycles
-from fifteen.board import Board, Goal, Shape, tiles_along
+from fifteen.anytime.windows import remove_cycles
+from fifteen.board import Board, tiles_along
 from fifteen.bounds import bound_values, check_board, resolve_bound
 from fifteen.db import registry
-from fifteen.frame import frame_for
 from fifteen.parallel.processes import STALL_SECONDS, WorkerError, WorkerPool, _stderr, describe_death, resolve_jobs
 from fifteen.search.ida import Iteration, first_bound
 
-#: An improver call returns after this many seconds without an improvement (whole steps).
-IMPROVE_SLICE = 1.0
-#: The prover's nodes between two checks of its stop flag and the deadline.
-PROVE_TICK = 1 << 14
 #: How long the running calls have to return their best once asked to stop.
 STOP_WAIT_SECONDS = 2.0
-
-
-class _Stopped(Stop):
-    pass
-
-
-def _board(shape: str, tiles: tuple[int, ...], goal: tuple[int, ...]) -> Board:
-    shp = Shape.parse(shape)
-    return Board(shp, tiles, Goal.of(goal, shp))
-
-
-def prove(shape: str, tiles: tuple[int, ...], goal: tuple[int, ...], bound: str, threshold: int, deadline: float, *, stopped) -> tuple:
-    """In a worker: one IDA* iteration of the prover with *threshold* (raised to the root's own
-    first bound).  ``("refuted", threshold, nodes, seconds)``, ``("found", threshold, nodes,
-    seconds, squares)`` (the blank's squares in the caller's frame, an optimal solution), or
-    ``("stopped", threshold, 0, seconds)`` when asked to stop or past *deadline* (wall clock)."""
-    board = _board(shape, tiles, goal)
-    info = resolve_bound(board.shape, bound, board.target)
-    frame = frame_for(board.target)
-
-    def tick(nodes: int) -> int:
-        if stopped() or time.time() > deadline:
-            raise _Stopped
-        return nodes + PROVE_TICK
-
-    start = time.perf_counter()
-    position = list(frame.position(tiles))
-    kwargs: dict[str, Any] = {} if frame.search_goal is None else {"goal": frame.search_goal}
-    searcher = info.factory(board.shape, position, tick, **kwargs)
-    threshold = max(threshold, first_bound(board.shape, position, searcher.h0, frame.search_goal))
-    try:
-        path, nodes = searcher.run(threshold)
-    except _Stopped:
-        return ("stopped", threshold, 0, time.perf_counter() - start)
-    if path is None:
-        return ("refuted", threshold, nodes, time.perf_counter() - start)
-    path.reverse()
-    return ("found", threshold, nodes, time.perf_counter() - start, frame.squares_back(path))
-
-
-def improve(
-    shape: str, tiles: tuple[int, ...], goal: tuple[int, ...], squares: list[int], mode: str, carried: dict, deadline: float, *, stopped
-) -> tuple:
-    """In a worker: improve *squares* (a path from *tiles* to *goal*) with an :class:`Improver`
-    of *mode*, its state *carried* from the last call (beam width, window size, node limit and
-    offset); returns ``(best squares, carried, done, nodes)`` after an improvement, after
-    :data:`IMPROVE_SLICE` seconds without one, when there is nothing left to try, or when asked
-    to stop or past *deadline* (wall clock) — the best found kept in every case."""
-    board = _board(shape, tiles, goal)
-    best = [list(squares)]
-
-    def offer(path: list[int]) -> None:
-        best[0] = list(path)
-
-    def check() -> None:
-        if stopped() or time.time() > deadline:
-            raise _Stopped
-
-    improver = Improver(label_tables(board.shape), tiles, goal, best[0], offer, mode, carried.get("width", FIRST_BEAM), POLISH_RATIO)
-    sh = improver.shortener
-    if sh is not None and "k" in carried:
-        sh.k, sh.node_limit, sh.offset = carried["k"], carried["node_limit"], carried["offset"]
-        sh._start_sweep()
-    improver.windows_only = carried.get("windows_only", improver.windows_only)
-    start = last = time.monotonic()
-    try:
-        while not improver.done and time.monotonic() - last < IMPROVE_SLICE:
-            before = len(best[0])
-            improver.step(check)
-            if len(best[0]) < before and time.monotonic() - start > 0.05:
-                break  # an improvement: back to the coordinator
-    except _Stopped:
-        pass
-    sh = improver.shortener
-    state = {"width": improver.width, "windows_only": improver.windows_only}
-    if sh is not None:
-        state.update(k=sh.k, node_limit=sh.node_limit, offset=sh.offset)
-    return (best[0], state, improver.done, improver.nodes)
 
 
 def anytime_solve_parallel(
@@ -186,11 +100,11 @@ def anytime_solve_parallel(
 
     def check_cancel() -> None:
         if cancelled():
-            raise _Stopped
+            raise Stopped
 
     try:
         best = remove_cycles(tiles, first_solution(label_tables(shape), tiles, target, check_cancel))
-    except _Stopped:
+    except Stopped:
         return result("cancelled", None)
     report()
     if len(best) <= lb:
@@ -289,4 +203,4 @@ def anytime_solve_parallel(
     return result(stopped, best)
 
 
-__all__ = ["IMPROVE_SLICE", "anytime_solve_parallel", "improve", "prove"]
+__all__ = ["anytime_solve_parallel"]

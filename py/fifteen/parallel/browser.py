@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
@@ -217,17 +218,28 @@ def drop(params: dict) -> dict:
     return {}
 
 
-def run_bundle(params: dict, progress=None) -> dict:
-    """``parallel_tasks``: search the bundle's tasks in order; after one with a solution, stop."""
-    done = [0]
+#: Seconds between two ``{"nodes"}`` progress reports of a pool's call.
+NODE_REPORT_SECONDS = 0.25
+
+
+def node_reports(progress, base: Callable[[], int] = lambda: 0) -> Callable[[int], None]:
+    """A search's *ticked(nodes)* that sends *progress* ``{"nodes": base() + nodes}`` at most every
+    :data:`NODE_REPORT_SECONDS` (nothing without *progress*): the page's live node counts."""
     last = [0.0]
 
     def ticked(nodes: int) -> None:
         now = time.perf_counter()
-        if progress is not None and now - last[0] >= 0.25:
+        if progress is not None and now - last[0] >= NODE_REPORT_SECONDS:
             last[0] = now
-            progress(f'{{"nodes": {done[0] + nodes}}}')
+            progress(f'{{"nodes": {base() + nodes}}}')
 
+    return ticked
+
+
+def run_bundle(params: dict, progress=None) -> dict:
+    """``parallel_tasks``: search the bundle's tasks in order; after one with a solution, stop."""
+    done = [0]
+    ticked = node_reports(progress, lambda: done[0])
     outcomes = []
     for task in [task_from(d) for d in params.get("tasks") or []]:  # all checked before any runs
         outcome = run_task(task, ticked=ticked)

@@ -68,6 +68,9 @@ export const UNDO_LIMIT = 200;
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** "optimal" for the optimal search's answer; "proven optimal" for an anytime answer whose lower bound met its length. */
+const optimalWord = (result) => (result.stopped !== undefined ? "proven optimal" : "optimal");
+
 export class PageModel {
   /** board: the first position shown. */
   constructor(board) {
@@ -401,7 +404,8 @@ export class PageModel {
    */
   solveRequested(bound, now, { anytime = false, proven = null } = {}) {
     if (this.job) return [];
-    if (!this.ready) return [this.setStatus(this.status.state, "Waiting for the solver to finish loading…"), { type: "solveWhenReady" }];
+    // (a Fast answer waits as one: the solver may be restarting after the optimal search it stopped)
+    if (!this.ready) return [this.setStatus(this.status.state, "Waiting for the solver to finish loading…"), { type: "solveWhenReady", options: { anytime, proven } }];
     if (this.textError) return [this.setStatus(Status.READY, "Fix the tiles text first (see the message under it)."), { type: "focusText" }];
     const s = this.solution;
     const same = s && s.bound === bound && s.epoch === this.solverEpoch && s.result.optimal !== false && !anytime;
@@ -474,7 +478,7 @@ export class PageModel {
   solvedStatus() {
     const r = this.solution.result;
     if (r.optimal === false) return this.setStatus(Status.SOLVED, `Best found: ${anytimeText(r)}.`);
-    return this.setStatus(Status.SOLVED, `Solved: ${plural(r.length, "move")}, optimal.`);
+    return this.setStatus(Status.SOLVED, `Solved: ${plural(r.length, "move")}, ${optimalWord(r)}.`);
   }
 
   /** The solver answered `result` for `job`. */
@@ -490,7 +494,7 @@ export class PageModel {
     if (result.optimal === false) {
       const why = STOPPED_TEXT[result.stopped];
       status.text = this.status.text = `Best found${seconds ? ` in ${seconds}` : ""}: ${anytimeText(result)}${why ? ` (${why})` : ""}.`;
-    } else if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, optimal.`;
+    } else if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, ${optimalWord(result)}.`;
     return [{ type: "solvingEnded" }, { type: "showSolution", focus: true }, status, { type: "render" }];
   }
 

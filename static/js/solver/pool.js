@@ -9,7 +9,8 @@
 // the primary is ready (never delaying the first answer), each its own Pyodide
 // with the shape's databases (and the packs kept in Cache Storage).
 //
-// A solve with helpers ready is fifteen.parallel.scheduler's search (py/fifteen/parallel/browser.py):
+// An anytime solve with helpers is solver/anytime-job.js's: a prover and improvers.
+// An optimal solve with helpers ready is fifteen.parallel.scheduler's search (py/fifteen/parallel/browser.py):
 // the scheduler runs in the primary (PARALLEL_BEGIN / STEP: a coordinating worker
 // of its own would cost one more runtime and one more copy of the databases, up
 // to ~290 MB with the pack, for calls of a few milliseconds; they run only when
@@ -25,6 +26,8 @@
 import { goalTiles, parseShape } from "../model/board.js";
 import { ErrorType, Method } from "./protocol.js";
 import { SolverClient, SolverError } from "./client.js";
+import { AnytimeJob } from "./anytime-job.js";
+import { PoolJob } from "./pool-job.js";
 
 /** Memory of one worker without a pack: the Python runtime, the solver and the 4x4 databases (measured: 94-113 MB, bench/memory.md). */
 export const WORKER_BASE_BYTES = 110 * 2 ** 20;
@@ -222,17 +225,28 @@ export class SolverPool {
     entry.client.start(this.shape);
   }
 
-  /** Solve params = {text, shape, bound, goal?}; onProgress(progress) with `workers` when parallel. */
-  async solve(params, onProgress) {
+  /**
+   * Solve params = {text, shape, bound, goal?, anytime?, time_limit?}; onProgress(progress) with
+   * `workers` when parallel.  An anytime solve with helpers (ready, or starting) is an AnytimeJob
+   * (solver/anytime-job.js: a prover and improvers), starting from `proven`, a lower bound
+   * proven before; alone, the primary's serial anytime search.
+   */
+  async solve(params, onProgress, { proven = 0 } = {}) {
     if (!this.primary.ready && this.primary.worker) {
       // restarting in the background (stopped after the last solution): wait for it
       await this.primary.readyPromise.catch(() => {});
     }
     const helpers = this.readyHelpers();
-    // an anytime search (model/anytime.js) runs in the primary: the pool's parallel search is IDA*'s
-    if (params.anytime || !helpers.length || !this.primary.ready) return this.primary.solve(params, onProgress);
+    const clients = [this.primary, ...helpers.map((h) => h.client)];
+    let job;
+    if (params.anytime) {
+      if (!this.primary.ready || !(helpers.length || this.status().starting)) return this.primary.solve(params, onProgress);
+      job = new AnytimeJob(this, params, onProgress, clients, { proven });
+    } else {
+      if (!helpers.length || !this.primary.ready) return this.primary.solve(params, onProgress);
+      job = new ParallelJob(this, params, onProgress, clients);
+    }
     this.shape = params.shape || this.shape;
-    const job = new ParallelJob(this, params, onProgress, [this.primary, ...helpers.map((h) => h.client)]);
     this.job = job;
     return job.run().finally(() => {
       if (this.job === job) this.job = null;
@@ -260,44 +274,18 @@ export class SolverPool {
 }
 
 /** One parallel solve: the loop of iterations, dispatch, progress, deaths, the result. */
-class ParallelJob {
+class ParallelJob extends PoolJob {
   constructor(pool, params, onProgress, clients) {
-    this.pool = pool;
+    super(pool, onProgress, clients);
     this.params = { text: params.text, shape: params.shape, bound: params.bound, ...(params.goal ? { goal: params.goal } : {}) };
-    this.onProgress = onProgress || (() => {});
-    this.clients = clients; // [primary, ...helpers]
-    this.workerNodes = clients.map(() => 0);
     this.live = clients.map(() => 0); // nodes of each worker's running bundle
-    this.running = new Map(); // client index -> bundle
-    this.stopping = new Set(); // clients stopped on purpose
-    this.done = false;
-    this.t0 = performance.now();
     this.lastReport = 0;
-    this.promise = new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-  }
-
-  seconds() {
-    return (performance.now() - this.t0) / 1000;
   }
 
   fail(err) {
-    if (this.done) return;
-    this.done = true;
+    if (!this.end()) return;
     this.reject(err);
     this.pool.primary.call(Method.PARALLEL_DROP, { search: this.work?.search || 0 }).catch(() => {});
-  }
-
-  finish(result) {
-    if (this.done) return;
-    this.done = true;
-    this.resolve(result);
-  }
-
-  busyHelpers() {
-    return [...this.running.keys()].filter((i) => i > 0).map((i) => this.clients[i]);
   }
 
   async run() {
@@ -305,16 +293,8 @@ class ParallelJob {
     return this.promise;
   }
 
-  /** Take on the helpers that became ready since the solve began (restarted ones). */
-  adopt() {
-    if (this.done) return;
-    for (const h of this.pool.readyHelpers()) {
-      if (this.clients.includes(h.client)) continue;
-      this.clients.push(h.client);
-      this.workerNodes.push(0);
-      this.live.push(0);
-    }
-    this.pump();
+  joined() {
+    this.live.push(0);
   }
 
   /** Take the scheduler's reply (a promise of the next iteration's work) and run it. */
@@ -410,12 +390,7 @@ class ParallelJob {
 
   /** Worker i's task found a solution at the current bound: stop the others, build the result. */
   solvedBy(i, path) {
-    for (const j of [...this.running.keys()]) {
-      if (j === i) continue;
-      const c = this.clients[j];
-      this.stopping.add(c);
-      this.pool.stopWorker(c);
-    }
+    for (const j of [...this.running.keys()]) if (j !== i) this.stop(j);
     const its = [...this.work.iterations, { bound: this.work.bound, nodes: this.iterationNodes, seconds: 0 }];
     const finished = this.work.iterations.reduce((a, it) => a + it.seconds, 0);
     its[its.length - 1].seconds = Math.max(0, this.seconds() - finished);

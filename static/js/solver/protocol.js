@@ -26,7 +26,7 @@
  *             progress: the page's warm-up); the databases of params.shape are loaded
  *             first when that shape is new; with `progress` true the method's progress
  *             reports come back as PROGRESS {id, progress} (the lab's COMPARE: the
- *             running bound's run so far; the pool's PARALLEL_TASKS: {nodes})
+ *             running bound's run so far; the pool's PARALLEL_TASKS and ANYTIME_PROVE: {nodes})
  *   SOLVE     {id, params}   params = {text, shape, bound}
  *             fifteen.api.call("solve", params, progress), with PROGRESS reports
  *   LOAD_PACK {id, file}
@@ -134,6 +134,13 @@ export const Method = Object.freeze({
   PARALLEL_TASKS: "parallel_tasks",
   PARALLEL_RESULT: "parallel_result",
   PARALLEL_DROP: "parallel_drop",
+  // the pool's anytime answer (py/fifteen/anytime/browser.py; solver/anytime-job.js): the first
+  // solution (FIRST), improvers' calls (IMPROVE), the prover's IDA* iterations (PROVE, with
+  // progress), the result of the best path (RESULT)
+  ANYTIME_FIRST: "anytime_first",
+  ANYTIME_IMPROVE: "anytime_improve",
+  ANYTIME_PROVE: "anytime_prove",
+  ANYTIME_RESULT: "anytime_result",
 });
 
 /**

@@ -1,7 +1,9 @@
 // View of the pool of solver workers: the Solve card's worker count (with the
-// memory it takes) and, during a parallel solve, each worker's nodes and rate.
+// memory it takes) and, during a parallel solve, each worker's nodes and rate (an anytime
+// answer: what each worker does).
 
 import { formatCount, nodeRate } from "../model/format.js";
+import { workersText } from "../model/anytime.js";
 import { $, option } from "./dom.js";
 
 const MB = 2 ** 20;
@@ -61,6 +63,18 @@ export class PoolView {
     const parts = p.workers.map((w, i) => `#${i + 1} ${formatCount(w.nodes)}${sum ? ` (${Math.round((100 * w.nodes) / sum)} %)` : ""}`);
     const rate = nodeRate(p);
     this.line.textContent = `${p.workers.length} workers: ${parts.join(" · ")} — total ${rate ? `${formatCount(rate)}/s` : "–"}`;
+  }
+
+  /**
+   * p: a report of the pool's anytime answer (solver/anytime-job.js) with `workers`, each
+   * worker's role; `best`: the best length so far.  "worker 1: improving, best 82 · worker 2: proving ≥ 80".
+   */
+  anytime(p, best) {
+    if (!Array.isArray(p.workers) || p.workers.length < 2) return;
+    this.line.hidden = false;
+    this.line.dataset.workers = String(p.workers.length);
+    this.line.dataset.roles = p.workers.map((w) => w.role).join(" ");
+    this.line.textContent = workersText(p.workers, best);
   }
 
   hideProgress() {
