@@ -206,7 +206,7 @@ def _id_wd_searcher(
     goal: Sequence[int] | None,
     use_wd: bool,
     use_id: bool,
-):
+) -> Searcher:
     goal = normal_goal(shape, goal)
     tables = tables or tables_for(shape, board, goal)
     program, wd_tables, id_tables = _id_wd_program(tables, use_wd, use_id, goal)
@@ -228,43 +228,31 @@ def _id_wd_searcher(
     return program.searcher(board, tick, tables, state, h0, args, {}, goal)
 
 
-def inversion_searcher(
-    shape: Shape,
-    board: list[int],
-    tick: Tick,
-    *,
-    tables: MoveTables | None = None,
-    state: int | None = None,
-    goal: Sequence[int] | None = None,
-) -> Searcher:
-    """IDA* bounded by ID alone (vertical + horizontal inversion distance)."""
-    return _id_wd_searcher(shape, board, tick, tables, state, goal, use_wd=False, use_id=True)
+class _IdWdSearcher:
+    """A searcher factory (the contract of :func:`fifteen.search.ida.ida_star`) of the ID/WD
+    family: one class for the three bounds, which differ only in the tables they look up."""
+
+    def __init__(self, use_wd: bool, use_id: bool, about: str) -> None:
+        self.use_wd = use_wd
+        self.use_id = use_id
+        self.__doc__ = about
+
+    def __call__(
+        self,
+        shape: Shape,
+        board: list[int],
+        tick: Tick,
+        *,
+        tables: MoveTables | None = None,
+        state: int | None = None,
+        goal: Sequence[int] | None = None,
+    ) -> Searcher:
+        return _id_wd_searcher(shape, board, tick, tables, state, goal, use_wd=self.use_wd, use_id=self.use_id)
 
 
-def walking_searcher(
-    shape: Shape,
-    board: list[int],
-    tick: Tick,
-    *,
-    tables: MoveTables | None = None,
-    state: int | None = None,
-    goal: Sequence[int] | None = None,
-) -> Searcher:
-    """IDA* bounded by WD alone (vertical + horizontal walking distance, linked tables)."""
-    return _id_wd_searcher(shape, board, tick, tables, state, goal, use_wd=True, use_id=False)
-
-
-def walking_inversion_searcher(
-    shape: Shape,
-    board: list[int],
-    tick: Tick,
-    *,
-    tables: MoveTables | None = None,
-    state: int | None = None,
-    goal: Sequence[int] | None = None,
-) -> Searcher:
-    """IDA* bounded by the seed's max(WD_v, ID_v) + max(WD_h, ID_h)."""
-    return _id_wd_searcher(shape, board, tick, tables, state, goal, use_wd=True, use_id=True)
+inversion_searcher = _IdWdSearcher(False, True, "IDA* bounded by ID alone (vertical + horizontal inversion distance).")
+walking_searcher = _IdWdSearcher(True, False, "IDA* bounded by WD alone (vertical + horizontal walking distance, linked tables).")
+walking_inversion_searcher = _IdWdSearcher(True, True, "IDA* bounded by the seed's max(WD_v, ID_v) + max(WD_h, ID_h).")
 
 
 __all__ = ["id_wd_loop", "inversion_searcher", "walking_inversion_searcher", "walking_searcher"]
