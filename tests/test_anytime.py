@@ -218,6 +218,26 @@ def test_pinned_window_shortening_of_korf_taylor_1():
     assert (len(sh.squares), sh.nodes, sh.k, sh.node_limit) == (116, 942_112, 40, 320_000)
 
 
+def test_a_shortener_resumes_where_another_stopped():
+    """carried() then resume() on a new shortener of the same path: its window size, node limit
+    and offset, its sweep starting at that offset (what an improver call carries to the next,
+    fifteen.anytime.steps); an offset alone shifts where the first sweep starts."""
+    board = Board.parse(KT1)
+    T = label_tables(board.shape)
+    path = beam_search(T, board.tiles, board.target.tiles, 256)
+    first = Shortener(T, board.tiles, path)
+    for _ in range(60):  # past the first sweeps: k and the offset have moved
+        first.step()
+    carried = first.carried()
+    second = Shortener(T, board.tiles, first.squares)
+    second.resume(carried)
+    assert second.carried() == carried == {"k": 12, "node_limit": 80_000, "offset": 27}
+    assert second.i == carried["offset"] % (carried["k"] // 2)
+    shifted = Shortener(T, board.tiles, path)
+    shifted.resume({"offset": 5})
+    assert (shifted.i, shifted.k, shifted.offset) == (5, 12, 5)
+
+
 def test_window_shortening_of_decomposition_paths():
     """Window shortening of the decomposition's paths on 3x3 until exhausted: pinned lengths
     (the last position is 31 moves from the goal: reached), each path replaying to the goal and

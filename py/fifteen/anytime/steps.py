@@ -104,13 +104,8 @@ def improve(
             raise Stopped
 
     improver = Improver(label_tables(board.shape), tiles, goal, best[0], offer, mode, carried.get("width", FIRST_BEAM), POLISH_RATIO)
-    sh = improver.shortener
-    if sh is not None and "k" in carried:
-        sh.k, sh.node_limit, sh.offset = carried["k"], carried["node_limit"], carried["offset"]
-        sh._start_sweep()
-    elif sh is not None and "offset" in carried:  # a first call: this improver's own window offset
-        sh.offset = carried["offset"]
-        sh._start_sweep()
+    if improver.shortener is not None and "offset" in carried:  # (a first call may carry an offset alone)
+        improver.shortener.resume(carried)
     improver.windows_only = carried.get("windows_only", improver.windows_only)
     start = last = time.monotonic()
     try:
@@ -121,10 +116,9 @@ def improve(
                 break  # an improvement: back to the coordinator
     except Stopped:
         pass
-    sh = improver.shortener
     state = {"width": improver.width, "windows_only": improver.windows_only}
-    if sh is not None:
-        state.update(k=sh.k, node_limit=sh.node_limit, offset=sh.offset)
+    if improver.shortener is not None:
+        state.update(improver.shortener.carried())
     return (best[0], state, improver.done, improver.nodes)
 
 

@@ -212,6 +212,17 @@ class Shortener:
         self._gain_in_sweep = False
         self._start_sweep()
 
+    def carried(self) -> dict[str, int]:
+        """What a later shortener of the same path needs to go on where this one is (:meth:`resume`)."""
+        return {"k": self.k, "node_limit": self.node_limit, "offset": self.offset}
+
+    def resume(self, carried: dict) -> None:
+        """Go on from :meth:`carried` (a whole state, or an ``offset`` alone: where a first sweep starts)."""
+        if "k" in carried:
+            self.k, self.node_limit = carried["k"], carried["node_limit"]
+        self.offset = carried["offset"]
+        self._start_sweep()
+
     def _start_sweep(self) -> None:
         self.i = self.offset % max(1, self.k // 2)
         self.board = list(self.tiles)
