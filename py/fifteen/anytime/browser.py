@@ -41,7 +41,7 @@ from fifteen.board import Board, tiles_along
 from fifteen.bounds import bound_values, resolve_bound
 from fifteen.errors import InputError
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
-from fifteen.parallel.browser import field, iterations_from, node_reports
+from fifteen.parallel.browser import field, iterations_from, node_reports, squares_from
 from fifteen.search.ida import first_bound
 
 #: What an improver carries from one call to the next (:func:`fifteen.anytime.steps.improve`): each an integer, or a flag.
@@ -53,14 +53,7 @@ PAGE_MODES = ("beam+windows", "windows")
 
 def _path(board: Board, params: dict) -> tuple[list[int], list[int]]:
     """``params["path"]`` (the blank's squares from the board) checked to reach the goal: (path, tiles that slide)."""
-    path = params.get("path")
-    n = board.shape.size
-    if (
-        not isinstance(path, list)
-        or len(path) > MAX_MOVES
-        or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in path)
-    ):
-        raise InputError(f"path must be a list of square numbers 0..{n - 1}, not {describe(path)}", code="param")
+    path = list(squares_from(params.get("path"), board.shape.size, "path"))
     moved = tiles_along(board.shape, board.tiles, path)  # each step next to the blank
     if not board.solves(moved):
         raise InputError("the path does not reach the goal", code="moves")

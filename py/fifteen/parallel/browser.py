@@ -80,7 +80,8 @@ def iterations_from(records: list) -> list[Iteration]:
     return out
 
 
-def _squares(v: object, n: int, what: str) -> tuple[int, ...]:
+def squares_from(v: object, n: int, what: str) -> tuple[int, ...]:
+    """*v* checked to be a list of at most MAX_MOVES square numbers of a board of *n* squares."""
     if (
         not isinstance(v, list | tuple)
         or len(v) > MAX_MOVES
@@ -123,7 +124,7 @@ def task_from(d: dict) -> Task:
         board=board,
         state=state,
         budget=field(d, "budget", 0, MAX_BOUND, "a task"),
-        path=_squares(d.get("path", []), shape.size, "task's path"),
+        path=squares_from(d.get("path", []), shape.size, "task's path"),
         estimate=field(d, "estimate", what="a task") if "estimate" in d else 0,
         goal=goal,
     )
