@@ -438,8 +438,8 @@ def test_without_the_pack_nothing_changes(fresh_assets, databases_without_pack):
 
     registry.use_directory(databases_without_pack)
     shape = Shape(4, 4)
-    assert bounds.available_bounds(shape) == ["auto", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
-    assert bounds.resolve_bound(shape, "auto").name == "pdb663"
+    assert bounds.available_bounds(shape) == ["auto", "pdb771", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
+    assert bounds.resolve_bound(shape, "auto").name == "pdb771"
 
 
 def test_cli_accepts_pdb78(tmp_path, pack3, capsys, fresh_assets):
@@ -466,7 +466,7 @@ def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):
     from dbbuild import manifest as dbmanifest
     from dbbuild import specs
 
-    assert all(s.kind != "pdb78" for s in specs.ASSETS)
+    assert [s.file for s in specs.ASSETS if s.kind == "pdb78"] == ["pdb-771.f15"]  # the default 7-7-1, not the pack
     spec = specs.PACKS[0]
     assert spec.kind == "pdb78" and spec.file == "pdb-78.f15.xz" and spec.name == "pdb-78" and spec.matches("pdb78")
     (tmp_path / spec.file).write_bytes(pack3)
