@@ -187,12 +187,12 @@ def encode_asset(
     return write_xz(container, preset=XZ_PRESET if preset is None else preset)
 
 
-def _decode(meta: dict, payload: bytes | bytearray, name: str, half: int) -> bytes | bytearray:
-    """The packed nibbles (*half* bytes) from the payload of *meta*'s encoding."""
+def _decode(meta: dict, payload: bytes | bytearray, name: str) -> bytes | bytearray:
+    """The packed nibbles from the payload of *meta*'s encoding."""
     enc = meta.get("encoding")
     if enc == "nibbles":
         return payload
-    raise AssetError(f"{name}: unknown 7-8 pack encoding {enc!r}", code="asset_corrupt")
+    raise AssetError(f"{name}: unknown pattern database encoding {enc!r}", code="asset_corrupt")
 
 
 # ----------------------------------------------------------------- the pack
@@ -256,9 +256,10 @@ class PDB78:
         meta = asset.meta
         cls._check(meta, name, partition, rows, cols)
         total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]
-        packed = _decode(meta, asset.payload, name, (total + 1) // 2)
-        if len(packed) != (total + 1) // 2:
-            raise AssetError(f"{name}: {len(packed)} bytes of entries, the tables need {(total + 1) // 2}", code="asset_corrupt")
+        packed = _decode(meta, asset.payload, name)
+        need = (total + 1) // 2  # two entries a byte
+        if len(packed) != need:
+            raise AssetError(f"{name}: {len(packed)} bytes of entries, the tables need {need}", code="asset_corrupt")
         db = cls(meta, packed, name=name)
         for g in db.groups:  # cheap sanity: the goal entry is 0
             goal = list(range(1, db.n)) + [0]
@@ -278,18 +279,18 @@ class PDB78:
         def bad(msg: str) -> NoReturn:
             raise AssetError(f"{name}: {msg}", code="asset_corrupt")
 
-        r, c, part = check_layout_meta(meta, name, "pdb78_format", PDB78_FORMAT, "7-8 pack", partition, rows, cols)
+        r, c, part = check_layout_meta(meta, name, "pdb78_format", PDB78_FORMAT, "pattern database", partition, rows, cols)
         try:
             tables = meta["tables"]
         except KeyError as exc:
-            bad(f"incomplete 7-8 pack metadata ({exc!r})")
+            bad(f"incomplete pattern database metadata ({exc!r})")
         n = r * c
         if not (2 <= r <= 4 and 2 <= c <= 4):
             bad(f"unsupported board {r}x{c}")
         if meta.get("index") != "mixed-radix":
             bad(f"unknown index scheme {meta.get('index')!r}")
         if meta.get("encoding") not in ENCODINGS:
-            bad(f"unknown 7-8 pack encoding {meta.get('encoding')!r}")
+            bad(f"unknown pattern database encoding {meta.get('encoding')!r}")
         if not isinstance(tables, list) or not tables:
             bad("no tables")
         seen: list[int] = []
