@@ -180,16 +180,11 @@ bench-peers: .venv-bench/.stamp node_modules/.stamp db
 
 # ---------------------------------------------------------------- optional 7-8 pack
 # The hard-positions pack (static/db/pdb-78.f15.xz, fifteen.bounds.pdb78): not part of make db / CI.
-# Its builder needs numba (own venv .venv-pack); ~4 GB RAM, 10-30 min on 2 cores.
-# The BFS result is cached (~/.cache/fifteen-db/raw), so re-encoding is quick.
+# Its builder, numba (in requirements-dev.txt, as for the default 7-7-1 tables), takes ~4 GB RAM and
+# 10-30 min on 2 cores.  The BFS result is cached (~/.cache/fifteen-db/raw), so re-encoding is quick.
 .PHONY: pack
-.venv-pack/.stamp:
-	$(PYTHON) -m venv .venv-pack
-	.venv-pack/bin/pip install -q numpy numba
-	touch $@
-
-pack: .venv-pack/.stamp
-	PYTHONPATH=py .venv-pack/bin/python build_db.py --only pdb-78 --out static/db
+pack: $(VENV)/.stamp
+	PYTHONPATH=py $(PY) build_db.py --only pdb-78 --out static/db
 
 # ---------------------------------------------------------------- optional explorer packs
 # Exact-distance tables of 3x4 (and 4x3) and 2x6 (and 6x2) for the small-board explorer

@@ -42,7 +42,7 @@ def databases_without_pack(tmp_path_factory):
 def real_pdbs():
     """The 4x4 PDBs of static/db (``make db``), loaded."""
     shape = Shape(4, 4)
-    found = {name: registry.pattern_database(name, shape) for name in ("pdb663", "pdb555")}
+    found = {name: registry.pattern_database(name, shape) for name in ("pdb771", "pdb663", "pdb555")}
     missing = [name for name, db in found.items() if db is None]
     assert not missing, f"{missing} not built: run `make db`"
     return found

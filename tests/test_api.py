@@ -203,13 +203,14 @@ def test_api_bounds(fresh_assets, databases_without_pack):
         "wd_h": 20,
         "wd": 40,
         "wdid": 40,
+        "pdb771": 52,
         "pdb663": 48,
-        "pdb": 48,
-        "pdb_r": 48,
+        "pdb": 52,
+        "pdb_r": 52,
         "pdb555": 46,
-        "lb": 48,
+        "lb": 52,
     }
-    assert got["summary"] == "MD=40 LC=40 WD=20/20 ID=12/12 PDB=48 PDBr=48 LB=48"
+    assert got["summary"] == "MD=40 LC=40 WD=20/20 ID=12/12 PDB=52 PDBr=52 LB=52"
     # 3x3, 31 moves from the goal (no PDB on this shape)
     got = _bounds(tiles=[8, 6, 7, 2, 5, 4, 3, 0, 1])
     assert got["bounds"] == {"md": 21, "lc": 23, "id_v": 12, "id_h": 11, "id": 23, "wd_v": 12, "wd_h": 13, "wd": 25, "wdid": 25, "lb": 25}

@@ -50,18 +50,19 @@ def test_the_python_api_loads_what_it_needs(fresh_assets, databases_without_pack
     assert reads == ["pdb-663.f15"]
     assert set(registry.pattern_databases) == {"pdb663"}
     values = bound_values(board)
-    assert (values["md"], values["wd_v"], values["id_v"], values["pdb663"], values["pdb555"], values["lb"]) == (40, 20, 12, 48, 46, 48)
-    assert reads == ["pdb-663.f15", "wd-4x4.f15", "pdb-555.f15"]
+    values = (values["md"], values["wd_v"], values["id_v"], values["pdb771"], values["pdb663"], values["pdb555"], values["lb"])
+    assert values == (40, 20, 12, 52, 48, 46, 52)
+    assert reads == ["pdb-663.f15", "wd-4x4.f15", "pdb-771.f15", "pdb-555.f15"]
     bound_values(board)
     solve(KORF_1, "pdb555")
-    assert reads == ["pdb-663.f15", "wd-4x4.f15", "pdb-555.f15"]  # once each
+    assert reads == ["pdb-663.f15", "wd-4x4.f15", "pdb-771.f15", "pdb-555.f15"]  # once each
 
 
 def test_a_plain_solve_uses_the_strongest_bound_available(fresh_assets, databases_without_pack):
     registry.use_directory(databases_without_pack)
-    assert resolve_bound(Shape(4, 4), "auto").name == "pdb663"
+    assert resolve_bound(Shape(4, 4), "auto").name == "pdb771"
     sol = solve(Board.goal("4x4").apply("ULDR" * 3 + "UULL"))
-    assert sol.bound == "pdb663" and sol.length == 4
+    assert sol.bound == "pdb771" and sol.length == 4
 
 
 def test_the_checkout_databases_are_the_default(fresh_assets, monkeypatch):
@@ -74,7 +75,7 @@ def test_the_checkout_databases_are_the_default(fresh_assets, monkeypatch):
 def test_fifteen_db_is_the_default_when_set(fresh_assets, monkeypatch, databases_without_pack, tmp_path):
     monkeypatch.setenv("FIFTEEN_DB", str(databases_without_pack))
     assert registry.directory() == databases_without_pack
-    assert bound_values(Board.parse(TRANSPOSED))["lb"] == 48
+    assert bound_values(Board.parse(TRANSPOSED))["lb"] == 52
     registry.reset()
     monkeypatch.setenv("FIFTEEN_DB", str(tmp_path))  # asked for, but empty: say so
     with pytest.raises(AssetError, match=r"manifest.json: no manifest \(build the databases with build_db.py"):
@@ -114,14 +115,14 @@ def test_registered_assets_are_never_read_again(fresh_assets, databases_without_
     given = registry.pattern_databases["pdb663"]
     registry.use_directory(databases_without_pack)
     bound_values(Board.parse(TRANSPOSED))
-    assert reads == ["pdb-555.f15"]  # only what was missing
+    assert reads == ["pdb-771.f15", "pdb-555.f15"]  # only what was missing
     assert registry.pattern_database("pdb663", Shape(4, 4)) is given
     assert registry.ensure_for(Shape(4, 4)) == []
 
 
 def test_ensure_for_loads_everything_for_a_shape_now(fresh_assets, databases_without_pack):
-    assert sorted(registry.ensure_for(Shape(4, 4), databases_without_pack)) == ["pdb-555.f15", "pdb-663.f15", "wd-4x4.f15"]
-    assert set(registry.pattern_databases) == {"pdb663", "pdb555"} and set(registry.walking_tables) == {Shape(4, 4)}
+    assert sorted(registry.ensure_for(Shape(4, 4), databases_without_pack)) == ["pdb-555.f15", "pdb-663.f15", "pdb-771.f15", "wd-4x4.f15"]
+    assert set(registry.pattern_databases) == {"pdb771", "pdb663", "pdb555"} and set(registry.walking_tables) == {Shape(4, 4)}
     assert registry.ensure_for(Shape(4, 4)) == []
     assert sorted(registry.ensure_for(Shape(3, 4))) == ["wd-3x4.f15", "wd-4x3.f15"]
 
@@ -141,11 +142,11 @@ def test_one_registry_maps_each_kind_of_file_to_its_loader(fresh_assets, databas
     """Every kind of the manifest has its loader, and each file read lands in the registry's tables."""
     assert set(registry.LOADERS) == {"wd", "pdb", "pdb78", "explore"}
     manifest = json.loads((databases_without_pack / "manifest.json").read_text())
-    assert {entry["kind"] for entry in manifest["assets"]} == {"wd", "pdb", "explore"}
+    assert {entry["kind"] for entry in manifest["assets"]} == {"wd", "pdb", "pdb78", "explore"}
     for entry in manifest["assets"]:
         meta = registry.load_asset((databases_without_pack / entry["file"]).read_bytes(), entry["file"])
         assert meta["kind"] == entry["kind"] and entry["file"] in registry._registered_files
-    assert set(registry.pattern_databases) == {"pdb663", "pdb555"}
+    assert set(registry.pattern_databases) == {"pdb771", "pdb663", "pdb555"}
     assert set(registry.explorer_tables) == {Shape(3, 3), Shape(2, 4), Shape(2, 5)}
     assert len(registry.walking_tables) == len([e for e in manifest["assets"] if e["kind"] == "wd"])
     assert registry.explorer_shapes() == ["2x4", "4x2", "3x3", "2x5", "5x2"]

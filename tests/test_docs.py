@@ -365,10 +365,10 @@ def test_the_seed_is_defined_once():
 
 
 def test_readme_node_counts_of_the_browser_table(readme_databases):
-    """The solve-time table's node counts (6-6-3 PDB + reflection) are today's."""
+    """The solve-time table's node counts (7-7-1 PDB + reflection) are today's."""
     rows = re.findall(r"^\| Korf #(\d+) \((\d+)\) \| ([\d,]+) \|", README, re.M)
     assert len(rows) >= 5
     korf = {k.id: k for k in korf100()}
     for ident, optimal, nodes in rows:
-        sol = solve(Board.from_tiles(korf[ident].tiles), "pdb663")
+        sol = solve(Board.from_tiles(korf[ident].tiles), "pdb771")
         assert (sol.length, sol.result.nodes) == (int(optimal), int(nodes.replace(",", ""))), f"Korf #{ident}"

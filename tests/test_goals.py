@@ -205,18 +205,19 @@ def to_blank_first(tiles) -> tuple[int, ...]:
 
 @pytest.mark.parametrize("instance", ["55", "79", "12", "42"])
 def test_korf_instances_on_the_blank_first_goal(real_pdbs, instance):
-    """The same lengths, with the 6-6-3 database, and exactly the same nodes as on the standard goal."""
+    """The same lengths, with the 6-6-3 and 7-7-1 databases, and exactly the same nodes as on the standard goal."""
     inst = next(i for i in korf100() if i.id == instance)
     board = Board(Shape(4, 4), to_blank_first(inst.tiles), "blank-first")
-    standard = solve(Board(Shape(4, 4), inst.tiles), "pdb663")
-    for bound in ("pdb663", "auto"):
+    for bound, picked in (("pdb663", "pdb663"), ("pdb771", "pdb771"), ("auto", "pdb771")):
         sol = solve(board, bound)
-        assert sol.bound == "pdb663" and sol.length == inst.optimal and board.solves(sol.tiles)
-    sol = solve(board, "pdb663")
-    assert sol.result.nodes == standard.result.nodes and [it.nodes for it in sol.result.iterations] == [
-        it.nodes for it in standard.result.iterations
-    ]
-    assert bound_values(board)["pdb663"] == bound_values(standard.board)["pdb663"]
+        assert sol.bound == picked and sol.length == inst.optimal and board.solves(sol.tiles)
+    for bound in ("pdb663", "pdb771"):
+        standard = solve(Board(Shape(4, 4), inst.tiles), bound)
+        sol = solve(board, bound)
+        assert sol.result.nodes == standard.result.nodes and [it.nodes for it in sol.result.iterations] == [
+            it.nodes for it in standard.result.iterations
+        ]
+        assert bound_values(board)[bound] == bound_values(standard.board)[bound]
 
 
 def test_the_databases_are_offered_for_corner_goals_only(real_pdbs):

@@ -74,6 +74,8 @@ KORF_COUNTS: dict[tuple[str, str], tuple[int, str]] = {
     ("pdb663", "9"): (4856, "38:10 40:103 42:534 44:3119 46:1090"),
     ("pdb663", "1"): (168325, "47:29 49:241 51:1709 53:12047 55:81346 57:72953"),
     ("pdb663 plain", "9"): (9142, "38:11 40:161 42:956 44:5701 46:2313"),
+    ("pdb771", "9"): (1374, "40:9 42:145 44:920 46:300"),
+    ("pdb771", "1"): (9707, "51:32 53:326 55:2115 57:7234"),
 }
 #: The PDB loops with more lookups (bench/lookups.md): BPMX, the dual lookups, both.
 MORE_LOOKUPS = {"bpmx": {"bpmx": True}, "dual": {"dual": True}, "dual bpmx": {"dual": True, "bpmx": True}}

@@ -17,7 +17,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from dbbuild import pack78, pattern  # noqa: E402
-from fifteen.board import Board, Shape  # noqa: E402
+from fifteen.board import Board, Shape, tile_squares  # noqa: E402
 from fifteen.bounds import pdb78  # noqa: E402
 from fifteen.bounds.pdb import reflect_board  # noqa: E402
 from fifteen.bounds.pdb78 import PDB78, rank, table_size, unrank  # noqa: E402
@@ -249,7 +249,7 @@ def test_encodings_round_trip(encoding):
         data = pdb78.encode_asset(meta, packed, encoding=encoding)
         asset = container.read_asset(data, kind="pdb78")
         assert asset.meta["encoding"] == encoding
-        assert pdb78._decode(asset.meta, asset.payload, "t", nbytes) == packed
+        assert pdb78._decode(asset.meta, asset.payload, "t") == packed
 
 
 def test_nibble_decode(db3):
@@ -438,8 +438,8 @@ def test_without_the_pack_nothing_changes(fresh_assets, databases_without_pack):
 
     registry.use_directory(databases_without_pack)
     shape = Shape(4, 4)
-    assert bounds.available_bounds(shape) == ["auto", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
-    assert bounds.resolve_bound(shape, "auto").name == "pdb663"
+    assert bounds.available_bounds(shape) == ["auto", "pdb771", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
+    assert bounds.resolve_bound(shape, "auto").name == "pdb771"
 
 
 def test_cli_accepts_pdb78(tmp_path, pack3, capsys, fresh_assets):
@@ -466,7 +466,7 @@ def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):
     from dbbuild import manifest as dbmanifest
     from dbbuild import specs
 
-    assert all(s.kind != "pdb78" for s in specs.ASSETS)
+    assert [s.file for s in specs.ASSETS if s.kind == "pdb78"] == ["pdb-771.f15"]  # the default 7-7-1, not the pack
     spec = specs.PACKS[0]
     assert spec.kind == "pdb78" and spec.file == "pdb-78.f15.xz" and spec.name == "pdb-78" and spec.matches("pdb78")
     (tmp_path / spec.file).write_bytes(pack3)
@@ -477,3 +477,145 @@ def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):
     assert entry["optional"] is True and entry["bytes"] == len(pack3) and entry["memory_bytes"] == len(container.read_asset(pack3).payload)
     assert entry["compression"] == "xz" and entry["raw_bytes"] == len(lzma.decompress(pack3))
     assert "crc32" not in entry and len(entry["sha256"]) == 64
+
+
+# ----------------------------------------------------------------- every refusal, word for word
+#: A 3x3 database whose first table has an odd size (9 entries of tile 4: the next starts at 10).
+ODD_FIRST = [[4], [1, 2, 3], [5, 6, 7, 8]]
+#: The same groups with the odd table last: 3,537 entries in all, 1,769 bytes.
+ODD_LAST = [[1, 2, 3], [5, 6, 7, 8], [4]]
+
+
+@pytest.fixture(scope="module")
+def odd_packs():
+    return {name: pack78.build_pack(3, 3, name, groups, xz=False) for name, groups in (("first", ODD_FIRST), ("last", ODD_LAST))}
+
+
+def test_odd_sized_tables_load(odd_packs, dist3):
+    for name, groups in (("first", ODD_FIRST), ("last", ODD_LAST)):
+        db = PDB78.from_bytes(odd_packs[name])
+        assert db.name == "pdb78" and [list(g.tiles) for g in db.groups] == groups
+        assert [g.offset for g in db.groups] == ([0, 10, 514] if name == "first" else [0, 504, 3528])
+        assert len(db.data) == (3538 if name == "first" else 3537 + 1) // 2
+        for s in random.Random(1).sample(sorted(dist3), 200):
+            assert db.bound(s) == max(db.value(s), db.reflected_value(s)) <= dist3[s]
+    asset = container.read_asset(odd_packs["last"])
+    with pytest.raises(AssetError) as e:
+        PDB78.from_bytes(container.write_asset(asset.meta, asset.payload[:-1]), name="t")
+    assert str(e.value) == "t: 1768 bytes of entries, the tables need 1769"
+
+
+def test_bound_is_the_plain_value_without_reflection():
+    db = PDB78.from_bytes(pack78.build_pack(2, 3, "23", [[1, 2], [3, 4, 5]], xz=False))
+    assert db.rgroups == ()
+    tiles = [4, 1, 2, 5, 3, 0]
+    assert db.bound(tiles) == db.value(tiles) > 0
+    with pytest.raises(ValueError, match="^reflection needs a square board$"):
+        db.reflected_value(tiles)
+
+
+def test_bound_takes_the_larger_lookup(db3, dist3):
+    above = [s for s in sorted(dist3) if db3.reflected_value(s) > db3.value(s)]
+    assert above and all(db3.bound(s) == db3.reflected_value(s) for s in above[:50])
+
+
+def _tables(data):
+    return [dict(t) for t in container.read_asset(data).meta["tables"]]
+
+
+@pytest.mark.parametrize(
+    "update, message",
+    [
+        ({"pdb78_format": 2}, "pattern database layout version 2 is not supported (expected 1); rebuild it with build_db.py"),
+        ({"rows": 5, "cols": 2}, "unsupported board 5x2"),
+        ({"rows": 2, "cols": 5}, "unsupported board 2x5"),
+        ({"rows": 5, "cols": 3}, "unsupported board 5x3"),
+        ({"rows": 1, "cols": 3}, "unsupported board 1x3"),
+        ({"index": "dense4"}, "unknown index scheme 'dense4'"),
+        ({"encoding": "xz"}, "unknown pattern database encoding 'xz'"),
+        ({"tables": []}, "no tables"),
+        ({"tables": "abc"}, "no tables"),
+        ({"tables": [5]}, "table 0 has no tiles"),
+        ({"tables": [{"tiles": [], "offset": 0, "size": 1, "max": 0}]}, "table 0 has no tiles"),
+        ("max 16", "table 1 has a bad maximum"),
+        ("max text", "table 1 has a bad maximum"),
+        ("not a partition", "groups [[4], [1, 2, 3], [5, 6, 7]] are not a partition of tiles 1..8"),
+    ],
+)
+def test_refusals_say_exactly_what_is_wrong(odd_packs, update, message):
+    data = odd_packs["first"]
+    if isinstance(update, str):
+        tables = _tables(data)
+        if update == "max 16":
+            tables[1]["max"] = 16
+        elif update == "max text":
+            tables[1]["max"] = "7"
+        else:
+            tables[2]["tiles"] = [5, 6, 7]
+            tables[2]["size"] = table_size(9, 3)
+        update = {"tables": tables}
+    with pytest.raises(AssetError) as e:
+        PDB78.from_bytes(_rewrite(data, update), name="db")
+    assert str(e.value) == f"db: {message}"
+
+
+def test_the_largest_maximum_and_the_smallest_boards_load(odd_packs):
+    tables = _tables(odd_packs["first"])
+    tables[1]["max"] = 15
+    assert PDB78.from_bytes(_rewrite(odd_packs["first"], {"tables": tables})).meta["tables"][1]["max"] == 15
+    for rows, cols in ((4, 2), (2, 4)):
+        n = rows * cols
+        db = PDB78.from_bytes(pack78.build_pack(rows, cols, "x", [list(range(1, n // 2)), list(range(n // 2, n))], xz=False))
+        assert (db.rows, db.cols) == (rows, cols)
+
+
+def test_refusals_of_the_expected_layout(odd_packs):
+    data = odd_packs["first"]
+    with pytest.raises(AssetError) as e:
+        PDB78.from_bytes(data, name="db", rows=4)
+    assert str(e.value) == "db: is a 3x3 database, expected 4x?"
+    with pytest.raises(AssetError) as e:
+        PDB78.from_bytes(data, name="db", cols=4)
+    assert str(e.value) == "db: is a 3x3 database, expected ?x4"
+    with pytest.raises(AssetError) as e:
+        PDB78.from_bytes(data, name="db", partition="78")
+    assert str(e.value) == "db: holds partition 'first', expected '78'"
+    with pytest.raises(AssetError) as e:
+        PDB78.from_bytes(_rewrite(data, drop=["tables"]), name="db")
+    assert str(e.value) == "db: incomplete pattern database metadata (KeyError('tables'))"
+
+
+def test_unrank_refuses_an_index_out_of_range():
+    with pytest.raises(ValueError, match="^index out of range$"):
+        unrank(table_size(9, 3), 9, 3)
+
+
+def test_encode_asset_forms():
+    packed = bytes(random.Random(3).randrange(256) for _ in range(20000))
+    meta = {"kind": "pdb78"}
+    plain = container.write_asset(dict(meta, encoding="nibbles"), packed, compress=False)
+    assert pdb78.encode_asset(meta, packed) == container.write_xz(plain, preset=pdb78.XZ_PRESET)
+    assert pdb78.encode_asset(meta, packed, preset=0) == container.write_xz(plain, preset=0) != pdb78.encode_asset(meta, packed)
+    for level in (1, 9):
+        zlibbed = pdb78.encode_asset(meta, packed, xz=False, level=level)
+        assert zlibbed == container.write_asset(dict(meta, encoding="nibbles"), packed, compress=True, level=level)
+    assert pdb78.encode_asset(meta, packed, xz=False, level=1) != pdb78.encode_asset(meta, packed, xz=False, level=9)
+    with pytest.raises(ValueError, match="^unknown encoding 'planes'$"):
+        pdb78.encode_asset(meta, packed, encoding="planes")
+
+
+def test_move_row_refuses_a_tile_in_no_group(db3):
+    with pytest.raises(ValueError, match="^tile 9 is in no group$"):
+        db3.move_row(db3.groups, 9, 0, 1)
+    assert PDB78(container.read_asset(_rewrite(pack78.build_pack(3, 3, "44", GROUPS_3x3))).meta, b"").name == "pdb78"
+
+
+def test_a_goal_entry_other_than_0_is_refused(odd_packs):
+    asset = container.read_asset(odd_packs["last"])
+    db = PDB78.from_bytes(odd_packs["last"])
+    x = db.groups[1].index(tile_squares(goal(3, 3)))
+    payload = bytearray(asset.payload)
+    payload[x >> 1] |= 1 << (4 * (x & 1))
+    with pytest.raises(AssetError) as e:
+        PDB78.from_bytes(container.write_asset(asset.meta, bytes(payload)), name="db")
+    assert str(e.value) == "db: the goal entry of group [5, 6, 7, 8] is not 0" and e.value.code == "asset_corrupt"

@@ -49,17 +49,21 @@ RAW_VERSION = 1
 
 Log = Callable[[str], None]
 
+
+def _interpreted(*args: Any, **kwargs: Any) -> Any:
+    """Stands for numba's ``njit`` without numba: the kernels run as plain Python."""
+    if args and callable(args[0]):
+        return args[0]
+    return lambda f: f
+
+
 try:  # pragma: no cover - depends on the environment
     from numba import njit
 
     HAVE_NUMBA = True
 except ImportError:  # interpreted fallback (small tables only)
     HAVE_NUMBA = False
-
-    def njit(*args: Any, **kwargs: Any) -> Any:
-        if args and callable(args[0]):
-            return args[0]
-        return lambda f: f
+    njit = _interpreted
 
 
 @njit(cache=True)
@@ -364,8 +368,10 @@ def build_pack(
     encoding: str = runtime.DEFAULT_ENCODING,
     log: Log | None = None,
     raw_cache: Path | None = None,
+    xz: bool = True,
 ) -> bytes:
-    """Build every group's table and serialise the ``"pdb78"`` asset."""
+    """Build every group's table and serialise the ``"pdb78"`` asset (an xz of a plain container
+    with *xz*, the pack's form; else the container alone, zlib -9: the 7-7-1's)."""
     reg = region_table(rows, cols)
     parts = []
     tables = []
@@ -394,7 +400,7 @@ def build_pack(
         "tables": tables,
     }
     t0 = time.perf_counter()
-    data = runtime.encode_asset(meta, packed, encoding=encoding)
+    data = runtime.encode_asset(meta, packed, encoding=encoding, xz=xz)
     if log:
         log(f"  encoded ({encoding}): {len(packed):,} B of nibbles -> {len(data):,} B in {time.perf_counter() - t0:.1f} s")
     return data

@@ -121,9 +121,54 @@ def _explorer_spec(shape: str, *, pack: bool = False) -> AssetSpec:
     )
 
 
+# ---------------------------------------------------------------- mixed-radix pattern databases (7-7-1, 7-8)
+def _build_pdb78(params: dict[str, Any], log: Log, cache: Path) -> bytes:
+    if not pack78.HAVE_NUMBA:
+        log("  warning: numba is not installed; the interpreted builder is far too slow for 4x4 (requirements-dev.txt has it)")
+    return pack78.build_pack(
+        params["rows"],
+        params["cols"],
+        params["partition"],
+        params["groups"],
+        encoding=params["encoding"],
+        log=log,
+        raw_cache=cache / "raw",
+        xz=params.get("xz", True),
+    )
+
+
+def _pdb78_spec(partition: str) -> AssetSpec:
+    """A mixed-radix pattern database: the 7-8 pack (xz) or the default 7-7-1 tables (zlib)."""
+    xz = partition == "78"
+    return AssetSpec(
+        file=pdb78.asset_file(partition),
+        kind="pdb78",
+        shapes=("4x4",),
+        build=_build_pdb78,
+        version={
+            "build": pack78.BUILD_VERSION,
+            "container": container.FORMAT_VERSION,
+            "pdb78_format": pdb78.PDB78_FORMAT,
+            **({"xz_preset": pdb78.XZ_PRESET} if xz else {"zlib_level": 9}),
+        },
+        params={
+            "rows": 4,
+            "cols": 4,
+            "partition": partition,
+            "groups": [list(g) for g in pdb78.PARTITIONS[partition]],
+            "encoding": pdb78.DEFAULT_ENCODING,
+            **({} if xz else {"xz": False}),
+        },
+        # The pack as built by the code of commits 912480d and 4129afe (same builder, same
+        # parameters): its xz -9 alone costs ~16 min of CPU.  Drop with the next BUILD_VERSION.
+        legacy_keys=("b059d668292592f08c50", "198461247eb518827d83") if xz and pack78.BUILD_VERSION == 1 else (),
+    )
+
+
 #: The default assets (``make db``; CI): the page loads those listed for its board's shape
 #: (the explorer's tables only when asked: ``assets.ensure_for(..., explorer=True)``).
 ASSETS: list[AssetSpec] = [
+    _pdb78_spec("771"),
     _pdb_spec("663"),
     _pdb_spec("555"),
     *_wd_specs(),
@@ -135,44 +180,5 @@ ASSETS: list[AssetSpec] = [
 # Not built by default (make db / CI): only with --pack or --only NAME (make pack).
 # When present in --out, listed in the manifest under "packs" (not "assets"), with
 # "optional": true, so that nothing that loads "assets" fetches them unasked.
-def _build_pdb78(params: dict[str, Any], log: Log, cache: Path) -> bytes:
-    if not pack78.HAVE_NUMBA:
-        log("  warning: numba is not installed; the interpreted builder is far too slow for 4x4 (make pack installs it)")
-    return pack78.build_pack(
-        params["rows"],
-        params["cols"],
-        params["partition"],
-        params["groups"],
-        encoding=params["encoding"],
-        log=log,
-        raw_cache=cache / "raw",
-    )
-
-
-def _pdb78_spec() -> AssetSpec:
-    return AssetSpec(
-        file=pdb78.asset_file("78"),
-        kind="pdb78",
-        shapes=("4x4",),
-        build=_build_pdb78,
-        version={
-            "build": pack78.BUILD_VERSION,
-            "container": container.FORMAT_VERSION,
-            "pdb78_format": pdb78.PDB78_FORMAT,
-            "xz_preset": pdb78.XZ_PRESET,
-        },
-        params={
-            "rows": 4,
-            "cols": 4,
-            "partition": "78",
-            "groups": [list(g) for g in pdb78.PARTITIONS["78"]],
-            "encoding": pdb78.DEFAULT_ENCODING,
-        },
-        # The pack as built by the code of commits 912480d and 4129afe (same builder, same
-        # parameters): its xz -9 alone costs ~16 min of CPU.  Drop with the next BUILD_VERSION.
-        legacy_keys=("b059d668292592f08c50", "198461247eb518827d83") if pack78.BUILD_VERSION == 1 else (),
-    )
-
-
 #: Optional downloads (``make pack``): listed under ``"packs"`` in the manifest.
-PACKS: list[AssetSpec] = [_pdb78_spec(), *(_explorer_spec(s, pack=True) for s in explorer.PACK_SHAPES)]
+PACKS: list[AssetSpec] = [_pdb78_spec("78"), *(_explorer_spec(s, pack=True) for s in explorer.PACK_SHAPES)]

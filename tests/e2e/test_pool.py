@@ -71,7 +71,7 @@ def solve_watching_workers(app: App, tiles, *, during=None) -> dict:
     wait_workers_ready(app, 2)
     app.wait_ready()
     app.set_position(tiles)
-    page.select_option("#bound-select", "auto")  # pdb663 here (no pack in this page)
+    page.select_option("#bound-select", "pdb663")  # a search of some seconds (auto's pdb771 takes a fraction of one)
     page.click("#solve-button")
     app.wait_state("solving", timeout=10_000)
     page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)

@@ -75,7 +75,7 @@ def test_first_visit_fetches_each_file_once_and_reload_downloads_nothing(fresh):
     asked = [p for p in server.requests if not p.startswith("/sw.js?")]
     assert not _twice(asked), f"asked for more than once: {_twice(asked)}"
     served = set(server.downloads)
-    for path in ("/index.html", "/static/js/main.js", "/static/vendor/pyodide/pyodide.asm.wasm", "/static/db/pdb-663.f15"):
+    for path in ("/index.html", "/static/js/main.js", "/static/vendor/pyodide/pyodide.asm.wasm", "/static/db/pdb-771.f15"):
         assert path in served, f"{path} was not fetched at all: {sorted(served)}"
     assert "build" in app.page.inner_text("#build-line").lower()
 
@@ -157,14 +157,14 @@ def test_a_reload_resumes_the_memory_snapshot_of_the_first_start(fresh):
     app.page.wait_for_selector("html[data-offline=ready]", state="attached", timeout=180_000)
     meta = _wait_snapshot(app)
     manifest = {a["file"]: a["crc32"] for a in json.loads((ROOT / "static/db/manifest.json").read_text())["assets"]}
-    assert meta["files"] == {f: manifest[f] for f in ("pdb-663.f15", "pdb-555.f15", "wd-4x4.f15")}, meta
+    assert meta["files"] == {f: manifest[f] for f in ("pdb-771.f15", "pdb-663.f15", "pdb-555.f15", "wd-4x4.f15")}, meta
     assert meta["archive"] == json.loads((ROOT / "static/wheels/manifest.json").read_text())["archive_sha256"]
     assert meta["bytes"] > 20_000_000
 
     app.open()  # a reload: the runtime, the package and the databases resume from the snapshot
     steps = _loading(app)
     assert "resumed from the snapshot" in steps, steps
-    assert steps.count("in the snapshot") == 3, steps
+    assert steps.count("in the snapshot") == 4, steps
     app.set_position(KORF_55.split(), "4x4")
     solution = app.solve("auto")
     assert solution["length"] == 41, solution
@@ -202,7 +202,7 @@ def test_a_database_missing_at_the_first_start_is_not_in_its_snapshot(fresh):
     assert "missing" in _loading(app)
     meta = _wait_snapshot(app)
     # the snapshot holds what Python holds: a later start tries the missing one again
-    assert sorted(meta["files"]) == ["pdb-555.f15", "pdb-663.f15"], meta
+    assert sorted(meta["files"]) == ["pdb-555.f15", "pdb-663.f15", "pdb-771.f15"], meta
 
 
 # The page's running animations: [{target: "#id.class...", timing: animation-timing-function}].
@@ -214,12 +214,12 @@ RUNNING_ANIMATIONS = """() => document.getAnimations().filter((a) => a.playState
 
 
 class _SlowTableHandler(_QuietHandler):
-    """Answers the 6-6-3 table's request 2 s late: its loading step stays under way that long on
-    any machine."""
+    """Answers the 7-7-1 table's request (the first database handed over) 3 s late: its loading
+    step stays under way that long on any machine."""
 
     def do_GET(self):
-        if self.path.endswith("/pdb-663.f15"):
-            time.sleep(2)
+        if self.path.endswith("/pdb-771.f15"):
+            time.sleep(3)
         super().do_GET()
 
 
@@ -227,9 +227,9 @@ class _SlowTableServer(SiteServer):
     handler = _SlowTableHandler
 
 
-# Whether the 6-6-3 table's step is under way and shows its whole seconds so far: "1 s".
+# Whether the 7-7-1 table's step is under way and shows its whole seconds so far: "1 s".
 TABLE_STEP_SHOWS_A_SECOND = """() => [...document.querySelectorAll('#loading-steps li.active')].some(
-  (li) => li.textContent.includes('pdb-663') && /(^| · )1 s$/.test(li.querySelector('.size').textContent))"""
+  (li) => li.textContent.includes('pdb-771') && /(^| · )1 s$/.test(li.querySelector('.size').textContent))"""
 
 
 def test_nothing_moves_while_loading_or_solving_and_a_step_under_way_shows_its_seconds(browser):
@@ -244,7 +244,7 @@ def test_nothing_moves_while_loading_or_solving_and_a_step_under_way_shows_its_s
         app.page.wait_for_selector(".steps li.active", state="attached")  # a loading step under way
         assert app.state() == "loading"
         assert app.page.evaluate(RUNNING_ANIMATIONS) == [], "animations while loading"
-        # the table's step (held back 2 s by the server) shows "1 s" for a second
+        # the table's step (held back 3 s by the server) shows "1 s" for a second
         app.page.wait_for_function(TABLE_STEP_SHOWS_A_SECOND, polling="raf", timeout=60_000)
         app.wait_ready()
         assert app.page.evaluate(RUNNING_ANIMATIONS) == [], "animations once ready"

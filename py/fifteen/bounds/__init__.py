@@ -10,6 +10,7 @@ lc        Manhattan distance + linear conflict
 id        inversion distance, vertical + horizontal
 wd        walking distance, vertical + horizontal
 wdid      the seed's max(WD_v, ID_v) + max(WD_h, ID_h)
+pdb771    additive 7-7-1 pattern database, max with its reflected lookup (4x4; the default)
 pdb663    additive 6-6-3 pattern database, max with its reflected lookup (4x4)
 pdb555    additive 5-5-5 pattern database, max with its reflected lookup (4x4)
 pdb78     additive 7-8 pattern database + reflected lookup (4x4; the optional pack)
@@ -32,6 +33,7 @@ from fifteen.board import Board, Goal, InputError, Shape, tile_squares, transpos
 from fifteen.bounds.inversion import inversion_distance
 from fifteen.bounds.manhattan import linear_conflict, manhattan
 from fifteen.bounds.pdb import PatternDatabase
+from fifteen.bounds.pdb78 import PARTITIONS as PDB78_PARTITIONS
 from fifteen.bounds.pdb78 import PDB78
 from fifteen.bounds.walking import axis_counts, walking_available
 from fifteen.db import registry
@@ -84,10 +86,11 @@ _CLASSIC = [
 
 _PDB_LABELS = {
     "pdb78": "7-8 pattern database + reflection (optional pack)",
+    "pdb771": "7-7-1 pattern database + reflection",
     "pdb663": "6-6-3 pattern database + reflection",
     "pdb555": "5-5-5 pattern database + reflection",
 }
-_PDB_NAMES = ("pdb78", "pdb663", "pdb555")  # strongest first
+_PDB_NAMES = ("pdb78", "pdb771", "pdb663", "pdb555")  # strongest first
 
 
 def _pdb_bound(name: str) -> BoundInfo:
@@ -109,7 +112,7 @@ def _pdb_bound(name: str) -> BoundInfo:
 
     def loop(shape: Shape) -> Loop:
         reflect = shape.rows == shape.cols  # the reflected lookup needs a square board
-        return pdb78_loop(reflect) if name == "pdb78" else pdb_loop(reflect)
+        return pdb78_loop(reflect) if name[3:] in PDB78_PARTITIONS else pdb_loop(reflect)
 
     return BoundInfo(name, _PDB_LABELS.get(name, name), factory, available, loop)
 

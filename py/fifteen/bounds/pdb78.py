@@ -1,20 +1,26 @@
-"""The optional 7-8 pattern-database pack: reader, lookups and incremental interface
-(its IDA* loop: :mod:`fifteen.search.loops.pdb78`).
+"""Pattern databases with mixed-radix indices and 4-bit entries: the default 7-7-1 tables and
+the optional 7-8 pack; reader, lookups and incremental interface (their IDA* loop:
+:mod:`fifteen.search.loops.pdb78`).
 
-Pure Python, standard library only (natively and in Pyodide).  The pack is
-built by ``build_db.py --pack`` (``make pack``; numpy + numba, native only,
-see :mod:`dbbuild.pack78`) and travels as a ``"pdb78"`` asset in the
-container of :mod:`fifteen.db.container`, xz-compressed (``static/db/pdb-78.f15.xz``,
-see "File" below).  It is *not* part of the default databases.
+Pure Python, standard library only (natively and in Pyodide).  Both are built by
+``build_db.py`` (numpy + numba, native only, see :mod:`dbbuild.pack78`) and travel as
+``"pdb78"`` assets in the container of :mod:`fifteen.db.container`:
 
-Groups (4x4): A = tiles 1..7, B = tiles 8..15.  An entry is the exact number
-of moves of the group's tiles needed to bring them home, other tiles
-indistinguishable and free, minimised over the blank square (as in
-:mod:`fifteen.bounds.pdb`).  The two entries add up to an admissible bound; so does
-the same sum on the position reflected about the main diagonal (tile T(t) on
-square T(p), T(r, c) = (c, r), T(t) = T(t-1)+1).  The partition is not its
-own mirror image, so the reflected lookup acts as a second partition
-(reflected A = tiles 1, 5, 9, 13, 2, 6, 10).  Bound = max of the two.
+* ``pdb-771.f15`` (partition ``"771"``, bound ``pdb771``): one of the default databases
+  (``make db``), zlib-compressed by the container, ~15 MB, 57.7 MB in memory.
+* ``pdb-78.f15.xz`` (partition ``"78"``, bound ``pdb78``): the optional pack (``make pack``),
+  xz-compressed (see "File" below), ~52 MB, 288 MB in memory.
+
+Groups (4x4): 7-8: A = tiles 1..7, B = tiles 8..15.  7-7-1: A = tiles 1..7, B = tiles 9..15
+(the two bottom rows) and tile 8 alone (a one-tile group: its entries are 0, its value its
+Manhattan distance).  An entry is the exact number of moves of the group's tiles needed to
+bring them home, other tiles indistinguishable and free, with the blank ending in the region
+of its goal square (the squares it can reach without moving a group tile: for tiles 9..15
+at home, the goal square alone, which is what makes the 7-7-1 strong; bench/pdb771.md).  The
+entries of a partition add up to an admissible bound; so does the same sum on the position
+reflected about the main diagonal (tile T(t) on square T(p), T(r, c) = (c, r), T(t) =
+T(t-1)+1).  Neither partition is its own mirror image, so the reflected lookup acts as a
+second partition (reflected A = tiles 1, 5, 9, 13, 2, 6, 10).  Bound = max of the two.
 
 Index (mixed-radix rank)
 ------------------------
@@ -44,7 +50,8 @@ Stored entry = ``(value - group Manhattan distance) / 2`` in 4 bits (always an
 integer: a value has its group MD's parity; max 9 on 4x4).  The tables are
 concatenated (``tables[j].offset`` in entries, each even), then packed two per
 byte: entry x is ``(data[x >> 1] >> 4 * (x & 1)) & 15``.  The bound of a
-position is ``MD + 2 * (entry_A + entry_B)``.
+position is ``MD + 2 * (entry_A + entry_B)`` (plus the one-tile group's entry, 0, for the
+7-7-1: the loop treats every group alike).  The 7-7-1's one-tile table holds 16 entries.
 
 Metadata::
 
@@ -60,6 +67,8 @@ largest entry before the MD subtraction.
 
 File
 ----
+``pdb-771.f15`` is a container with its payload zlib-compressed (level 9): 57,657,624
+bytes of nibbles, about 15 MB as shipped; Pyodide reads it as any default database.
 ``pdb-78.f15.xz`` is an xz stream (``lzma.FORMAT_XZ``, CRC-32 check, preset
 :data:`XZ_PRESET`) of one container whose payload is stored *uncompressed*
 (flags bit 0 clear; its CRC-32 still covers every byte): 288,288,506 bytes
@@ -87,8 +96,11 @@ PDB78_FORMAT = 1
 KIND = "pdb78"
 PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
     "78": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
+    "771": ((1, 2, 3, 4, 5, 6, 7), (9, 10, 11, 12, 13, 14, 15), (8,)),
 }
-BOUND_NAME = "pdb78"
+#: The file of each partition: the 7-8 pack as xz (see "File"), the 7-7-1 tables as a plain
+#: container (zlib-compressed by it: Pyodide reads it without the xz decoder).
+ASSET_FILES = {"78": "pdb-78.f15.xz", "771": "pdb-771.f15"}
 ENCODINGS = ("nibbles",)
 DEFAULT_ENCODING = "nibbles"
 #: xz preset of the shipped pack (see :func:`encode_asset`).
@@ -96,7 +108,13 @@ XZ_PRESET = 9
 
 
 def asset_file(partition: str = "78") -> str:
-    return f"pdb-{partition}.f15.xz"
+    """The file of *partition*'s tables (``"771"`` -> ``pdb-771.f15``)."""
+    return ASSET_FILES[partition]
+
+
+def bound_name(partition: str) -> str:
+    """The bound that looks up *partition*'s tables (``"771"`` -> ``pdb771``)."""
+    return "pdb" + partition
 
 
 # ----------------------------------------------------------------- ranking
@@ -169,12 +187,12 @@ def encode_asset(
     return write_xz(container, preset=XZ_PRESET if preset is None else preset)
 
 
-def _decode(meta: dict, payload: bytes | bytearray, name: str, half: int) -> bytes | bytearray:
-    """The packed nibbles (*half* bytes) from the payload of *meta*'s encoding."""
+def _decode(meta: dict, payload: bytes | bytearray, name: str) -> bytes | bytearray:
+    """The packed nibbles from the payload of *meta*'s encoding."""
     enc = meta.get("encoding")
     if enc == "nibbles":
         return payload
-    raise AssetError(f"{name}: unknown 7-8 pack encoding {enc!r}", code="asset_corrupt")
+    raise AssetError(f"{name}: unknown pattern database encoding {enc!r}", code="asset_corrupt")
 
 
 # ----------------------------------------------------------------- the pack
@@ -197,7 +215,8 @@ class LookupGroup:
 
 
 class PDB78:
-    """A loaded 7-8 pack (or the same layout on a smaller board, for tests)."""
+    """A loaded mixed-radix database: the 7-7-1 tables, the 7-8 pack (or the same layout on a
+    smaller board, for tests)."""
 
     def __init__(self, meta: dict, data: bytes | bytearray, *, name: str = "pdb78") -> None:
         self.name = name
@@ -228,7 +247,7 @@ class PDB78:
         cols: int | None = None,
         take: bool = False,
     ) -> PDB78:
-        """Check and load a pack: a container or an xz of one (see "File" above).
+        """Check and load the tables: a container or an xz of one (see "File" above).
 
         With *take*, a ``bytearray`` container is taken over: trimmed in place
         to become :attr:`data` (no 288 MB copy); the caller must not reuse it.
@@ -237,9 +256,10 @@ class PDB78:
         meta = asset.meta
         cls._check(meta, name, partition, rows, cols)
         total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]
-        packed = _decode(meta, asset.payload, name, (total + 1) // 2)
-        if len(packed) != (total + 1) // 2:
-            raise AssetError(f"{name}: {len(packed)} bytes of entries, the tables need {(total + 1) // 2}", code="asset_corrupt")
+        packed = _decode(meta, asset.payload, name)
+        need = (total + 1) // 2  # two entries a byte
+        if len(packed) != need:
+            raise AssetError(f"{name}: {len(packed)} bytes of entries, the tables need {need}", code="asset_corrupt")
         db = cls(meta, packed, name=name)
         for g in db.groups:  # cheap sanity: the goal entry is 0
             goal = list(range(1, db.n)) + [0]
@@ -259,18 +279,18 @@ class PDB78:
         def bad(msg: str) -> NoReturn:
             raise AssetError(f"{name}: {msg}", code="asset_corrupt")
 
-        r, c, part = check_layout_meta(meta, name, "pdb78_format", PDB78_FORMAT, "7-8 pack", partition, rows, cols)
+        r, c, part = check_layout_meta(meta, name, "pdb78_format", PDB78_FORMAT, "pattern database", partition, rows, cols)
         try:
             tables = meta["tables"]
         except KeyError as exc:
-            bad(f"incomplete 7-8 pack metadata ({exc!r})")
+            bad(f"incomplete pattern database metadata ({exc!r})")
         n = r * c
         if not (2 <= r <= 4 and 2 <= c <= 4):
             bad(f"unsupported board {r}x{c}")
         if meta.get("index") != "mixed-radix":
             bad(f"unknown index scheme {meta.get('index')!r}")
         if meta.get("encoding") not in ENCODINGS:
-            bad(f"unknown 7-8 pack encoding {meta.get('encoding')!r}")
+            bad(f"unknown pattern database encoding {meta.get('encoding')!r}")
         if not isinstance(tables, list) or not tables:
             bad("no tables")
         seen: list[int] = []
@@ -361,7 +381,9 @@ __all__ = [
     "PDB78_FORMAT",
     "PARTITIONS",
     "AssetError",
+    "ASSET_FILES",
     "asset_file",
+    "bound_name",
     "encode_asset",
     "rank",
     "unrank",

@@ -30,7 +30,7 @@ from fifteen.search.estimate import rough_duration, whole_search
 from fifteen.search.ida import Progress
 from fifteen.search.optimal import solve
 
-BOUND_CHOICES = ["auto", "pdb78", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
+BOUND_CHOICES = ["auto", "pdb78", "pdb771", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
 
 
 class ArgumentParser(argparse.ArgumentParser):

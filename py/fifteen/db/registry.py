@@ -15,7 +15,8 @@ kind      files                       read by
 ========  ==========================  =============================================
 wd        ``wd-RxC.f15``              :meth:`fifteen.bounds.walking.WalkingTable.from_bytes`
 pdb       ``pdb-663.f15``, ...        :meth:`fifteen.bounds.pdb.PatternDatabase.from_bytes`
-pdb78     ``pdb-78.f15.xz`` (pack)    :meth:`fifteen.bounds.pdb78.PDB78.from_bytes`
+pdb78     ``pdb-771.f15``,            :meth:`fifteen.bounds.pdb78.PDB78.from_bytes`
+          ``pdb-78.f15.xz`` (pack)
 explore   ``explore-3x3.f15``, ...    :meth:`fifteen.lab.explorer.ExplorerTable.from_bytes`
 ========  ==========================  =============================================
 
@@ -115,7 +116,7 @@ def _load_pattern(data: Data, name: str, take: bool) -> str:
 
 def _load_pack78(data: Data, name: str, take: bool) -> str:
     db = pdb78.PDB78.from_bytes(data, name=name, take=take)
-    pattern_databases["pdb" + db.partition] = db
+    pattern_databases[pdb78.bound_name(db.partition)] = db
     return pdb78.asset_file(db.partition)
 
 
@@ -300,8 +301,8 @@ def _read(file: str) -> None:
 # ----------------------------------------------------------------- what the solver asks for
 def _pattern_file(name: str) -> str | None:
     """The asset file of the pattern-database bound *name* (``pdb663`` -> ``pdb-663.f15``)."""
-    if name == pdb78.BOUND_NAME:
-        return pdb78.asset_file("78")
+    if name.startswith("pdb") and name[3:] in pdb78.PARTITIONS:
+        return pdb78.asset_file(name[3:])
     if name.startswith("pdb") and name[3:] in pdb.PARTITIONS:
         return pdb.asset_file(name[3:])
     return None

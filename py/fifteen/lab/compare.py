@@ -3,7 +3,7 @@
 :func:`run_bound` runs IDA* (the public :func:`fifteen.solve`) with one bound
 and an optional node *budget*; :func:`compare_bounds` does it for several
 bounds one after the other (weakest first by default: md, lc, id, wd, wdid,
-pdb555, pdb663, pdb78, those available for the board).  The node counts are
+pdb555, pdb663, pdb771, pdb78, those available for the board).  The node counts are
 exactly those of ``solve`` with the same bound: the lab only watches the search
 through its progress and cancel callbacks.
 

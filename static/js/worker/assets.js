@@ -2,7 +2,7 @@
 // written by build_db.py) and loading those of a board shape into Python.
 // Reports LOADING for the stage DATABASES, one label per file.
 
-import { ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
+import { DOWNLOADS_CACHE, ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
 import { LoadError, fetchBytes, isCached, now, parseReply, post, url } from "./common.js";
 
 /**
@@ -33,6 +33,12 @@ export class Databases {
     this.loadedFiles = new Set(); // files handed to Python (or found missing)
     this.missingFiles = new Set(); // of those, the ones found missing (not in Python)
     this.loadedShapes = new Set();
+    this.keeping = []; // copies of downloads being stored for the page's precache (download())
+  }
+
+  /** Resolves once every copy kept by download() is stored (awaited with boot.js's downloadKept). */
+  kept() {
+    return Promise.all(this.keeping);
   }
 
   /**
@@ -111,10 +117,29 @@ export class Databases {
         expected: asset.bytes,
         onProgress: cached ? undefined : (loaded, total) => post(message.loading(Stage.DATABASES, LoadState.PROGRESS, label, { bytes: total, loaded })),
       });
+      if (!this.controlled) this.keep(asset.file, bytes);
       return { bytes, cached };
     } catch (error) {
       return { error };
     }
+  }
+
+  /**
+   * A first visit (no service worker yet): a copy of the download goes to DOWNLOADS_CACHE,
+   * from which the page's precache takes it (offline.js, after checking its SHA-256) instead of
+   * the browser's HTTP cache, which may not hold a large file (a fresh headless profile's did
+   * not keep the 16 MB pdb-771.f15, tests/e2e/test_startup.py).  The Response is made at once
+   * (it copies the bytes, which Python then takes).
+   */
+  keep(file, bytes) {
+    if (!self.caches) return;
+    const copy = new Response(bytes, { status: 200, headers: { "Content-Type": "application/octet-stream" } });
+    this.keeping.push(
+      caches
+        .open(DOWNLOADS_CACHE)
+        .then((cache) => cache.put(url(`../db/${file}`), copy))
+        .catch(() => {}),
+    );
   }
 
   /** Hand a downloaded asset to Python (DONE); a damaged one is a LoadError naming it. */

@@ -133,7 +133,7 @@ async function init(msg) {
     await solver.packs.loadCached();
     const interrupt = solver.interrupt ? solver.interrupt.buffer : null;
     post(message.ready({ info: info(), interrupt, seconds: now() - t0, packs: solver.packs.list(), heap_bytes: heapBytes() }));
-    await downloadKept(); // (before the next request: the page's precache asks one first)
+    await Promise.all([downloadKept(), solver.databases.kept()]); // (before the next request: the page's precache asks one first)
     if (fresh && !packsKept) {
       apiCall(Method.SOLVE, warmUpParams(msg.shape || "4x4"));
       await keep();
