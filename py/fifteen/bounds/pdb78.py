@@ -67,7 +67,7 @@ largest entry before the MD subtraction.
 
 File
 ----
-``pdb-771.f15`` is a container with its payload zlib-compressed (level 9): 57,657,624
+``pdb-771.f15`` is a container with its payload zlib-compressed (level 9): 57,657,608
 bytes of nibbles, about 15 MB as shipped; Pyodide reads it as any default database.
 ``pdb-78.f15.xz`` is an xz stream (``lzma.FORMAT_XZ``, CRC-32 check, preset
 :data:`XZ_PRESET`) of one container whose payload is stored *uncompressed*

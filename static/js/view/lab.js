@@ -14,8 +14,8 @@ const seriesClass = (name) => `s-${String(name).replace(/[^a-z0-9]/gi, "")}`;
 // Series are told apart by more than colour (WCAG 1.4.1): each bound has its own dash pattern
 // and marker shape, shown in the legend too, and each line of the nodes chart is labelled at its end.
 const SERIES_ORDER = ["left", "md", "lc", "id", "wd", "wdid", "pdb555", "pdb663", "pdb771", "pdb78"];
-const DASHES = ["", "", "7 3", "2 3", "9 3 2 3", "", "4 2", "1 2", "12 3"];
-const MARKERS = ["circle", "circle", "square", "triangle", "diamond", "down", "square", "diamond", "triangle"];
+const DASHES = ["", "", "7 3", "2 3", "9 3 2 3", "", "4 2", "1 2", "6 2 1 2", "12 3"];
+const MARKERS = ["circle", "circle", "square", "triangle", "diamond", "down", "square", "diamond", "down", "triangle"];
 
 /** The index of a series' style (a name the list does not know: by its characters). */
 function seriesIndex(name) {
@@ -24,6 +24,8 @@ function seriesIndex(name) {
 }
 
 /** The dash pattern of a series' line (a presentation attribute: no style attribute under the CSP). */
+/** A series' look besides its colour: its dash pattern ("" solid) and marker shape. */
+export const seriesStyle = (name) => ({ dash: DASHES[seriesIndex(name)], marker: MARKERS[seriesIndex(name)] });
 const dashAttrs = (name) => (DASHES[seriesIndex(name)] ? { "stroke-dasharray": DASHES[seriesIndex(name)] } : {});
 
 /** A series' marker at (x, y) of radius r: an SVG element (a circle or a path). */
