@@ -6,9 +6,9 @@ counts, over the real tables (the raw BFS entries that ``make pack`` keeps in
 ``~/.cache/fifteen-db/raw/``), how the entries change along the moves and how many
 placements have a move that changes their entry by 2 or more (they would need their exact
 entry elsewhere: the fourth 2-bit code plus a side table), and the memory and xz sizes of the
-forms.  Needs numba (``.venv-pack``)::
+forms.  Needs numba (in requirements-dev.txt)::
 
-    PYTHONPATH=py .venv-pack/bin/python bench/pack_compact.py [--xz] [--raw DIR]
+    PYTHONPATH=py .venv/bin/python bench/pack_compact.py [--xz] [--raw DIR]
 """
 
 from __future__ import annotations
