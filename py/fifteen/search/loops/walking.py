@@ -24,7 +24,7 @@ goal rows and columns, in the tables of the goal's blank row and column (WD;
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from typing import Any
 
 from fifteen.board import Shape
@@ -201,12 +201,15 @@ def _id_wd_searcher(
     shape: Shape,
     board: list[int],
     tick: Tick,
-    tables: MoveTables | None,
-    state: int | None,
-    goal: Sequence[int] | None,
+    *,
+    tables: MoveTables | None = None,
+    state: int | None = None,
+    goal: Sequence[int] | None = None,
     use_wd: bool,
     use_id: bool,
 ) -> Searcher:
+    """A searcher (the contract of :func:`fifteen.search.ida.ida_star`) of the ID/WD family; the
+    three bounds below differ only in the tables it looks up (*use_wd*, *use_id*)."""
     goal = normal_goal(shape, goal)
     tables = tables or tables_for(shape, board, goal)
     program, wd_tables, id_tables = _id_wd_program(tables, use_wd, use_id, goal)
@@ -228,31 +231,15 @@ def _id_wd_searcher(
     return program.searcher(board, tick, tables, state, h0, args, {}, goal)
 
 
-class _IdWdSearcher:
-    """A searcher factory (the contract of :func:`fifteen.search.ida.ida_star`) of the ID/WD
-    family: one class for the three bounds, which differ only in the tables they look up."""
-
-    def __init__(self, use_wd: bool, use_id: bool, about: str) -> None:
-        self.use_wd = use_wd
-        self.use_id = use_id
-        self.__doc__ = about
-
-    def __call__(
-        self,
-        shape: Shape,
-        board: list[int],
-        tick: Tick,
-        *,
-        tables: MoveTables | None = None,
-        state: int | None = None,
-        goal: Sequence[int] | None = None,
-    ) -> Searcher:
-        return _id_wd_searcher(shape, board, tick, tables, state, goal, use_wd=self.use_wd, use_id=self.use_id)
+def _id_wd_factory(use_wd: bool, use_id: bool, about: str) -> partial:
+    factory = partial(_id_wd_searcher, use_wd=use_wd, use_id=use_id)
+    factory.__doc__ = about
+    return factory
 
 
-inversion_searcher = _IdWdSearcher(False, True, "IDA* bounded by ID alone (vertical + horizontal inversion distance).")
-walking_searcher = _IdWdSearcher(True, False, "IDA* bounded by WD alone (vertical + horizontal walking distance, linked tables).")
-walking_inversion_searcher = _IdWdSearcher(True, True, "IDA* bounded by the seed's max(WD_v, ID_v) + max(WD_h, ID_h).")
+inversion_searcher = _id_wd_factory(False, True, "IDA* bounded by ID alone (vertical + horizontal inversion distance).")
+walking_searcher = _id_wd_factory(True, False, "IDA* bounded by WD alone (vertical + horizontal walking distance, linked tables).")
+walking_inversion_searcher = _id_wd_factory(True, True, "IDA* bounded by the seed's max(WD_v, ID_v) + max(WD_h, ID_h).")
 
 
 __all__ = ["id_wd_loop", "inversion_searcher", "walking_inversion_searcher", "walking_searcher"]
