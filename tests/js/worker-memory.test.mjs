@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { WORKER_REST_BYTES, bytesPerWorker } from "../../static/js/solver/memory.js";
-import { WORKER_BASE_BYTES, poolLimits } from "../../static/js/solver/pool.js";
+import { WORKER_BASE_BYTES, WORKER_REST_BYTES, bytesPerWorker } from "../../static/js/solver/memory.js";
+import { poolLimits } from "../../static/js/solver/pool.js";
 
 const MB = 2 ** 20;
 

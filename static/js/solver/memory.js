@@ -4,7 +4,8 @@
 // worker takes besides it; before any report, the measured total of a worker without a pack
 // (WORKER_BASE_BYTES) plus the loaded pack's table.  Method and figures: bench/memory.md.
 
-import { WORKER_BASE_BYTES } from "./pool.js";
+/** Memory of one worker without a pack: the Python runtime, the solver and the 4x4 databases (measured: 160-167 MB, bench/memory.md). */
+export const WORKER_BASE_BYTES = 170 * 2 ** 20;
 
 /**
  * What a worker takes beyond its wasm memory: its JavaScript heap (Pyodide's JS side, the

@@ -28,9 +28,8 @@ import { ErrorType, Method } from "./protocol.js";
 import { SolverClient, SolverError } from "./client.js";
 import { AnytimeJob } from "./anytime-job.js";
 import { PoolJob } from "./pool-job.js";
+import { WORKER_BASE_BYTES } from "./memory.js";
 
-/** Memory of one worker without a pack: the Python runtime, the solver and the 4x4 databases (measured: 160-167 MB, bench/memory.md). */
-export const WORKER_BASE_BYTES = 170 * 2 ** 20;
 /** At most this many workers, whatever the machine says. */
 export const MAX_WORKERS = 16;
 /** A dead helper is restarted at most this many times per page. */
