@@ -2,8 +2,8 @@
 // written by build_db.py) and loading those of a board shape into Python.
 // Reports LOADING for the stage DATABASES, one label per file.
 
-import { DOWNLOADS_CACHE, ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
-import { LoadError, fetchBytes, isCached, now, parseReply, post, url } from "./common.js";
+import { ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
+import { LoadError, fetchBytes, isCached, keepForPrecache, now, parseReply, post, url } from "./common.js";
 
 /**
  * ../db/manifest.json's text: resolves to {text} or {error} (a missing list is a warning, not a
@@ -125,21 +125,14 @@ export class Databases {
   }
 
   /**
-   * A first visit (no service worker yet): a copy of the download goes to DOWNLOADS_CACHE,
-   * from which the page's precache takes it (offline.js, after checking its SHA-256) instead of
-   * the browser's HTTP cache, which may not hold a large file (a fresh headless profile's did
-   * not keep the 16 MB pdb-771.f15, tests/e2e/test_startup.py).  The Response is made at once
-   * (it copies the bytes, which Python then takes).
+   * A first visit (no service worker yet): a copy of the download is kept for the page's
+   * precache (common.js keepForPrecache; a fresh headless profile's HTTP cache did not keep the
+   * 16 MB pdb-771.f15, tests/e2e/test_startup.py).  The Response is made at once (it copies the
+   * bytes, which Python then takes).
    */
   keep(file, bytes) {
-    if (!self.caches) return;
     const copy = new Response(bytes, { status: 200, headers: { "Content-Type": "application/octet-stream" } });
-    this.keeping.push(
-      caches
-        .open(DOWNLOADS_CACHE)
-        .then((cache) => cache.put(url(`../db/${file}`), copy))
-        .catch(() => {}),
-    );
+    this.keeping.push(keepForPrecache(url(`../db/${file}`), copy));
   }
 
   /** Hand a downloaded asset to Python (DONE); a damaged one is a LoadError naming it. */

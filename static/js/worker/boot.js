@@ -2,8 +2,8 @@
 // fifteen package into it.  Reports LOADING for the stages RUNTIME and SOLVER.
 
 import { sha256Hex } from "../model/digest.js";
-import { DOWNLOADS_CACHE, ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
-import { LoadError, fetchBytes, fetchOk, firstLine, isCached, now, post, url } from "./common.js";
+import { ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
+import { LoadError, fetchBytes, fetchOk, firstLine, isCached, keepForPrecache, now, post, url } from "./common.js";
 import { growMemory } from "./snapshot.js";
 
 const PYODIDE = "../vendor/pyodide/";
@@ -154,7 +154,7 @@ async function runtimeWasm(original, wasmUrl, init, controlled, count, cut) {
         }
         const body = count ? count(copy) : copy;
         const stored = new Response(body, { status: 200, statusText: resp.statusText, headers: resp.headers });
-        return caches.open(DOWNLOADS_CACHE).then((cache) => cache.put(wasmUrl, stored));
+        return keepForPrecache(wasmUrl, stored);
       })
       .catch(() => {});
   }

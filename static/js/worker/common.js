@@ -7,7 +7,7 @@
 // ../db/ (databases, listed in ../db/manifest.json), ../vendor/xz/ (an xz
 // decoder, npm xz-decompress: only for the optional pack).
 
-import { ErrorType } from "../solver/protocol.js";
+import { DOWNLOADS_CACHE, ErrorType } from "../solver/protocol.js";
 
 const here = new URL("..", import.meta.url); // static/js/
 
@@ -25,6 +25,20 @@ export async function isCached(rel, controlled) {
   } catch {
     return false;
   }
+}
+
+/**
+ * Store `response` as the copy of `href` that the page's precache (offline.js) takes instead of
+ * asking the browser's HTTP cache, which may not hold a large file (DOWNLOADS_CACHE, a first
+ * visit's downloads: the runtime's wasm, the databases).  Resolves once stored; a failure is
+ * ignored (the precache then downloads the file again).
+ */
+export function keepForPrecache(href, response) {
+  if (!self.caches) return Promise.resolve();
+  return caches
+    .open(DOWNLOADS_CACHE)
+    .then((cache) => cache.put(href, response))
+    .catch(() => {});
 }
 
 /** Send a protocol message (built with solver/protocol.js's `message`) to the page. */
