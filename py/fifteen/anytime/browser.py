@@ -1,6 +1,6 @@
 """The page's pool of workers on the anytime search: :mod:`fifteen.anytime.steps` driven call by call.
 
-With two workers or more, the page (``static/js/solver/anytime.js``) splits an anytime answer
+With two workers or more, the page (``static/js/solver/anytime-job.js``) splits an anytime answer
 as ``solve --anytime --jobs N`` does natively (:mod:`fifteen.anytime.parallel`): one worker
 **proves** the lower bound (one IDA* iteration per ``anytime_prove`` call) while the others
 **improve** the best path (``anytime_improve`` calls of about a second each); the page keeps
