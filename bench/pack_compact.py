@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import lzma
+import math
 import time
 from pathlib import Path
 
@@ -25,6 +26,14 @@ from dbbuild.cache import default_cache_dir
 from fifteen.bounds.pdb78 import PARTITIONS
 
 MB = 1e6
+
+
+def entropy_bits(entries: np.ndarray) -> float:
+    """Bits per entry of the entries' zero-order entropy: no code that stores each entry by
+    itself (even an ideal one, without random access) takes less on average."""
+    counts = np.bincount(entries).astype(np.float64)
+    p = counts[counts > 0] / entries.size
+    return float(-(p * np.log2(p)).sum())
 
 
 def two_bit_codes(entries: np.ndarray, marks: np.ndarray) -> bytes:
@@ -44,9 +53,12 @@ def main() -> None:
     ap.add_argument("--raw", type=Path, default=default_cache_dir() / "raw", help="the raw cache of make pack")
     ap.add_argument("--xz", action="store_true", help="also xz -9 both forms of each table (minutes per table)")
     args = ap.parse_args()
-    total = {"entries": 0, "steep": 0, "nibbles": 0, "two_bit": 0, "side": 0}
+    total = {"entries": 0, "steep": 0, "nibbles": 0, "two_bit": 0, "side": 0, "entropy": 0.0}
     for tiles in PARTITIONS["78"]:
         base = pack78.raw_cache_base(args.raw, 4, 4, tiles)
+        if not base.with_suffix(".u8").exists():
+            print(f"tiles {tiles[0]}-{tiles[-1]}: no raw entries in {args.raw} (make pack keeps them): the totals leave them out")
+            continue
         entries = np.fromfile(base.with_suffix(".u8"), dtype=np.uint8)
         t0 = time.process_time()
         hist, marks = pack78.entry_changes(4, 4, tiles, entries)
@@ -54,6 +66,9 @@ def main() -> None:
         print(f"tiles {tiles[0]}-{tiles[-1]}: {entries.size:,} placements, {time.process_time() - t0:.0f} s CPU")
         print(f"  moves by change of the entry -3..3 (clipped): {', '.join(f'{c:,}' for c in hist)}")
         print(f"  placements with a change of 2 or more: {steep:,} ({steep / entries.size:.3%})")
+        bits = entropy_bits(entries)
+        total["entropy"] += bits * entries.size / 8
+        print(f"  zero-order entropy: {bits:.4f} bits per entry ({bits * entries.size / 8 / MB:.1f} MB)")
         two_bit = two_bit_codes(entries, marks)
         nib = nibbles(entries)
         total["entries"] += entries.size
@@ -69,6 +84,7 @@ def main() -> None:
     # A directory for the side table: the count of marked placements before every 1,024th entry.
     directory = 4 * (total["entries"] // 1024 + 1)
     print(f"memory, nibbles: {total['nibbles'] / MB:.1f} MB")
+    print(f"memory, any code storing each entry by itself: at least {math.ceil(total['entropy'] / MB * 10) / 10:.1f} MB (entropy)")
     print(
         f"memory, 2 bits + exact entries of the {total['steep']:,} marked as nibbles + directory: "
         f"{total['two_bit'] / MB:.1f} + {total['side'] / MB:.1f} + {directory / MB:.1f} = "
