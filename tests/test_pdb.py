@@ -19,6 +19,7 @@ from dbbuild import pattern  # noqa: E402
 from fifteen.bounds.pdb import (  # noqa: E402
     PARTITIONS,
     PatternDatabase,
+    abstract_cost,
     asset_file,
     board_symmetries,
     load_partition,
@@ -58,6 +59,16 @@ def abstract_bfs(rows, cols, tiles):
     """Independent 0-1 BFS over (group tile squares, blank square): blank moves
     through a square without a group tile cost 0, group-tile moves cost 1.
     Returns {placement tuple: min over blank squares of the distance}."""
+    best = {}
+    for (pl, _b), d in abstract_state_distances(rows, cols, tiles).items():
+        if d < best.get(pl, 1 << 30):
+            best[pl] = d
+    return best
+
+
+def abstract_state_distances(rows, cols, tiles):
+    """{(placement, blank square): its distance to the group's goal placement (any blank)}
+    by the 0-1 BFS of :func:`abstract_bfs`, from the goal placement with every blank."""
     n = rows * cols
     nb = neighbours(rows, cols)
     start_pl = tuple(t - 1 for t in tiles)
@@ -85,11 +96,7 @@ def abstract_bfs(rows, cols, tiles):
                     dq.appendleft((nd, npl, p))
                 else:
                     dq.append((nd, npl, p))
-    best = {}
-    for (pl, _b), d in dist.items():
-        if d < best.get(pl, 1 << 30):
-            best[pl] = d
-    return best
+    return dist
 
 
 def random_position(rng, rows, cols, moves=400):
@@ -242,12 +249,32 @@ def test_dual_admissible_on_every_2x4_position(small_pdbs):
     assert above == 3072
 
 
+def test_abstract_cost_is_the_exact_cost_from_a_placement_and_blank(pdb3):
+    """``abstract_cost`` against the independent 0-1 BFS, on the 3x3 test database's group
+    1-4: every (placement, blank) whose cost exceeds the placement's entry (the blank in a
+    worse region than the best one: the search must deepen past the entry), and a sample of
+    the others."""
+    _, db = pdb3
+    g = db.groups[0]
+    assert g.tiles == (1, 2, 3, 4)
+    dist = abstract_state_distances(3, 3, g.tiles)
+    entries = abstract_bfs(3, 3, g.tiles)
+    near = neighbours(3, 3)
+    deeper = sorted(k for k, d in dist.items() if d > entries[k[0]])
+    assert (len(dist), len(deeper)) == (15120, 2009)
+    assert max(dist[k] - entries[k[0]] for k in deeper) == 6
+    rng = random.Random(4)
+    chosen = rng.sample(deeper, 150) + rng.sample(sorted(set(dist) - set(deeper)), 50)
+    for placement, blank in chosen:
+        assert abstract_cost(db.data, g, near, placement, blank) == dist[placement, blank], (placement, blank)
+
+
 def test_dual_corrections_of_the_663_database(real_pdbs):
     """``c`` per blank square: the cost, in the abstract space of the group of tile p+1, of
     bringing that tile back from the last square (pinned: they are exact BFS results)."""
     db = real_pdbs["pdb663"]
-    assert db.dual_tables(False).correction == (14, 7, 10, 13, 11, 6, 7, 8, 8, 3, 6, 1, 7, 4, 1, 0)
-    assert db.dual_tables(True).correction == (14, 11, 8, 7, 7, 6, 3, 4, 10, 7, 6, 1, 13, 8, 1, 0)
+    assert db.dual_tables(False, 0).correction == (14, 7, 10, 13, 11, 6, 7, 8, 8, 3, 6, 1, 7, 4, 1, 0)
+    assert db.dual_tables(True, 0).correction == (14, 11, 8, 7, 7, 6, 3, 4, 10, 7, 6, 1, 13, 8, 1, 0)
 
 
 def _dual_walk_check(db, rows, cols, steps, seed):

@@ -523,13 +523,12 @@ class PatternDatabase:
         n, near = self.n, neighbours(Shape(self.rows, self.cols))
         out = [0] * n
         for g in groups:
-            for p in range(n - 1):
-                if p + 1 in g.tiles:
-                    placement = tuple(n - 1 if t == p + 1 else t - 1 for t in g.tiles)
-                    out[p] = abstract_cost(self.data, g, near, placement, p)
+            for tile in g.tiles:  # the blank on square p = tile - 1 puts that tile on the last square
+                placement = tuple(n - 1 if t == tile else t - 1 for t in g.tiles)
+                out[tile - 1] = abstract_cost(self.data, g, near, placement, tile - 1)
         return out
 
-    def dual_tables(self, reflected: bool = False, base: int = 0) -> DualTables:
+    def dual_tables(self, reflected: bool, base: int) -> DualTables:
         """The incremental dual lookup (the reflected lookup groups with *reflected*), its
         slots numbered from *base*; computed once per database (a few hundredths of a second)."""
         key = (reflected, base)
@@ -572,7 +571,7 @@ class PatternDatabase:
         pos[0] = n - 1
         best = 0
         for groups in (self.groups, self.rgroups) if self.rgroups else (self.groups,):
-            fix = self.dual_tables(groups is self.rgroups).correction if p != n - 1 else None
+            fix = self.dual_tables(groups is self.rgroups, 0).correction if p != n - 1 else None
             total = 0
             for g in groups:
                 v = self.data[g.index(pos)]
