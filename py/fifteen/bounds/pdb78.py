@@ -97,10 +97,15 @@ KIND = "pdb78"
 PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
     "78": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
     "771": ((1, 2, 3, 4, 5, 6, 7), (9, 10, 11, 12, 13, 14, 15), (8,)),
+    "55554": ((1, 2, 3, 6, 7), (4, 5, 8, 9, 10), (11, 12, 16, 17, 21), (13, 14, 15, 18, 19), (20, 22, 23, 24)),
 }
+#: The board (rows, cols) of each partition.
+PARTITION_SHAPES = {"78": (4, 4), "771": (4, 4), "55554": (5, 5)}
+#: The largest board side the reader (and the loop: a vertical move jumps ``cols - 1`` squares) supports.
+MAX_SIDE = 5
 #: The file of each partition: the 7-8 pack as xz (see "File"), the 7-7-1 tables as a plain
 #: container (zlib-compressed by it: Pyodide reads it without the xz decoder).
-ASSET_FILES = {"78": "pdb-78.f15.xz", "771": "pdb-771.f15"}
+ASSET_FILES = {"78": "pdb-78.f15.xz", "771": "pdb-771.f15", "55554": "pdb-55554.f15"}
 ENCODINGS = ("nibbles",)
 DEFAULT_ENCODING = "nibbles"
 #: xz preset of the shipped pack (see :func:`encode_asset`).
@@ -285,7 +290,7 @@ class PDB78:
         except KeyError as exc:
             bad(f"incomplete pattern database metadata ({exc!r})")
         n = r * c
-        if not (2 <= r <= 4 and 2 <= c <= 4):
+        if not (2 <= r <= MAX_SIDE and 2 <= c <= MAX_SIDE):
             bad(f"unsupported board {r}x{c}")
         if meta.get("index") != "mixed-radix":
             bad(f"unknown index scheme {meta.get('index')!r}")
@@ -307,7 +312,7 @@ class PDB78:
             offset += t["size"] + (t["size"] & 1)
         if sorted(seen) != list(range(1, n)):
             bad(f"groups {[t.get('tiles') for t in tables]} are not a partition of tiles 1..{n - 1}")
-        if part in PARTITIONS and (r, c) == (4, 4):
+        if part in PARTITIONS and (r, c) == PARTITION_SHAPES[part]:
             if [list(g) for g in PARTITIONS[part]] != [t["tiles"] for t in tables]:
                 bad(f"groups do not match partition {part!r} {PARTITIONS[part]}")
 
