@@ -2,36 +2,38 @@
 """5x5 pattern databases (not a test): partitions compared, the shipped one against MD + LC.
 
     PYTHONPATH=py python3 bench/pdb5x5.py                      # every partition below
-    PYTHONPATH=py python3 bench/pdb5x5.py --partitions shipped --positions 1000 --solves 8
+    PYTHONPATH=py python3 bench/pdb5x5.py --partitions cross --positions 1000 --solves 8
 
 Per partition: the tables built by :mod:`dbbuild.pack78` (the flood-fill path, kept in
 ``~/.cache/fifteen-db/raw`` like the shipped tables) and their build time; the mean root value
-(max of the plain and reflected lookups) over seeded random solvable 5x5 positions beside MD + LC's;
-the nodes of optimal searches of seeded 60-move scrambles (MD + LC's with ``--lc``); and on
-Korf and Taylor's ten 24-puzzle instances the nodes of the IDA* iteration whose threshold is the
-last one the MD + LC prover refuted in 60 s (bench/anytime.md: its lower bound - 2), i.e. the
-prover's work to reach that bound.  Results: bench/pdb5x5.md.
+(max of the plain and reflected lookups) over seeded random solvable 5x5 positions
+(``bench/anytime.py``'s ``random_board``, seeds 1..N) beside MD + LC's; the nodes of optimal
+searches of seeded 60-move scrambles (MD + LC's with ``--lc``); and on Korf and Taylor's ten
+24-puzzle instances the nodes of the IDA* iteration whose threshold is the last one the MD + LC
+prover refuted in 60 s (bench/anytime.md: its lower bound - 2), i.e. the prover's work to reach
+that bound.  Results: bench/pdb5x5.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "py")]
+sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tests")]  # the package; the tests' positions
 
+from anytime import random_board  # noqa: E402  (bench/anytime.py)
 from dbbuild import pack78  # noqa: E402
 from dbbuild.cache import default_cache_dir  # noqa: E402
-from fifteen.board import Board, Shape  # noqa: E402
+from fifteen.board import Shape  # noqa: E402
 from fifteen.bounds.manhattan import linear_conflict, manhattan  # noqa: E402
 from fifteen.bounds.pdb78 import PDB78  # noqa: E402
 from fifteen.search.ida import ida_star  # noqa: E402
 from fifteen.search.loops.manhattan import linear_conflict_searcher  # noqa: E402
 from fifteen.search.loops.pdb78 import pdb78_searcher  # noqa: E402
+from support.positions import korf_taylor, scramble  # noqa: E402
 
 FIVE = Shape(5, 5)
 CANDIDATES = {
@@ -51,34 +53,6 @@ CANDIDATES = {
 LC_PROVER_60S = [92, 87, 98, 86, 91, 84, 90, 83, 103, 100]
 
 
-def korf_taylor() -> list[list[int]]:
-    """The tiles of Korf and Taylor's ten instances (bench/data/korf-taylor-24.tsv)."""
-    lines = (ROOT / "bench" / "data" / "korf-taylor-24.tsv").read_text().splitlines()
-    return [[int(t) for t in line.split("\t")[1].split()] for line in lines if line and not line.startswith("#")]
-
-
-def random_position(rng: random.Random) -> list[int]:
-    """A uniformly random solvable 5x5 position (odd width: solvable iff the tiles' inversions are even)."""
-    while True:
-        tiles = list(range(25))
-        rng.shuffle(tiles)
-        seq = [t for t in tiles if t]
-        inv = sum(1 for i in range(len(seq)) for j in range(i + 1, len(seq)) if seq[i] > seq[j])
-        if inv % 2 == 0:
-            return tiles
-
-
-def scramble(steps: int, seed: int) -> Board:
-    """The 5x5 goal after *steps* random moves (never undoing the last one; as tests/test_pdb5x5.py)."""
-    board = Board.goal(FIVE)
-    rng = random.Random(seed)
-    last = None
-    for _ in range(steps):
-        last = rng.choice([t for t in board.movable_tiles() if t != last])
-        board = board.slide(last)
-    return board
-
-
 def build(name: str, groups) -> tuple[PDB78, float]:
     t0 = time.perf_counter()
     data = pack78.build_pack(5, 5, name, groups, raw_cache=default_cache_dir() / "raw", xz=False)
@@ -92,9 +66,8 @@ def main() -> None:
     ap.add_argument("--solves", type=int, default=8, help="60-move scrambles (seeds 1..N) searched optimally")
     ap.add_argument("--lc", action="store_true", help="search the scrambles with MD + LC too")
     args = ap.parse_args()
-    rng = random.Random(1)
-    positions = [random_position(rng) for _ in range(args.positions)]
-    boards = [scramble(60, seed) for seed in range(1, args.solves + 1)]
+    positions = [list(random_board(5, seed).tiles) for seed in range(1, args.positions + 1)]
+    boards = [scramble(FIVE, 60, seed) for seed in range(1, args.solves + 1)]
     md = sum(manhattan(FIVE, p) for p in positions) / len(positions)
     lc = sum(manhattan(FIVE, p) + linear_conflict(FIVE, p) for p in positions) / len(positions)
     print(f"{len(positions)} random positions: mean MD {md:.2f}, MD + LC {lc:.2f}")
@@ -118,12 +91,12 @@ def main() -> None:
             print(f"  {name} seed {seed}: length {r.length}, {r.nodes:,} nodes, {r.cpu_seconds:.2f} s CPU")
         print(f"{name}: built in {seconds:.1f} s; mean root {mean:.2f} (plain lookup {plain:.2f}); {total:,} nodes, {cpu:.1f} s CPU")
         kt, t0 = [], time.process_time()
-        for tiles, lb in zip(korf_taylor(), LC_PROVER_60S, strict=True):
+        for (_, tiles, _), lb in zip(korf_taylor(), LC_PROVER_60S, strict=True):
             search = factory(FIVE, tiles, lambda nodes: sys.maxsize)
             path, nodes = search.run(lb - 2)
             assert path is None, "a threshold below the optimum found a solution"
             kt.append(nodes)
-        roots = [db.bound(tiles) for tiles in korf_taylor()]
+        roots = [db.bound(tiles) for _, tiles, _ in korf_taylor()]
         print(f"{name}: Korf-Taylor roots {roots}; threshold LB-2 refuted in {sum(kt):,} nodes {kt}, {time.process_time() - t0:.1f} s CPU")
 
 

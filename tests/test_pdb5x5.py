@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -21,30 +20,15 @@ from fifteen.bounds.pdb78 import PDB78, AssetError  # noqa: E402
 from fifteen.db import container, registry  # noqa: E402
 from fifteen.search.loops import pdb78 as loops_pdb78  # noqa: E402
 from fifteen.search.optimal import solve  # noqa: E402
+from support import positions  # noqa: E402
+from support.positions import korf_taylor  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 FIVE = Shape(5, 5)
-
-
-def korf_taylor() -> list[tuple[int, list[int], int]]:
-    """Korf and Taylor's ten 24-puzzle instances: (id, tiles, published optimum)."""
-    out = []
-    for line in (ROOT / "bench" / "data" / "korf-taylor-24.tsv").read_text().splitlines():
-        if line and not line.startswith("#"):
-            ident, tiles, optimal = line.split("\t")[:3]
-            out.append((int(ident), [int(t) for t in tiles.split()], int(optimal)))
-    return out
 
 
 def scramble(steps: int, seed: int) -> Board:
     """The 5x5 goal after *steps* random moves (never undoing the last one)."""
-    board = Board.goal(FIVE)
-    rng = random.Random(seed)
-    last = None
-    for _ in range(steps):
-        last = rng.choice([t for t in board.movable_tiles() if t != last])
-        board = board.slide(last)
-    return board
+    return positions.scramble(FIVE, steps, seed)
 
 
 @pytest.fixture(scope="module")

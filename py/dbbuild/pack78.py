@@ -109,28 +109,6 @@ def _rank_change(i, a, b, sq, k, radix_w):
 
 
 @njit(cache=True)
-def _expand(front_idx, cur, nxt, k, n, radix_w, nbr, reg, full):
-    """One BFS layer: OR into ``nxt`` the blank regions reached by one group move."""
-    sq = np.zeros(k, np.int64)
-    dig = np.zeros(k, np.int64)
-    for f in range(front_idx.shape[0]):
-        idx = front_idx[f]
-        m = np.int64(cur[idx])
-        used = _unrank(idx, k, n, dig, sq)
-        free = full & ~used
-        for i in range(k):
-            a = sq[i]
-            for dr in range(4):
-                b = nbr[a, dr]
-                if b < 0 or (m >> b) & 1 == 0:
-                    continue
-                delta = _rank_change(i, a, b, sq, k, radix_w)
-                nfree = free ^ (1 << b) ^ (1 << a)
-                nidx = idx + delta
-                nxt[nidx] = nxt[nidx] | reg[a, nfree]
-
-
-@njit(cache=True)
 def _region(s, free, first_col, last_col, cols):
     """The connected region of square s within the square set *free* (bit masks; 0 when s is
     not in *free*): a flood fill, the bit-mask twin of ``reg[s, free]``.  *first_col* and
@@ -146,9 +124,10 @@ def _region(s, free, first_col, last_col, cols):
 
 
 @njit(cache=True)
-def _expand_flood(front_idx, cur, nxt, k, n, radix_w, nbr, first_col, last_col, cols, full):
-    """:func:`_expand` with the regions flood-filled (:func:`_region`) instead of read from a
-    region table: for boards of more than 16 squares, whose table (2^N masks a square) is too big."""
+def _expand(front_idx, cur, nxt, k, n, radix_w, nbr, reg, full, flood, first_col, last_col, cols):
+    """One BFS layer: OR into ``nxt`` the blank regions reached by one group move.  The regions
+    come from the region table *reg*, or with *flood* from :func:`_region` (boards of more than
+    16 squares, whose table would hold 2^N masks a square)."""
     sq = np.zeros(k, np.int64)
     dig = np.zeros(k, np.int64)
     for f in range(front_idx.shape[0]):
@@ -165,7 +144,10 @@ def _expand_flood(front_idx, cur, nxt, k, n, radix_w, nbr, first_col, last_col, 
                 delta = _rank_change(i, a, b, sq, k, radix_w)
                 nfree = free ^ (np.int64(1) << b) ^ (np.int64(1) << a)
                 nidx = idx + delta
-                nxt[nidx] = nxt[nidx] | _region(a, nfree, first_col, last_col, cols)
+                if flood:
+                    nxt[nidx] = nxt[nidx] | _region(a, nfree, first_col, last_col, cols)
+                else:
+                    nxt[nidx] = nxt[nidx] | reg[a, nfree]
 
 
 @njit(cache=True)
@@ -314,6 +296,7 @@ def build_depths(
     # is cut off by tiles 12 and 15: starting from every free square instead
     # would be admissible but weaker, max 37 instead of 38).
     if flood:
+        reg = np.zeros((1, 1), dtype=np.uint16)  # unused: the kernel flood-fills
         cur[goal_idx] = _region(n - 1, full & ~goal_occ, first_col, last_col, cols)
     else:
         if reg is None:
@@ -326,10 +309,7 @@ def build_depths(
     front = np.array([goal_idx], dtype=np.int64)
     while front.size:
         t0 = time.perf_counter()
-        if flood:
-            _expand_flood(front, cur, nxt, k, n, w, nbr, first_col, last_col, cols, full)
-        else:
-            _expand(front, cur, nxt, k, n, w, nbr, reg, full)
+        _expand(front, cur, nxt, k, n, w, nbr, reg, full, flood, first_col, last_col, cols)
         d += 1
         states, new = _finish(nxt, visited, depth, d)
         reached += int(new)
@@ -345,17 +325,11 @@ def build_depths(
 
 
 def build_nibbles(
-    rows: int,
-    cols: int,
-    tiles: Sequence[int],
-    *,
-    reg: npt.NDArray[np.uint16] | None = None,
-    flood: bool | None = None,
-    log: Log | None = None,
+    rows: int, cols: int, tiles: Sequence[int], *, reg: npt.NDArray[np.uint16] | None = None, log: Log | None = None
 ) -> tuple[npt.NDArray[np.uint8], int, int]:
     """(entries as (depth - MD)/2, one uint8 each; max depth; max nibble) of one group
-    (*reg*, *flood*: see :func:`build_depths`)."""
-    depth = build_depths(rows, cols, tiles, reg=reg, flood=flood, log=log)
+    (the regions: see :func:`build_depths`)."""
+    depth = build_depths(rows, cols, tiles, reg=reg, log=log)
     n = rows * cols
     out = np.zeros(depth.size, dtype=np.uint8)
     goal = np.array([t - 1 for t in tiles], dtype=np.int64)
