@@ -17,19 +17,9 @@ from fifteen.bounds import available_bounds, resolve_bound
 from fifteen.bounds.inversion import distance_table
 from fifteen.bounds.manhattan import LineExtras, line_extras, line_table, linear_conflict, manhattan
 from fifteen.search.loops.manhattan import linear_conflict_searcher
+from support.positions import scramble
 
 TEN = Shape(10, 10)
-
-
-def scramble(shape: Shape, count: int, seed: int, target=None) -> Board:
-    """The goal after *count* random moves (never undoing the last one)."""
-    board = Board.goal(shape, target)
-    rng = random.Random(seed)
-    last = None
-    for _ in range(count):
-        last = rng.choice([t for t in board.movable_tiles() if t != last])
-        board = board.slide(last)
-    return board
 
 
 def call(method: str, **params) -> dict:

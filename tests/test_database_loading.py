@@ -125,6 +125,7 @@ def test_ensure_for_loads_everything_for_a_shape_now(fresh_assets, databases_wit
     assert set(registry.pattern_databases) == {"pdb771", "pdb663", "pdb555"} and set(registry.walking_tables) == {Shape(4, 4)}
     assert registry.ensure_for(Shape(4, 4)) == []
     assert sorted(registry.ensure_for(Shape(3, 4))) == ["wd-3x4.f15", "wd-4x3.f15"]
+    assert registry.ensure_for(Shape(5, 5)) == ["pdb-55554.f15"] and "pdb55554" in registry.pattern_databases
 
 
 def test_reset_forgets_everything(fresh_assets, databases_without_pack):
@@ -146,7 +147,7 @@ def test_one_registry_maps_each_kind_of_file_to_its_loader(fresh_assets, databas
     for entry in manifest["assets"]:
         meta = registry.load_asset((databases_without_pack / entry["file"]).read_bytes(), entry["file"])
         assert meta["kind"] == entry["kind"] and entry["file"] in registry._registered_files
-    assert set(registry.pattern_databases) == {"pdb771", "pdb663", "pdb555"}
+    assert set(registry.pattern_databases) == {"pdb771", "pdb55554", "pdb663", "pdb555"}
     assert set(registry.explorer_tables) == {Shape(3, 3), Shape(2, 4), Shape(2, 5)}
     assert len(registry.walking_tables) == len([e for e in manifest["assets"] if e["kind"] == "wd"])
     assert registry.explorer_shapes() == ["2x4", "4x2", "3x3", "2x5", "5x2"]

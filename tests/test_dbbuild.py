@@ -103,6 +103,7 @@ def test_registry_names():
 #: (then update this table in the same commit, knowing that the asset is rebuilt once).
 PINNED_KEYS = {
     "pdb-771.f15": "016710fa5cc6765c162776bb",
+    "pdb-55554.f15": "4f67cfe3c8fe213412eaec04",
     "pdb-663.f15": "f1124134bf3ea85be9246c01",
     "pdb-555.f15": "acf236d05d15085c55276b42",
     "wd-2x2.f15": "86cb081a449d3f86f5855828",

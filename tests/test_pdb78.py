@@ -466,7 +466,7 @@ def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):
     from dbbuild import manifest as dbmanifest
     from dbbuild import specs
 
-    assert [s.file for s in specs.ASSETS if s.kind == "pdb78"] == ["pdb-771.f15"]  # the default 7-7-1, not the pack
+    assert [s.file for s in specs.ASSETS if s.kind == "pdb78"] == ["pdb-771.f15", "pdb-55554.f15"]  # the defaults, not the pack
     spec = specs.PACKS[0]
     assert spec.kind == "pdb78" and spec.file == "pdb-78.f15.xz" and spec.name == "pdb-78" and spec.matches("pdb78")
     (tmp_path / spec.file).write_bytes(pack3)
@@ -527,9 +527,9 @@ def _tables(data):
     "update, message",
     [
         ({"pdb78_format": 2}, "pattern database layout version 2 is not supported (expected 1); rebuild it with build_db.py"),
-        ({"rows": 5, "cols": 2}, "unsupported board 5x2"),
-        ({"rows": 2, "cols": 5}, "unsupported board 2x5"),
-        ({"rows": 5, "cols": 3}, "unsupported board 5x3"),
+        ({"rows": 6, "cols": 2}, "unsupported board 6x2"),
+        ({"rows": 2, "cols": 6}, "unsupported board 2x6"),
+        ({"rows": 6, "cols": 3}, "unsupported board 6x3"),
         ({"rows": 1, "cols": 3}, "unsupported board 1x3"),
         ({"index": "dense4"}, "unknown index scheme 'dense4'"),
         ({"encoding": "xz"}, "unknown pattern database encoding 'xz'"),

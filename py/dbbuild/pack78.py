@@ -109,8 +109,25 @@ def _rank_change(i, a, b, sq, k, radix_w):
 
 
 @njit(cache=True)
-def _expand(front_idx, cur, nxt, k, n, radix_w, nbr, reg, full):
-    """One BFS layer: OR into ``nxt`` the blank regions reached by one group move."""
+def _region(s, free, first_col, last_col, cols):
+    """The connected region of square s within the square set *free* (bit masks; 0 when s is
+    not in *free*): a flood fill, the bit-mask twin of ``reg[s, free]``.  *first_col* and
+    *last_col* are the masks of the board's first and last columns (no step left off the first
+    column, none right off the last)."""
+    r = free & (np.int64(1) << s)
+    while True:
+        grow = ((r & ~last_col) << 1) | ((r & ~first_col) >> 1) | (r << cols) | (r >> cols)
+        nr = (r | grow) & free
+        if nr == r:
+            return r
+        r = nr
+
+
+@njit(cache=True)
+def _expand(front_idx, cur, nxt, k, n, radix_w, nbr, reg, full, flood, first_col, last_col, cols):
+    """One BFS layer: OR into ``nxt`` the blank regions reached by one group move.  The regions
+    come from the region table *reg*, or with *flood* from :func:`_region` (boards of more than
+    16 squares, whose table would hold 2^N masks a square)."""
     sq = np.zeros(k, np.int64)
     dig = np.zeros(k, np.int64)
     for f in range(front_idx.shape[0]):
@@ -125,9 +142,12 @@ def _expand(front_idx, cur, nxt, k, n, radix_w, nbr, reg, full):
                 if b < 0 or (m >> b) & 1 == 0:
                     continue
                 delta = _rank_change(i, a, b, sq, k, radix_w)
-                nfree = free ^ (1 << b) ^ (1 << a)
+                nfree = free ^ (np.int64(1) << b) ^ (np.int64(1) << a)
                 nidx = idx + delta
-                nxt[nidx] = nxt[nidx] | reg[a, nfree]
+                if flood:
+                    nxt[nidx] = nxt[nidx] | _region(a, nfree, first_col, last_col, cols)
+                else:
+                    nxt[nidx] = nxt[nidx] | reg[a, nfree]
 
 
 @njit(cache=True)
@@ -232,30 +252,56 @@ def entry_changes(rows: int, cols: int, tiles: Sequence[int], entries: npt.NDArr
     return [int(c) for c in hist], marks
 
 
+def _column_masks(rows: int, cols: int) -> tuple[int, int]:
+    """The bit masks of the board's first and last columns (for :func:`_region`)."""
+    first = sum(1 << (r * cols) for r in range(rows))
+    return first, first << (cols - 1)
+
+
 def build_depths(
-    rows: int, cols: int, tiles: Sequence[int], *, reg: npt.NDArray[np.uint16] | None = None, log: Log | None = None
+    rows: int,
+    cols: int,
+    tiles: Sequence[int],
+    *,
+    reg: npt.NDArray[np.uint16] | None = None,
+    flood: bool | None = None,
+    log: Log | None = None,
 ) -> npt.NDArray[np.uint8]:
-    """Entries (BFS depths) of one group, in mixed-radix rank order (uint8)."""
+    """Entries (BFS depths) of one group, in mixed-radix rank order (uint8).
+
+    The blank's regions come from the region table *reg* (:func:`dbbuild.regions.region_table`,
+    16-bit masks) on boards of up to 16 squares, else (or with *flood*) from a flood fill over
+    32-bit masks (:func:`_region`): the same entries, without the table's 2^N masks a square."""
     n = rows * cols
     k = len(tiles)
+    if flood is None:
+        flood = n > 16
+    if n > 32 or (n > 16 and not flood):
+        raise ValueError(f"a {rows}x{cols} board is too big for the builder (at most 32 squares, more than 16 by flood fill)")
     size = runtime.table_size(n, k)
     w = np.array(runtime.radix_weights(n, k), dtype=np.int64)
     full = (1 << n) - 1
-    if reg is None:
-        reg = region_table(rows, cols)
+    first_col, last_col = _column_masks(rows, cols)
     nbr = _neighbour_table(rows, cols)
     goal = [t - 1 for t in tiles]
     goal_idx = runtime.rank(goal, n)
     goal_occ = sum(1 << q for q in goal)
+    mask = np.uint32 if flood else np.uint16
     depth = np.full(size, 255, dtype=np.uint8)
-    visited = np.zeros(size, dtype=np.uint16)
-    cur = np.zeros(size, dtype=np.uint16)
-    nxt = np.zeros(size, dtype=np.uint16)
+    visited = np.zeros(size, dtype=mask)
+    cur = np.zeros(size, dtype=mask)
+    nxt = np.zeros(size, dtype=mask)
     # The goal: the group home and the blank on its own goal square (n-1), i.e.
     # anywhere in that square's region (for tiles 8-15 the blank's goal square
     # is cut off by tiles 12 and 15: starting from every free square instead
     # would be admissible but weaker, max 37 instead of 38).
-    cur[goal_idx] = reg[n - 1, full & ~goal_occ]
+    if flood:
+        reg = np.zeros((1, 1), dtype=np.uint16)  # unused: the kernel flood-fills
+        cur[goal_idx] = _region(n - 1, full & ~goal_occ, first_col, last_col, cols)
+    else:
+        if reg is None:
+            reg = region_table(rows, cols)
+        cur[goal_idx] = reg[n - 1, full & ~goal_occ]
     visited[goal_idx] = cur[goal_idx]
     depth[goal_idx] = 0
     reached = 1
@@ -263,7 +309,7 @@ def build_depths(
     front = np.array([goal_idx], dtype=np.int64)
     while front.size:
         t0 = time.perf_counter()
-        _expand(front, cur, nxt, k, n, w, nbr, reg, full)
+        _expand(front, cur, nxt, k, n, w, nbr, reg, full, flood, first_col, last_col, cols)
         d += 1
         states, new = _finish(nxt, visited, depth, d)
         reached += int(new)
@@ -281,7 +327,8 @@ def build_depths(
 def build_nibbles(
     rows: int, cols: int, tiles: Sequence[int], *, reg: npt.NDArray[np.uint16] | None = None, log: Log | None = None
 ) -> tuple[npt.NDArray[np.uint8], int, int]:
-    """(entries as (depth - MD)/2, one uint8 each; max depth; max nibble) of one group."""
+    """(entries as (depth - MD)/2, one uint8 each; max depth; max nibble) of one group
+    (the regions: see :func:`build_depths`)."""
     depth = build_depths(rows, cols, tiles, reg=reg, log=log)
     n = rows * cols
     out = np.zeros(depth.size, dtype=np.uint8)
@@ -372,7 +419,7 @@ def build_pack(
 ) -> bytes:
     """Build every group's table and serialise the ``"pdb78"`` asset (an xz of a plain container
     with *xz*, the pack's form; else the container alone, zlib -9: the 7-7-1's)."""
-    reg = region_table(rows, cols)
+    reg = region_table(rows, cols) if rows * cols <= 16 else None  # larger boards flood-fill
     parts = []
     tables = []
     offset = 0

@@ -121,7 +121,7 @@ def _explorer_spec(shape: str, *, pack: bool = False) -> AssetSpec:
     )
 
 
-# ---------------------------------------------------------------- mixed-radix pattern databases (7-7-1, 7-8)
+# ---------------------------------------------------------------- mixed-radix pattern databases (7-7-1, 5-5-5-5-4, 7-8)
 def _build_pdb78(params: dict[str, Any], log: Log, cache: Path) -> bytes:
     if not pack78.HAVE_NUMBA:
         log("  warning: numba is not installed; the interpreted builder is far too slow for 4x4 (requirements-dev.txt has it)")
@@ -138,12 +138,14 @@ def _build_pdb78(params: dict[str, Any], log: Log, cache: Path) -> bytes:
 
 
 def _pdb78_spec(partition: str) -> AssetSpec:
-    """A mixed-radix pattern database: the 7-8 pack (xz) or the default 7-7-1 tables (zlib)."""
+    """A mixed-radix pattern database: the 7-8 pack (xz) or the default 7-7-1 (4x4) and
+    5-5-5-5-4 (5x5) tables (zlib)."""
     xz = partition == "78"
+    rows, cols = pdb78.PARTITION_SHAPES[partition]
     return AssetSpec(
         file=pdb78.asset_file(partition),
         kind="pdb78",
-        shapes=("4x4",),
+        shapes=(f"{rows}x{cols}",),
         build=_build_pdb78,
         version={
             "build": pack78.BUILD_VERSION,
@@ -152,8 +154,8 @@ def _pdb78_spec(partition: str) -> AssetSpec:
             **({"xz_preset": pdb78.XZ_PRESET} if xz else {"zlib_level": 9}),
         },
         params={
-            "rows": 4,
-            "cols": 4,
+            "rows": rows,
+            "cols": cols,
             "partition": partition,
             "groups": [list(g) for g in pdb78.PARTITIONS[partition]],
             "encoding": pdb78.DEFAULT_ENCODING,
@@ -169,6 +171,7 @@ def _pdb78_spec(partition: str) -> AssetSpec:
 #: (the explorer's tables only when asked: ``assets.ensure_for(..., explorer=True)``).
 ASSETS: list[AssetSpec] = [
     _pdb78_spec("771"),
+    _pdb78_spec("55554"),
     _pdb_spec("663"),
     _pdb_spec("555"),
     *_wd_specs(),

@@ -76,6 +76,15 @@ export class BoundsLine {
     }, 60);
   }
 
+  /**
+   * A solver worker started (the first, or one after a cancel or a crash): its info lists the
+   * bounds of the tables it loaded, which may lack a shape's tables an earlier worker had (the
+   * 5x5 tables load only for 5x5), so each shape is asked for again.
+   */
+  solverStarted() {
+    this.knownShapes.clear();
+  }
+
   /** The bound menu: the shape's bounds, the choice kept (or remembered) when offered. */
   fillMenu() {
     const { model, view } = this.hooks;

@@ -214,6 +214,24 @@ def test_an_optimal_search_out_of_reach_is_announced_with_fast_answer(ready_app:
     assert page.get_attribute("#fast-button", "data-offer") == "false"
 
 
+#: Korf and Taylor's first 24-puzzle (optimum 100): the 5x5 tables give 82 (82 / 82), MD + LC 80.
+KT1 = [14, 21, 19, 17, 15, 18, 13, 12, 7, 2, 1, 22, 0, 4, 10, 20, 11, 6, 3, 23, 9, 16, 5, 24, 8]
+
+
+def test_a_5x5_board_uses_the_5x5_pattern_database(ready_app: App):
+    """Choosing a 5x5 board loads its tables (pdb-55554.f15): the bounds line shows their lookups,
+    LB is theirs, and the bound menu offers them."""
+    app = ready_app
+    page = app.page
+    app.set_position(KT1, "5x5")
+    page.wait_for_function("t => document.querySelector('#bounds').dataset.tiles === t", arg=",".join(map(str, KT1)), timeout=60_000)
+    page.wait_for_selector("#bound-select option[value=pdb55554]", state="attached", timeout=60_000)
+    line = page.inner_text("#bounds")
+    assert "LC 80" in line and "PDB 82/82 → 82" in line, line
+    assert page.get_attribute("#bounds", "data-lb") == "82"
+    assert "pdb771" not in page.eval_on_selector_all("#bound-select option", "os => os.map(o => o.value)")
+
+
 def _solvable_5(tiles) -> bool:
     inv = sum(1 for i in range(25) for j in range(i + 1, 25) if tiles[i] and tiles[j] and tiles[i] > tiles[j])
     return inv % 2 == 0

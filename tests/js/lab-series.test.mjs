@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { seriesStyle } from "../../static/js/view/lab.js";
 
-const BOUNDS = ["md", "lc", "id", "wd", "wdid", "pdb555", "pdb663", "pdb771", "pdb78"];
+const BOUNDS = ["md", "lc", "id", "wd", "wdid", "pdb555", "pdb663", "pdb771", "pdb78", "pdb55554"];
 const SHAPES = ["circle", "square", "triangle", "diamond", "down"];
 
 test("each bound has a dash pattern and a marker, and no two bounds look alike", () => {

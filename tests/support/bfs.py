@@ -21,18 +21,19 @@ def _reachable(shape: Shape) -> int:
     return count // 2
 
 
-def distances(shape: Shape, goal: Sequence[int] | None = None) -> dict[bytes, int]:
+def distances(shape: Shape, goal: Sequence[int] | None = None, *, max_depth: int | None = None) -> dict[bytes, int]:
     """``{position as bytes: optimal solution length}`` for every position that can reach
-    *goal* (tiles by square; default the standard goal)."""
+    *goal* (tiles by square; default the standard goal); with *max_depth*, only those within
+    that many moves of it (the ball around the goal, for boards too big for the whole BFS)."""
     total = _reachable(shape)
-    if total > MAX_POSITIONS:
+    if total > MAX_POSITIONS and max_depth is None:
         raise ValueError(f"{shape} has {total:,} positions: too many for the pure-Python BFS")
     nbrs = neighbours(shape)
     start = bytes(shape.goal() if goal is None else goal)
     dist = {start: 0}
     frontier = [(start, start.index(0))]
     depth = 0
-    while frontier:
+    while frontier and depth != max_depth:
         depth += 1
         nxt = []
         for pos, b in frontier:

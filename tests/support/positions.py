@@ -1,4 +1,15 @@
-"""Fixed positions shared by the tests of the search (pinned node counts, the searcher contract)."""
+"""Fixed positions shared by the tests of the search (pinned node counts, the searcher contract),
+seeded scrambles and Korf and Taylor's 24-puzzles."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from fifteen.board import Board, Goal, Shape
+
+#: Korf and Taylor's ten 24-puzzle instances with their published optima (converted to the standard goal).
+KORF_TAYLOR_TSV = Path(__file__).resolve().parents[2] / "bench" / "data" / "korf-taylor-24.tsv"
 
 KORF = {
     "1": (13, 6, 8, 12, 15, 14, 0, 10, 11, 7, 4, 5, 9, 1, 3, 2),
@@ -45,3 +56,24 @@ OWN_MIRROR_3X3 = [
     (5, 4, 6, 2, 1, 3, 8, 7, 0),
     (5, 6, 4, 8, 1, 3, 2, 7, 0),
 ]
+
+
+def scramble(shape: Shape, count: int, seed: int, target: Goal | None = None) -> Board:
+    """The goal after *count* random moves (never undoing the last one)."""
+    board = Board.goal(shape, target)
+    rng = random.Random(seed)
+    last = None
+    for _ in range(count):
+        last = rng.choice([t for t in board.movable_tiles() if t != last])
+        board = board.slide(last)
+    return board
+
+
+def korf_taylor() -> list[tuple[int, list[int], int]]:
+    """Korf and Taylor's ten 24-puzzle instances: (id, tiles, published optimum)."""
+    out = []
+    for line in KORF_TAYLOR_TSV.read_text().splitlines():
+        if line and not line.startswith("#"):
+            ident, tiles, optimal = line.split("\t")[:3]
+            out.append((int(ident), [int(t) for t in tiles.split()], int(optimal)))
+    return out

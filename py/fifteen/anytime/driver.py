@@ -11,7 +11,7 @@
    the best path for as long as the last beam took; past 6x6 (beams wander there) and once no
    wider beam fits in memory (:data:`BEAM_MAX_NODES`), windows only.
 3. **Lower bound.**  The package's IDA* (:func:`fifteen.search.ida.ida_star`) with the board's
-   strongest bound (``auto``: the pattern databases on 4x4, MD + LC past 4x4), searching in
+   strongest bound (``auto``: the pattern databases on 4x4 and 5x5, MD + LC past 5x5), searching in
    the goal's frame (:mod:`fifteen.frame`), is the *prover*: the root's bound raised to the
    solutions' parity (:func:`fifteen.search.ida.first_bound`), then each refuted threshold + 2
    (an IDA* iteration that ends without a solution proves there is none within its threshold,

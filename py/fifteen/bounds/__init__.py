@@ -14,6 +14,7 @@ pdb771    additive 7-7-1 pattern database, max with its reflected lookup (4x4; t
 pdb663    additive 6-6-3 pattern database, max with its reflected lookup (4x4)
 pdb555    additive 5-5-5 pattern database, max with its reflected lookup (4x4)
 pdb78     additive 7-8 pattern database + reflected lookup (4x4; the optional pack)
+pdb55554  additive 5-5-5-5-4 pattern database, max with its reflected lookup (5x5; the default)
 auto      the strongest available for the board
 ========  ==================================================================
 
@@ -43,7 +44,7 @@ from fifteen.search.ida import SearcherFactory, first_bound
 from fifteen.search.loops import manhattan as loops_manhattan
 from fifteen.search.loops import walking as loops_walking
 from fifteen.search.loops.pdb import pdb_loop, pdb_searcher
-from fifteen.search.loops.pdb78 import pdb78_loop, pdb78_searcher
+from fifteen.search.loops.pdb78 import jump_slots, pdb78_loop, pdb78_searcher
 from fifteen.search.loops.template import Loop, generate
 
 
@@ -89,8 +90,9 @@ _PDB_LABELS = {
     "pdb771": "7-7-1 pattern database + reflection",
     "pdb663": "6-6-3 pattern database + reflection",
     "pdb555": "5-5-5 pattern database + reflection",
+    "pdb55554": "5-5-5-5-4 pattern database + reflection",
 }
-_PDB_NAMES = ("pdb78", "pdb771", "pdb663", "pdb555")  # strongest first
+_PDB_NAMES = ("pdb78", "pdb771", "pdb663", "pdb555", "pdb55554")  # strongest first (per shape)
 
 
 def _pdb_bound(name: str) -> BoundInfo:
@@ -112,7 +114,7 @@ def _pdb_bound(name: str) -> BoundInfo:
 
     def loop(shape: Shape) -> Loop:
         reflect = shape.rows == shape.cols  # the reflected lookup needs a square board
-        return pdb78_loop(reflect) if name[3:] in PDB78_PARTITIONS else pdb_loop(reflect)
+        return pdb78_loop(reflect, jump_slots(shape.cols)) if name[3:] in PDB78_PARTITIONS else pdb_loop(reflect)
 
     return BoundInfo(name, _PDB_LABELS.get(name, name), factory, available, loop)
 

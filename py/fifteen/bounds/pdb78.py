@@ -1,6 +1,6 @@
-"""Pattern databases with mixed-radix indices and 4-bit entries: the default 7-7-1 tables and
-the optional 7-8 pack; reader, lookups and incremental interface (their IDA* loop:
-:mod:`fifteen.search.loops.pdb78`).
+"""Pattern databases with mixed-radix indices and 4-bit entries: the default 7-7-1 tables (4x4),
+the default 5-5-5-5-4 tables (5x5) and the optional 7-8 pack; reader, lookups and incremental
+interface (their IDA* loop: :mod:`fifteen.search.loops.pdb78`).
 
 Pure Python, standard library only (natively and in Pyodide).  Both are built by
 ``build_db.py`` (numpy + numba, native only, see :mod:`dbbuild.pack78`) and travel as
@@ -8,12 +8,16 @@ Pure Python, standard library only (natively and in Pyodide).  Both are built by
 
 * ``pdb-771.f15`` (partition ``"771"``, bound ``pdb771``): one of the default databases
   (``make db``), zlib-compressed by the container, ~15 MB, 57.7 MB in memory.
+* ``pdb-55554.f15`` (partition ``"55554"``, bound ``pdb55554``): the default database of 5x5,
+  zlib-compressed by the container, 0.45 MB, 12.9 MB in memory.
 * ``pdb-78.f15.xz`` (partition ``"78"``, bound ``pdb78``): the optional pack (``make pack``),
   xz-compressed (see "File" below), ~52 MB, 288 MB in memory.
 
-Groups (4x4): 7-8: A = tiles 1..7, B = tiles 8..15.  7-7-1: A = tiles 1..7, B = tiles 9..15
+Groups.  4x4, 7-8: A = tiles 1..7, B = tiles 8..15.  7-7-1: A = tiles 1..7, B = tiles 9..15
 (the two bottom rows) and tile 8 alone (a one-tile group: its entries are 0, its value its
-Manhattan distance).  An entry is the exact number of moves of the group's tiles needed to
+Manhattan distance).  5x5, 5-5-5-5-4: tiles 1 2 3 6 7, 4 5 9 10 14, 8 12 13 17 18, 11 16 21
+22 23 and 15 19 20 24 (an L around the blank's goal square, closed when tiles 20 and 24 are
+home; the partition chosen in bench/pdb5x5.md).  An entry is the exact number of moves of the group's tiles needed to
 bring them home, other tiles indistinguishable and free, with the blank ending in the region
 of its goal square (the squares it can reach without moving a group tile: for tiles 9..15
 at home, the goal square alone, which is what makes the 7-7-1 strong; bench/pdb771.md).  The
@@ -41,13 +45,13 @@ square lies strictly between a and b by ``sign(b-a)``; so::
                                               over group tiles j strictly between a and b)
 
 Nothing lies between for a horizontal move; for a vertical one, the
-``cols - 1`` squares the sliding tile jumps over.  In the reflected lookup
+``cols - 1`` squares the sliding tile jumps over (3 on 4x4, 4 on 5x5).  In the reflected lookup
 the roles swap (a real horizontal move is vertical after reflection).
 
 Entries and payload
 -------------------
 Stored entry = ``(value - group Manhattan distance) / 2`` in 4 bits (always an
-integer: a value has its group MD's parity; max 9 on 4x4).  The tables are
+integer: a value has its group MD's parity; max 9 on 4x4, 4 in the 5x5 tables).  The tables are
 concatenated (``tables[j].offset`` in entries, each even), then packed two per
 byte: entry x is ``(data[x >> 1] >> 4 * (x & 1)) & 15``.  The bound of a
 position is ``MD + 2 * (entry_A + entry_B)`` (plus the one-tile group's entry, 0, for the
@@ -97,10 +101,15 @@ KIND = "pdb78"
 PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
     "78": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
     "771": ((1, 2, 3, 4, 5, 6, 7), (9, 10, 11, 12, 13, 14, 15), (8,)),
+    "55554": ((1, 2, 3, 6, 7), (4, 5, 9, 10, 14), (8, 12, 13, 17, 18), (11, 16, 21, 22, 23), (15, 19, 20, 24)),
 }
+#: The board (rows, cols) of each partition.
+PARTITION_SHAPES = {"78": (4, 4), "771": (4, 4), "55554": (5, 5)}
+#: The largest board side the reader (and the loop: a vertical move jumps ``cols - 1`` squares) supports.
+MAX_SIDE = 5
 #: The file of each partition: the 7-8 pack as xz (see "File"), the 7-7-1 tables as a plain
 #: container (zlib-compressed by it: Pyodide reads it without the xz decoder).
-ASSET_FILES = {"78": "pdb-78.f15.xz", "771": "pdb-771.f15"}
+ASSET_FILES = {"78": "pdb-78.f15.xz", "771": "pdb-771.f15", "55554": "pdb-55554.f15"}
 ENCODINGS = ("nibbles",)
 DEFAULT_ENCODING = "nibbles"
 #: xz preset of the shipped pack (see :func:`encode_asset`).
@@ -285,7 +294,7 @@ class PDB78:
         except KeyError as exc:
             bad(f"incomplete pattern database metadata ({exc!r})")
         n = r * c
-        if not (2 <= r <= 4 and 2 <= c <= 4):
+        if not (2 <= r <= MAX_SIDE and 2 <= c <= MAX_SIDE):
             bad(f"unsupported board {r}x{c}")
         if meta.get("index") != "mixed-radix":
             bad(f"unknown index scheme {meta.get('index')!r}")
@@ -307,7 +316,7 @@ class PDB78:
             offset += t["size"] + (t["size"] & 1)
         if sorted(seen) != list(range(1, n)):
             bad(f"groups {[t.get('tiles') for t in tables]} are not a partition of tiles 1..{n - 1}")
-        if part in PARTITIONS and (r, c) == (4, 4):
+        if part in PARTITIONS and (r, c) == PARTITION_SHAPES[part]:
             if [list(g) for g in PARTITIONS[part]] != [t["tiles"] for t in tables]:
                 bad(f"groups do not match partition {part!r} {PARTITIONS[part]}")
 

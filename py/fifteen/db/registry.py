@@ -16,6 +16,7 @@ kind      files                       read by
 wd        ``wd-RxC.f15``              :meth:`fifteen.bounds.walking.WalkingTable.from_bytes`
 pdb       ``pdb-663.f15``, ...        :meth:`fifteen.bounds.pdb.PatternDatabase.from_bytes`
 pdb78     ``pdb-771.f15``,            :meth:`fifteen.bounds.pdb78.PDB78.from_bytes`
+          ``pdb-55554.f15`` (5x5),
           ``pdb-78.f15.xz`` (pack)
 explore   ``explore-3x3.f15``, ...    :meth:`fifteen.lab.explorer.ExplorerTable.from_bytes`
 ========  ==========================  =============================================

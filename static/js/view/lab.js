@@ -13,9 +13,9 @@ const seriesClass = (name) => `s-${String(name).replace(/[^a-z0-9]/gi, "")}`;
 
 // Series are told apart by more than colour (WCAG 1.4.1): each bound has its own dash pattern
 // and marker shape, shown in the legend too, and each line of the nodes chart is labelled at its end.
-const SERIES_ORDER = ["left", "md", "lc", "id", "wd", "wdid", "pdb555", "pdb663", "pdb771", "pdb78"];
-const DASHES = ["", "", "7 3", "2 3", "9 3 2 3", "", "4 2", "1 2", "6 2 1 2", "12 3"];
-const MARKERS = ["circle", "circle", "square", "triangle", "diamond", "down", "square", "diamond", "down", "triangle"];
+const SERIES_ORDER = ["left", "md", "lc", "id", "wd", "wdid", "pdb555", "pdb663", "pdb771", "pdb78", "pdb55554"];
+const DASHES = ["", "", "7 3", "2 3", "9 3 2 3", "", "4 2", "1 2", "6 2 1 2", "12 3", "3 3"];
+const MARKERS = ["circle", "circle", "square", "triangle", "diamond", "down", "square", "diamond", "down", "triangle", "circle"];
 
 /** The index of a series' style (a name the list does not know: by its characters). */
 function seriesIndex(name) {

@@ -5,8 +5,9 @@ of a group's mixed-radix rank when a tile moves), as :mod:`fifteen.search.loops.
 :mod:`fifteen.bounds.pdb`.  Bound: ``MD + 2 * max(entries, reflected entries)``.
 
 Per move, the moving tile's group index in each lookup changes by a base delta plus, for the
-lookup in which the move is "vertical", the contributions of the tiles on the (up to 3)
-jumped squares (padded with a sentinel square n holding tile 0, contribution 0).  Successors
+lookup in which the move is "vertical", the contributions of the tiles on the jumped squares
+(``cols - 1`` of them, at least 3 slots ``j1, j2, ...``: padded with a sentinel square n
+holding tile 0, contribution 0; 3 on 4x4 and smaller boards, 4 on 5x5).  Successors
 come in two lists per automaton state: moves vertical on the board (the plain index uses the
 jumped squares, the reflected one is +-w) and the others.  Indices are kept times 4
 (``x = 4 * entry index``): the entry is then ``(T[x >> 3] >> (x & 4)) & 15``, one operation
@@ -19,6 +20,7 @@ with slack.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from fifteen.board import Shape
 from fifteen.bounds.manhattan import manhattan
@@ -31,8 +33,19 @@ def _entry(index: str, entry: str) -> str:
     return f"{entry} = (T[{index} >> 3] >> ({index} & 4)) & 15"
 
 
-def _children(table: str, vertical: bool, reflect: bool) -> Children:
-    jumped = " + cp[board[j1]] + cp[board[j2]] + cp[board[j3]]"
+def jump_slots(cols: int) -> int:
+    """The jumped-square slots of a loop for boards *cols* wide: ``cols - 1``, at least 3 (one
+    loop for every board up to 4x4)."""
+    return max(3, cols - 1)
+
+
+def _jump_names(jumps: int) -> tuple[str, ...]:
+    return tuple(f"j{k}" for k in range(1, jumps + 1))
+
+
+def _children(table: str, vertical: bool, reflect: bool, jumps: int) -> Children:
+    jumped = "".join(f" + cp[board[{j}]]" for j in _jump_names(jumps))
+    entry = ("s", "row", "st", *_jump_names(jumps))
     if vertical:  # the plain index uses the jumped squares
         fields, plain, reflected = "g, d, cp, r, e, dm = row[t]", f"x1 = I[g] + d{jumped}", "y1 = R[r] + e"
     else:  # the reflected one does
@@ -41,7 +54,7 @@ def _children(table: str, vertical: bool, reflect: bool) -> Children:
     if not reflect:
         return Children(
             table=table,
-            fields=("s", "row", "st", "j1", "j2", "j3"),
+            fields=entry,
             value=value,
             child=("h",),
             apply=("x0 = I[g]", "I[g] = x1", "V[g] = v1"),
@@ -49,7 +62,7 @@ def _children(table: str, vertical: bool, reflect: bool) -> Children:
         )
     return Children(
         table=table,
-        fields=("s", "row", "st", "j1", "j2", "j3"),
+        fields=entry,
         value=value,
         second=(reflected, _entry("y1", "w1"), "w0 = W[r]", "h2 = hr + dm + ((w1 - w0) << 1)"),
         child=("h", "h2"),
@@ -58,57 +71,66 @@ def _children(table: str, vertical: bool, reflect: bool) -> Children:
     )
 
 
-#: The names of the plain lookup (both loops).
-_PLAIN_LEGEND = (
-    ("hp", "the node's value: MD + 2 * the sum of its groups' entries (plain lookup)"),
-    ("sv", "sv[state]: the allowed moves vertical on the board, as entries (s, row, st, j1, j2, j3)"),
-    ("sh", "sh[state]: the others"),
-    ("I", "I[g]: 4 * group g's entry index for this node (plain lookup); updated in place, restored on return"),
-    ("V", "V[g]: group g's entry for this node (kept beside I: only the child's entry is looked up)"),
-    ("T", "the entries, 4 bits each: entry x / 4 is (T[x >> 3] >> (x & 4)) & 15"),
-    ("row", "row[t]: how tile t's move changes the lookups (g, 4d, cp, r, 4e, dm vertical; g, 4d, r, 4e, cr, dm not)"),
-    ("j1", "the squares the tile jumps over, padded with the sentinel square n (tile 0, contribution 0)"),
-    ("j2", "(as j1)"),
-    ("j3", "(as j1)"),
-    ("g", "the plain group of tile t"),
-    ("cp", "cp[tile]: 4 * the contribution to the plain index of a tile on a jumped square"),
-    ("dm", "the change of the Manhattan distance"),
-    ("x1", "the child's plain index; v1 its entry, v0 the node's"),
-)
-
-#: MD + 2 * max(entries, reflected entries).
-PDB78_REFLECTED_LOOP = Loop(
-    name="pdb78-reflected",
-    args=("hp", "hr"),
-    hot=("sv", "sh", "I", "R", "V", "W", "T"),
-    children=(_children("sv", True, True), _children("sh", False, True)),
-    tick_slack="hp < budget",
-    about="the 7-8 pack: MD + 2 * max(entries, reflected entries)",
-    legend=(
-        *_PLAIN_LEGEND,
-        ("hr", "the node's reflected value: MD + 2 * the sum of the reflected lookup's entries"),
-        ("R", "R[r]: 4 * group r's entry index for the reflected lookup"),
-        ("W", "W[r]: group r's reflected entry for this node"),
-        ("r", "the reflected group of tile t"),
-        ("cr", "cr[tile]: 4 * the contribution to the reflected index of a tile on a jumped square"),
-        ("y1", "the child's reflected index; w1 its entry, w0 the node's"),
-    ),
-)
-
-#: MD + 2 * entries (non-square boards, or the reflection switched off).
-PDB78_PLAIN_LOOP = Loop(
-    name="pdb78-plain",
-    args=("hp",),
-    hot=("sv", "sh", "I", "V", "T"),
-    children=(_children("sv", True, False), _children("sh", False, False)),
-    tick_slack="hp < budget",
-    about="the 7-8 pack without its reflection: MD + 2 * entries",
-    legend=_PLAIN_LEGEND,
-)
+def _plain_legend(jumps: int) -> tuple[tuple[str, str], ...]:
+    """The names of the plain lookup (both loops), with *jumps* jumped-square slots."""
+    names = _jump_names(jumps)
+    return (
+        ("hp", "the node's value: MD + 2 * the sum of its groups' entries (plain lookup)"),
+        ("sv", f"sv[state]: the allowed moves vertical on the board, as entries (s, row, st, {', '.join(names)})"),
+        ("sh", "sh[state]: the others"),
+        ("I", "I[g]: 4 * group g's entry index for this node (plain lookup); updated in place, restored on return"),
+        ("V", "V[g]: group g's entry for this node (kept beside I: only the child's entry is looked up)"),
+        ("T", "the entries, 4 bits each: entry x / 4 is (T[x >> 3] >> (x & 4)) & 15"),
+        ("row", "row[t]: how tile t's move changes the lookups (g, 4d, cp, r, 4e, dm vertical; g, 4d, r, 4e, cr, dm not)"),
+        ("j1", "the squares the tile jumps over, padded with the sentinel square n (tile 0, contribution 0)"),
+        *((j, "(as j1)") for j in names[1:]),
+        ("g", "the plain group of tile t"),
+        ("cp", "cp[tile]: 4 * the contribution to the plain index of a tile on a jumped square"),
+        ("dm", "the change of the Manhattan distance"),
+        ("x1", "the child's plain index; v1 its entry, v0 the node's"),
+    )
 
 
-def pdb78_loop(reflect: bool) -> Loop:
-    return PDB78_REFLECTED_LOOP if reflect else PDB78_PLAIN_LOOP
+@cache
+def pdb78_loop(reflect: bool, jumps: int = 3) -> Loop:
+    """The loop with (*reflect*) or without the reflected lookup, for vertical moves that jump
+    *jumps* squares at most (:func:`jump_slots`).  The 3-slot loops are the 4x4 ones (their names
+    carry no slot count); wider boards get ``-j<jumps>`` loops."""
+    suffix = "" if jumps == 3 else f"-j{jumps}"
+    what = "the 7-8 pack" if jumps == 3 else f"mixed-radix tables on boards {jumps + 1} wide"
+    if not reflect:  # non-square boards, or the reflection switched off
+        return Loop(
+            name="pdb78-plain" + suffix,
+            args=("hp",),
+            hot=("sv", "sh", "I", "V", "T"),
+            children=(_children("sv", True, False, jumps), _children("sh", False, False, jumps)),
+            tick_slack="hp < budget",
+            about=f"{what} without its reflection: MD + 2 * entries",
+            legend=_plain_legend(jumps),
+        )
+    return Loop(
+        name="pdb78-reflected" + suffix,
+        args=("hp", "hr"),
+        hot=("sv", "sh", "I", "R", "V", "W", "T"),
+        children=(_children("sv", True, True, jumps), _children("sh", False, True, jumps)),
+        tick_slack="hp < budget",
+        about=f"{what}: MD + 2 * max(entries, reflected entries)",
+        legend=(
+            *_plain_legend(jumps),
+            ("hr", "the node's reflected value: MD + 2 * the sum of the reflected lookup's entries"),
+            ("R", "R[r]: 4 * group r's entry index for the reflected lookup"),
+            ("W", "W[r]: group r's reflected entry for this node"),
+            ("r", "the reflected group of tile t"),
+            ("cr", "cr[tile]: 4 * the contribution to the reflected index of a tile on a jumped square"),
+            ("y1", "the child's reflected index; w1 its entry, w0 the node's"),
+        ),
+    )
+
+
+#: MD + 2 * max(entries, reflected entries) (boards up to 4x4).
+PDB78_REFLECTED_LOOP = pdb78_loop(True)
+#: MD + 2 * entries (non-square boards, or the reflection switched off; boards up to 4 wide).
+PDB78_PLAIN_LOOP = pdb78_loop(False)
 
 
 def move_rows(db: PDB78, mt: MoveTables, use_r: bool) -> list:
@@ -116,9 +138,10 @@ def move_rows(db: PDB78, mt: MoveTables, use_r: bool) -> list:
     the lookups — ``(g, 4*d, contrib, r, 4*e, dm)`` for a move vertical on the board (the
     plain index adds the contributions of the tiles on the jumped squares), ``(g, 4*d, r,
     4*e, contrib, dm)`` otherwise (the reflected one does); ``dm`` is the change of MD and
-    ``jumped`` the (up to 3) jumped squares, padded with the sentinel square n."""
+    ``jumped`` the jumped squares, padded with the sentinel square n to :func:`jump_slots`."""
     n = mt.n
     cols = db.cols
+    slots = jump_slots(cols)
     zero = tuple([0] * (n + 1))
     vrows = []
     for mv in mt.moves:
@@ -142,9 +165,9 @@ def move_rows(db: PDB78, mt: MoveTables, use_r: bool) -> list:
                 row[t] = (g, 4 * d, cp, r, 4 * e, dm)
             else:  # the reflected one does
                 row[t] = (g, 4 * d, r, 4 * e, cr, dm)
-        if len(jumped) > 3:
-            raise ValueError("boards wider than 4 are not supported")
-        vrows.append((tuple(row), tuple(jumped) + (n,) * (3 - len(jumped))))
+        if len(jumped) > slots:
+            raise ValueError(f"{len(jumped)} jumped squares, the loop has {slots} slots")
+        vrows.append((tuple(row), tuple(jumped) + (n,) * (slots - len(jumped))))
     return vrows
 
 
@@ -157,7 +180,7 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
 
     def program(tables: MoveTables) -> LoopProgram:
         """Per automaton state, the moves vertical on the board and the others, each
-        ``(s, row, next state, j1, j2, j3)``; once per move tables."""
+        ``(s, row, next state, j1, j2, ...)``; once per move tables."""
         if tables not in programs:
             n = tables.n
             vrows = move_rows(db, tables, use_r)
@@ -167,11 +190,11 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
                 h: list[tuple] = []
                 for s, mn, st in entry:
                     m = mn // n
-                    row, (j1, j2, j3) = vrows[m]
-                    (v if tables.moves[m].vertical else h).append((s, row, st, j1, j2, j3))
+                    row, jumped = vrows[m]
+                    (v if tables.moves[m].vertical else h).append((s, row, st, *jumped))
                 sv.append(tuple(v))
                 sh.append(tuple(h))
-            programs[tables] = LoopProgram(pdb78_loop(use_r), {"sv": sv, "sh": sh, "T": db.data})
+            programs[tables] = LoopProgram(pdb78_loop(use_r, jump_slots(db.cols)), {"sv": sv, "sh": sh, "T": db.data})
         return programs[tables]
 
     def factory(
@@ -197,4 +220,4 @@ def pdb78_searcher(db: PDB78, *, reflect: bool = True):
     return factory
 
 
-__all__ = ["PDB78_PLAIN_LOOP", "PDB78_REFLECTED_LOOP", "move_rows", "pdb78_loop", "pdb78_searcher"]
+__all__ = ["PDB78_PLAIN_LOOP", "PDB78_REFLECTED_LOOP", "jump_slots", "move_rows", "pdb78_loop", "pdb78_searcher"]
