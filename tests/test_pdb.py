@@ -269,6 +269,13 @@ def test_abstract_cost_is_the_exact_cost_from_a_placement_and_blank(pdb3):
         assert abstract_cost(db.data, g, near, placement, blank) == dist[placement, blank], (placement, blank)
 
 
+def test_dual_lookups_of_the_reflection_need_a_square_board(small_pdbs):
+    db = small_pdbs["2x4"]
+    assert db.dual_tables(False, 0).groups == len(db.groups)
+    with pytest.raises(ValueError, match=r"^reflection needs a square board$"):
+        db.dual_tables(True, 0)
+
+
 def test_dual_corrections_of_the_663_database(real_pdbs):
     """``c`` per blank square: the cost, in the abstract space of the group of tile p+1, of
     bringing that tile back from the last square (pinned: they are exact BFS results)."""

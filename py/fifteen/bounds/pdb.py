@@ -564,18 +564,17 @@ class PatternDatabase:
         of the dual sum (module docstring), computed from scratch (a reference for the loop)."""
         n, cols = self.n, self.cols
         p = list(tiles).index(0)
-        pos = [0] * n  # the squares of X's tiles
+        pos = [0] * n  # the squares of X's tiles (pos[0], X's blank's, is no group's)
         for sq in range(n - 1):
             x = tiles[n - 1] if sq == p else tiles[sq]
             pos[sq + 1] = x - 1
-        pos[0] = n - 1
         best = 0
         for groups in (self.groups, self.rgroups) if self.rgroups else (self.groups,):
-            fix = self.dual_tables(groups is self.rgroups, 0).correction if p != n - 1 else None
+            fix = self.dual_tables(groups is self.rgroups, 0).correction
             total = 0
             for g in groups:
                 v = self.data[g.index(pos)]
-                if fix is not None and p + 1 in g.tiles:
+                if p + 1 in g.tiles:  # the group of tile p + 1 (none with the blank home)
                     md = sum(_manhattan(pos[t], n - 1 if t == p + 1 else t - 1, cols) for t in g.tiles)
                     v = max(v - fix[p], md)
                 total += v
