@@ -23,14 +23,18 @@ function seriesIndex(name) {
   return i >= 0 ? i : 1 + ([...String(name)].reduce((a, c) => a + c.charCodeAt(0), 0) % (SERIES_ORDER.length - 1));
 }
 
-/** The dash pattern of a series' line (a presentation attribute: no style attribute under the CSP). */
 /** A series' look besides its colour: its dash pattern ("" solid) and marker shape. */
 export const seriesStyle = (name) => ({ dash: DASHES[seriesIndex(name)], marker: MARKERS[seriesIndex(name)] });
-const dashAttrs = (name) => (DASHES[seriesIndex(name)] ? { "stroke-dasharray": DASHES[seriesIndex(name)] } : {});
+
+/** The dash pattern of a series' line (a presentation attribute: no style attribute under the CSP). */
+const dashAttrs = (name) => {
+  const { dash } = seriesStyle(name);
+  return dash ? { "stroke-dasharray": dash } : {};
+};
 
 /** A series' marker at (x, y) of radius r: an SVG element (a circle or a path). */
 function marker(name, x, y, r, attrs = {}) {
-  const shape = MARKERS[seriesIndex(name)];
+  const shape = seriesStyle(name).marker;
   if (shape === "circle") return svg("circle", { cx: x, cy: y, r, ...attrs });
   const k = r * 1.25;
   const d = {
