@@ -29,7 +29,7 @@ from dbbuild import pack78  # noqa: E402
 from dbbuild.cache import default_cache_dir  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
 from fifteen.bounds.manhattan import linear_conflict, manhattan  # noqa: E402
-from fifteen.bounds.pdb78 import PDB78  # noqa: E402
+from fifteen.bounds.pdb78 import PARTITIONS, PDB78  # noqa: E402
 from fifteen.search.ida import ida_star  # noqa: E402
 from fifteen.search.loops.manhattan import linear_conflict_searcher  # noqa: E402
 from fifteen.search.loops.pdb78 import pdb78_searcher  # noqa: E402
@@ -39,7 +39,7 @@ FIVE = Shape(5, 5)
 CANDIDATES = {
     # the shipped one (PARTITIONS["55554"]): 2x3 and L-shaped blocks, the last an L around the
     # blank's goal square (tiles 20 and 24 at home wall it off)
-    "cross": ((1, 2, 3, 6, 7), (4, 5, 9, 10, 14), (8, 12, 13, 17, 18), (11, 16, 21, 22, 23), (15, 19, 20, 24)),
+    "cross": PARTITIONS["55554"],
     # the first proposal: four 2x3-ish corner blocks and 20, 22, 23, 24 (again walling square 24 off)
     "corners": ((1, 2, 3, 6, 7), (4, 5, 8, 9, 10), (11, 12, 16, 17, 21), (13, 14, 15, 18, 19), (20, 22, 23, 24)),
     # blocks with the 2x2 around the blank's goal square last
