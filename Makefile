@@ -188,7 +188,7 @@ pack: $(VENV)/.stamp
 
 # ---------------------------------------------------------------- optional explorer packs
 # Exact-distance tables of 3x4 (and 4x3) and 2x6 (and 6x2) for the small-board explorer
-# (fifteen.lab.explorer): static/db/explore-3x4.f15.xz, explore-2x6.f15.xz, ~30 MB each.  Not part of
+# (fifteen.bounds.exact): static/db/explore-3x4.f15.xz, explore-2x6.f15.xz, ~30 MB each.  Not part of
 # make db / CI.  numpy only; ~1 min of CPU and ~2.2 GB of RAM per board plus xz (see bench/explorer.md).
 # The builder checks each histogram against the published one (OEIS); bench/explorer_pack.py then
 # reads the packs back through the runtime reader and checks them again.

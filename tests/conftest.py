@@ -1,4 +1,4 @@
-"""Fixtures shared by the unit tests: a fresh asset registry, the databases of static/db, and
+"""Fixtures shared by the unit tests: a fresh asset databases, the databases of static/db, and
 small-board pattern databases built here by the real builders (as tests/test_pdb.py and
 tests/test_pdb78.py do)."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fifteen import Shape
-from fifteen.db import registry
+from fifteen.bounds import databases
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def fresh_assets():
     """An empty asset registry (the automatic database directory) for the test, and again after it:
     whatever the test loads or points at does not leak into the other tests."""
-    registry.reset()
-    yield registry
-    registry.reset()
+    databases.reset()
+    yield databases
+    databases.reset()
 
 
 @pytest.fixture(scope="session")
@@ -42,7 +42,7 @@ def databases_without_pack(tmp_path_factory):
 def real_pdbs():
     """The 4x4 PDBs of static/db (``make db``), loaded."""
     shape = Shape(4, 4)
-    found = {name: registry.pattern_database(name, shape) for name in ("pdb771", "pdb663", "pdb555")}
+    found = {name: databases.pattern_database(name, shape) for name in ("pdb771", "pdb663", "pdb555")}
     missing = [name for name, db in found.items() if db is None]
     assert not missing, f"{missing} not built: run `make db`"
     return found

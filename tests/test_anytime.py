@@ -221,7 +221,7 @@ def test_pinned_window_shortening_of_korf_taylor_1():
 def test_a_shortener_resumes_where_another_stopped():
     """carried() then resume() on a new shortener of the same path: its window size, node limit
     and offset, its sweep starting at that offset (what an improver call carries to the next,
-    fifteen.anytime.steps); an offset alone shifts where the first sweep starts."""
+    fifteen.parallel.anytime_steps); an offset alone shifts where the first sweep starts."""
     board = Board.parse(KT1)
     T = label_tables(board.shape)
     path = beam_search(T, board.tiles, board.target.tiles, 256)

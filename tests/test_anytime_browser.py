@@ -1,5 +1,5 @@
-"""The page pool's anytime protocol (fifteen.anytime.browser through fifteen.api.call), driven here as
-static/js/solver/anytime-job.js drives it: anytime_first, then improvers' anytime_improve calls
+"""The page pool's anytime protocol (fifteen.parallel.anytime_page through fifteen.api.call), driven here as
+static/js/solver/anytime-solve.js drives it: anytime_first, then improvers' anytime_improve calls
 and the prover's anytime_prove iterations until the lower bound meets the best length, then
 anytime_result.  Lengths equal BFS's on 3x3, the prover's iterations have exactly the serial
 IDA*'s node counts, every record the page sends back is checked."""

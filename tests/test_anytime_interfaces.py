@@ -18,10 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import Board, Shape, api
-from fifteen.anytime.parallel import anytime_solve_parallel
+from fifteen import Board, Shape, api, batch
 from fifteen.cli import anytime as anytime_cli
-from fifteen.parallel import batch
+from fifteen.parallel.anytime_processes import anytime_solve_parallel
 from support.bfs import distances
 from support.cli import run_cli
 from support.ctrl_c import popen_interruptible

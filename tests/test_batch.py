@@ -1,4 +1,4 @@
-"""Batches (fifteen.parallel.batch, ``python -m fifteen batch``): ids, comments, one JSON line per
+"""Batches (fifteen.batch, ``python -m fifteen batch``): ids, comments, one JSON line per
 position with optimal lengths (BFS, Korf's table) and replayable moves, errors per line,
 resume after an interrupted run, a worker killed mid-batch, and a real Dask LocalCluster;
 nothing lost: duplicate ids refused, lines that end at newlines only, a byte order mark
@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import Board, InputError, Shape
-from fifteen.parallel import batch
+from fifteen import Board, InputError, Shape, batch
 from instances import read
 from support.bfs import distances
 from support.ctrl_c import popen_interruptible

@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 
 from fifteen import Board, Cancelled, Shape, api, solve
-from fifteen.bounds import bound_values
+from fifteen.bounds import bound_values, databases
 from fifteen.bounds.inversion import moves_for_inversions
 from fifteen.bounds.manhattan import linear_conflict, manhattan
-from fifteen.db import registry
 from fifteen.lab.compare import (
     BoundRun,
     compare_bounds,
@@ -41,9 +40,9 @@ CLASSIC = ["md", "lc", "id", "wd", "wdid"]
 
 
 @pytest.fixture(scope="module", autouse=True)
-def databases():
-    registry.ensure_for(Shape(4, 4))
-    assert {"pdb663", "pdb555"} <= set(registry.pattern_databases), "run make db first"
+def loaded_databases():
+    databases.ensure_for(Shape(4, 4))
+    assert {"pdb663", "pdb555"} <= set(databases.pattern_databases), "run make db first"
 
 
 def walk(shape: Shape, steps: int, seed: int) -> Board:
@@ -292,7 +291,7 @@ def check_explanation(board: Board) -> None:
     else:
         assert "wd" not in out and "wdid" not in out
     for name, p in out["pdb"].items():
-        db = registry.pattern_databases[name]
+        db = databases.pattern_databases[name]
         assert p["plain"]["value"] == sum(g["value"] for g in p["plain"]["groups"]) == db.value(tiles)
         assert p["reflected"]["value"] == sum(g["value"] for g in p["reflected"]["groups"]) == db.reflected_value(tiles)
         assert p["value"] == values[name]
@@ -351,13 +350,13 @@ def pack_3x3():
     data = pack78.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]])
     asset = container.read_asset(data, name="t", kind="pdb78")
     renamed = container.write_asset(dict(asset.meta, partition="78"), bytes(asset.payload), compress=True)
-    saved = dict(registry.pattern_databases)
-    registry.load_asset(renamed, "pdb-78-3x3.f15")
+    saved = dict(databases.pattern_databases)
+    databases.load_asset(renamed, "pdb-78-3x3.f15")
     try:
         yield
     finally:
-        registry.pattern_databases.clear()
-        registry.pattern_databases.update(saved)
+        databases.pattern_databases.clear()
+        databases.pattern_databases.update(saved)
 
 
 def test_pdb78_in_explain_trace_and_compare(pack_3x3):

@@ -6,22 +6,23 @@
     >>> solution.length, solution.tiles, solution.directions
     (3, [7, 11, 12], 'DRD')
 
-Boards and goals (:mod:`fifteen.board`; a goal other than the standard one, e.g.
-``Board.parse(text, target="blank-first")``, is searched in its frame, :mod:`fifteen.frame`),
-lower bounds (:mod:`fifteen.bounds`: manhattan, inversion,
-walking, pdb, pdb78), IDA* (:mod:`fifteen.search`: moves, ida, loops generated from one
-template), databases (:mod:`fifteen.db`: the container format and the registry of loaded ones),
-every core (:mod:`fifteen.parallel`), the heuristic lab (:mod:`fifteen.lab`), the JSON API of
-the browser worker (:mod:`fifteen.api`) and the CLI (:mod:`fifteen.cli`, ``python -m fifteen``).
+The package in layers, each importing only from the layers below it (docs/architecture.md):
+boards and goals (:mod:`fifteen.board`, :mod:`fifteen.frame`: a goal other than the standard
+one, e.g. ``Board.parse(text, target="blank-first")``, is searched in its frame); the database
+container (:mod:`fifteen.db`); IDA* (:mod:`fifteen.search`: move tables, the driver, the loop
+template); the lower bounds with their tables and loops (:mod:`fifteen.bounds`); optimal
+solving (:mod:`fifteen.optimal`); the heuristic lab (:mod:`fifteen.lab`) and the anytime search
+(:mod:`fifteen.anytime`); every core (:mod:`fifteen.parallel`); batches (:mod:`fifteen.batch`);
+the JSON API of the browser worker (:mod:`fifteen.api`) and the CLI (:mod:`fifteen.cli`,
+``python -m fifteen``).
 """
 
-__version__ = "0.1.0"
-
-from fifteen.board import Board, Goal, Shape  # noqa: E402
-from fifteen.bounds import available_bounds, bound_values  # noqa: E402
-from fifteen.errors import AssetError, FifteenError, InputError  # noqa: E402
-from fifteen.search.ida import Cancelled  # noqa: E402
-from fifteen.search.optimal import solve  # noqa: E402
+from fifteen.board import Board, Goal, Shape
+from fifteen.bounds import available_bounds, bound_values
+from fifteen.errors import AssetError, FifteenError, InputError
+from fifteen.optimal import solve
+from fifteen.search.ida import Cancelled
+from fifteen.version import __version__
 
 __all__ = [
     "AssetError",
@@ -31,6 +32,7 @@ __all__ = [
     "Goal",
     "InputError",
     "Shape",
+    "__version__",
     "available_bounds",
     "bound_values",
     "solve",

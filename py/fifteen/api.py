@@ -33,7 +33,7 @@ list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
   it, and solutions reach it.  A position in a result is :meth:`fifteen.board.Board.to_json`
   (``shape``, ``rows``, ``cols``, ``tiles``, ``goal``); ``bounds`` is
   :func:`fifteen.bounds.bounds_json` (as ``bounds --json``), ``solve``
-  :meth:`fifteen.search.optimal.Solution.to_json` with the position's ``bounds`` and
+  :meth:`fifteen.optimal.Solution.to_json` with the position's ``bounds`` and
   ``summary`` (as ``solve --json``); both say how the goal was searched in ``goal_frame``
   (``null`` for the standard goal; see :mod:`fifteen.frame`).  ``progress`` is
   called with one JSON string (:meth:`fifteen.search.ida.Progress.to_json`) about
@@ -50,10 +50,10 @@ list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
   with the best found (``"stopped": "cancelled"``), not an error.
   ``parallel_begin``, ``parallel_step``, ``parallel_tasks``, ``parallel_result``
   and ``parallel_drop`` serve the page's pool of workers
-  (:mod:`fifteen.parallel.browser`); ``anytime_first``, ``anytime_improve``,
-  ``anytime_prove`` and ``anytime_result`` its anytime search (:mod:`fifteen.anytime.browser`).
+  (:mod:`fifteen.parallel.page_pool`); ``anytime_first``, ``anytime_improve``,
+  ``anytime_prove`` and ``anytime_result`` its anytime search (:mod:`fifteen.parallel.anytime_page`).
 
-Small-board explorer and hints (:mod:`fifteen.lab.explorer`, :mod:`fifteen.lab.hint`).
+Small-board explorer and hints (:mod:`fifteen.bounds.exact`, :mod:`fifteen.lab.hint`).
 A position is given as for ``solve`` (``tiles`` list or text, ``shape``);
 moves are ``{"tile": t, "direction": "U"}`` (the tile that slides, the
 blank's direction).  A board without a loaded table gets an ``input`` error
@@ -92,16 +92,16 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from fifteen import __version__
 from fifteen.board import GOAL_NAMES, Board, Goal, Shape, check_tiles, parse_tiles, solvability_problem
-from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json, start_bound
+from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json, databases, start_bound
 from fifteen.bounds.walking import supported_shapes
-from fifteen.db import container, registry
+from fifteen.db import container
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
 from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message, past_optimal_reach
-from fifteen.schema import LONG_PARAMS, METHOD_PARAMS, check_params, parse_params
+from fifteen.optimal import solve
+from fifteen.schema import LONG_PARAMS, check_params, parse_params
 from fifteen.search.ida import Cancelled, Progress
-from fifteen.search.optimal import solve
+from fifteen.version import __version__
 
 PROGRESS_SECONDS = 0.25
 AUTO_LABEL = "Strongest available"  # the label of ``auto``, which is not a bound of its own
@@ -139,7 +139,7 @@ def load_asset(name: str, data: Any) -> str:
             data = data.to_bytes()
         if not isinstance(data, bytes | bytearray | memoryview):
             raise AssetError(f"{name}: expected the file's bytes, got {describe(data)}", code="asset_corrupt")
-        meta = registry.load_asset(data, name, take=isinstance(data, bytearray))
+        meta = databases.load_asset(data, name, take=isinstance(data, bytearray))
         return _ok(meta)
     except AssetError as exc:
         return _error("asset", str(exc), exc.code)
@@ -149,7 +149,7 @@ def load_asset(name: str, data: Any) -> str:
 
 def manifest(text: Any, name: str = "static/db/manifest.json") -> str:
     """The database list for the page's worker: the manifest's *text* checked by the rules the
-    native side uses (:func:`fifteen.db.registry.manifest_lists`), as a JSON reply ``{"assets",
+    native side uses (:func:`fifteen.bounds.databases.manifest_lists`), as a JSON reply ``{"assets",
     "packs", "warnings"}``: invalid JSON or JSON of the wrong shape is a warning and leaves
     out what cannot be used, never an error."""
     with warnings.catch_warnings(record=True) as caught:
@@ -161,9 +161,9 @@ def manifest(text: Any, name: str = "static/db/manifest.json") -> str:
         except (ValueError, RecursionError) as exc:
             found: list = []
             packs: list = []
-            warnings.warn(f"{name}: unreadable manifest ({describe(str(exc), 80)}); {registry.NOT_USED}", AssetWarning, stacklevel=1)
+            warnings.warn(f"{name}: unreadable manifest ({describe(str(exc), 80)}); {databases.NOT_USED}", AssetWarning, stacklevel=1)
         else:
-            found, packs = registry.manifest_lists(doc, name)
+            found, packs = databases.manifest_lists(doc, name)
     return _ok({"assets": found, "packs": packs, "warnings": [str(w.message) for w in caught]})
 
 
@@ -248,7 +248,7 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
     def report(p: Progress) -> None:
         assert progress is not None  # report is passed only with a progress callback
         now = time.perf_counter()
-        if progress is None or (not p.done and now - last[0] < PROGRESS_SECONDS):
+        if not p.done and now - last[0] < PROGRESS_SECONDS:
             return
         last[0] = now
         progress(json.dumps(p.to_json()))
@@ -283,21 +283,21 @@ def _solve_anytime(board: Board, params: dict, progress: Callable[[str], Any] | 
 
 
 # ------------------------------------------------------------------ the browser pool's parallel search
-# fifteen.parallel.browser: the page's pool of workers drives fifteen.parallel.scheduler's scheduler step by step.
+# fifteen.parallel.page_pool: the page's pool of workers drives fifteen.parallel.scheduler's scheduler step by step.
 
 
-def _browser():
+def _page_pool():
     # Imported at the first parallel call, not with this module: the worker imports fifteen.api at
     # start-up, and browser with the scheduler it imports adds 10-15 ms to Pyodide's import of it
     # (bench/pyodide_imports.mjs), for the page's pool of workers only.
-    from fifteen.parallel import browser
+    from fifteen.parallel import page_pool
 
-    return browser
+    return page_pool
 
 
 def _method_parallel_begin(params: dict, **_: Any) -> dict:
     min_task_nodes = params.get("min_task_nodes")
-    return _browser().begin(
+    return _page_pool().begin(
         _board(params),
         params.get("bound") or "auto",
         params.get("workers") or 2,
@@ -306,49 +306,49 @@ def _method_parallel_begin(params: dict, **_: Any) -> dict:
 
 
 def _method_parallel_step(params: dict, **_: Any) -> dict:
-    return _browser().step(params)
+    return _page_pool().step(params)
 
 
 def _method_parallel_drop(params: dict, **_: Any) -> dict:
-    return _browser().drop(params)
+    return _page_pool().drop(params)
 
 
 def _method_parallel_tasks(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> dict:
-    return _browser().run_bundle(params, progress)
+    return _page_pool().run_bundle(params, progress)
 
 
 def _method_parallel_result(params: dict, **_: Any) -> dict:
     """The ``solve`` result of a solution found by the pool (the path replayed to the goal),
     with ``workers`` and ``worker_nodes``."""
-    return _browser().result(_board(params), params)
+    return _page_pool().result(_board(params), params)
 
 
 # ------------------------------------------------------------------ the browser pool's anytime search
-# fifteen.anytime.browser: with two workers or more, the page proves the lower bound on one while the others improve.
+# fifteen.parallel.anytime_page: with two workers or more, the page proves the lower bound on one while the others improve.
 
 
-def _anytime_browser():
+def _anytime_page():
     # Imported at the first call, as the anytime search and the pool's parallel search are.
-    from fifteen.anytime import browser
+    from fifteen.parallel import anytime_page
 
-    return browser
+    return anytime_page
 
 
 def _method_anytime_first(params: dict, **_: Any) -> dict:
-    return _anytime_browser().first(_board(params), params.get("bound") or "auto")
+    return _anytime_page().first(_board(params), params.get("bound") or "auto")
 
 
 def _method_anytime_improve(params: dict, **_: Any) -> dict:
-    return _anytime_browser().improve_call(_board(params), params)
+    return _anytime_page().improve_call(_board(params), params)
 
 
 def _method_anytime_prove(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> dict:
-    return _anytime_browser().prove_call(_board(params), params, progress)
+    return _anytime_page().prove_call(_board(params), params, progress)
 
 
 def _method_anytime_result(params: dict, **_: Any) -> dict:
     """The ``solve`` result of the best path the pool found, replayed to the goal, with ``workers`` and ``worker_nodes``."""
-    return _anytime_browser().result(_board(params), params)
+    return _anytime_page().result(_board(params), params)
 
 
 # ------------------------------------------------------------------ the heuristic lab
@@ -408,14 +408,14 @@ def _method_explain(params: dict, **_: Any) -> dict:
 
 # ----------------------------------------------------------------- explorer and hints
 def _move_json(m) -> dict:
-    """A move (:class:`fifteen.lab.hint.Move`, :class:`fifteen.lab.explorer.MoveInfo`): ``{"tile", "direction"}``."""
+    """A move (:class:`fifteen.lab.hint.Move`, :class:`fifteen.bounds.exact.MoveInfo`): ``{"tile", "direction"}``."""
     return {"tile": m.tile, "direction": m.direction}
 
 
 def _method_explore_info(params: dict, **_: Any) -> dict:
     if not params.get("shape"):
-        return {"shapes": registry.explorer_shapes()}
-    ex = registry.require_explorer(Shape.parse(params["shape"]))
+        return {"shapes": databases.explorer_shapes()}
+    ex = databases.require_explorer(Shape.parse(params["shape"]))
     return {
         "shape": str(ex.shape),
         "table_shape": str(ex.table.shape),
@@ -430,7 +430,7 @@ def _method_explore_info(params: dict, **_: Any) -> dict:
 
 def _method_explore_position(params: dict, **_: Any) -> dict:
     board = _board(params)
-    ex = registry.require_explorer(board.shape)
+    ex = databases.require_explorer(board.shape)
     d = ex.distance(board)
     moves = ex.moves(board, d)
     return {
@@ -452,7 +452,7 @@ def _int_param(params: dict, key: str, default=None) -> int | None:
 
 def _method_explore_random(params: dict, **_: Any) -> dict:
     shape = Shape.parse(params.get("shape") or "3x3")
-    ex = registry.require_explorer(shape)
+    ex = databases.require_explorer(shape)
     distance = _int_param(params, "distance")
     if distance is None:
         raise InputError("give the distance of the position to draw", code="param")
@@ -502,9 +502,31 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
     return out
 
 
-#: The methods, by name: the functions ``_method_<name>`` of the methods :data:`fifteen.schema.METHOD_PARAMS`
-#: lists (the one list of the API's methods; ``python -m fifteen schema`` prints it).
-_METHODS: dict[str, Callable[..., dict]] = {name: globals()[f"_method_{name}"] for name in METHOD_PARAMS}
+#: The methods, by name (the names and parameters are :data:`fifteen.schema.METHOD_PARAMS`, the one list of
+#: the API's methods that ``python -m fifteen schema`` prints; a test checks that the two name the same).
+_METHODS: dict[str, Callable[..., dict]] = {
+    "info": _method_info,
+    "parse": _method_parse,
+    "bounds": _method_bounds,
+    "random": _method_random,
+    "solve": _method_solve,
+    "compare": _method_compare,
+    "trace": _method_trace,
+    "explain": _method_explain,
+    "explore_info": _method_explore_info,
+    "explore_position": _method_explore_position,
+    "explore_random": _method_explore_random,
+    "hint": _method_hint,
+    "parallel_begin": _method_parallel_begin,
+    "parallel_step": _method_parallel_step,
+    "parallel_tasks": _method_parallel_tasks,
+    "parallel_result": _method_parallel_result,
+    "parallel_drop": _method_parallel_drop,
+    "anytime_first": _method_anytime_first,
+    "anytime_improve": _method_anytime_improve,
+    "anytime_prove": _method_anytime_prove,
+    "anytime_result": _method_anytime_result,
+}
 #: The methods of the page's pool of workers begin so (named together in the message of an unknown method).
 _POOL_PREFIXES = ("parallel_", "anytime_")
 

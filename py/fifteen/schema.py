@@ -166,7 +166,7 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "moves": (_moves, f"a list of tile numbers or a string of directions (at most {MAX_MOVES:,})"),
     "all": (lambda v: isinstance(v, bool), "true or false"),
     "solution": (lambda v: isinstance(v, dict), 'an object {"tiles": [...], "moves": [...]}'),
-    # the browser pool's parallel search (fifteen.parallel.browser): records it made itself, checked again there
+    # the browser pool's parallel search (fifteen.parallel.page_pool): records it made itself, checked again there
     "workers": (lambda v: is_int(v) and 1 <= v <= MAX_WORKERS, f"an integer from 1 to {MAX_WORKERS}"),
     "min_task_nodes": (_count(1), f"an integer from 1 to {MAX_COUNT:,}"),
     "search": (_count(0), "the number of a parallel search"),
@@ -178,7 +178,7 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "seconds": (is_number, "a number of seconds"),
     "setup_seconds": (is_number, "a number of seconds"),
     "worker_nodes": (_ints(MAX_WORKERS), "a list of node counts"),
-    # the browser pool's anytime search (fifteen.anytime.browser), checked again there
+    # the browser pool's anytime search (fifteen.parallel.anytime_page), checked again there
     "mode": (_short_text(TOKEN_CHARS), "an improver's mode (beam+windows, windows)"),
     "carried": (lambda v: isinstance(v, dict) and len(v) <= 10, "the carried object the last anytime_improve gave"),
     "threshold": (_count(0), "an integer from 0"),
@@ -205,13 +205,13 @@ METHOD_PARAMS: dict[str, tuple[str, ...]] = {
     "explore_position": _POSITION,
     "explore_random": ("shape", "distance", "seed"),
     "hint": (*_TOWARDS, "all", "budget", "bound", "solution"),
-    # the browser pool (fifteen.parallel.browser)
+    # the browser pool (fifteen.parallel.page_pool)
     "parallel_begin": (*_TOWARDS, "bound", "workers", "min_task_nodes"),
     "parallel_step": ("search", "outcomes"),
     "parallel_tasks": ("shape", "tasks"),
     "parallel_result": (*_TOWARDS, "bound", "path", "iterations", "h0", "seconds", "setup_seconds", "workers", "worker_nodes"),
     "parallel_drop": ("search",),
-    # the browser pool's anytime search (fifteen.anytime.browser)
+    # the browser pool's anytime search (fifteen.parallel.anytime_page)
     "anytime_first": (*_TOWARDS, "bound"),
     "anytime_improve": (*_TOWARDS, "path", "mode", "carried", "time_limit"),
     "anytime_prove": (*_TOWARDS, "bound", "threshold", "time_limit"),

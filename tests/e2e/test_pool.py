@@ -1,8 +1,8 @@
-"""The pool of solver workers on the real page (solver/pool.js, fifteen.parallel.browser): the Solve
+"""The pool of solver workers on the real page (solver/pool.js, fifteen.parallel.page_pool): the Solve
 card's worker count (remembered), a solve with 2 workers equal to the serial length with the
 progress of both workers, a worker killed mid-solve (its tasks re-run: still the optimum),
-Cancel with 2 workers, and an anytime answer on 2 workers (solver/anytime-job.js,
-fifteen.anytime.browser: one proves the lower bound while the other improves) ending proven
+Cancel with 2 workers, and an anytime answer on 2 workers (solver/anytime-solve.js,
+fifteen.parallel.anytime_page: one proves the lower bound while the other improves) ending proven
 optimal.  They share the session's page (one more Pyodide for the helper);
 the count goes back to 1 at the end so that the other tests see the page as before."""
 
@@ -124,7 +124,7 @@ def test_two_workers_give_the_serial_length_with_both_workers_progress(pool_app:
 KILL_WHILE_RUNNING = """() => new Promise((resolve) => {
   const start = Date.now();
   const timer = setInterval(() => {
-    const job = fifteenPool.job;
+    const job = fifteenPool.current;
     if (job && !job.done && job.running.has(1)) {
       clearInterval(timer);
       job.clients[1].kill("killed by the test");

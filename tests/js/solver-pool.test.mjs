@@ -227,7 +227,7 @@ describe("SolverPool", () => {
     );
     helper.emit(message.result(res.id, { length: 8, optimal: true }));
     assert.deepEqual(await solving, { length: 8, optimal: true });
-    assert.equal(pool.job, null);
+    assert.equal(pool.current, null);
   });
 
   test("an anytime solve: the improver reaching the lower bound ends it, the prover is stopped; a prover's solution is optimal", async () => {

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { linkDrawable, plainInputError, unsolvableFix } from "../../static/js/text.js";
+import { linkDrawable, plainInputError, unsolvableFix } from "../../static/js/control/text.js";
 
 describe("plainInputError", () => {
   test("an unsolvable position is explained by its code, whatever the message says", () => {

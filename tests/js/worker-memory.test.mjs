@@ -1,5 +1,5 @@
 // The memory one solver worker takes (solver/memory.js) as the Workers card states it
-// (view/pool.js) and the pool's size limit counts it (solver/pool.js poolLimits): the largest
+// (view/pool-view.js) and the pool's size limit counts it (solver/pool.js poolLimits): the largest
 // wasm memory a worker reported plus the measured rest of a worker, else the measured
 // estimate plus the loaded pack's table.
 
@@ -16,7 +16,7 @@ const byId = {};
 globalThis.document = {
   getElementById: (id) => (byId[id] ??= { id, textContent: "", dataset: {}, hidden: false, value: "", replaceChildren() {} }),
 };
-const { PoolView, memoryText } = await import("../../static/js/view/pool.js");
+const { PoolView, memoryText } = await import("../../static/js/view/pool-view.js");
 
 describe("bytesPerWorker", () => {
   test("the measured figures (bench/memory.md)", () => {

@@ -36,13 +36,13 @@ from typing import Any
 from fifteen.anytime.beam import DUP_LAYERS, beam_search
 from fifteen.anytime.decompose import decompose_to
 from fifteen.anytime.tables import LabelTables, label_tables
-from fifteen.anytime.windows import Shortener, Stop, remove_cycles
+from fifteen.anytime.windows import Shortener, remove_cycles
 from fifteen.board import Board, tiles_along
 from fifteen.bounds import bound_values, check_board, resolve_bound, start_bound, summary
 from fifteen.errors import InputError
 from fifteen.frame import frame_for
 from fifteen.limits import MAX_TIME_LIMIT, describe, is_number
-from fifteen.search.ida import SECONDS_DIGITS, Iteration, Progress, first_bound, ida_star
+from fifteen.search.ida import SECONDS_DIGITS, Iteration, Progress, Stop, first_bound, ida_star
 
 #: Width of the first beam (boards of up to 25 squares).
 FIRST_BEAM = 256
@@ -168,7 +168,7 @@ class AnytimeResult:
         return f"{self.length} moves found · optimal >= {self.lower_bound}"
 
     def to_json(self, values: dict[str, int] | None = None) -> dict[str, Any]:
-        """The keys of an optimal solve (:meth:`fifteen.search.optimal.Solution.to_json`: the
+        """The keys of an optimal solve (:meth:`fifteen.optimal.Solution.to_json`: the
         position, ``bound`` (the prover's), ``length``, ``moves``, ``directions``, ``goal_frame``,
         ``h0`` (the root's lower bound), ``nodes`` (the prover's and the improvers'), the times,
         ``nodes_per_second``, ``iterations`` (the prover's)), then ``lower_bound``, ``optimal``,

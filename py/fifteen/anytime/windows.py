@@ -14,14 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from fifteen.anytime.tables import LabelTables, labelled
-from fifteen.search.loops.template import ensure_recursion
+from fifteen.search.ida import Stop
+from fifteen.search.template import ensure_recursion
 
 #: Expanded nodes between two ticks of a window search (cancellation, node limit).
 TICK_NODES = 1 << 14
-
-
-class Stop(Exception):
-    """Raised by a tick to abandon a search (node limit, deadline, cancellation)."""
 
 
 class NodeLimit(Stop):
@@ -34,7 +31,7 @@ def _make_dfs(T: LabelTables, board: list[int], codes: list[int], path: list[int
     ``dfs(b, state, budget, h)`` returns True when the target (``h == 0``) is reached within
     *budget* moves, with the blank's squares in *path* in reverse order.  ``counter()`` returns
     the expanded nodes (``counter(n)`` resets them and sets the next tick at *n*).  The loop
-    follows the package's generated ones (:mod:`fifteen.search.loops.template`): children tested
+    follows the package's generated ones (:mod:`fifteen.search.template`): children tested
     in the parent's loop, flat ``move * N + tile`` tables, two stores per move.  On boards
     whose lines are too long for linear conflict tables the line codes stay 0 and it is MD alone.
     """
@@ -275,4 +272,4 @@ class Shortener:
         self._start_sweep()
 
 
-__all__ = ["NodeLimit", "Search", "Shortener", "Stop", "optimal_between", "remove_cycles"]
+__all__ = ["NodeLimit", "Search", "Shortener", "optimal_between", "remove_cycles"]

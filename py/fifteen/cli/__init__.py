@@ -1,7 +1,7 @@
 """Command line: ``python -m fifteen solve|bounds|hint|compare|explain|trace "<tiles>" [--goal GOAL] [options]``,
 ``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``, ``python -m fifteen schema``
 (the JSON API's methods, parameters and error codes, :func:`fifteen.schema.schema`),
-``python -m fifteen batch FILE [options]`` (:mod:`fifteen.parallel.batch`); ``solve --jobs N`` searches
+``python -m fifteen batch FILE [options]`` (:mod:`fifteen.batch`); ``solve --jobs N`` searches
 with N processes (:mod:`fifteen.parallel.processes`).
 
 Bad input prints the precise error on one line and exits with status 2, never a traceback
@@ -17,20 +17,20 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from fifteen.board import Board, Shape
-from fifteen.bounds import available_bounds, bound_info, bound_values, bounds_json
+from fifteen.bounds import available_bounds, bound_info, bound_infos, bound_values, bounds_json, databases
 from fifteen.cli import anytime as anytime_cli
 from fifteen.cli import lab
 from fifteen.cli.goals import GOAL_HELP, add_goal_option, goal_lines, print_position
 from fifteen.cli.guard import UsageError, guard_cli, interruption, quiet_stdout
-from fifteen.db import registry
 from fifteen.errors import FifteenError
 from fifteen.limits import clip_tokens
+from fifteen.optimal import solve
 from fifteen.schema import schema
 from fifteen.search.estimate import rough_duration, whole_search
 from fifteen.search.ida import Progress
-from fifteen.search.optimal import solve
 
-BOUND_CHOICES = ["auto", "pdb78", "pdb771", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
+#: ``--bound``: ``auto`` and every bound of the registry (:func:`fifteen.bounds.bound_infos`), strongest first.
+BOUND_CHOICES = ["auto"] + [b.name for b in bound_infos()]
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -112,7 +112,7 @@ def _moves_text(moves: list[dict]) -> str:
 
 def _explore(args) -> int:
     shape = Shape.parse(args.shape)
-    registry.ensure_for(shape, args.db, explorer=True)
+    databases.ensure_for(shape, args.db, explorer=True)
     info = _call("explore_info", {"shape": str(shape)})
     out: dict = {"shape": info["shape"], "positions": info["positions"], "radius": info["radius"], "hardest_count": info["hardest_count"]}
     show_all = not (args.histogram or args.hardest or args.random_at is not None or args.position)
@@ -151,7 +151,7 @@ def _explore(args) -> int:
 
 
 def _hint(board: Board, args) -> int:
-    registry.ensure_for(board.shape, args.db, explorer=True)
+    databases.ensure_for(board.shape, args.db, explorer=True)
     params: dict = {
         "tiles": list(board.tiles),
         "shape": str(board.shape),
@@ -195,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(schema(), indent=1))
             return 0
         if args.db:
-            registry.use_directory(args.db)  # else $FIFTEEN_DB or the checkout's static/db
+            databases.use_directory(args.db)  # else $FIFTEEN_DB or the checkout's static/db
         if args.command == "explore":
             return _explore(args)
         if args.command == "batch":
@@ -315,7 +315,7 @@ def _add_batch_parser(sub) -> None:
 
 
 def _batch(args) -> int:
-    from fifteen.parallel import batch  # the batch command only (see above)
+    from fifteen import batch  # the batch command only (see above)
 
     jobs = _jobs(args.jobs)
     stall_seconds = _stall_seconds(args)

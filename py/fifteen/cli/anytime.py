@@ -138,7 +138,7 @@ def solve(board: Board, args: argparse.Namespace, values: dict[str, int], jobs: 
         if not args.json:
             print_position(board, values)
         if jobs > 1:
-            from fifteen.anytime.parallel import anytime_solve_parallel  # --jobs only: the process pool
+            from fifteen.parallel.anytime_processes import anytime_solve_parallel  # --jobs only: the process pool
 
             res = anytime_solve_parallel(
                 board, jobs=jobs, time_limit=limit, progress=show if show_progress else None, cancel=stop, bound=bound

@@ -20,8 +20,8 @@ import sys
 from typing import Any
 
 from fifteen.board import Board
+from fifteen.bounds import databases
 from fifteen.cli.goals import add_goal_option, goal_lines
-from fifteen.db import registry
 from fifteen.errors import InputError
 from fifteen.lab.compare import (
     DEFAULT_BUDGET,
@@ -38,7 +38,7 @@ from fifteen.lab.compare import (
 )
 from fifteen.lab.explain import explain, trace
 from fifteen.limits import describe
-from fifteen.search.optimal import solve
+from fifteen.optimal import solve
 
 COMMANDS = ("compare", "explain", "trace")
 FORMATS = ("text", "tsv", "markdown")
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no position given (or use --preset)", code="usage")
     else:
         board = Board.parse(args.tiles, args.shape, args.goal)
-    registry.ensure_for(board.shape, args.db)
+    databases.ensure_for(board.shape, args.db)
     if args.command == "compare":
         return _compare(board, args, DEFAULT_BUDGET if budget is None else check_budget(budget))
     if args.command == "explain":

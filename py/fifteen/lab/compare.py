@@ -48,8 +48,8 @@ from fifteen.board import Board, Goal, Shape
 from fifteen.bounds import available_bounds, bound_infos, bound_values
 from fifteen.errors import InputError
 from fifteen.limits import describe
+from fifteen.optimal import solve
 from fifteen.search.ida import SECONDS_DIGITS, Cancelled, Iteration
-from fifteen.search.optimal import solve
 
 #: Nodes between two looks at a running search (progress and budget checks).
 TICK_NODES = 1 << 10

@@ -1,6 +1,6 @@
 """Hints: the next optimal move, or every optimal move, from any position.
 
-Where the explorer has a table for the board (:mod:`fifteen.lab.explorer`: 3x3,
+Where the explorer has a table for the board (:mod:`fifteen.bounds.exact`: 3x3,
 2x4, 2x5 and their transposes; 3x4, 4x3, 2x6, 6x2 with a pack) and the board's goal is the
 standard one (the tables hold distances to it), a hint is a
 lookup: the optimal moves are exactly those that lead one move closer.
@@ -26,11 +26,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from fifteen.board import Board, InputError
-from fifteen.bounds import bound_values
-from fifteen.db import registry
-from fifteen.lab.explorer import Explorer
+from fifteen.bounds import bound_values, databases
+from fifteen.bounds.exact import Explorer
+from fifteen.optimal import solve
 from fifteen.search.ida import Cancelled
-from fifteen.search.optimal import solve
 
 #: Search nodes per candidate move for "all optimal moves" without a table (about 1-3 s natively
 #: with the 6-6-3 PDB, twice that in Pyodide).
@@ -142,7 +141,7 @@ class Hinter:
         cancel: Callable[[], bool] | None = None,
     ) -> Hint:
         """The next optimal move from *board* (and, with *all_moves*, every optimal move)."""
-        ex = registry.explorer(board.shape) if board.target.is_standard else None
+        ex = databases.explorer(board.shape) if board.target.is_standard else None
         if ex is not None:
             return self._from_table(ex, board)
         rest = self.remaining(board)

@@ -37,13 +37,12 @@ from multiprocessing.connection import wait as wait_for
 from typing import Any
 
 from fifteen.board import Board
-from fifteen.bounds import resolve_bound, start_bound
-from fifteen.db import registry
+from fifteen.bounds import databases, resolve_bound, start_bound
 from fifteen.errors import FifteenError, InputError
 from fifteen.frame import frame_for
+from fifteen.optimal import Solution
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_tasks
 from fifteen.search.ida import Cancelled, Progress
-from fifteen.search.optimal import Solution
 
 
 class WorkerError(FifteenError):
@@ -92,8 +91,8 @@ STALL_SECONDS = 60.0
 
 def _use_databases(directory: str | None) -> None:
     """In a worker: read databases from *directory* (a spawned worker; a forked one has them)."""
-    if directory is not None and str(registry.directory()) != directory:
-        registry.use_directory(directory)
+    if directory is not None and str(databases.directory()) != directory:
+        databases.use_directory(directory)
 
 
 def _set_parent_death_signal() -> bool:
@@ -359,7 +358,8 @@ def describe_death(event: Event) -> str:
 STOP_WAIT_SECONDS = 5.0
 
 
-def _stderr(message: str) -> None:
+def print_notice(message: str) -> None:
+    """A notice of the pools (a worker replaced, a retry) on stderr, one line: ``fifteen: <message>``."""
     print(f"fifteen: {message}", file=sys.stderr, flush=True)
 
 
@@ -378,7 +378,7 @@ def run_search(
     *,
     progress: Callable[[Progress], None] | None = None,
     cancel: Callable[[], bool] | None = None,
-    notice: Callable[[str], None] = _stderr,
+    notice: Callable[[str], None] = print_notice,
     max_deaths: int = 3,
     progress_seconds: float = 0.25,
 ) -> ParallelResult:
@@ -462,13 +462,13 @@ def solve_parallel(
     jobs: int = 0,
     progress: Callable[[Progress], None] | None = None,
     cancel: Callable[[], bool] | None = None,
-    notice: Callable[[str], None] = _stderr,
+    notice: Callable[[str], None] = print_notice,
     pool_hook: Callable[[WorkerPool], None] | None = None,
     stall_seconds: float | None = STALL_SECONDS,
 ):
     """A shortest solution of *board* searched by *jobs* worker processes (0: every core).
 
-    Returns a :class:`fifteen.search.optimal.Solution` whose ``result`` is a
+    Returns a :class:`fifteen.optimal.Solution` whose ``result`` is a
     :class:`fifteen.parallel.scheduler.ParallelResult` (``workers``, ``worker_nodes``).  *notice* receives
     the messages about dead and stalled workers; *pool_hook* is called with the pool once it is
     started (tests use it to kill a worker); a worker without progress for *stall_seconds* is
@@ -487,7 +487,7 @@ def solve_parallel(
         start_bound=start_bound(board, bound),
         goal=frame.search_goal,
     )
-    directory = registry.directory()
+    directory = databases.directory()
     with WorkerPool(jobs, None if directory is None else str(directory), stall_seconds=stall_seconds) as pool:
         if pool_hook is not None:
             pool_hook(pool)

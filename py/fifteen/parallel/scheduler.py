@@ -44,7 +44,7 @@ from typing import Any, TypeVar
 
 from fifteen.board import Shape, tiles_along
 from fifteen.bounds import resolve_bound
-from fifteen.search.ida import Iteration, Progress, SearcherFactory, SearchResult, first_bound
+from fifteen.search.ida import Iteration, Progress, SearcherFactory, SearchResult, Stop, first_bound
 from fifteen.search.moves import move_tables, normal_goal, tables_for
 
 T = TypeVar("T")
@@ -99,10 +99,6 @@ class TaskOutcome:
     cpu_seconds: float = 0.0
 
 
-class _Stop(Exception):
-    pass
-
-
 def _never_stopped() -> bool:
     return False
 
@@ -128,7 +124,7 @@ def run_task(
         if ticked is not None and nodes:
             ticked(nodes)
         if nodes and stopped():
-            raise _Stop
+            raise Stop
         return nodes + TASK_TICK_NODES
 
     cpu = time.process_time()
@@ -137,7 +133,7 @@ def run_task(
     searcher = factory(shape, list(task.board), tick, tables=tables, state=task.state, **goal)
     try:
         path, nodes = searcher.run(task.budget)
-    except _Stop:
+    except Stop:
         return TaskOutcome(None, last[0], True, time.process_time() - cpu)
     return TaskOutcome(None if path is None else path[::-1], nodes, False, time.process_time() - cpu)
 

@@ -3,7 +3,7 @@
 :func:`ida_star` starts at the position's lower bound rounded to the solution's parity (fixed
 by the blank's colour on a chessboard) and raises the bound by 2 until a depth-first search
 within the bound finds the goal.  The depth-first search is a bound's *searcher*; its inner
-loop is generated from one template (:mod:`fifteen.search.loops.template`).
+loop is generated from one template (:mod:`fifteen.search.template`).
 
 The searcher contract
 ---------------------
@@ -70,7 +70,14 @@ TICK_NODES = 1 << 16
 SECONDS_DIGITS = 4
 
 
-class Cancelled(Exception):
+class Stop(Exception):
+    """Raised out of a search (by its tick, its progress or its cancel callback) to end it before its
+    end: the one exception every search of the package stops with.  What stopped it is the
+    subclass (:class:`Cancelled`; the anytime search's node limit, deadline, solved...) or nothing
+    more (a step or a task asked to stop)."""
+
+
+class Cancelled(Stop):
     """The search was stopped by its cancel callback."""
 
 
@@ -83,7 +90,7 @@ class Searcher(Protocol):
 
 
 class SearcherFactory(Protocol):
-    """``factory(shape, board, tick, *, tables=None, state=None) -> Searcher`` (see the module docstring)."""
+    """``factory(shape, board, tick, *, tables=None, state=None, goal=None) -> Searcher`` (see the module docstring)."""
 
     def __call__(
         self,
@@ -268,4 +275,15 @@ def ida_star(
             raise RuntimeError(f"no solution within {max_bound} moves (is the position solvable?)")
 
 
-__all__ = ["Cancelled", "Iteration", "Progress", "SECONDS_DIGITS", "SearchResult", "Searcher", "SearcherFactory", "TICK_NODES", "ida_star"]
+__all__ = [
+    "Cancelled",
+    "Iteration",
+    "Progress",
+    "SECONDS_DIGITS",
+    "SearchResult",
+    "Searcher",
+    "SearcherFactory",
+    "Stop",
+    "TICK_NODES",
+    "ida_star",
+]

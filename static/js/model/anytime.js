@@ -74,9 +74,9 @@ export function anytimeSolution(board, report) {
 }
 
 // ---------------------------------------------------------------- the pool's anytime answer
-// With two workers or more (solver/anytime-job.js), one proves the lower bound (IDA* iterations of
-// fifteen.anytime.browser's anytime_prove) while the others improve the best path
-// (anytime_improve); the tally below combines what they say, as fifteen.anytime.parallel does
+// With two workers or more (solver/anytime-solve.js), one proves the lower bound (IDA* iterations of
+// fifteen.parallel.anytime_page's anytime_prove) while the others improve the best path
+// (anytime_improve); the tally below combines what they say, as fifteen.parallel.anytime_processes does
 // natively: the best path is the shortest any worker found, the lower bound the largest any
 // proved, and the answer is optimal once the two meet.
 

@@ -9,8 +9,8 @@
 // the primary is ready (never delaying the first answer), each its own Pyodide
 // with the shape's databases (and the packs kept in Cache Storage).
 //
-// An anytime solve with helpers is solver/anytime-job.js's: a prover and improvers.
-// An optimal solve with helpers ready is fifteen.parallel.scheduler's search (py/fifteen/parallel/browser.py):
+// An anytime solve with helpers is solver/anytime-solve.js's: a prover and improvers.
+// An optimal solve with helpers ready is fifteen.parallel.scheduler's search (py/fifteen/parallel/page_pool.py):
 // the scheduler runs in the primary (PARALLEL_BEGIN / STEP: a coordinating worker
 // of its own would cost one more runtime and one more copy of the databases, up
 // to ~290 MB with the pack, for calls of a few milliseconds; they run only when
@@ -26,8 +26,8 @@
 import { goalTiles, parseShape } from "../model/board.js";
 import { ErrorType, Method } from "./protocol.js";
 import { SolverClient, SolverError } from "./client.js";
-import { AnytimeJob } from "./anytime-job.js";
-import { PoolJob } from "./pool-job.js";
+import { AnytimeSolve } from "./anytime-solve.js";
+import { PoolSolve } from "./pool-solve.js";
 import { WORKER_BASE_BYTES } from "./memory.js";
 
 /** At most this many workers, whatever the machine says. */
@@ -77,12 +77,12 @@ export class SolverPool {
       },
       fatal: (err) => {
         this.silent = false;
-        this.job?.fail(err);
+        this.current?.fail(err);
         handlers.fatal?.(err);
       },
     });
     this.helpers = []; // {client, restarts, dead}
-    this.job = null; // the parallel solve in progress
+    this.current = null; // the solve on the pool in progress (a ParallelSolve or an AnytimeSolve)
     this.helperTimer = 0;
     this.shape = "4x4";
     this.starting = false;
@@ -202,7 +202,7 @@ export class SolverPool {
           entry.client.call(Method.SOLVE, { text: t.join(" "), shape: this.shape, bound: "auto" }).catch(() => {});
         }
         started();
-        this.job?.adopt();
+        this.current?.adopt();
       },
       fatal: (err) => {
         if (entry.dead) return;
@@ -226,8 +226,8 @@ export class SolverPool {
 
   /**
    * Solve params = {text, shape, bound, goal?, anytime?, time_limit?}; onProgress(progress) with
-   * `workers` when parallel.  An anytime solve with helpers (ready, or starting) is an AnytimeJob
-   * (solver/anytime-job.js: a prover and improvers), starting from `proven`, a lower bound
+   * `workers` when parallel.  An anytime solve with helpers (ready, or starting) is an AnytimeSolve
+   * (solver/anytime-solve.js: a prover and improvers), starting from `proven`, a lower bound
    * proven before; alone, the primary's serial anytime search.
    */
   async solve(params, onProgress, { proven = 0 } = {}) {
@@ -237,27 +237,27 @@ export class SolverPool {
     }
     const helpers = this.readyHelpers();
     const clients = [this.primary, ...helpers.map((h) => h.client)];
-    let job;
+    let solving;
     if (params.anytime) {
       if (!this.primary.ready || !(helpers.length || this.status().starting)) return this.primary.solve(params, onProgress);
-      job = new AnytimeJob(this, params, onProgress, clients, { proven });
+      solving = new AnytimeSolve(this, params, onProgress, clients, { proven });
     } else {
       if (!helpers.length || !this.primary.ready) return this.primary.solve(params, onProgress);
-      job = new ParallelJob(this, params, onProgress, clients);
+      solving = new ParallelSolve(this, params, onProgress, clients);
     }
     this.shape = params.shape || this.shape;
-    this.job = job;
-    return job.run().finally(() => {
-      if (this.job === job) this.job = null;
+    this.current = solving;
+    return solving.run().finally(() => {
+      if (this.current === solving) this.current = null;
     });
   }
 
   /** Cancel whatever runs (every worker); resolves when the primary is usable again. */
   cancel(opts) {
-    const job = this.job;
-    if (job) {
-      job.fail(cancelled());
-      for (const c of job.busyHelpers()) c.cancel();
+    const solving = this.current;
+    if (solving) {
+      solving.fail(cancelled());
+      for (const c of solving.busyHelpers()) c.cancel();
     }
     return this.primary.cancel(opts);
   }
@@ -273,7 +273,7 @@ export class SolverPool {
 }
 
 /** One parallel solve: the loop of iterations, dispatch, progress, deaths, the result. */
-class ParallelJob extends PoolJob {
+class ParallelSolve extends PoolSolve {
   constructor(pool, params, onProgress, clients) {
     super(pool, onProgress, clients);
     this.params = { text: params.text, shape: params.shape, bound: params.bound, ...(params.goal ? { goal: params.goal } : {}) };

@@ -121,12 +121,12 @@ export const Method = Object.freeze({
   COMPARE: "compare",
   TRACE: "trace",
   EXPLAIN: "explain",
-  // the small-board explorer and hints (fifteen.lab.explorer, fifteen.lab.hint)
+  // the small-board explorer and hints (fifteen.bounds.exact, fifteen.lab.hint)
   EXPLORE_INFO: "explore_info",
   EXPLORE_POSITION: "explore_position",
   EXPLORE_RANDOM: "explore_random",
   HINT: "hint",
-  // the pool's parallel search (py/fifteen/parallel/browser.py; solver/pool.js): the scheduler runs
+  // the pool's parallel search (py/fifteen/parallel/page_pool.py; solver/pool.js): the scheduler runs
   // in the first worker (BEGIN, STEP, DROP), the tasks in every worker (TASKS, with
   // progress), the result from the worker whose task found the solution (RESULT)
   PARALLEL_BEGIN: "parallel_begin",
@@ -134,7 +134,7 @@ export const Method = Object.freeze({
   PARALLEL_TASKS: "parallel_tasks",
   PARALLEL_RESULT: "parallel_result",
   PARALLEL_DROP: "parallel_drop",
-  // the pool's anytime answer (py/fifteen/anytime/browser.py; solver/anytime-job.js): the first
+  // the pool's anytime answer (py/fifteen/parallel/anytime_page.py; solver/anytime-solve.js): the first
   // solution (FIRST), improvers' calls (IMPROVE), the prover's IDA* iterations (PROVE, with
   // progress), the result of the best path (RESULT)
   ANYTIME_FIRST: "anytime_first",

@@ -7,7 +7,7 @@
  *   worker/boot.js    the Python runtime and the solver package (INIT)
  *   worker/assets.js  the databases of a board shape (INIT, and before a request
  *                     for a shape not loaded yet)
- *   worker/packs.js   optional packs (INIT: the kept copies; LOAD_PACK)
+ *   worker/pack-loader.js   optional packs (INIT: the kept copies; LOAD_PACK)
  *   worker/snapshot.js  the memory snapshot a later start resumes (after INIT's databases)
  *   worker/common.js  fetching, posting, the worker's error type
  */
@@ -17,7 +17,7 @@ import { Databases, fetchDatabaseList } from "./assets.js";
 import { downloadKept, fetchSolver, fetchWheelList, loadRuntime, loadSolver, runtimeVersion } from "./boot.js";
 import { buildIdentity, dropSnapshot, findSnapshot, keepSnapshot } from "./snapshot.js";
 import { LoadError, firstLine, now, parseReply, post } from "./common.js";
-import { Packs } from "./packs.js";
+import { Packs } from "./pack-loader.js";
 
 const solver = {
   pyodide: null, // the runtime, once started
