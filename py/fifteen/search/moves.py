@@ -149,11 +149,13 @@ def _forbidden_sequences(
                     moved = bytearray(pos)
                     moved[b] = moved[s]
                     moved[s] = BLANK_BYTE
+                    after = bytes(moved)
                 else:
-                    moved = array("H")
-                    moved.frombytes(pos)
-                    moved[b], moved[s] = moved[s], BLANK_MARK
-                cands.append((path + (m,), x, bytes(moved) if small else moved.tobytes(), s, image + (mirror[m],) if mirror is not None else image))
+                    wide = array("H")
+                    wide.frombytes(pos)
+                    wide[b], wide[s] = wide[s], BLANK_MARK
+                    after = wide.tobytes()
+                cands.append((path + (m,), x, after, s, image + (mirror[m],) if mirror is not None else image))
         if mirror is not None:
 
             def key(c):
@@ -168,10 +170,11 @@ def _forbidden_sequences(
             if twin is not None:
                 forbidden[longer] = twin
                 children = backwards
+                entry: list = []
                 for m in reversed(longer):
-                    node = children.setdefault(m, [False, {}])
-                    children = node[1]
-                node[0] = True
+                    entry = children.setdefault(m, [False, {}])
+                    children = entry[1]
+                entry[0] = True
             else:
                 seen[key2] = longer
                 nxt.append((longer, x, after, s, image))
