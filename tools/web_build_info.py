@@ -6,7 +6,9 @@
   ``{"fifteen": "fifteen-X.Y.Z-py3-none-any.whl", "archive": "fifteen-X.Y.Z-pyodide.zip",
   "archive_sha256": ...}`` (the worker refuses an archive whose SHA-256 differs: damaged).
 * ``static/build-info.json`` — every file the site serves, with its size and
-  SHA-256, plus ``version``: a short hash over that list.  The service worker
+  SHA-256 (and, for a database the page loads only after Ready or when asked, the
+  manifest's ``"load"``: the page's precache leaves those to the service worker, which
+  keeps them when the solver worker fetches them), plus ``version``: a short hash over that list.  The service worker
   (``sw.js``) is registered as ``sw.js?v=<version>``, so any changed asset
   installs a new service worker with a new, versioned cache; the page also
   uses the sizes to show what the first visit downloads.
@@ -73,6 +75,20 @@ def wheel_manifest() -> None:
         print("wrote static/wheels/manifest.json")
 
 
+def deferred_assets() -> dict[str, str]:
+    """``static/db/<file>`` -> the manifest's ``"load"`` of the browser databases loaded after
+    Ready (``"idle"``) or only when asked (``"asked"``); see :class:`dbbuild.specs.AssetSpec`."""
+    try:
+        assets = json.loads((ROOT / "static" / "db" / "manifest.json").read_text()).get("assets", [])
+    except (OSError, ValueError, AttributeError):
+        return {}
+    out = {}
+    for a in assets if isinstance(assets, list) else []:
+        if isinstance(a, dict) and isinstance(a.get("file"), str) and a.get("load") in ("idle", "asked"):
+            out[f"static/db/{a['file']}"] = a["load"]
+    return out
+
+
 def browser_assets() -> list[str]:
     """The database files the browser worker loads: the manifest's ``assets`` that exist,
     except those marked ``"browser": false`` (native-only, too big for a page).  Optional
@@ -98,12 +114,15 @@ def build_info() -> None:
     files: dict[str, dict[str, Any]] = {}
     paths = [path for pattern in PATTERNS for path in sorted(ROOT.glob(pattern))]
     paths += [ROOT / rel for rel in browser_assets()]
+    deferred = deferred_assets()
     for path in paths:
         if not path.is_file() or path.name.startswith("."):
             continue
         data = path.read_bytes()
         rel = path.relative_to(ROOT).as_posix()
         files[rel] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        if rel in deferred:
+            files[rel]["load"] = deferred[rel]
     listing = json.dumps(files, sort_keys=True)
     version = hashlib.sha256(listing.encode()).hexdigest()[:16]
     info = {

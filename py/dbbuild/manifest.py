@@ -2,12 +2,16 @@
 
     {"format": 1, "assets": [{"file": "pdb-663.f15", "kind": "pdb",
                               "shapes": ["4x4"], "bytes": N, "crc32": "%08x",
-                              "sha256": "..."}, ...],
+                              "sha256": "...", "load": "asked", "bound": "pdb663"}, ...],
      "packs": [...]}   # only when an optional pack (build_db.py --pack) is in the directory:
                        # same fields + "optional": true, "bound", "label",
                        # "memory_bytes" (RAM once loaded), "encoding",
                        # "compression": "xz", "raw_bytes" (the container's size
                        # once decompressed: the browser worker allocates it)
+
+``load`` says when the page's worker loads an asset (``"first"``, the default when absent,
+``"idle"`` or ``"asked"``: :class:`dbbuild.specs.AssetSpec`) and ``bound`` which bound reads
+it (pattern databases); the command line ignores both.
 
 ``crc32`` is the container's trailer checksum (CRC-32 of all bytes but the last
 4 -- the CRC-32 of a whole container file is always 2144df1c); ``sha256`` is of
@@ -86,6 +90,10 @@ def write_manifest(out: Path, assets: Sequence[AssetSpec], packs: Sequence[Asset
         if p.exists():
             crc, sha = digests(p)
             entry: dict[str, Any] = {"file": spec.file, "kind": spec.kind, "shapes": list(spec.shapes), "bytes": p.stat().st_size}
+            if spec.load != "first":
+                entry["load"] = spec.load
+            if spec.bound:
+                entry["bound"] = spec.bound
             if crc is not None:
                 entry["crc32"] = crc
             entry["sha256"] = sha

@@ -54,6 +54,15 @@ class AssetSpec:
     #: Cache keys of the scheme before build versions (a hash of source files) under which
     #: these very bytes may already sit in the cache: adopted once instead of rebuilt.
     legacy_keys: tuple[str, ...] = ()
+    #: When the page's solver worker loads it (the manifest's ``"load"``; ignored natively):
+    #: ``"first"`` before it says Ready (what a first solve of its shapes needs; downloaded while
+    #: the runtime starts), ``"idle"`` after Ready while no request waits (a big default table
+    #: that a smaller one stands in for until it arrives), ``"asked"`` only when a request
+    #: names its bound (the bound menu, the lab).
+    load: str = "first"
+    #: The bound that reads it (the manifest's ``"bound"``: the worker loads an ``"asked"``
+    #: database before a request that names that bound), or None.
+    bound: str | None = None
 
     @property
     def name(self) -> str:
@@ -69,7 +78,7 @@ def _build_pdb(params: dict[str, Any], log: Log, cache: Path) -> bytes:
     return pattern.build_pdb_asset(params["rows"], params["cols"], params["partition"], params["groups"], log=log)
 
 
-def _pdb_spec(partition: str) -> AssetSpec:
+def _pdb_spec(partition: str, load: str) -> AssetSpec:
     return AssetSpec(
         file=pdb.asset_file(partition),
         kind="pdb",
@@ -77,6 +86,8 @@ def _pdb_spec(partition: str) -> AssetSpec:
         build=_build_pdb,
         version={"build": pattern.BUILD_VERSION, "container": container.FORMAT_VERSION, "pdb_format": pdb.PDB_FORMAT},
         params={"rows": 4, "cols": 4, "partition": partition, "groups": [list(g) for g in pdb.PARTITIONS[partition]]},
+        load=load,
+        bound=f"pdb{partition}",
     )
 
 
@@ -136,7 +147,7 @@ def _build_pdb78(params: dict[str, Any], log: Log, cache: Path) -> bytes:
     )
 
 
-def _pdb78_spec(partition: str) -> AssetSpec:
+def _pdb78_spec(partition: str, load: str = "first") -> AssetSpec:
     """A mixed-radix pattern database: the 7-8 pack (xz) or the default 7-7-1 (4x4) and
     5-5-5-5-4 (5x5) tables (zlib)."""
     xz = partition == "78"
@@ -163,16 +174,20 @@ def _pdb78_spec(partition: str) -> AssetSpec:
         # The pack as built by the code of commits 912480d and 4129afe (same builder, same
         # parameters): its xz -9 alone costs ~16 min of CPU.  Drop with the next BUILD_VERSION.
         legacy_keys=("b059d668292592f08c50", "198461247eb518827d83") if xz and pack78.BUILD_VERSION == 1 else (),
+        load=load,
+        bound=f"pdb{partition}",
     )
 
 
 #: The default assets (``make db``; CI): the page loads those listed for its board's shape
-#: (the explorer's tables only when asked: ``assets.ensure_for(..., explorer=True)``).
+#: (the explorer's tables only when asked: ``assets.ensure_for(..., explorer=True)``).  On
+#: 4x4 the page is Ready on the WD tables and the 5-5-5 (0.65 MB: Korf's #1 in 0.66 M nodes)
+#: and swaps in the 7-7-1 (15.9 MB) once it has arrived; the 6-6-3 comes only when asked.
 ASSETS: list[AssetSpec] = [
-    _pdb78_spec("771"),
+    _pdb78_spec("771", load="idle"),
     _pdb78_spec("55554"),
-    _pdb_spec("663"),
-    _pdb_spec("555"),
+    _pdb_spec("663", load="asked"),
+    _pdb_spec("555", load="first"),
     *_wd_specs(),
     *(_explorer_spec(s) for s in exact.DEFAULT_SHAPES),
 ]
