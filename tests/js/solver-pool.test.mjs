@@ -11,13 +11,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { ErrorType, FromWorker, Method, SIGINT, ToWorker, message } from "../../static/js/solver/protocol.js";
+import { ErrorType, FromWorker, LoadState, Method, SIGINT, Stage, ToWorker, message } from "../../static/js/solver/protocol.js";
 import { SolverClient } from "../../static/js/solver/client.js";
 import { MAX_WORKERS, SolverPool, poolLimits } from "../../static/js/solver/pool.js";
 import { FakeWorker } from "./fake-worker.mjs";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 const READY = (interrupt = null) => message.ready({ info: { bounds: { "4x4": ["auto"] } }, seconds: 1, interrupt });
+/** A worker's background work is done (protocol.js BACKGROUND): the primary's lets the helpers start. */
+const SETTLED = message.loading(Stage.BACKGROUND, LoadState.DONE, "memory snapshot kept", { later: true, snapshot: true, seconds: 1 });
 
 /** A pool of `size` workers with fake Web Workers; workers[k] = the k-th Worker made. */
 function setup(size = 2, { isolated = false } = {}) {
@@ -42,8 +44,10 @@ function setup(size = 2, { isolated = false } = {}) {
         }),
     },
   );
+  // READY, then the end of the worker's background work
   const ready = async (w) => {
     w.emit(READY(isolated ? new SharedArrayBuffer(4) : null));
+    w.emit(SETTLED);
     await tick();
   };
   return { pool, workers, events, ready };
@@ -105,6 +109,25 @@ describe("SolverPool", () => {
     assert.equal(req.type, ToWorker.SOLVE);
     workers[0].emit(message.result(req.id, { length: 3 }));
     assert.deepEqual(await solving, { length: 3 });
+  });
+
+  test("helpers wait for the primary's background work, which the page asks every worker for once it is ready", async () => {
+    const { pool, workers } = setup(2);
+    pool.start("4x4");
+    workers[0].emit(READY());
+    await tick();
+    await tick();
+    assert.equal(workers.length, 1, "no helper before the primary's background work is done");
+    assert.equal(workers[0].sent.filter((m) => m.type === ToWorker.BACKGROUND).length, 0, "nothing fetched after READY before the page asks");
+    pool.background("4x4");
+    assert.deepEqual(workers[0].sent.at(-1), message.background("4x4"));
+    workers[0].emit(SETTLED);
+    await tick();
+    await tick();
+    assert.equal(workers.length, 2, "the helper starts once the primary settled");
+    workers[1].emit(READY());
+    await tick();
+    assert.equal(workers[1].sent.filter((m) => m.type === ToWorker.BACKGROUND).length, 1, "a helper is asked at its READY");
   });
 
   test("helpers start one after the other, report their state, and leave the page's handlers alone", async () => {

@@ -1,5 +1,7 @@
-// worker/assets.js: the databases of a shape are downloaded at once and handed to Python in
-// the manifest's order; a missing one is a warning, a damaged one a LoadError naming it.
+// worker/assets.js: the databases of a shape are downloaded at once (those READY needs before
+// Python is up) and handed to Python in the manifest's order; a missing one is a warning, a
+// damaged one a LoadError naming it.  Those the manifest defers ("load": "idle", "asked") are
+// offered as pending bounds and loaded before a request that names their bound.
 
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
@@ -8,7 +10,14 @@ const posted = [];
 globalThis.self ??= globalThis; // (worker/common.js posts with self.postMessage)
 globalThis.self.postMessage = (msg) => posted.push(msg);
 
-const { Databases } = await import("../../static/js/worker/assets.js");
+const { Databases, Load, assetsFor, namedBounds, withPending } = await import("../../static/js/worker/assets.js");
+
+/** Databases with Python attached at once (the worker attaches it once the runtime is up). */
+function databases(api, skip = [], controlled = false, listText = list) {
+  const dbs = new Databases(skip, controlled, listText);
+  dbs.attach(api);
+  return dbs;
+}
 
 const ASSETS = [
   { file: "wd-4x4.f15", shapes: ["4x4"], bytes: 3 },
@@ -62,7 +71,7 @@ describe("the databases of a shape", () => {
   test("are all downloading before the first is handed over, then handed over in the manifest's order", async () => {
     const { asked, release } = gatedFetch();
     const api = fakeApi();
-    const dbs = new Databases(api, [], false, list);
+    const dbs = databases(api);
     const t0 = performance.now();
     const loading = dbs.ensureShape("4x4");
     // the last file arrives first: nothing is handed over before the first one has
@@ -90,7 +99,7 @@ describe("the databases of a shape", () => {
   test("a missing one is a warning and is not held; the others are loaded", async () => {
     const { release } = gatedFetch({ missing: ["pdb-555.f15"] });
     const api = fakeApi();
-    const dbs = new Databases(api, [], false, list);
+    const dbs = databases(api);
     const loading = dbs.ensureShape("4x4");
     for (const f of ["wd-4x4.f15", "pdb-555.f15", "pdb-663.f15"]) await release(f);
     await loading;
@@ -102,7 +111,7 @@ describe("the databases of a shape", () => {
 
   test("a damaged one stops the start with a LoadError naming it", async () => {
     const { release } = gatedFetch();
-    const dbs = new Databases(fakeApi({ damaged: ["pdb-555.f15"] }), [], false, list);
+    const dbs = databases(fakeApi({ damaged: ["pdb-555.f15"] }));
     const loading = dbs.ensureShape("4x4");
     for (const f of ["wd-4x4.f15", "pdb-555.f15", "pdb-663.f15"]) await release(f);
     await assert.rejects(loading, (e) => e.file === "pdb-555.f15" && /bad CRC-32/.test(e.message));
@@ -110,10 +119,107 @@ describe("the databases of a shape", () => {
 
   test("a skipped one is not fetched", async () => {
     const { asked, release } = gatedFetch();
-    const dbs = new Databases(fakeApi(), ["pdb-555.f15"], false, list);
+    const dbs = databases(fakeApi(), ["pdb-555.f15"]);
     const loading = dbs.ensureShape("4x4");
     for (const f of ["wd-4x4.f15", "pdb-663.f15"]) await release(f);
     await loading;
     assert.deepEqual(asked, ["wd-4x4.f15", "pdb-663.f15"]);
+  });
+});
+
+const DEFERRED = [
+  { file: "pdb-771.f15", shapes: ["4x4"], bytes: 4, load: "idle", bound: "pdb771" },
+  { file: "pdb-663.f15", shapes: ["4x4"], bytes: 1, load: "asked", bound: "pdb663" },
+  { file: "pdb-555.f15", shapes: ["4x4"], bytes: 2, bound: "pdb555" },
+  { file: "wd-4x4.f15", shapes: ["4x4"], bytes: 3 },
+  { file: "wd-3x3.f15", shapes: ["3x3"], bytes: 1 },
+];
+
+/** fetch answering every file at once with its bytes (DEFERRED's sizes), recording what was asked. */
+function openFetch(assets = DEFERRED) {
+  const asked = [];
+  globalThis.fetch = async (url) => {
+    const file = String(url).split("/").pop();
+    asked.push(file);
+    if (file === "manifest.json") return new Response(JSON.stringify({ assets }));
+    return new Response(new Uint8Array(assets.find((a) => a.file === file).bytes));
+  };
+  return asked;
+}
+
+function deferredApi() {
+  const api = fakeApi();
+  api.manifest = () => JSON.stringify({ ok: true, result: { assets: DEFERRED, packs: [], warnings: [] } });
+  return api;
+}
+
+describe("when each database is loaded (the manifest's load)", () => {
+  beforeEach(() => posted.splice(0));
+
+  test("assetsFor: a shape's databases of one kind of load, in the manifest's order; absent means first", () => {
+    assert.deepEqual(assetsFor(DEFERRED, "4x4", Load.FIRST).map((a) => a.file), ["pdb-555.f15", "wd-4x4.f15"]);
+    assert.deepEqual(assetsFor(DEFERRED, "4x4", Load.IDLE).map((a) => a.file), ["pdb-771.f15"]);
+    assert.deepEqual(assetsFor(DEFERRED, "4x4", Load.ASKED).map((a) => a.file), ["pdb-663.f15"]);
+    assert.deepEqual(assetsFor(DEFERRED, "4x4", Load.FIRST, new Set(["wd-4x4.f15"])).map((a) => a.file), ["pdb-555.f15"]);
+    assert.deepEqual(assetsFor([{ file: "x.f15", shapes: ["4x4"], load: "someday" }], "4x4", Load.FIRST).map((a) => a.file), ["x.f15"]);
+  });
+
+  test("before Python is up only the first ones are downloaded; READY's shape loads only those", async () => {
+    const asked = openFetch();
+    const dbs = new Databases([], false, Promise.resolve({ text: JSON.stringify({ assets: DEFERRED }) }));
+    await dbs.prefetch("4x4");
+    assert.deepEqual(asked, ["pdb-555.f15", "wd-4x4.f15"]);
+    const api = deferredApi();
+    dbs.attach(api);
+    await dbs.ensureShape("4x4");
+    assert.deepEqual(asked, ["pdb-555.f15", "wd-4x4.f15"], "nothing downloaded twice, nothing deferred fetched");
+    assert.deepEqual(api.loaded.map(([f]) => f), ["pdb-555.f15", "wd-4x4.f15"]);
+    assert.deepEqual(dbs.pendingBounds(), {
+      pdb771: { file: "pdb-771.f15", bytes: 4, load: "idle", shapes: ["4x4"] },
+      pdb663: { file: "pdb-663.f15", bytes: 1, load: "asked", shapes: ["4x4"] },
+    });
+    assert.deepEqual(dbs.pendingBounds("3x3"), {});
+  });
+
+  test("a request that names a pending bound loads its database first (after READY: `later`), once", async () => {
+    const asked = openFetch();
+    const api = deferredApi();
+    const dbs = databases(api);
+    await dbs.ensureShape("4x4");
+    dbs.laterFields = () => ({ info: { bounds: {} }, heap_bytes: 7 });
+    assert.equal(await dbs.ensureBounds(namedBounds({ bound: "auto" })), false, "auto loads nothing");
+    assert.equal(await dbs.ensureBounds(namedBounds({ bounds: ["md", "pdb663"] })), true);
+    assert.deepEqual(api.loaded.map(([f]) => f), ["pdb-555.f15", "wd-4x4.f15", "pdb-663.f15"]);
+    const arrived = posted.find((m) => m.label === "pdb-663.f15" && m.state === "done");
+    assert.equal(arrived.later, true);
+    assert.deepEqual([arrived.info, arrived.heap_bytes], [{ bounds: {} }, 7], "its DONE tells the page the new info and heap");
+    assert.equal(await dbs.ensureBounds(["pdb663"]), false);
+    assert.deepEqual(asked.filter((f) => f === "pdb-663.f15"), ["pdb-663.f15"]);
+    assert.deepEqual(Object.keys(dbs.pendingBounds()), ["pdb771"]);
+  });
+
+  test("a deferred database that cannot be fetched stays pending: a later request tries again", async () => {
+    openFetch();
+    const api = deferredApi();
+    const dbs = databases(api);
+    await dbs.ensureShape("4x4");
+    globalThis.fetch = async () => new Response("", { status: 404, statusText: "Not Found" });
+    await dbs.ensureBounds(["pdb771"]);
+    assert.ok(dbs.pendingBounds().pdb771, "still offered");
+    assert.match(posted.find((m) => m.type === "warning").message, /pdb-771\.f15.*404/);
+    openFetch();
+    await dbs.ensureBounds(["pdb771"]);
+    assert.equal(dbs.pendingBounds().pdb771, undefined);
+    assert.ok(api.loaded.some(([f]) => f === "pdb-771.f15"));
+  });
+
+  test("withPending offers the pending bounds on their shapes, strongest first, and lists them", () => {
+    const info = { bounds: { "4x4": ["auto", "pdb555", "wdid", "md"], "3x3": ["auto", "md"] }, labels: { auto: "A", pdb771: "7", pdb663: "6", pdb555: "5", wdid: "W", md: "M" } };
+    const pending = { pdb771: { file: "pdb-771.f15", bytes: 4, load: "idle", shapes: ["4x4"] }, pdb663: { file: "pdb-663.f15", bytes: 1, load: "asked", shapes: ["4x4"] } };
+    const out = withPending(info, pending);
+    assert.deepEqual(out.bounds["4x4"], ["auto", "pdb771", "pdb663", "pdb555", "wdid", "md"]);
+    assert.deepEqual(out.bounds["3x3"], ["auto", "md"]);
+    assert.deepEqual(out.pending, pending);
+    assert.equal(withPending(info, {}), info);
   });
 });

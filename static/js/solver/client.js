@@ -222,6 +222,15 @@ export class SolverClient {
     return this.request((id) => message.call(id, method, params, { progress: !!onProgress }), onProgress);
   }
 
+  /**
+   * The page is ready: the worker may do its background work for `shape` (the databases
+   * deferred to then, the warm-up, the memory snapshot; protocol.js BACKGROUND), each step
+   * only while no request waits.
+   */
+  background(shape = this.shape) {
+    this.worker?.postMessage(message.background(shape));
+  }
+
   /** Solve params = {text, shape, bound}; onProgress(progress) during the search. */
   solve(params, onProgress) {
     return this.request((id) => message.solve(id, params), onProgress);

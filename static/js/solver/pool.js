@@ -6,8 +6,10 @@
 // loading and errors are the page's, every call but a parallel solve goes to it,
 // and with no other worker ready a solve is today's serial path, unchanged.
 // Workers 2..N (the "helpers") start one after the other in the background once
-// the primary is ready (never delaying the first answer), each its own Pyodide
-// with the shape's databases (and the packs kept in Cache Storage).
+// the primary is ready and has done its background work (never delaying the first
+// answer; by then the databases deferred to after READY are in the offline cache and the
+// memory snapshot is kept, which the helpers resume), each its own Pyodide with the
+// shape's databases (and the packs kept in Cache Storage).
 //
 // An anytime solve with helpers is solver/anytime-solve.js's: a prover and improvers.
 // An optimal solve with helpers ready is fifteen.parallel.scheduler's search (py/fifteen/parallel/page_pool.py):
@@ -24,7 +26,7 @@
 // to its end counts, so no partial answer is ever reported as optimal.
 
 import { goalTiles, parseShape } from "../model/board.js";
-import { ErrorType, Method } from "./protocol.js";
+import { ErrorType, LoadState, Method, Stage } from "./protocol.js";
 import { SolverClient, SolverError } from "./client.js";
 import { AnytimeSolve } from "./anytime-solve.js";
 import { PoolSolve } from "./pool-solve.js";
@@ -66,13 +68,22 @@ export class SolverPool {
     this.size = Math.max(1, size);
     this.helperDelay = helperDelay;
     this.silent = false; // the primary restarts after a stop: the page is not told
+    this.backgroundShape = null; // the page asked for the workers' background work (background())
+    this.settled = false; // the primary's background work was done once: helpers may start
     this.primary = createClient({
       ...handlers,
-      loading: (msg) => this.silent || handlers.loading?.(msg),
+      loading: (msg) => {
+        if (msg.stage === Stage.BACKGROUND && msg.state === LoadState.DONE) {
+          this.settled = true;
+          this.scheduleHelpers();
+        }
+        if (!this.silent || msg.later) handlers.loading?.(msg);
+      },
       restart: () => this.silent || handlers.restart?.(),
       ready: (msg) => {
         if (!this.silent) handlers.ready?.(msg);
         this.silent = false;
+        if (this.backgroundShape) this.primary.background(this.backgroundShape);
         this.scheduleHelpers();
       },
       fatal: (err) => {
@@ -130,6 +141,15 @@ export class SolverPool {
     return this.primary.call(method, params, onProgress);
   }
 
+  /**
+   * The page is ready: every worker does its background work for `shape` (protocol.js
+   * BACKGROUND), the primary now, the helpers (and a restarted primary) once ready.
+   */
+  background(shape = this.shape) {
+    this.backgroundShape = shape;
+    this.primary.background(shape);
+  }
+
   /** Load a pack in the primary (downloaded), then in the ready helpers (from the kept copy). */
   async loadPack(file, onProgress) {
     const result = await this.primary.loadPack(file, onProgress);
@@ -176,10 +196,10 @@ export class SolverPool {
     this.notify();
   }
 
-  /** Start the missing helpers, one after the other, once the primary is ready. */
+  /** Start the missing helpers, one after the other, once the primary is ready and settled. */
   scheduleHelpers(delay = this.helperDelay) {
     clearTimeout(this.helperTimer);
-    if (!this.primary.ready || this.starting) return;
+    if (!this.primary.ready || !this.settled || this.starting) return;
     if (this.helpers.filter((h) => !h.dead).length >= this.size - 1) return;
     this.helperTimer = setTimeout(() => this.startHelper(), delay);
   }
@@ -194,6 +214,7 @@ export class SolverPool {
     };
     entry.client = this.createClient({
       ready: () => {
+        if (this.backgroundShape) entry.client.background(this.backgroundShape);
         // Warm the shape's tables up (a one-move search), as the page does for the primary.
         const dims = parseShape(this.shape);
         if (dims) {

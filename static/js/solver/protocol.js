@@ -39,6 +39,15 @@
  *             for offline use; result {file, bytes, cached, memory_bytes, info, heap_bytes}
  *             (heap_bytes: as READY's, the pack now included); a damaged or unreachable
  *             pack is an ordinary (non-fatal) ERROR
+ *   BACKGROUND {shape}
+ *             the page is ready (and its offline cache in place, control/offline.js): the
+ *             worker's own work for `shape` may begin, each step only while no request waits
+ *             or runs (worker/idle.js): the databases deferred to after READY (manifest
+ *             "load": "idle", the 7-7-1) downloaded and handed to Python, the warm-up search,
+ *             the memory snapshot (worker/snapshot.js); their LOADING messages carry `later`,
+ *             and LOADING {stage: BACKGROUND, state: DONE} ends it.  Never answered; once
+ *             per shape.  Nothing is fetched after READY before it (a first visit's bytes
+ *             before Ready are the runtime's, the package's and the "ready" databases')
  *   CANCEL    {}
  *             only useful when the page is cross-origin isolated (the worker sets the
  *             interrupt buffer; the page normally writes it itself, as this message
@@ -46,15 +55,23 @@
  *             and starts a new one
  *
  * Worker -> page (FromWorker)
- *   LOADING   {stage, state, label, bytes?, loaded?, seconds?, missing?, cached?, snapshot?}
+ *   LOADING   {stage, state, label, bytes?, loaded?, seconds?, missing?, cached?, snapshot?,
+ *              later?, info?, heap_bytes?}
  *             stage: Stage; state: LoadState; label is human-readable ("wd-4x4.f15"),
  *             bytes the size when known, missing = a database could not be fetched,
  *             cached = served from the site's offline cache (nothing downloaded: the page
  *             shows no size then); snapshot = resumed from the memory snapshot of an earlier
  *             start (worker/snapshot.js): the runtime with the package and those databases
+ *             (with stage BACKGROUND: a snapshot was kept); later = after READY (a database
+ *             deferred to then or asked for by a request, the background work): a DONE of a
+ *             database handed to Python then carries the new `info` and `heap_bytes` (as
+ *             READY's)
  *   WARNING   {message}              non-fatal (e.g. a missing WD table: rebuilt in-process)
  *   READY     {info, interrupt, seconds, packs, heap_bytes}
- *             info = the result of Method.INFO (shapes, bounds per shape, bound labels);
+ *             info = the result of Method.INFO (shapes, bounds per shape, bound labels),
+ *             plus the bounds whose databases are not in Python yet (manifest "load":
+ *             "idle" or "asked"), offered in `bounds` and listed in `pending`: {bound:
+ *             {file, bytes, load, shapes}} (a request that names one loads it first);
  *             interrupt = a SharedArrayBuffer (Int32, write SIGINT to stop Python) or null;
  *             packs = the manifest's optional packs, each with `loaded` (true when a copy
  *             kept in Cache Storage was loaded at INIT); heap_bytes = the size of the
@@ -97,6 +114,7 @@ export const ToWorker = Object.freeze({
   CALL: "call",
   SOLVE: "solve",
   LOAD_PACK: "loadPack",
+  BACKGROUND: "background",
   CANCEL: "cancel",
 });
 
@@ -169,11 +187,12 @@ export const ErrorCode = Object.freeze({
   CANCELLED: "cancelled",
 });
 
-/** LOADING stages, in the order they run. */
+/** LOADING stages, in the order they run (BACKGROUND: after READY, see ToWorker.BACKGROUND). */
 export const Stage = Object.freeze({
   RUNTIME: "runtime",
   SOLVER: "solver",
   DATABASES: "databases",
+  BACKGROUND: "background",
 });
 
 /** LOADING states of one stage (or one database). */
@@ -192,8 +211,8 @@ export const PackPhase = Object.freeze({
 /**
  * The params of the warm-up: a SOLVE of a one-move position of `shape` ("RxC"), with which the
  * solver prepares the tables of its first search of that shape (about a second in the browser).
- * The page sends it when a shape is first shown; the worker runs it for INIT's shape before it
- * makes its memory snapshot, which then holds those tables.
+ * The page sends it when a shape is first shown; the worker's background work runs it too
+ * before it makes its memory snapshot, which then holds those tables.
  */
 export function warmUpParams(shape) {
   const { rows, cols } = parseShape(shape);
@@ -231,6 +250,7 @@ export const message = Object.freeze({
   call: (id, method, params = {}, { progress = false } = {}) => ({ type: ToWorker.CALL, id, method, params, ...(progress ? { progress } : {}) }),
   solve: (id, params) => ({ type: ToWorker.SOLVE, id, params }),
   loadPack: (id, file) => ({ type: ToWorker.LOAD_PACK, id, file }),
+  background: (shape) => ({ type: ToWorker.BACKGROUND, shape }),
   cancel: () => ({ type: ToWorker.CANCEL }),
   // worker -> page
   loading: (stage, state, label, extra = {}) => ({ type: FromWorker.LOADING, stage, state, label, ...extra }),

@@ -1,9 +1,27 @@
-// Solver worker, databases: the list of database assets (../db/manifest.json,
-// written by build_db.py) and loading those of a board shape into Python.
-// Reports LOADING for the stage DATABASES, one label per file.
+// Solver worker, databases: the list of database assets (../db/manifest.json, written by
+// build_db.py) and loading those of a board shape into Python, each when its entry's "load"
+// says (py/dbbuild/specs.py, AssetSpec.load):
+//
+//   "first" (the default)  before READY: what a first solve of the shape needs (on 4x4 the WD
+//                          tables and the 5-5-5, 0.65 MB), downloaded while the runtime starts;
+//   "idle"                 after READY, once the page asks for the worker's background work
+//                          (ToWorker.BACKGROUND): downloaded at once, handed to Python only while
+//                          no request waits (the 7-7-1: 15.9 MB, ~0.7 s of the worker's thread);
+//   "asked"                only before a request that names its bound (the 6-6-3: the bound
+//                          menu, the lab).
+//
+// Until a database is in Python its bound is offered as pending (pendingBounds: the page's
+// bound menu says it downloads), and "auto" is the strongest bound loaded.  Reports LOADING for
+// the stage DATABASES, one label per file; after READY with `later`.
 
 import { ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
 import { LoadError, fetchBytes, isCached, keepForPrecache, now, parseReply, post, url } from "./common.js";
+
+/** When the worker loads an asset (the manifest's "load"). */
+export const Load = Object.freeze({ FIRST: "first", IDLE: "idle", ASKED: "asked" });
+
+/** An asset's "load", "first" when the manifest gives none (or one this worker does not know). */
+export const loadOf = (asset) => (Object.values(Load).includes(asset?.load) ? asset.load : Load.FIRST);
 
 /**
  * ../db/manifest.json's text: resolves to {text} or {error} (a missing list is a warning, not a
@@ -17,28 +35,94 @@ export function fetchDatabaseList() {
   })().catch((error) => ({ error }));
 }
 
+/**
+ * The assets of `assets` (a manifest's list) that the page's worker loads for `shape` at `load`
+ * (Load), but those in `skip` (a Set of files): in the manifest's order.
+ */
+export function assetsFor(assets, shape, load, skip = new Set()) {
+  return (Array.isArray(assets) ? assets : []).filter(
+    (a) =>
+      a?.file &&
+      (a.shapes || []).includes(shape) &&
+      a.browser !== false && // "browser": false marks a native-only (too big) database
+      loadOf(a) === load &&
+      !skip.has(a.file),
+  );
+}
+
+/**
+ * `info` (fifteen.api's "info" answer) with the bounds of the databases not in Python yet
+ * (`pending`: {bound: {file, bytes, load, shapes}}) offered on their shapes, in the order of
+ * info.labels (strongest first, after "auto"), and listed as `info.pending`.
+ */
+export function withPending(info, pending) {
+  if (!info || !pending || !Object.keys(pending).length) return info;
+  const order = Object.keys(info.labels || {});
+  const rank = (b) => (b === "auto" ? -1 : order.indexOf(b) < 0 ? order.length : order.indexOf(b));
+  const bounds = { ...(info.bounds || {}) };
+  for (const [bound, p] of Object.entries(pending)) {
+    for (const shape of p.shapes || []) {
+      if (!bounds[shape] || bounds[shape].includes(bound)) continue;
+      bounds[shape] = [...bounds[shape], bound].sort((a, b) => rank(a) - rank(b));
+    }
+  }
+  return { ...info, bounds, pending };
+}
+
+/** The bound names a request's params name (`bound`, `bounds`), "auto" left out. */
+export function namedBounds(params) {
+  const names = [params?.bound, ...(Array.isArray(params?.bounds) ? params.bounds : [])];
+  return names.filter((b) => typeof b === "string" && b && b !== "auto");
+}
+
 export class Databases {
   /**
-   * api: the fifteen.api module (a PyProxy); skip: asset files not to load
-   * (the user chose to go on without a damaged one); controlled: a service worker serves
-   * this worker (a file it has cached is reported `cached`: no download size shown);
-   * listText: the manifest's text when already fetched (fetchDatabaseList()).
+   * skip: asset files not to load (the user chose to go on without a damaged one);
+   * controlled: a service worker serves this worker (a file it has cached is reported
+   * `cached`: no download size shown); listText: the manifest's text, a promise of {text} or
+   * {error} (fetchDatabaseList()).  Python comes later (attach).
    */
-  constructor(api, skip = [], controlled = false, listText = fetchDatabaseList()) {
-    this.api = api;
+  constructor(skip = [], controlled = false, listText = fetchDatabaseList()) {
+    this.api = null;
     this.controlled = controlled;
     this.listText = listText;
     this.skipped = new Set(skip);
     this.manifestDoc = null; // {assets: [...], packs: [...]}, checked (manifest())
+    this.downloads = new Map(); // file -> promise of {bytes, cached} or {error} (download())
     this.loadedFiles = new Set(); // files handed to Python (or found missing)
     this.missingFiles = new Set(); // of those, the ones found missing (not in Python)
-    this.loadedShapes = new Set();
+    this.loadedShapes = new Set(); // shapes whose "first" assets are in
     this.keeping = []; // copies of downloads being stored for the page's precache (download())
+    this.laterFields = () => ({}); // what a DONE after READY adds (worker.js: the new info, the heap)
+  }
+
+  /** Python is up: `api` is the fifteen.api module (a PyProxy). */
+  attach(api) {
+    this.api = api;
   }
 
   /** Resolves once every copy kept by download() is stored (awaited with boot.js's downloadKept). */
   kept() {
     return Promise.all(this.keeping);
+  }
+
+  /**
+   * The manifest's assets as read before Python is up (parsed here, unchecked: only to start
+   * downloads early; what Python then refuses is never handed over), or [].
+   */
+  async rawAssets() {
+    const { text } = await this.listText;
+    try {
+      const doc = JSON.parse(text);
+      return Array.isArray(doc?.assets) ? doc.assets : [];
+    } catch {
+      return [];
+    }
+  }
+
+  /** Start downloading the "first" assets of `shape` (no Python needed): the runtime starts meanwhile. */
+  async prefetch(shape) {
+    for (const asset of assetsFor(await this.rawAssets(), shape, Load.FIRST, this.skipped)) this.fetch(asset);
   }
 
   /**
@@ -81,23 +165,23 @@ export class Databases {
     return [...this.loadedFiles].filter((f) => !this.missingFiles.has(f));
   }
 
+  /** The assets of the checked manifest for `shape` at `load` that are not in Python yet. */
+  async waiting(shape, load) {
+    const manifest = await this.manifest();
+    return assetsFor(manifest.assets, shape, load, this.skipped).filter((a) => !this.loadedFiles.has(a.file));
+  }
+
   /**
-   * Fetch and hand to Python every database asset for `shape` not loaded yet.  The files are
-   * downloaded at once (they wait on the network, not on Python) and handed over in the
-   * manifest's order as each arrives.  Each file's DONE reports the seconds since the previous
-   * one's (the first: since this began), so that the files' seconds add up to this step's time.
+   * Hand to Python every "first" asset of `shape` not loaded yet.  Their downloads started at
+   * once (prefetch, else here: they wait on the network, not on Python); they are handed over
+   * in the manifest's order as each arrives.  Each file's DONE reports the seconds since the
+   * previous one's (the first: since this began), so that the files' seconds add up to this
+   * step's time.
    */
   async ensureShape(shape) {
     if (!shape || this.loadedShapes.has(shape)) return;
-    const manifest = await this.manifest();
-    const wanted = manifest.assets.filter(
-      (a) =>
-        (a.shapes || []).includes(shape) &&
-        a.browser !== false && // "browser": false marks a native-only (too big) database
-        !this.loadedFiles.has(a.file) &&
-        !this.skipped.has(a.file),
-    );
-    const downloads = wanted.map((asset) => this.download(asset));
+    const wanted = await this.waiting(shape, Load.FIRST);
+    const downloads = wanted.map((asset) => this.fetch(asset));
     let since = now();
     for (const [i, asset] of wanted.entries()) {
       this.install(asset, await downloads[i], since);
@@ -106,18 +190,64 @@ export class Databases {
     this.loadedShapes.add(shape);
   }
 
-  /** Download one asset (START, PROGRESS): {bytes, cached}, or {error} when it cannot be. */
-  async download(asset) {
+  /**
+   * The databases of `shape` that are not in Python yet and have a bound ("idle" and "asked"
+   * ones): {bound: {file, bytes, load, shapes}}; of every shape without `shape`.
+   */
+  pendingBounds(shape = null) {
+    const out = {};
+    for (const a of this.manifestDoc?.assets || []) {
+      const load = loadOf(a);
+      if (load === Load.FIRST || !a.bound || a.browser === false || this.skipped.has(a.file) || this.loadedFiles.has(a.file)) continue;
+      if (shape && !(a.shapes || []).includes(shape)) continue;
+      out[a.bound] = { file: a.file, bytes: a.bytes || 0, load, shapes: a.shapes || [] };
+    }
+    return out;
+  }
+
+  /**
+   * Before a request that names `bounds`: the databases of those not in Python yet ("asked",
+   * or "idle" ones still coming) are downloaded (or their download under way awaited) and
+   * handed over now.  Resolves to whether any was.
+   */
+  async ensureBounds(bounds) {
+    if (!bounds.length) return false;
+    const manifest = await this.manifest();
+    const wanted = manifest.assets.filter((a) => a.bound && bounds.includes(a.bound) && loadOf(a) !== Load.FIRST && a.browser !== false && !this.loadedFiles.has(a.file) && !this.skipped.has(a.file));
+    for (const asset of wanted) {
+      const since = now();
+      this.install(asset, await this.fetch(asset, { later: true }), since, { later: true });
+    }
+    return wanted.length > 0;
+  }
+
+  /** The download of `asset`, started once (download()): a promise of {bytes, cached} or {error}. */
+  fetch(asset, opts = {}) {
+    let got = this.downloads.get(asset.file);
+    if (!got) {
+      got = this.download(asset, opts);
+      this.downloads.set(asset.file, got);
+    }
+    return got;
+  }
+
+  /**
+   * Download one asset (START, PROGRESS; `later`: after READY): {bytes, cached}, or {error}
+   * when it cannot be.
+   */
+  async download(asset, { later = false } = {}) {
     const label = asset.file;
+    const flags = later ? { later } : {};
     const cached = await isCached(`../db/${asset.file}`, this.controlled);
-    post(message.loading(Stage.DATABASES, LoadState.START, label, cached ? { cached } : { bytes: asset.bytes }));
+    post(message.loading(Stage.DATABASES, LoadState.START, label, { ...flags, ...(cached ? { cached } : { bytes: asset.bytes }) }));
     try {
       const bytes = await fetchBytes(`../db/${asset.file}`, {
         label,
         expected: asset.bytes,
-        onProgress: cached ? undefined : (loaded, total) => post(message.loading(Stage.DATABASES, LoadState.PROGRESS, label, { bytes: total, loaded })),
+        onProgress: (loaded, total) => post(message.loading(Stage.DATABASES, LoadState.PROGRESS, label, { ...flags, ...(cached ? { cached } : {}), bytes: total, loaded })),
       });
-      if (!this.controlled) this.keep(asset.file, bytes);
+      // (after READY the service worker serves this worker: it keeps what passes through it)
+      if (!this.controlled && !later) this.keep(asset.file, bytes);
       return { bytes, cached };
     } catch (error) {
       return { error };
@@ -126,26 +256,36 @@ export class Databases {
 
   /**
    * A first visit (no service worker yet): a copy of the download is kept for the page's
-   * precache (common.js keepForPrecache; a fresh headless profile's HTTP cache did not keep the
-   * 16 MB pdb-771.f15, tests/e2e/test_startup.py).  The Response is made at once (it copies the
-   * bytes, which Python then takes).
+   * precache (common.js keepForPrecache), so that the page works offline as soon as it is
+   * Ready, before its precache has run.  The Response is made at once (it copies the bytes,
+   * which Python then takes).
    */
   keep(file, bytes) {
     const copy = new Response(bytes, { status: 200, headers: { "Content-Type": "application/octet-stream" } });
     this.keeping.push(keepForPrecache(url(`../db/${file}`), copy));
   }
 
-  /** Hand a downloaded asset to Python (DONE); a damaged one is a LoadError naming it. */
-  install(asset, { bytes, cached, error }, since) {
+  /**
+   * Hand a downloaded asset to Python (DONE; `later`: after READY); a damaged one is a LoadError
+   * naming it.  One already in Python is left alone (an "idle" one a request loaded first).
+   * Returns whether it was handed over.
+   */
+  install(asset, { bytes, cached, error }, since, { later = false } = {}) {
     const label = asset.file;
+    if (this.loadedFiles.has(asset.file)) return false;
+    const flags = later ? { later } : {};
+    this.downloads.delete(asset.file); // (the bytes go to Python: not held twice)
     if (error) {
       // A missing database is not fatal: the package can rebuild WD tables itself
-      // (slower) and simply lacks a PDB bound otherwise.
+      // (slower) and simply lacks a PDB bound otherwise.  One loaded after READY stays
+      // pending: a later request for its bound tries again.
       post(message.warning(`${error.message} — continuing without it.`));
-      post(message.loading(Stage.DATABASES, LoadState.DONE, label, { seconds: now() - since, missing: true }));
-      this.loadedFiles.add(asset.file);
-      this.missingFiles.add(asset.file);
-      return;
+      post(message.loading(Stage.DATABASES, LoadState.DONE, label, { ...flags, seconds: now() - since, missing: true }));
+      if (!later) {
+        this.loadedFiles.add(asset.file);
+        this.missingFiles.add(asset.file);
+      }
+      return false;
     }
     const reply = parseReply(this.api.load_asset(asset.file, bytes));
     if (!reply.ok) {
@@ -153,6 +293,8 @@ export class Databases {
       throw new LoadError(err.type || ErrorType.ASSET, err.message || `${asset.file}: could not be read`, asset.file);
     }
     this.loadedFiles.add(asset.file);
-    post(message.loading(Stage.DATABASES, LoadState.DONE, label, { ...(cached ? { cached } : { bytes: bytes.length }), seconds: now() - since }));
+    const seconds = now() - since;
+    post(message.loading(Stage.DATABASES, LoadState.DONE, label, { ...flags, ...(cached ? { cached } : { bytes: bytes.length }), seconds, ...(later ? this.laterFields() : {}) }));
+    return true;
   }
 }

@@ -8,16 +8,19 @@
  *   worker/assets.js  the databases of a board shape (INIT, and before a request
  *                     for a shape not loaded yet)
  *   worker/pack-loader.js   optional packs (INIT: the kept copies; LOAD_PACK)
- *   worker/snapshot.js  the memory snapshot a later start resumes (after INIT's databases)
+ *   worker/snapshot.js  the memory snapshot a later start resumes (background work)
+ *   worker/idle.js    the background work after READY (BACKGROUND: the databases deferred
+ *                     to then, the warm-up, the snapshot), run only while no request waits
  *   worker/common.js  fetching, posting, the worker's error type
  */
 
-import { ErrorType, Method, PackPhase, SIGINT, ToWorker, bootOptions, message, warmUpParams } from "../solver/protocol.js";
-import { Databases, fetchDatabaseList } from "./assets.js";
+import { ErrorType, LoadState, Method, PackPhase, SIGINT, Stage, ToWorker, bootOptions, message, warmUpParams } from "../solver/protocol.js";
+import { Databases, Load, fetchDatabaseList, namedBounds, withPending } from "./assets.js";
 import { downloadKept, fetchSolver, fetchWheelList, loadRuntime, loadSolver, runtimeVersion } from "./boot.js";
 import { buildIdentity, dropSnapshot, findSnapshot, keepSnapshot } from "./snapshot.js";
 import { LoadError, firstLine, now, parseReply, post } from "./common.js";
 import { Packs } from "./pack-loader.js";
+import { IdleWork } from "./idle.js";
 
 const solver = {
   pyodide: null, // the runtime, once started
@@ -25,7 +28,11 @@ const solver = {
   interrupt: null, // Int32Array on a SharedArrayBuffer, when cross-origin isolated
   databases: null, // Databases
   packs: null, // Packs
+  identity: null, // a promise of this build's identity (worker/snapshot.js), for the snapshot
 };
+
+/** The background work after READY waits for the requests (worker/idle.js). */
+const idle = new IdleWork();
 
 /**
  * The runtime's start and the solver package's download, begun once: as the worker starts
@@ -88,10 +95,11 @@ function apiCall(method, params, progress) {
   return parseReply(json); // a Cancel inside the call: fifteen.api's own {type: "cancelled"} error
 }
 
+/** fifteen.api's info, with the bounds whose databases are still to come (assets.js withPending). */
 function info() {
   const reply = apiCall(Method.INFO, {});
   if (!reply.ok) throw new LoadError(reply.error.type, reply.error.message);
-  return reply.result;
+  return withPending(reply.result, solver.databases?.pendingBounds());
 }
 
 /** Bytes of the runtime's wasm linear memory (Python's heap: the databases and packs included), or null. */
@@ -109,40 +117,89 @@ const replyMessage = (id, reply) => (reply.ok ? message.result(id, reply.result)
 async function init(msg) {
   const t0 = now();
   const skip = msg.skip || [];
+  const shape = msg.shape || "4x4";
   for (const file of skip) post(message.warning(`${file} is damaged and was skipped; weaker bounds are used instead.`));
   try {
     const started = boot(msg); // the solver package is downloaded while the runtime starts
+    // ... and so are the databases READY needs (manifest "load": "first"): worker/assets.js
+    const databases = new Databases(skip, !!(named || msg).controlled, started.databaseList);
+    databases.prefetch(shape);
     const runtime = await started.runtime;
     solver.interrupt = runtime.interrupt;
     solver.pyodide = runtime.pyodide;
     solver.api = await loadSolver(runtime.pyodide, started.wheel);
-    solver.databases = new Databases(solver.api, skip, !!(named || msg).controlled, started.databaseList);
-    solver.packs = new Packs(solver.api, solver.databases);
-    if (runtime.snapshot) solver.databases.resumed(runtime.snapshot.files);
-    await solver.databases.ensureShape(msg.shape || "4x4");
-    // A snapshot of the state so far, for later starts to resume (worker/snapshot.js).  Made
-    // after READY (the next request waits for it, not the page) and after a warm-up search of
-    // this shape (the snapshot then holds the tables it builds, and a resumed start has no
-    // warm-up to do); but before the packs when some are kept (hundreds of MB that a snapshot
-    // must not hold).  The cache is written in the background.
-    const fresh = !runtime.snapshot;
-    const files = solver.databases.held(); // (not one found missing: a later start tries it again)
-    const keep = async () => keepSnapshot(runtime.pyodide, await started.identity, files);
-    const packsKept = await solver.packs.anyKept();
-    if (fresh && packsKept) await keep();
+    solver.identity = started.identity;
+    databases.attach(solver.api);
+    // a database that arrives after READY tells the page the bounds it brings and the memory
+    databases.laterFields = () => ({ info: info(), heap_bytes: heapBytes() });
+    solver.databases = databases;
+    solver.packs = new Packs(solver.api, databases);
+    if (runtime.snapshot) databases.resumed(runtime.snapshot.files);
+    await databases.ensureShape(shape);
+    solver.fresh = !runtime.snapshot;
+    // With packs kept, the snapshot is made now, before them (hundreds of MB a snapshot must
+    // not hold); otherwise by the background work, once the databases that come after READY
+    // are in (background()).
+    if (solver.fresh && (await solver.packs.anyKept())) {
+      await keepSnapshot(await started.identity, databases.held(), () => runtime.pyodide.makeMemorySnapshot());
+    }
     await solver.packs.loadCached();
+    // What a first visit keeps for offline use (the runtime's wasm, the databases) is stored
+    // before READY: the page works offline from the moment it says Ready (docs/hosting.md).
+    await Promise.all([downloadKept(), databases.kept()]);
     const interrupt = solver.interrupt ? solver.interrupt.buffer : null;
     post(message.ready({ info: info(), interrupt, seconds: now() - t0, packs: solver.packs.list(), heap_bytes: heapBytes() }));
-    await Promise.all([downloadKept(), solver.databases.kept()]); // (before the next request: the page's precache asks one first)
-    if (fresh && !packsKept) {
-      apiCall(Method.SOLVE, warmUpParams(msg.shape || "4x4"));
-      await keep();
-    }
   } catch (e) {
     console.error(e);
     post(message.error(null, { type: e.type || ErrorType.LOAD, message: e.message || String(e), file: e.file }, { fatal: true }));
   }
 }
+
+const settling = new Map(); // shape -> the background work for it (background())
+
+/**
+ * BACKGROUND {shape}: once the page is ready, the work left for idle time (worker/idle.js): the
+ * shape's "idle" databases downloaded at once and each handed to Python when it has arrived,
+ * the warm-up search (the search's tables), then the memory snapshot that later starts resume
+ * (not with a pack loaded).  Each step runs only while no request waits.  Ends with LOADING
+ * {stage: BACKGROUND, state: DONE, snapshot}.  Once per shape.
+ */
+function background(msg) {
+  const shape = msg.shape || "4x4";
+  if (!solver.databases || settling.has(shape)) return;
+  settling.set(shape, settle(shape));
+}
+
+async function settle(shape) {
+  const t0 = now();
+  const { databases } = solver;
+  let kept = false;
+  try {
+    const later = await databases.waiting(shape, Load.IDLE);
+    const downloads = later.map((asset) => databases.fetch(asset, { later: true }));
+    for (const [i, asset] of later.entries()) {
+      const got = await downloads[i];
+      try {
+        await idle.run(() => databases.install(asset, got, now(), { later: true }));
+      } catch (e) {
+        // a damaged database that came late: the page goes on with the bounds it has
+        databases.skipped.add(asset.file);
+        post(message.warning(`${e.message || e} — continuing without it.`));
+      }
+    }
+    await idle.run(() => apiCall(Method.SOLVE, warmUpParams(shape)));
+    if (!solver.packs.loaded.size) {
+      const make = () => idle.run(() => solver.pyodide.makeMemorySnapshot(), { quietMs: SNAPSHOT_QUIET_MS });
+      kept = await keepSnapshot(await solver.identity, databases.held(), make);
+    }
+  } catch (e) {
+    console.warn("background work:", e);
+  }
+  post(message.loading(Stage.BACKGROUND, LoadState.DONE, kept ? "memory snapshot kept" : "nothing more to do", { later: true, snapshot: kept, seconds: now() - t0 }));
+}
+
+/** The snapshot is made only after this long without a request (it holds the thread ~0.3 s). */
+const SNAPSHOT_QUIET_MS = 1000;
 
 /** CALL and SOLVE: one fifteen.api call, after the databases of params.shape. */
 async function request(msg) {
@@ -151,10 +208,13 @@ async function request(msg) {
     requireSolver();
     const params = msg.params || {};
     if (params.shape) await solver.databases.ensureShape(params.shape);
+    await solver.databases.ensureBounds(namedBounds(params)); // an "asked" database, or an "idle" one still coming
     // A request starts uninterrupted: a SIGINT written for the request before it (which
     // had already ended, e.g. a pool worker stopped just as its task finished) is not its.
     if (solver.interrupt) solver.interrupt[0] = 0;
-    if (msg.type === ToWorker.SOLVE || msg.progress) {
+    if (msg.method === Method.INFO) {
+      post(message.result(id, info())); // with the bounds still to come
+    } else if (msg.type === ToWorker.SOLVE || msg.progress) {
       const progress = (json) => post(message.progress(id, JSON.parse(json)));
       post(replyMessage(id, apiCall(msg.type === ToWorker.SOLVE ? Method.SOLVE : msg.method, params, progress)));
     } else {
@@ -192,7 +252,10 @@ self.onmessage = (event) => {
   const msg = event.data || {};
   const run = queued[msg.type];
   if (run) {
-    queue = queue.then(() => run(msg));
+    idle.requestQueued();
+    queue = queue.then(() => run(msg)).finally(() => idle.requestEnded());
+  } else if (msg.type === ToWorker.BACKGROUND) {
+    queue.then(() => background(msg)); // (after INIT)
   } else if (msg.type === ToWorker.CANCEL) {
     // Normally the page writes the buffer itself (this message waits behind a
     // running solve); kept for pages that only send messages.
