@@ -10,11 +10,15 @@
  *   - the runtime's wasm: not handled (see below);
  *   - everything else (scripts, runtime, wheels, databases): cache first, and
  *     whatever is fetched from the network is cached on the way.
- * Nothing is fetched on install: the page has just downloaded the app shell, and once
- * the solver has loaded it caches every file of the build (listed in build-info.json)
+ * Nothing is fetched on install.  The page registers this worker while the solver's runtime
+ * starts, and it takes the page and its workers over as it activates (clients.claim), so what
+ * they fetch from then on (the databases that come after Ready) is cached as it passes; once
+ * the solver is ready the page caches the rest of the build (listed in build-info.json)
  * through this worker, each fetched from the browser's HTTP cache when it is there (with
  * its SHA-256 as the request's integrity, so a stale copy is never taken): no file of a
- * first visit is downloaded twice (offline.js, precacheAll).
+ * first visit is downloaded twice (offline.js, precacheAll).  Offline before that precache has
+ * run (a reload right after Ready), a file not cached yet comes from the copies the solver
+ * worker kept of its first downloads (DOWNLOADS) or from the browser's HTTP cache.
  *
  * Cached responses are served as they are (not rebuilt), so that Chromium's code cache
  * for cached scripts works; only pages and the solver worker's script are rebuilt, to carry
@@ -92,6 +96,9 @@ function isolate(resp, request) {
   return new Response(resp.body, { status: resp.status, statusText: resp.statusText, headers });
 }
 
+/** The browser's HTTP cache's copy of `url` (no request is made), or null. */
+const httpCached = (url) => fetch(url, { cache: "only-if-cached", mode: "same-origin" }).then((r) => (r.ok ? r : null), () => null);
+
 function networkFirst(request, fallbacks) {
   return fetch(request)
     .then(async (resp) => {
@@ -107,18 +114,30 @@ function networkFirst(request, fallbacks) {
         const hit = await cache.match(key, { ignoreSearch: key !== request });
         if (hit) return hit;
       }
-      return Response.error();
+      return (await httpCached(request.url)) || Response.error();
     });
 }
 
-/** The cached copy, else the network's answer, returned at once (a download streams on to its
- * reader) while a copy is stored (the event is kept alive until it is). */
+/**
+ * The cached copy, else the network's answer, returned at once (a download streams on to its
+ * reader) while a copy is stored (the event is kept alive until it is).  Offline, a file not
+ * cached yet (the precache had not run) comes from the browser's HTTP cache when it is there.
+ * The build's cache first, then the solver worker's copies of a first visit's downloads (the
+ * page's precache moves them into the build's cache).
+ */
 async function cacheFirst(event) {
   const request = event.request;
   const cache = await caches.open(CACHE);
-  const hit = await cache.match(request);
+  const hit = (await cache.match(request)) || (await caches.match(request, { cacheName: DOWNLOADS }));
   if (hit) return hit;
-  const resp = await fetch(request);
+  let resp;
+  try {
+    resp = await fetch(request);
+  } catch (e) {
+    const held = await httpCached(request.url);
+    if (held) return held;
+    throw e;
+  }
   if (resp.ok && resp.type === "basic" && resp.status === 200) {
     event.waitUntil(cache.put(request, resp.clone()).catch((e) => console.warn("not cached:", request.url, e)));
   }

@@ -1,8 +1,11 @@
 // The bounds line under the board and the Solve card's bound menu: the solver's "bounds"
 // answer for the position (asked once the board settles), LB for the selected bound, the
-// bounds each shape offers with their labels, the remembered choice.
+// bounds each shape offers with their labels, the remembered choice; and the databases that
+// come after Ready (the 7-7-1, swapped in when it has arrived) or only when asked (the 6-6-3):
+// their bounds are offered with what they take, and the page says when one has arrived.
 
-import { ErrorType, Method } from "../solver/protocol.js";
+import { ErrorType, LoadState, Method, Stage } from "../solver/protocol.js";
+import { formatBytes } from "../model/format.js";
 import { prefs } from "../model/share.js";
 import { JobKind } from "./jobs.js";
 import { goalLineText } from "./goal.js";
@@ -20,11 +23,58 @@ export class BoundsLine {
     this.seq = 0; // the latest request (older answers are dropped)
     this.key = ""; // "shape:tiles" of the last answer
     this.knownShapes = new Set(); // shapes whose tables the solver loaded (its info then lists their bounds)
+    this.arriving = new Map(); // database file -> percent downloaded (after Ready)
   }
 
   /** A bound's label, from the solver (info.labels); the name itself when unknown. */
   label(bound) {
     return this.hooks.model.info?.labels?.[bound] || bound;
+  }
+
+  /**
+   * A bound's label in the bound menu: with, for one whose database is not in the solver yet
+   * (info.pending), how far it has come (an "idle" one, on its way since Ready) or what choosing
+   * it downloads (an "asked" one); "auto" says which database is on its way.
+   */
+  menuLabel(bound) {
+    const { model } = this.hooks;
+    const pending = model.info?.pending || {};
+    const coming = (p) => {
+      const pct = this.arriving.get(p.file);
+      return pct === undefined ? `${formatBytes(p.bytes)} on its way` : `arriving: ${pct} % of ${formatBytes(p.bytes)}`;
+    };
+    if (bound === "auto") {
+      const shape = model.position.shape;
+      const idle = Object.entries(pending).find(([, p]) => p.load === "idle" && (p.shapes || []).includes(shape));
+      return idle ? `${this.label("auto")} (the ${this.label(idle[0])} once it has arrived: ${coming(idle[1])})` : this.label("auto");
+    }
+    const p = pending[bound];
+    if (!p) return this.label(bound);
+    return p.load === "idle" ? `${this.label(bound)} (${coming(p)})` : `${this.label(bound)} (downloads ${formatBytes(p.bytes)} when chosen)`;
+  }
+
+  /**
+   * A LOADING message after Ready (startup.js): a database's download (the menu says how far it
+   * has come, every 10 %) or its arrival (its bound joins the solver's: the menu, the bounds
+   * line and a toast say so).
+   */
+  later(msg) {
+    const { model, view } = this.hooks;
+    if (msg.stage !== Stage.DATABASES) return;
+    if (msg.state === LoadState.DONE) {
+      this.arriving.delete(msg.label);
+      if (!msg.info) return; // (missing: the bound stays offered, a later choice tries again)
+      const arrived = Object.entries(model.info?.pending || {}).find(([, p]) => p.file === msg.label);
+      model.solverInfo(msg.info);
+      this.fillMenu();
+      this.refresh({ force: true });
+      if (arrived && arrived[1].load === "idle") view.toast(`The ${this.label(arrived[0])} has arrived: Solve uses it now.`, 5000);
+      return;
+    }
+    const pct = msg.bytes ? Math.floor((100 * (msg.loaded || 0)) / msg.bytes / 10) * 10 : 0;
+    if (this.arriving.get(msg.label) === pct) return;
+    this.arriving.set(msg.label, pct);
+    this.fillMenu();
   }
 
   /** The line for the position's "bounds" answer, LB for the selected bound. */
@@ -90,7 +140,7 @@ export class BoundsLine {
     const { model, view } = this.hooks;
     const bound = model.chooseBound(model.bound || prefs.get("bound", "auto"));
     view.setBoundMenu(
-      model.boundsFor().map((b) => [b, this.label(b)]),
+      model.boundsFor().map((b) => [b, this.menuLabel(b)]),
       bound,
       { disabled: !!model.job || !model.ready },
     );

@@ -29,7 +29,7 @@ const view = new PageView();
 
 let playback = null; // the Playback of model.solution (the controller's only own state: a timer)
 
-const startup = new Startup({ model, view, run, ready: solverReady, lost: solverLost, failed: solverFailed, ask: (m) => ask(JobKind.INFO, m, {}) });
+const startup = new Startup({ model, view, run, ready: solverReady, lost: solverLost, failed: solverFailed, later: (msg) => bounds.later(msg) });
 const client = startup.client;
 /** Everything the page asks of the solver, one job at a time (jobs.js); the status line shows it. */
 const jobs = new Jobs(client, { onChange: renderStatus });

@@ -1,18 +1,22 @@
-// Offline support: once the solver is ready (main.js), register the service worker
-// (sw.js at the site root) and make sure every file of this build is cached.
+// Offline support: the service worker (sw.js at the site root) is registered while the
+// solver's runtime starts (startup.js), and once the solver is ready every file of this build
+// that a first visit downloaded before the service worker took over is cached (precacheAll).
 //
 // The service worker is registered as `sw.js?v=<version>`, where the version is
 // a hash over static/build-info.json's file list (written by `make web`): a new
 // build means a new service worker with a new cache; the old cache is deleted
-// when it activates.
+// when it activates.  It takes over the open page and its workers at once (clients.claim),
+// so that what they fetch from then on (the databases that come after Ready) is cached as it
+// passes, never fetched twice.
 
 import { sha256Hex } from "../model/digest.js";
 import { DOWNLOADS_CACHE } from "../solver/protocol.js";
 
 const cacheName = (version) => `fifteen-${version}`;
 
+/** Register the service worker of this build; resolves to whether it could be. */
 export async function registerOffline(buildInfo, { onUpdate } = {}) {
-  if (!("serviceWorker" in navigator) || !buildInfo) return;
+  if (!("serviceWorker" in navigator) || !buildInfo) return false;
   if (navigator.serviceWorker.controller && onUpdate) {
     // This page came from an older build's cache and a new build was just installed.
     navigator.serviceWorker.addEventListener("controllerchange", () => onUpdate(), { once: true });
@@ -23,9 +27,38 @@ export async function registerOffline(buildInfo, { onUpdate } = {}) {
     // (On a first visit the solver worker has started already, without it: what it downloads
     // is in the HTTP cache, from which precacheAll takes it.)
     await navigator.serviceWorker.register(`sw.js?v=${encodeURIComponent(buildInfo.version)}`, { updateViaCache: "all" });
+    return true;
   } catch (e) {
     console.warn("service worker not registered:", e);
+    return false;
   }
+}
+
+/** How long the page waits for its service worker to take it over before going on without. */
+export const CONTROL_TIMEOUT_MS = 10_000;
+
+/**
+ * Resolves once a service worker serves the page (at once on a later visit; on a first one
+ * when the service worker registered by registerOffline has activated and claimed it), or
+ * after `timeoutMs` (no service worker: not supported, not registered, a private window that
+ * refuses it).
+ */
+export function serviceWorkerControls(timeoutMs = CONTROL_TIMEOUT_MS) {
+  const container = globalThis.navigator?.serviceWorker;
+  if (!container || container.controller) return Promise.resolve(!!container?.controller);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    const done = (controls) => {
+      clearTimeout(timer);
+      resolve(controls);
+    };
+    container.addEventListener("controllerchange", () => done(true), { once: true });
+    // an active service worker that did not take the page over (a reload that bypassed it)
+    // never will: no wait then
+    container.ready.then((reg) => {
+      if (reg.active?.state === "activated" && !container.controller) setTimeout(() => done(!!container.controller), 100);
+    });
+  });
 }
 
 /** "sha256-<base64>" (a fetch's integrity) from the hex digest in build-info.json. */
@@ -35,14 +68,19 @@ export function integrityOf(hex) {
   return `sha256-${btoa(String.fromCharCode(...bytes))}`;
 }
 
-/** The files the precache fetches: every file of the build but the service worker's own script. */
-export const precacheFiles = (buildInfo) => Object.entries(buildInfo?.files || {}).filter(([path]) => path !== "sw.js");
+/**
+ * The files the precache fetches: every file of the build but the service worker's own script
+ * and the databases the solver worker loads only after Ready or when asked (build-info's
+ * "load": "idle" or "asked", from the database manifest): those pass through the service
+ * worker when the solver worker fetches them, which keeps them then.
+ */
+export const precacheFiles = (buildInfo) => Object.entries(buildInfo?.files || {}).filter(([path, file]) => path !== "sw.js" && !file.load);
 
 /**
  * Cache whatever of this build is not cached yet; resolves to {version, bytes}.
  *
  * On a first visit most files have just been downloaded, before the service worker took
- * control (the page's scripts, the solver's runtime, package and databases): each is asked for
+ * control (the page's scripts, the solver's runtime, package and first databases): each is asked for
  * with `force-cache`, i.e. from the browser's HTTP cache when it is there, and with its
  * SHA-256 as the integrity, so a stale or damaged copy fails and is fetched again from the
  * server (`reload`).  No file is downloaded twice; build-info.json itself is stored from

@@ -1,19 +1,21 @@
 // Start-up and the solver's life: the pool of solver workers (solver/pool.js) and its
 // handlers, the Loading card (each step's size and seconds, the timing line, html[data-ready-
-// seconds] and html[data-phases]), the Workers menu, this build's file list
-// (static/build-info.json: download sizes, the service worker's version), offline support once
-// the solver is ready (offline.js), the warm-up of each shape's first search, and a restart
-// after a fatal error.  What the page does once the solver is (again) ready, lost or broken is
-// main.js's (the hooks).
+// seconds] and html[data-phases]) and the status line's download figure (MB and %), the
+// Workers menu, this build's file list (static/build-info.json: download sizes, the service
+// worker's version), offline support (offline.js: the service worker registered while the
+// runtime starts, the precache once the solver is ready), the workers' background work
+// (protocol.js BACKGROUND: the databases that come after Ready, the snapshot), the warm-up of
+// each shape's first search, and a restart after a fatal error.  What the page does once the
+// solver is (again) ready, lost or broken is main.js's (the hooks).
 
 import { SolverPool, poolLimits } from "../solver/pool.js";
 import { SolverClient } from "../solver/client.js";
 import { bytesPerWorker } from "../solver/memory.js";
 import { pageControlled, startedWorkerAt } from "../solver/start.js";
-import { ErrorType, LoadState, Method, Stage, warmUpParams } from "../solver/protocol.js";
-import { formatSeconds, phasesText } from "../model/format.js";
+import { ErrorType, LoadState, Stage, warmUpParams } from "../solver/protocol.js";
+import { formatBytes, formatSeconds, phasesText } from "../model/format.js";
 import { prefs } from "../model/share.js";
-import { registerOffline, precacheAll } from "./offline.js";
+import { registerOffline, precacheAll, serviceWorkerControls } from "./offline.js";
 import { PoolView } from "../view/pool-view.js";
 
 const STAGE_WHAT = { [Stage.RUNTIME]: "Python runtime", [Stage.SOLVER]: "solver", [Stage.DATABASES]: "databases" };
@@ -24,7 +26,8 @@ export const fatalTitle = (err) => (err.type === ErrorType.ASSET ? "A database f
 export class Startup {
   /**
    * hooks (main.js): model (PageModel), view (PageView), run(effects), and the page's part of
-   * the solver's life: ready(msg), lost() (a restart began), failed(err) (a fatal error).
+   * the solver's life: ready(msg), lost() (a restart began), failed(err) (a fatal error),
+   * later(msg) (a LOADING message after READY: a database that came after Ready, protocol.js).
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -39,6 +42,8 @@ export class Startup {
     this.poolView = new PoolView();
     this.cores = globalThis.navigator?.hardwareConcurrency || 1;
     this.heapBytes = 0; // the largest wasm memory a worker reported (solver/memory.js)
+    this.downloads = new Map(); // the first load's downloads: step -> {loaded, bytes} (the status line's figure)
+    this.registered = null; // the service worker's registration under way (offline.js)
     this.client = new SolverPool(
       {
         loading: (msg) => this.loading(msg),
@@ -57,15 +62,49 @@ export class Startup {
   // ---------------------------------------------------------------- the solver's handlers
   loading(msg) {
     const { model, view, run } = this.hooks;
+    if (msg.later) {
+      // after READY: a database deferred to then or asked for, the background work (main.js)
+      if (Number.isFinite(msg.heap_bytes)) this.heapReported(msg.heap_bytes);
+      this.hooks.later?.(msg);
+      return;
+    }
     // build-info's sizes are what a first visit downloads; a cached start shows none
     view.loading.update(msg, this.cachedStart ? {} : this.stageSizes());
     if (this.firstReady && msg.state === LoadState.DONE && Number.isFinite(msg.seconds)) {
       const p = this.phases;
       p[msg.stage] = msg.stage === Stage.DATABASES ? (p[msg.stage] || 0) + msg.seconds : msg.seconds;
     }
+    const downloaded = this.downloaded(msg);
     if (!model.ready && !model.job && msg.state !== LoadState.DONE && model.status.state === "loading") {
-      run([model.setStatus("loading", `Loading the ${STAGE_WHAT[msg.stage]}…`)]);
+      run([model.setStatus("loading", `Loading the ${STAGE_WHAT[msg.stage]}…${downloaded}`)]);
     }
+  }
+
+  /**
+   * The first load's downloads so far, counting `msg` (a LOADING message): " 4.2 MB of 14.9 MB
+   * (28 %)" for the status line, "" when nothing is downloaded (a start served by the service
+   * worker) or the sizes are unknown.
+   */
+  downloaded(msg) {
+    if (!this.firstReady || this.cachedStart) return "";
+    const key = msg.stage === Stage.DATABASES ? `db:${msg.label}` : msg.stage;
+    const step = this.downloads.get(key) || { loaded: 0, bytes: 0 };
+    if (!msg.cached && !msg.snapshot && !msg.missing) {
+      step.bytes = msg.bytes || step.bytes || this.stageSizes()[msg.stage] || 0;
+      if (Number.isFinite(msg.loaded)) step.loaded = Math.max(step.loaded, msg.loaded);
+      if (msg.state === LoadState.DONE) step.loaded = step.bytes;
+      this.downloads.set(key, step);
+    } else if (msg.cached) {
+      this.downloads.delete(key);
+    }
+    let loaded = 0;
+    let bytes = 0;
+    for (const s of this.downloads.values()) {
+      bytes += s.bytes;
+      loaded += Math.min(s.loaded, s.bytes || s.loaded);
+    }
+    if (!bytes) return "";
+    return ` ${formatBytes(loaded)} of ${formatBytes(bytes)} (${Math.floor((100 * loaded) / bytes)} %)`;
   }
 
   warning(msg) {
@@ -105,21 +144,23 @@ export class Startup {
   }
 
   /**
-   * Once the solver is ready the service worker is registered (its install would compete with
-   * the runtime's start), then everything of the build is cached for offline use.  Both wait
-   * for the worker's reply to a first request, which comes once its start-up work is done: the
-   * copy of the runtime's wasm that the precache takes is stored by then (worker/boot.js,
-   * downloadKept).
+   * Once the solver is ready: its background work is asked for (the databases that come after
+   * Ready, the snapshot: protocol.js BACKGROUND) once the service worker serves the page and
+   * its workers, so that what they fetch from then on is kept for offline use as it passes
+   * (sw.js), and everything else of the build is cached (precacheAll: what was downloaded
+   * before the service worker took over, from the browser's caches).  The service worker was
+   * registered while the runtime started (start()); what Ready needs offline is kept by then
+   * (the worker stores its downloads' copies before READY, sw.js falls back on them).
    */
   goOffline() {
-    const { view } = this.hooks;
-    this.buildInfoRead
-      .then(() => this.hooks.ask(Method.INFO).catch(() => {}))
-      .then(() => registerOffline(this.buildInfo, { onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000) }))
+    const { view, model } = this.hooks;
+    (this.registered || Promise.resolve(false))
+      .then((registered) => registered && serviceWorkerControls())
+      .then(() => this.client.background(model.position.shape))
       .then(() => precacheAll(this.buildInfo))
       .then(
         (summary) => summary && view.offlineReady(summary),
-        () => {},
+        (e) => console.warn("offline cache:", e),
       );
   }
 
@@ -212,6 +253,12 @@ export class Startup {
     this.buildInfoRead = this.readBuildInfo();
     await this.buildInfoRead;
     if (this.buildInfo) view.buildDownload(this.buildInfo, { cached: this.cachedStart });
+    // the solver package downloads while the runtime starts (its LOADING comes after): counted from now
+    const solverBytes = this.stageSizes()[Stage.SOLVER];
+    if (solverBytes && !this.cachedStart && !this.downloads.has(Stage.SOLVER)) this.downloads.set(Stage.SOLVER, { loaded: 0, bytes: solverBytes });
+    // The service worker now, while the runtime starts (it caches nothing on install): it
+    // serves the page from the moment the solver is ready, offline too (goOffline).
+    this.registered = registerOffline(this.buildInfo, { onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000) });
     const files = this.buildInfo?.files || {};
     this.client.runtimeBytes = Object.fromEntries(
       Object.entries(files)
