@@ -62,6 +62,15 @@ export function linkDrawable(link) {
   return !!d && isSolvable(link.tiles, d.rows, d.cols, link.goal);
 }
 
+/**
+ * A link's position that the page refuses without the solver: every tile once on a size of the
+ * menu, but unsolvable for its goal (the parity rule of model/board.js, the solver's own).
+ */
+export function linkUnsolvable(link) {
+  const d = link?.tiles && link.goal && SHAPES.includes(link.shape) ? parseShape(link.shape) : null;
+  return !!d && !isSolvable(link.tiles, d.rows, d.cols, link.goal);
+}
+
 export class TextField {
   /**
    * hooks (main.js): model (PageModel), view (PageView), ask(kind, method, params, options) (a
@@ -184,7 +193,8 @@ export class TextField {
   /**
    * A link's position, checked by the same rules as typed input before anything
    * is drawn: a solvable position on a shape of the built-in menu is drawn at once
-   * (linkDrawable); any other goes through the solver's parser (once it has loaded),
+   * (linkDrawable), an unsolvable one refused at once (linkUnsolvable); any other goes
+   * through the solver's parser (once it has loaded),
    * and a refused one keeps the board: the field shows the link's text as if typed,
    * with the reason and its fix (refused), and the notice says the link was refused.
    */
@@ -193,6 +203,14 @@ export class TextField {
     if (linkDrawable(link)) {
       const d = parseShape(link.shape);
       changePosition(new Board(d.rows, d.cols, link.tiles, link.goal), source);
+      return;
+    }
+    if (linkUnsolvable(link)) {
+      // refused at once, also while the solver loads: the parity rule is the page's too
+      view.setTilesText(link.text);
+      model.textEdited(link.text);
+      this.refused(link.text, link.shape, { type: ErrorType.INPUT, code: ErrorCode.UNSOLVABLE, message: "This position cannot be solved for its goal." });
+      refuse("This link's position was refused: the tiles field says why.");
       return;
     }
     if (!model.ready) {
