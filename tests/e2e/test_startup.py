@@ -1,7 +1,14 @@
-"""Start-up: what a first visit and a reload fetch, and what the page says they downloaded.
+"""Start-up: what a first visit and a reload fetch and when, and what the page says they downloaded.
 
 Each test opens the site, served by its own server (so that the counts are this page's), in a
 fresh browser context:
+
+* A first visit downloads before Ready only the runtime, the solver package and the databases a
+  first solve needs (the WD tables and the 5-5-5: at most 20 MB, counted by the server); the
+  7-7-1 comes after Ready and is swapped in when it has arrived, the 6-6-3 only when a request
+  names it.  A solve asked for at once is answered before the worker's background work (the
+  7-7-1 handed over, the memory snapshot).  A reload right after Ready works offline.  A share
+  link to an unsolvable position is refused at once, while the solver still loads.
 
 * A first visit fetches every file at most once: the service worker caches nothing on install
   (the page has just downloaded the shell), the solver worker keeps the runtime's wasm it
@@ -21,6 +28,7 @@ from __future__ import annotations
 
 import collections
 import json
+import threading
 import time
 
 import pytest
@@ -69,6 +77,7 @@ def test_first_visit_fetches_each_file_once_and_reload_downloads_nothing(fresh):
     sizes = sum((ROOT / "static/vendor/pyodide" / f).stat().st_size for f in ("pyodide.asm.wasm", "python_stdlib.zip"))
     assert 0 < max(r["loaded"] for r in reports) <= sizes
     app.page.wait_for_selector("html[data-offline=ready]", state="attached", timeout=180_000)
+    _wait_snapshot(app)  # the worker's background work: the 7-7-1 fetched after Ready
     assert not _twice(server.downloads), f"downloaded more than once: {_twice(server.downloads)}"
     # (the browser's own update check of the service worker script may ask again: from the HTTP
     # cache or answered 304, it downloads nothing, see above)
@@ -77,6 +86,7 @@ def test_first_visit_fetches_each_file_once_and_reload_downloads_nothing(fresh):
     served = set(server.downloads)
     for path in ("/index.html", "/static/js/control/main.js", "/static/vendor/pyodide/pyodide.asm.wasm", "/static/db/pdb-771.f15"):
         assert path in served, f"{path} was not fetched at all: {sorted(served)}"
+    assert "/static/db/pdb-663.f15" not in served, "the 6-6-3 is fetched only when asked for"
     assert "build" in app.page.inner_text("#build-line").lower()
 
     server.reset_counts()
@@ -128,6 +138,7 @@ REWRITE_SNAPSHOT = """async ([field, value, cut]) => {
 }"""
 
 KORF_55 = "5 10 14 4 6 12 11 1 9 0 15 7 13 2 8 3"  # Korf's instance 55 (converted, static/data/examples.json): 41 moves
+EXAMPLES = {e["id"]: e for e in json.loads((ROOT / "static/data/examples.json").read_text())["examples"]}
 
 
 def _build_of(meta: dict) -> dict:
@@ -157,14 +168,15 @@ def test_a_reload_resumes_the_memory_snapshot_of_the_first_start(fresh):
     app.page.wait_for_selector("html[data-offline=ready]", state="attached", timeout=180_000)
     meta = _wait_snapshot(app)
     manifest = {a["file"]: a["crc32"] for a in json.loads((ROOT / "static/db/manifest.json").read_text())["assets"]}
-    assert meta["files"] == {f: manifest[f] for f in ("pdb-771.f15", "pdb-663.f15", "pdb-555.f15", "wd-4x4.f15")}, meta
+    # made once the 7-7-1 came (after Ready): the 6-6-3, never asked for, is not in it
+    assert meta["files"] == {f: manifest[f] for f in ("pdb-771.f15", "pdb-555.f15", "wd-4x4.f15")}, meta
     assert meta["archive"] == json.loads((ROOT / "static/wheels/manifest.json").read_text())["archive_sha256"]
     assert meta["bytes"] > 20_000_000
 
     app.open()  # a reload: the runtime, the package and the databases resume from the snapshot
     steps = _loading(app)
     assert "resumed from the snapshot" in steps, steps
-    assert steps.count("in the snapshot") == 4, steps
+    assert steps.count("in the snapshot") == 3, steps
     app.set_position(KORF_55.split(), "4x4")
     solution = app.solve("auto")
     assert solution["length"] == 41, solution
@@ -186,7 +198,7 @@ def test_a_snapshot_of_another_build_or_cut_off_is_not_resumed(fresh, field, val
     app.open()
     steps = _loading(app)
     assert "resumed" not in steps, steps
-    assert "Database pdb-663.f15" in steps and "in the snapshot" not in steps, steps
+    assert "Database pdb-555.f15" in steps and "in the snapshot" not in steps, steps
     # this build's snapshot replaces it, and the next start resumes that one
     _wait_snapshot(app, want=original)
     app.open()
@@ -202,7 +214,7 @@ def test_a_database_missing_at_the_first_start_is_not_in_its_snapshot(fresh):
     assert "missing" in _loading(app)
     meta = _wait_snapshot(app)
     # the snapshot holds what Python holds: a later start tries the missing one again
-    assert sorted(meta["files"]) == ["pdb-555.f15", "pdb-663.f15", "pdb-771.f15"], meta
+    assert sorted(meta["files"]) == ["pdb-555.f15", "pdb-771.f15"], meta
 
 
 # The page's running animations: [{target: "#id.class...", timing: animation-timing-function}].
@@ -214,11 +226,11 @@ RUNNING_ANIMATIONS = """() => document.getAnimations().filter((a) => a.playState
 
 
 class _SlowTableHandler(_QuietHandler):
-    """Answers the 7-7-1 table's request (the first database handed over) 3 s late: its loading
+    """Answers the 5-5-5 table's request (the first database handed over) 3 s late: its loading
     step stays under way that long on any machine."""
 
     def do_GET(self):
-        if self.path.endswith("/pdb-771.f15"):
+        if self.path.endswith("/pdb-555.f15"):
             time.sleep(3)
         super().do_GET()
 
@@ -227,9 +239,9 @@ class _SlowTableServer(SiteServer):
     handler = _SlowTableHandler
 
 
-# Whether the 7-7-1 table's step is under way and shows its whole seconds so far: "1 s".
+# Whether the 5-5-5 table's step is under way and shows its whole seconds so far: "1 s".
 TABLE_STEP_SHOWS_A_SECOND = """() => [...document.querySelectorAll('#loading-steps li.active')].some(
-  (li) => li.textContent.includes('pdb-771') && /(^| · )1 s$/.test(li.querySelector('.size').textContent))"""
+  (li) => li.textContent.includes('pdb-555') && /(^| · )1 s$/.test(li.querySelector('.size').textContent))"""
 
 
 def test_nothing_moves_while_loading_or_solving_and_a_step_under_way_shows_its_seconds(browser):
@@ -254,3 +266,170 @@ def test_nothing_moves_while_loading_or_solving_and_a_step_under_way_shows_its_s
     finally:
         ctx.close()
         server.stop()
+
+
+# ------------------------------------------------------------------ the first minute
+class _GatedHandler(_QuietHandler):
+    """Logs when each request arrived (wall clock, as the page's performance.timeOrigin) and the
+    bytes sent for it; holds the answer to a path ending with one of `server.gates` until the
+    test sets that gate (at most 120 s)."""
+
+    def send_head(self):
+        self.arrived = time.time()
+        for suffix, gate in self.server.gates.items():
+            if self.path.split("?")[0].endswith(suffix):
+                gate.wait(120)
+        return super().send_head()
+
+    def copyfile(self, source, outputfile):
+        before = source.tell()
+        super().copyfile(source, outputfile)
+        with self.server.lock:
+            self.server.log.append((self.arrived, self.path.split("?")[0], source.tell() - before))
+
+
+class _GatedServer(SiteServer):
+    handler = _GatedHandler
+
+    def __init__(self, root, gates=()):
+        super().__init__(root)
+        self.gate_names = gates
+
+    def start(self):
+        super().start()
+        self.httpd.log = []
+        self.httpd.gates = {name: threading.Event() for name in self.gate_names}
+        return self
+
+    def release(self, name: str) -> None:
+        self.httpd.gates[name].set()
+
+    @property
+    def log(self) -> list[tuple[float, str, int]]:
+        with self.httpd.lock:
+            return list(self.httpd.log)
+
+
+@pytest.fixture()
+def gated(browser, request):
+    """A fresh context on a server that holds back the files the test names (indirect parameter)."""
+    server = _GatedServer(ROOT, request.param).start()
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield App(ctx.new_page(), server), server
+    for name in server.gate_names:
+        server.release(name)
+    ctx.close()
+    server.stop()
+
+
+def _ready_epoch(app) -> float:
+    """When the page said Ready (html[data-ready-seconds] from its opening), on the server's clock."""
+    return app.page.evaluate("() => performance.timeOrigin / 1000 + Number(document.documentElement.dataset.readySeconds)")
+
+
+def _menu(app) -> list[str]:
+    return app.page.eval_on_selector_all("#bound-select option", "os => os.map((o) => `${o.value}: ${o.textContent}`)")
+
+
+# The worker's messages as the page gets them (no progress reports): [type, stage, state, label, later].
+RECORD_MESSAGES = """
+window.__messages = [];
+const NativeWorker = window.Worker;
+window.Worker = class extends NativeWorker {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (e) => {
+      const m = e.data || {};
+      if (m.type === "progress" || (m.type === "loading" && m.state === "progress")) return;
+      window.__messages.push([m.type, m.stage || null, m.state || null, m.label || null, !!m.later]);
+    });
+  }
+};
+"""
+
+MB = 1_000_000
+
+
+@pytest.mark.parametrize("gated", [("/pdb-771.f15",)], ids=["7-7-1 held"], indirect=True)
+def test_a_first_visit_downloads_what_the_first_solve_needs_before_ready_and_the_rest_after(gated):
+    """Before Ready: the runtime, the solver package, the WD tables and the 5-5-5 (the 7-7-1 is
+    held back by the server: Ready does not wait for it).  A Solve at once is answered with the
+    5-5-5, before the worker's background work; the 7-7-1, once it arrives, is swapped in (the
+    bound menu says it is on its way, then offers it), and only then is the memory snapshot made.
+    The 6-6-3 is fetched only when chosen."""
+    app, server = gated
+    app.page.add_init_script(RECORD_MESSAGES)
+    app.open()
+    ready = _ready_epoch(app)
+    before = {path: n for t, path, n in server.log if t < ready}
+    assert sum(before.values()) <= 20 * MB, f"{sum(before.values()) / MB:.1f} MB before Ready: {before}"
+    assert {"/static/vendor/pyodide/pyodide.asm.wasm", "/static/db/pdb-555.f15", "/static/db/wd-4x4.f15"} <= set(before), sorted(before)
+    assert not {"/static/db/pdb-771.f15", "/static/db/pdb-663.f15"} & set(before), sorted(before)
+    menu = _menu(app)
+    assert menu[0].startswith("auto: Strongest available (the 7-7-1 pattern database + reflection once it has arrived"), menu
+    assert "pdb663: 6-6-3 pattern database + reflection (downloads 2.3 MB when chosen)" in menu, menu
+
+    # a solve right away: the 5-5-5 answers it (the 7-7-1 is still held), nothing waits for it
+    app.set_position(KORF_55.split(), "4x4")
+    solution = app.solve("auto")
+    assert solution["length"] == 41
+    assert "5-5-5" in app.page.inner_text("#solution-meta")
+    messages = app.page.evaluate("() => window.__messages")
+    assert ["loading", "background", "done", "memory snapshot kept", True] not in messages, "the snapshot before the 7-7-1"
+
+    server.release("/pdb-771.f15")
+    _wait_snapshot(app)
+    messages = app.page.evaluate("() => window.__messages")
+    order = [m[3] for m in messages if m[4] and m[2] == "done"]
+    assert order == ["pdb-771.f15", "memory snapshot kept"], messages
+    app.page.wait_for_function("() => !document.querySelector('#bound-select').textContent.includes('arriv')")
+    menu = _menu(app)
+    assert menu[:2] == ["auto: Strongest available", "pdb771: 7-7-1 pattern database + reflection"], menu
+    korf12 = EXAMPLES["korf12"]
+    app.set_position(korf12["tiles"], "4x4")
+    assert app.solve("auto")["length"] == korf12["optimal"]
+    assert "7-7-1" in app.page.inner_text("#solution-meta")
+
+    # the 6-6-3 only when chosen, once
+    assert "/static/db/pdb-663.f15" not in [p for _, p, _ in server.log]
+    app.set_position(KORF_55.split(), "4x4")
+    assert app.solve("pdb663")["length"] == 41
+    assert "6-6-3" in app.page.inner_text("#solution-meta")
+    asked = [p for _, p, _ in server.log]
+    assert asked.count("/static/db/pdb-663.f15") == 1 and asked.count("/static/db/pdb-771.f15") == 1, asked
+
+
+@pytest.mark.parametrize("gated", [("/pdb-771.f15", "/explore-2x4.f15")], ids=["precache held"], indirect=True)
+def test_a_reload_right_after_ready_works_offline(gated):
+    """The service worker serves the page from the moment it is Ready, before its precache has
+    cached the page's files (held back here on the first file it must download, another board's
+    table, which comes before them in build-info's order) and before the 7-7-1 came (held back
+    too): the copies the solver worker kept and the browser's HTTP cache serve them."""
+    app, server = gated
+    app.open()
+    server.stop()
+    try:
+        app.open()  # the server is gone: only the service worker answers
+        assert app.page.evaluate("() => !!navigator.serviceWorker.controller")
+        app.set_position(KORF_55.split(), "4x4")
+        assert app.solve("auto")["length"] == 41
+        app.set_position("1 2 3 4 5 6 0 7 8".split(), "3x3")
+        assert app.solve("auto")["length"] == 2
+    finally:
+        server.start()
+
+
+UNSOLVABLE_KORF_55 = "5 10 14 4 6 12 11 1 9 0 15 7 13 2 8 3".replace("13 2", "2 13")  # two tiles swapped
+
+
+@pytest.mark.parametrize("gated", [("/pyodide.asm.wasm",)], ids=["runtime held"], indirect=True)
+def test_an_unsolvable_share_link_is_refused_at_once(gated):
+    """A link to an unsolvable 4x4 position is refused by the page's own parity rule while the
+    runtime is still held back by the server: the notice and the tiles field say why at once."""
+    app, _server = gated
+    app.page.goto(app.site.url + "index.html#tiles=" + UNSOLVABLE_KORF_55.replace(" ", ","))
+    app.page.wait_for_function("() => document.querySelector('#position-notice')?.textContent.includes('refused')", timeout=30_000)
+    assert app.state() == "loading"
+    assert "can't be solved" in app.page.inner_text("#tiles-error"), app.page.inner_text("#tiles-error")
+    assert app.page.input_value("#tiles-input").split() == UNSOLVABLE_KORF_55.split()
+    assert app.board_tiles() != [int(t) for t in UNSOLVABLE_KORF_55.split()], "the board keeps a solvable position"
