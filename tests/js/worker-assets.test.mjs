@@ -213,6 +213,12 @@ describe("when each database is loaded (the manifest's load)", () => {
     assert.ok(api.loaded.some(([f]) => f === "pdb-771.f15"));
   });
 
+  test("namedBounds: a request's bound, bounds and its pool tasks' bounds, once each, auto left out", () => {
+    assert.deepEqual(namedBounds({ bound: "pdb663", bounds: ["md", "pdb663"], tasks: [{ bound: "pdb771" }, { bound: "pdb771" }] }), ["pdb663", "md", "pdb771"]);
+    assert.deepEqual(namedBounds({ bound: "auto" }), []);
+    assert.deepEqual(namedBounds({}), []);
+  });
+
   test("withPending offers the pending bounds on their shapes, strongest first, and lists them", () => {
     const info = { bounds: { "4x4": ["auto", "pdb555", "wdid", "md"], "3x3": ["auto", "md"] }, labels: { auto: "A", pdb771: "7", pdb663: "6", pdb555: "5", wdid: "W", md: "M" } };
     const pending = { pdb771: { file: "pdb-771.f15", bytes: 4, load: "idle", shapes: ["4x4"] }, pdb663: { file: "pdb-663.f15", bytes: 1, load: "asked", shapes: ["4x4"] } };

@@ -69,10 +69,14 @@ export function withPending(info, pending) {
   return { ...info, bounds, pending };
 }
 
-/** The bound names a request's params name (`bound`, `bounds`), "auto" left out. */
+/**
+ * The bound names a request's params name (`bound`, `bounds`, the pool's `tasks` each with its
+ * `bound`), "auto" left out.
+ */
 export function namedBounds(params) {
-  const names = [params?.bound, ...(Array.isArray(params?.bounds) ? params.bounds : [])];
-  return names.filter((b) => typeof b === "string" && b && b !== "auto");
+  const list = (x) => (Array.isArray(x) ? x : []);
+  const names = [params?.bound, ...list(params?.bounds), ...list(params?.tasks).map((t) => t?.bound)];
+  return [...new Set(names.filter((b) => typeof b === "string" && b && b !== "auto"))];
 }
 
 export class Databases {
