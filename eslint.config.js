@@ -28,6 +28,10 @@ export default [
       "!tests/js/*.mjs",
       "!bench/",
       "!bench/*.mjs",
+      "!bench/fixtures/",
+      "!bench/fixtures/**/",
+      "!bench/fixtures/**/*.js",
+      "!bench/fixtures/**/*.mjs",
       "!eslint.config.js",
     ],
   },
@@ -48,6 +52,17 @@ export default [
     // solver/protocol.js is imported by both sides; model/board.js and model/share.js by the Node tests too.
     files: ["static/js/solver/protocol.js"],
     languageOptions: { globals: { ...globals.browser, ...globals.worker } },
+  },
+  {
+    // The bare Pyodide page of tools/web_bench.py: its page script and its module worker.
+    files: ["bench/fixtures/**/*.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.browser },
+    rules,
+  },
+  {
+    files: ["bench/fixtures/**/*.mjs"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.worker },
+    rules,
   },
   {
     // The service worker: a classic script.

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Measure the browser app: start-up (cold and warm, against a bare Pyodide page) and solve times.
+"""Measure the browser app: start-up (cold and warm, against a bare Pyodide page), a first visit on a
+slow link, and solve times.
 
     .venv/bin/python tools/web_bench.py --startup [--reps 3] [--settle 2] [--incognito]
+    .venv/bin/python tools/web_bench.py --first-visit [--reps 3] [--link 20:40]
     .venv/bin/python tools/web_bench.py [korf55 korf79 korf12 korf1 ...]
 
 Serves the repository root on a free port and drives headless Chromium through the same hooks
@@ -27,6 +29,16 @@ repetition is a new in-memory context of one browser instead.
 ``--isolated-host`` serves every response with COOP/COEP, as a host configured for
 cross-origin isolation does: the first visit is then isolated like the reloads under the
 service worker (whose headers make the page isolated from the second visit on).
+
+``--first-visit`` measures, each repetition in a fresh profile on a link emulated with the
+DevTools protocol (``Network.emulateNetworkConditions``, default ``--link 20:40``: 20 Mbit/s down,
+40 ms of latency; the page's dedicated workers share its throttling), the bare page until
+Pyodide is ready and the app opened with a share link to Korf's instance #1 (57 moves) until
+it is Ready and until Solve, clicked the moment it is enabled, has shown the solution; with the
+bytes the server sent for requests that arrived before Ready, and the load average.
+
+The bare page is ``bench/fixtures/bare-pyodide/`` (served at ``bench-bare/``, never part of the
+site).
 """
 
 from __future__ import annotations
@@ -35,6 +47,7 @@ import argparse
 import collections
 import contextlib
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -60,29 +73,40 @@ TIMEOUT_MS = 300_000
 KINDS = ("cold", "warm", "warm2")  # a first visit, a reload, a second reload (the page then isolated both times)
 SETTLE_S = 2.0  # idle time before a warm reload (the browser writes its caches): --settle
 
-BARE_HTML = """<!doctype html>
-<html><head><meta charset="utf-8"><title>bare Pyodide</title>
-<script type="module" src="boot.js"></script></head><body>bare</body></html>
-"""
-BARE_BOOT = """const w = new Worker(new URL("worker.mjs", import.meta.url), { type: "module" });
-w.onmessage = (e) => {
-  document.documentElement.dataset.wasm = e.data.wasm.toFixed(3);
-  document.documentElement.dataset.readySeconds = (performance.now() / 1000).toFixed(3); // since the page was opened
-  document.documentElement.dataset.ready = e.data.seconds.toFixed(3);
-};
-"""
-BARE_WORKER = """import { loadPyodide } from "../static/vendor/pyodide/pyodide.mjs";
-// the time of WebAssembly.instantiateStreaming (fetch + compile + instantiate of pyodide.asm.wasm)
-const original = WebAssembly.instantiateStreaming;
-let wasm = 0;
-WebAssembly.instantiateStreaming = async (...args) => {
-  const t = performance.now();
-  try { return await original.apply(WebAssembly, args); } finally { wasm = (performance.now() - t) / 1000; }
-};
-const t0 = performance.now();
-await loadPyodide({ indexURL: new URL("../static/vendor/pyodide/", import.meta.url).href });
-postMessage({ seconds: (performance.now() - t0) / 1000, wasm });
-"""
+BARE_PAGE = ROOT / "bench" / "fixtures" / "bare-pyodide"  # index.html, boot.js, worker.mjs
+KORF_1 = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"  # Korf's instance #1: 57 moves
+
+
+class _LoggingHandler(_QuietHandler):
+    """Logs each request's arrival (wall clock, as the page's performance.timeOrigin) and the bytes sent for it."""
+
+    def send_head(self):
+        self.arrived = time.time()
+        return super().send_head()
+
+    def copyfile(self, source, outputfile):
+        before = source.tell()
+        super().copyfile(source, outputfile)
+        with self.server.lock:
+            self.server.log.append((self.arrived, self.path.split("?")[0], source.tell() - before))
+
+
+class LoggingServer(SiteServer):
+    handler = _LoggingHandler
+
+    def start(self):
+        super().start()
+        self.httpd.log = []
+        return self
+
+    def bytes_before(self, epoch: float) -> int:
+        """Bytes sent for the requests that arrived before `epoch` (time.time())."""
+        with self.httpd.lock:
+            return sum(n for t, _, n in self.httpd.log if t < epoch)
+
+    def clear_log(self) -> None:
+        with self.httpd.lock:
+            self.httpd.log.clear()
 
 
 class _IsolatingHandler(_QuietHandler):
@@ -105,11 +129,7 @@ def bare_site(tmp: Path) -> Path:
     for entry in ROOT.iterdir():
         if entry.name in ("index.html", "sw.js", "static"):
             (root / entry.name).symlink_to(entry)
-    bare = root / "bench-bare"
-    bare.mkdir()
-    (bare / "index.html").write_text(BARE_HTML)
-    (bare / "boot.js").write_text(BARE_BOOT)
-    (bare / "worker.mjs").write_text(BARE_WORKER)
+    (root / "bench-bare").symlink_to(BARE_PAGE)
     return root
 
 
@@ -302,6 +322,93 @@ def startup(reps: int, incognito: bool, isolated_host: bool = False, settle_s: f
     )
 
 
+# The app's first visit: Solve clicked by the page itself the moment it is enabled (no harness
+# latency), and the moment the solution is shown (window.__solvedAt, seconds since the opening).
+CLICK_WHEN_READY = f"""
+new MutationObserver((_, observer) => {{
+  const solve = document.querySelector({json.dumps(SOLVE_ENABLED)});
+  if (!solve || window.__clicked) return;
+  window.__clicked = performance.now() / 1000;
+  solve.click();
+  new MutationObserver((_, seen) => {{
+    if (document.querySelector("#status")?.dataset.state !== "solved") return;
+    window.__solvedAt = performance.now() / 1000;
+    seen.disconnect();
+  }}).observe(document, {{ subtree: true, attributes: true, attributeFilter: ["data-state"] }});
+  observer.disconnect();
+}}).observe(document, {{ subtree: true, childList: true, attributes: true }});
+"""
+
+
+def throttle(ctx, page, mbps: float, latency_ms: float) -> None:
+    """Emulate a link of `mbps` Mbit/s down (and up) with `latency_ms` of latency for `page` (and its workers)."""
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Network.enable")
+    rate = mbps * 1e6 / 8
+    conditions = {"offline": False, "latency": latency_ms, "downloadThroughput": rate, "uploadThroughput": rate}
+    cdp.send("Network.emulateNetworkConditions", conditions)
+
+
+def first_visit_bare(profiles: Profiles, server: SiteServer, link: tuple[float, float]) -> dict:
+    with profiles.fresh() as ctx:
+        page = ctx.pages[0] if ctx.pages else ctx.new_page()
+        throttle(ctx, page, *link)
+        seconds = open_until(page, server.url + "bench-bare/index.html", BARE_READY)
+        return {"harness": seconds, "ready": page_clock(page), "load": float(page.get_attribute("html", "data-ready"))}
+
+
+def first_visit_app(profiles: Profiles, server: LoggingServer, link: tuple[float, float]) -> dict:
+    with profiles.fresh() as ctx:
+        page = ctx.pages[0] if ctx.pages else ctx.new_page()
+        throttle(ctx, page, *link)
+        page.add_init_script(CLICK_WHEN_READY)
+        server.clear_log()
+        page.goto(server.url + "index.html#tiles=" + KORF_1.replace(" ", ","))
+        page.wait_for_function("() => window.__solvedAt", timeout=TIMEOUT_MS)
+        ready = page_clock(page)
+        epoch = page.evaluate("() => performance.timeOrigin / 1000") + ready
+        length = int(page.get_attribute("#solution", "data-length"))
+        assert length == 57, f"Korf #1 solved in {length} moves"
+        return {
+            "ready": ready,
+            "solved": page.evaluate("() => window.__solvedAt"),
+            "bytes_before_ready": server.bytes_before(epoch),
+            "phases": phases(page),
+            "meta": page.inner_text("#solution-meta"),
+        }
+
+
+def first_visit(reps: int, link: tuple[float, float]) -> None:
+    with tempfile.TemporaryDirectory(prefix="fifteen-bench-") as tmpname:
+        tmp = Path(tmpname)
+        server = LoggingServer(bare_site(tmp)).start()
+        bare_runs: list[dict] = []
+        app_runs: list[dict] = []
+        try:
+            with sync_playwright() as p:
+                profiles = Profiles(p, tmp, False)
+                for i in range(reps):
+                    first, second = (first_visit_bare, first_visit_app) if i % 2 == 0 else (first_visit_app, first_visit_bare)
+                    for run in (first, second):
+                        (bare_runs if run is first_visit_bare else app_runs).append(run(profiles, server, link))
+                    b, a = bare_runs[-1], app_runs[-1]
+                    print(
+                        f"rep {i + 1}: bare ready {b['ready']:.2f} s (loadPyodide {b['load']:.2f}) | app ready {a['ready']:.2f} s, "
+                        f"Korf #1 solved {a['solved']:.2f} s ({a['solved'] / b['ready']:.2f}x bare), "
+                        f"{a['bytes_before_ready'] / 1e6:.1f} MB before Ready, phases {a['phases']}; {a['meta']}; load {os.getloadavg()}",
+                        flush=True,
+                    )
+        finally:
+            server.stop()
+    bare, ready, solved = med(r["ready"] for r in bare_runs), med(r["ready"] for r in app_runs), med(r["solved"] for r in app_runs)
+    print(
+        f"\nmedians of {reps} first visits (fresh on-disk profiles, {link[0]:g} Mbit/s, {link[1]:g} ms): "
+        f"bare Pyodide ready {bare:.2f} s; app Ready {ready:.2f} s ({ready / bare:.2f}x), "
+        f"Korf #1 solved {solved:.2f} s ({solved / bare:.2f}x); "
+        f"bytes before Ready {med(r['bytes_before_ready'] for r in app_runs) / 1e6:.1f} MB; load average {os.getloadavg()}"
+    )
+
+
 def solves(ids: list[str]) -> None:
     examples = {e["id"]: e for e in json.loads((ROOT / "static/data/examples.json").read_text())["examples"]}
     ids = ids or ["korf55", "korf79", "korf12", "korf1"]
@@ -355,8 +462,17 @@ def main(argv: list[str]) -> None:
         action="store_true",
         help="--startup with a server that sends COOP/COEP (the first visit is cross-origin isolated too)",
     )
+    ap.add_argument(
+        "--first-visit",
+        action="store_true",
+        help="a first visit on an emulated link: bare Pyodide ready vs the app's Ready and Korf #1 solved",
+    )
+    ap.add_argument("--link", default="20:40", help="--first-visit's link: MBIT_PER_S:LATENCY_MS (default 20:40)")
     args = ap.parse_args(argv)
-    if args.startup:
+    if args.first_visit:
+        mbps, latency = (float(x) for x in args.link.split(":"))
+        first_visit(args.reps, (mbps, latency))
+    elif args.startup:
         startup(args.reps, args.incognito, args.isolated_host, args.settle)
     else:
         solves(args.ids)
