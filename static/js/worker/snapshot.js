@@ -96,8 +96,7 @@ function holds(meta, identity, files) {
  * one kept holds them already: `make()` makes it (Pyodide's makeMemorySnapshot, with Python
  * idle and nothing of JS held by it: one synchronous call, ~0.3 s for ~130 MB; worker.js runs
  * it as idle work).  One worker at a time (a pool's workers start together: the others skip).
- * Resolves once the snapshot is made (true) or skipped (false), never rejects; the cache is
- * written after.
+ * Resolves once the snapshot is stored (true) or skipped (false), never rejects.
  */
 export async function keepSnapshot(identity, files, make) {
   if (!identity || !self.caches) return false;
@@ -111,15 +110,14 @@ export async function keepSnapshot(identity, files, make) {
   const store = async (lock) => {
     try {
       if (!lock || holds(described(await kept()), identity, files)) return made(false);
-      const bytes = await make();
+      let bytes = await make();
       if (!bytes) return made(false);
       meta.bytes = bytes.length;
-      made(true);
+      const body = new Response(bytes, { headers: { "content-type": "application/octet-stream", [SNAPSHOT_HEADER]: JSON.stringify(meta) } });
+      bytes = null; // (held by the Response until stored)
       const cache = await caches.open(SNAPSHOT_CACHE);
-      await cache.put(
-        SNAPSHOT_URL,
-        new Response(bytes, { headers: { "content-type": "application/octet-stream", [SNAPSHOT_HEADER]: JSON.stringify(meta) } }),
-      );
+      await cache.put(SNAPSHOT_URL, body);
+      made(true);
     } catch (e) {
       made(false);
       console.warn("No snapshot kept:", e);

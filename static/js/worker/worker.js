@@ -18,7 +18,7 @@ import { ErrorType, LoadState, Method, PackPhase, SIGINT, Stage, ToWorker, bootO
 import { Databases, Load, fetchDatabaseList, namedBounds, withPending } from "./assets.js";
 import { downloadKept, fetchSolver, fetchWheelList, loadRuntime, loadSolver, runtimeVersion } from "./boot.js";
 import { buildIdentity, dropSnapshot, findSnapshot, keepSnapshot } from "./snapshot.js";
-import { LoadError, firstLine, now, parseReply, post } from "./common.js";
+import { LoadError, collectSoon, firstLine, now, parseReply, post } from "./common.js";
 import { Packs } from "./pack-loader.js";
 import { IdleWork } from "./idle.js";
 
@@ -149,6 +149,7 @@ async function init(msg) {
     await Promise.all([downloadKept(), databases.kept()]);
     const interrupt = solver.interrupt ? solver.interrupt.buffer : null;
     post(message.ready({ info: info(), interrupt, seconds: now() - t0, packs: solver.packs.list(), heap_bytes: heapBytes() }));
+    if (runtime.snapshot) collectSoon(); // the snapshot's bytes, copied into the runtime's memory
   } catch (e) {
     console.error(e);
     post(message.error(null, { type: e.type || ErrorType.LOAD, message: e.message || String(e), file: e.file }, { fatal: true }));
@@ -192,6 +193,7 @@ async function settle(shape) {
       const make = () => idle.run(() => solver.pyodide.makeMemorySnapshot(), { quietMs: SNAPSHOT_QUIET_MS });
       kept = await keepSnapshot(await solver.identity, databases.held(), make);
     }
+    collectSoon(); // the snapshot's bytes once stored, the late databases' once handed over
   } catch (e) {
     console.warn("background work:", e);
   }
