@@ -2,6 +2,12 @@
 against the wasm memory the workers report.  Results in `memory.md`.
 
     .venv/bin/python bench/worker_memory.py [--workers 1 2 4] [--settle 5]
+    .venv/bin/python bench/worker_memory.py --device 8:4
+
+``--device CORES:GB`` instead opens the page as a device with that navigator.hardwareConcurrency
+and navigator.deviceMemory (set before the page's scripts run) and its default pool (no choice
+remembered), and reads the same memory with that many workers, against the Workers card's
+figure.
 
 For each pool size a fresh headless Chromium (Debian's, as the e2e tests launch it) opens the
 page with that many workers chosen (the Workers menu's remembered choice, set before the page
@@ -24,6 +30,7 @@ import argparse
 import importlib
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -80,9 +87,23 @@ def settle(pid: int, seconds: float, limit: float = 120.0) -> None:
             return
 
 
+# The device the page sees (--device): navigator.hardwareConcurrency and deviceMemory.
+DEVICE = """([cores, gb]) => {
+  Object.defineProperty(Navigator.prototype, "hardwareConcurrency", { get: () => cores });
+  Object.defineProperty(Navigator.prototype, "deviceMemory", { get: () => gb });
+}"""
+
+
+def card_bytes(note: str) -> float:
+    """The Workers card's total ("about 440 MB of memory", "about 1.2 GB of memory") in MB."""
+    m = re.search(r"about ([\d.]+) (MB|GB) of memory", note)
+    return float(m.group(1)) * (1024 if m.group(2) == "GB" else 1) if m else float("nan")
+
+
 def measure(page: Any, app: Any, pid: int, n: int, settle_s: float) -> dict:
     # the menu offers as many workers as cores (at least 2): more through the pool itself
-    page.evaluate("n => globalThis.fifteenPool.setSize(n)", n)
+    if n != int(page.input_value("#workers-select") or 0):
+        page.evaluate("n => globalThis.fifteenPool.setSize(n)", n)
     page.wait_for_selector(f"#workers-note[data-ready='{n}']", timeout=900_000, state="attached")
     app.wait_ready()
     settle(pid, settle_s)
@@ -97,7 +118,9 @@ def measure(page: Any, app: Any, pid: int, n: int, settle_s: float) -> dict:
     return out
 
 
-def run(server: Any, n: int, settle_s: float) -> dict:
+def run(server: Any, n: int, settle_s: float, device: tuple[int, int] | None = None) -> dict:
+    """Memory with `n` workers, on a first visit and a reload; with `device` (cores, GB) the
+    page's default pool for that device instead (n = 0)."""
     from playwright.sync_api import sync_playwright
 
     marker = f"--fifteen-bench={os.getpid()}-{n}"
@@ -109,9 +132,14 @@ def run(server: Any, n: int, settle_s: float) -> dict:
         pid = _pool.browser_pid(marker)
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         app = App(page, server)
-        page.goto(server.url + "build-info.json")  # the site's origin, before the page starts
-        page.evaluate("n => localStorage.setItem('fifteen.workers', JSON.stringify(n))", n)
-        app.open()
+        if device:
+            page.add_init_script(f"({DEVICE})({json.dumps(list(device))})")
+            app.open()
+            n = int(page.input_value("#workers-select"))  # the default for that device
+        else:
+            page.goto(server.url + "build-info.json")  # the site's origin, before the page starts
+            page.evaluate("n => localStorage.setItem('fifteen.workers', JSON.stringify(n))", n)
+            app.open()
         first = measure(page, app, pid, n, settle_s)
         page.wait_for_selector("html[data-offline=ready]", state="attached", timeout=300_000)
         settle(pid, settle_s)  # the snapshot written to Cache Storage
@@ -130,8 +158,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     ap.add_argument("--settle", type=float, default=5.0, help="idle seconds before memory is read")
+    ap.add_argument("--device", help="CORES:GB: the page's default pool as such a device has it, against the Workers card")
     args = ap.parse_args()
     server = SiteServer(ROOT).start()
+    if args.device:
+        cores, gb = (int(x) for x in args.device.split(":"))
+        try:
+            r = run(server, 0, args.settle, (cores, gb))
+        finally:
+            server.stop()
+        for visit in ("first", "reload"):
+            m = r[visit]
+            card = card_bytes(m["note"])
+            print(
+                f"{visit}: {m['note']!r}; renderer USS {m['renderer_uss']} MB (card {card / m['renderer_uss']:.2f} of it), "
+                f"tree USS {m['uss']} MB; after GC renderer {m['after_gc']['renderer_uss']} MB; load {os.getloadavg()}"
+            )
+        return
     results: dict[int, dict] = {}
     try:
         for n in args.workers:

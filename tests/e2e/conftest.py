@@ -411,6 +411,11 @@ def worker_memory(page) -> tuple[int, int]:
     return heap, rest
 
 
+def page_memory(page) -> int:
+    """solver/memory.js PAGE_BYTES: what the page takes besides its workers (the card's total adds it)."""
+    return page.evaluate("async () => (await import('./static/js/solver/memory.js')).PAGE_BYTES")
+
+
 AXE = ROOT / "node_modules/axe-core/axe.min.js"  # a devDependency, for the tests only
 
 

@@ -28,6 +28,7 @@ from .conftest import (
     assert_no_axe_violations,
     copy_site,
     memory_text,
+    page_memory,
     save_screenshot,
     worker_memory,
 )
@@ -151,7 +152,7 @@ def test_optional_pack_download_use_and_offline(browser, tmp_path):
         heap, rest = worker_memory(page)
         assert heap > 0 and heap % 65536 == 0, heap
         note = page.inner_text("#workers-note")
-        assert note.startswith(f"about {memory_text(heap + rest)} of memory with the pack"), note
+        assert note.startswith(f"about {memory_text(page_memory(page) + heap + rest)} of memory with the pack"), note
 
         # Other shapes are not offered the pack.
         app.set_position(list(range(1, 16)) + [0], "4x4")

@@ -1,12 +1,22 @@
 // The memory one solver worker takes (solver/memory.js) as the Workers card states it
 // (view/pool-view.js) and the pool's size limit counts it (solver/pool.js poolLimits): the largest
 // wasm memory a worker reported plus the measured rest of a worker, else the measured
-// estimate plus the loaded pack's table.
+// estimate plus the loaded pack's table; and the pool's default and its menu sized by the
+// device's memory (an eighth, a quarter) and its cores.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { WORKER_BASE_BYTES, WORKER_REST_BYTES, bytesPerWorker } from "../../static/js/solver/memory.js";
+import {
+  ASSUMED_DEVICE_GB,
+  DEFAULT_MEMORY_SHARE,
+  MENU_MEMORY_SHARE,
+  PAGE_BYTES,
+  WORKER_BASE_BYTES,
+  WORKER_REST_BYTES,
+  bytesPerWorker,
+  poolMemoryLimit,
+} from "../../static/js/solver/memory.js";
 import { poolLimits } from "../../static/js/solver/pool.js";
 
 const MB = 2 ** 20;
@@ -20,11 +30,12 @@ const { PoolView, memoryText } = await import("../../static/js/view/pool-view.js
 
 describe("bytesPerWorker", () => {
   test("the measured figures (bench/memory.md)", () => {
-    assert.equal(WORKER_BASE_BYTES, 170 * MB);
-    assert.equal(WORKER_REST_BYTES, 40 * MB);
-    assert.equal(memoryText(bytesPerWorker(0)), "170 MB");
-    assert.equal(memoryText(bytesPerWorker(114.0 * MB)), "160 MB"); // a fresh start's report
-    assert.equal(memoryText(bytesPerWorker(136.9 * MB)), "180 MB"); // a start resumed from the snapshot
+    assert.equal(WORKER_BASE_BYTES, 145 * MB);
+    assert.equal(WORKER_REST_BYTES, 30 * MB);
+    assert.equal(memoryText(bytesPerWorker(0)), "150 MB");
+    // a worker's report once the 7-7-1 is in (fresh or resumed from the snapshot alike): the
+    // measured 140-145 MB per worker, within 10 %
+    assert.equal(memoryText(bytesPerWorker(114.9 * MB)), "150 MB");
   });
 
   test("before any report: the estimate, plus the loaded pack's table", () => {
@@ -41,11 +52,41 @@ describe("bytesPerWorker", () => {
   });
 
   test("the pool limit counts the same figure", () => {
-    // 4 GB: half of it holds 2048 / (the figure in MB) workers
-    const each = bytesPerWorker(52 * MB);
-    const fits = Math.floor((2048 * MB) / each);
-    assert.deepEqual(poolLimits({ hardwareConcurrency: 64, deviceMemory: 4 }, each), { max: 16, suggested: Math.min(16, fits) });
-    assert.deepEqual(poolLimits({ hardwareConcurrency: 64, deviceMemory: 4 }), { max: 16, suggested: Math.min(16, Math.floor((2048 * MB) / WORKER_BASE_BYTES)) });
+    // 4 GB: an eighth of it (the default) holds 512 / (the figure in MB) workers, a quarter (the menu) twice that
+    const each = bytesPerWorker(114.9 * MB);
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 64, deviceMemory: 4 }, each), { max: Math.floor(1024 / 144.9), suggested: Math.floor(512 / 144.9) });
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 64, deviceMemory: 4 }), { max: Math.floor(1024 / 145), suggested: Math.floor(512 / 145) });
+  });
+});
+
+describe("the pool's size by memory", () => {
+  const each = bytesPerWorker(114.9 * MB);
+
+  test("8 cores and 4 GB (a phone): 3 workers by default, 7 at most; the default's memory well under 1.5 GB", () => {
+    const { max, suggested } = poolLimits({ hardwareConcurrency: 8, deviceMemory: 4 }, each);
+    assert.deepEqual([max, suggested], [7, 3]);
+    assert.ok(suggested * each + 150 * MB < 1.5 * 2 ** 30, "with the page's own ~150 MB (bench/memory.md)");
+  });
+
+  test("the cores decide on a big machine; the memory on a small one; the pack's table counts", () => {
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 4, deviceMemory: 8 }, each), { max: 4, suggested: 3 });
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 16, deviceMemory: 8 }, each), { max: 14, suggested: 7 });
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 8, deviceMemory: 2 }, each), { max: 3, suggested: 1 });
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 8, deviceMemory: 1 }, each), { max: 1, suggested: 1 });
+    // with the 7-8 pack (288 MB more per worker) on 4 GB: one by default, two at most
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 8, deviceMemory: 4 }, bytesPerWorker(114.9 * MB + 288 * MB)), { max: 2, suggested: 1 });
+  });
+
+  test("a browser that does not tell its memory is taken for a 4 GB device", () => {
+    assert.equal(ASSUMED_DEVICE_GB, 4);
+    assert.deepEqual(poolLimits({ hardwareConcurrency: 16 }, each), poolLimits({ hardwareConcurrency: 16, deviceMemory: 4 }, each));
+    assert.equal(poolMemoryLimit(undefined, each, DEFAULT_MEMORY_SHARE), 3);
+    assert.equal(poolMemoryLimit(0, each, MENU_MEMORY_SHARE), 7);
+  });
+
+  test("poolMemoryLimit: at least one; the measured figure before any report", () => {
+    assert.equal(poolMemoryLimit(0.25, each, DEFAULT_MEMORY_SHARE), 1);
+    assert.equal(poolMemoryLimit(8, 0, MENU_MEMORY_SHARE), Math.floor(2048 / 145));
   });
 });
 
@@ -57,6 +98,15 @@ describe("PoolView.render", () => {
     assert.equal(view.note.textContent, `2 of 2 ready · about ${memoryText(2 * perWorker)} of memory, ${memoryText(perWorker)} per worker · 4 cores here.`);
     assert.equal(view.note.dataset.heapBytes, String(52 * MB));
     assert.equal(view.note.dataset.ready, "2");
+  });
+
+  test("the total is the tab's: the page's own memory and its workers'", () => {
+    const view = new PoolView();
+    const perWorker = bytesPerWorker(114.9 * MB);
+    view.render({ size: 3, ready: 3, starting: 0 }, { perWorker, pageBytes: PAGE_BYTES, heapBytes: 114.9 * MB, cores: 8 });
+    assert.equal(view.note.textContent, `3 of 3 ready · about ${memoryText(PAGE_BYTES + 3 * perWorker)} of memory, 150 MB per worker · 8 cores here.`);
+    // (measured with the default of 8 cores and 4 GB: the renderer's unique memory 582-599 MB, bench/memory.md)
+    assert.equal(memoryText(PAGE_BYTES + 3 * perWorker), "590 MB");
   });
 
   test("one worker: the total only; before any report data-heap-bytes is 0; with the pack it says so", () => {

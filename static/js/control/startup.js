@@ -10,7 +10,7 @@
 
 import { SolverPool, poolLimits } from "../solver/pool.js";
 import { SolverClient } from "../solver/client.js";
-import { bytesPerWorker } from "../solver/memory.js";
+import { PAGE_BYTES, bytesPerWorker } from "../solver/memory.js";
 import { pageControlled, startedWorkerAt } from "../solver/start.js";
 import { ErrorType, LoadState, Stage, warmUpParams } from "../solver/protocol.js";
 import { formatBytes, formatSeconds, phasesText } from "../model/format.js";
@@ -202,8 +202,9 @@ export class Startup {
   }
 
   // ---------------------------------------------------------------- the pool of workers
-  // How many solver workers (solver/pool.js): the user's choice (remembered), else one per
-  // core but one, within half the device's memory; the memory it takes is shown.
+  // How many solver workers (solver/pool.js poolLimits): the user's choice (remembered), else
+  // one per core but one, within an eighth of the device's memory (the menu: a quarter); the
+  // memory it takes is shown.
 
   /** Bytes of one worker (solver/memory.js): from the workers' reports, the pack included when loaded. */
   workerBytes() {
@@ -220,14 +221,14 @@ export class Startup {
   }
 
   renderPool() {
-    this.poolView.render(this.client.status(), { ...this.workerBytes(), cores: this.cores });
+    this.poolView.render(this.client.status(), { ...this.workerBytes(), pageBytes: PAGE_BYTES, cores: this.cores });
   }
 
   setUpPool() {
-    const limits = poolLimits(globalThis.navigator || {}, this.workerBytes().perWorker);
-    const max = Math.max(limits.max, 2); // two workers can always be tried (one core: slower, not wrong)
+    // (sized by the cores and the device's memory, solver/pool.js; a choice past the memory's limit is not kept)
+    const { max, suggested } = poolLimits(globalThis.navigator || {}, this.workerBytes().perWorker);
     const stored = Number(prefs.get("workers", 0));
-    const size = stored >= 1 && stored <= max ? stored : limits.suggested;
+    const size = stored >= 1 && stored <= max ? stored : suggested;
     this.client.setSize(size);
     this.poolView.setChoices(max, size);
     this.renderPool();

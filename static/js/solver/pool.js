@@ -30,7 +30,7 @@ import { ErrorType, LoadState, Method, Stage } from "./protocol.js";
 import { SolverClient, SolverError } from "./client.js";
 import { AnytimeSolve } from "./anytime-solve.js";
 import { PoolSolve } from "./pool-solve.js";
-import { WORKER_BASE_BYTES } from "./memory.js";
+import { DEFAULT_MEMORY_SHARE, MENU_MEMORY_SHARE, WORKER_BASE_BYTES, poolMemoryLimit } from "./memory.js";
 
 /** At most this many workers, whatever the machine says. */
 export const MAX_WORKERS = 16;
@@ -40,17 +40,17 @@ const MAX_RESTARTS = 3;
 const MAX_DEATHS = 3;
 
 /**
- * The pool sizes the machine allows: `max` = its cores (at most MAX_WORKERS),
- * `suggested` = one core left for the page, and no more workers than half the
- * device's memory holds at `workerBytes` each (navigator.deviceMemory, in GB,
- * when the browser tells it).
+ * The pool sizes the machine allows, with workers of `workerBytes` each (solver/memory.js):
+ * `max` (the Workers menu) = its cores (two on one core: slower, not wrong), at most MAX_WORKERS
+ * and as many as MENU_MEMORY_SHARE of the device's memory holds; `suggested` (the default) = one core left for the page, as many as
+ * DEFAULT_MEMORY_SHARE holds (navigator.deviceMemory, in GB; ASSUMED_DEVICE_GB when the browser
+ * does not tell it).  On 8 cores and 4 GB: 3 workers by default, 7 at most.
  */
 export function poolLimits({ hardwareConcurrency, deviceMemory } = {}, workerBytes = WORKER_BASE_BYTES) {
   const cores = Math.max(1, Math.floor(Number(hardwareConcurrency) || 1));
-  const max = Math.min(MAX_WORKERS, cores);
-  let suggested = Math.max(1, cores - 1);
-  if (Number(deviceMemory) > 0) suggested = Math.min(suggested, Math.max(1, Math.floor((deviceMemory * 2 ** 30) / 2 / workerBytes)));
-  return { max, suggested: Math.min(max, suggested) };
+  const max = Math.min(MAX_WORKERS, Math.max(2, cores), poolMemoryLimit(deviceMemory, workerBytes, MENU_MEMORY_SHARE));
+  const suggested = Math.min(max, Math.max(1, cores - 1), poolMemoryLimit(deviceMemory, workerBytes, DEFAULT_MEMORY_SHARE));
+  return { max, suggested };
 }
 
 const cancelled = () => new SolverError(ErrorType.CANCELLED, "Cancelled.");

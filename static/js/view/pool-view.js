@@ -33,14 +33,15 @@ export class PoolView {
 
   /**
    * status = {size, ready, starting}; perWorker: bytes of one worker (the pack included when
-   * loaded); heapBytes: the largest wasm memory a worker reported, 0 before any (data-heap-bytes).
+   * loaded); pageBytes: what the page takes besides its workers (the total is the tab's);
+   * heapBytes: the largest wasm memory a worker reported, 0 before any (data-heap-bytes).
    */
-  render(status, { perWorker, packBytes = 0, heapBytes = 0, cores }) {
+  render(status, { perWorker, pageBytes = 0, packBytes = 0, heapBytes = 0, cores }) {
     this.select.value = String(status.size);
     const parts = [];
     if (status.size > 1) parts.push(`${status.ready} of ${status.size} ready${status.starting ? " (more starting)" : ""}`);
     const each = status.size > 1 ? `, ${memoryText(perWorker)} per worker` : "";
-    parts.push(`about ${memoryText(perWorker * status.size)} of memory${each}${packBytes ? " with the pack" : ""}`);
+    parts.push(`about ${memoryText(pageBytes + perWorker * status.size)} of memory${each}${packBytes ? " with the pack" : ""}`);
     if (cores) parts.push(`${cores} cores here`);
     this.note.textContent = `${parts.join(" · ")}.`;
     this.note.dataset.ready = String(status.ready);
