@@ -5,6 +5,7 @@ import pytest
 
 import fifteen.search.moves as moves
 from fifteen import Board, Shape, solve
+from fifteen.search import known_sequences
 from fifteen.search.moves import is_own_mirror, move_tables, tables_for
 from support.bfs import distances
 
@@ -138,3 +139,25 @@ def test_moves_carry_their_axis_direction_and_jumped_squares(name):
         assert v == tuple(e for e in row if tables.moves[e[1] // n].vertical)
         assert h == tuple(e for e in row if not tables.moves[e[1] // n].vertical)
         assert all(isinstance(e[1], int) and e[1] % n == 0 for e in row)
+
+
+@pytest.mark.parametrize("key", sorted(known_sequences.KNOWN))
+def test_the_kept_sequences_are_the_enumerations(key):
+    """The 4x4's forbidden sequences kept in fifteen.search.known_sequences equal a fresh
+    enumeration's (else run tools/known_sequences.py), and the tables use them."""
+    name, depth, mirror_closed = key
+    fresh = moves.MoveTables(Shape.parse(name), mirror_closed=mirror_closed, known=False)
+    assert fresh.prune_depth == depth
+    assert known_sequences.KNOWN[key][0] == known_sequences.fingerprint(fresh.moves), "moves numbered otherwise: run the tool"
+    assert known_sequences.decode(known_sequences.KNOWN[key][1]) == fresh.forbidden_sequences, "run tools/known_sequences.py"
+    kept = moves.MoveTables(Shape.parse(name), mirror_closed=mirror_closed)
+    assert kept.successors == fresh.successors and kept.start_states == fresh.start_states
+
+
+def test_kept_sequences_of_other_moves_are_not_used(monkeypatch):
+    """A table whose moves are numbered otherwise than the kept sequences' is enumerated afresh."""
+    key = ("4x4", moves.PRUNE_DEPTH, False)
+    monkeypatch.setitem(known_sequences.KNOWN, key, ("00000000", known_sequences.encode([(0, 1)])))
+    assert known_sequences.known(*key, moves.MoveTables(Shape(2, 2)).moves) is None
+    tables = moves.MoveTables(Shape(4, 4))
+    assert (tables.states, tables.forbidden) == (3716, 948)

@@ -73,6 +73,7 @@ from functools import cache, lru_cache
 
 from fifteen.board import DELTAS, Shape, neighbours, transpose_squares, transpose_tiles
 from fifteen.errors import InputError
+from fifteen.search import known_sequences
 
 #: Length of the longest forbidden sequence looked for (3,716 automaton states on 4x4).
 PRUNE_DEPTH = 10
@@ -299,7 +300,7 @@ class MoveTables:
     mirror image (:func:`tables_for`).
     """
 
-    def __init__(self, shape: Shape, prune_depth: int | None = None, mirror_closed: bool = False):
+    def __init__(self, shape: Shape, prune_depth: int | None = None, mirror_closed: bool = False, *, known: bool = True):
         self.shape = shape
         self.mirror_closed = mirror_closed
         n = self.n = shape.size
@@ -325,10 +326,15 @@ class MoveTables:
                 raise ValueError(f"no mirror-closed tables for boards of more than {EXACT_MAX_SQUARES} squares")
             forbidden = _open_board_forbidden(shape, self.moves, depth)
         else:
-            exits = [[(m, self.moves[m].blank_to) for m in ms] for ms in from_square]
-            forbidden = set(_forbidden_sequences(n, exits, depth, mirror))
-        if mirror is not None:
-            forbidden = {f for f in forbidden if tuple(mirror[m] for m in f) in forbidden}
+            # the 4x4's are kept, found once (fifteen.search.known_sequences; known=False: found afresh)
+            found = known_sequences.known(str(shape), depth, mirror_closed, self.moves) if known else None
+            if found is not None:
+                forbidden = found
+            else:
+                exits = [[(m, self.moves[m].blank_to) for m in ms] for ms in from_square]
+                forbidden = set(_forbidden_sequences(n, exits, depth, mirror))
+                if mirror is not None:
+                    forbidden = {f for f in forbidden if tuple(mirror[m] for m in f) in forbidden}
         table = _pruning_automaton(self.moves, from_square, n, forbidden)
         #: the forbidden move sequences the automaton was built from
         self.forbidden_sequences = frozenset(forbidden)
