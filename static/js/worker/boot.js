@@ -245,7 +245,8 @@ function watchWasm(memoryBytes = 0) {
  * Start Pyodide; returns {pyodide, interrupt} where interrupt is the Int32Array
  * interrupt buffer when the page is cross-origin isolated, else null.
  * opts: the boot options or INIT message ({controlled}); snapshot: a memory snapshot to
- * resume ({bytes}, worker/snapshot.js), else a fresh start that can make one.
+ * resume ({length, bytes: a promise of them}, worker/snapshot.js findSnapshot), else a fresh
+ * start that can make one.
  */
 export async function loadRuntime(opts, snapshot = null) {
   const t0 = now();
@@ -263,7 +264,7 @@ export async function loadRuntime(opts, snapshot = null) {
   if (typeof WebAssembly !== "object") {
     throw new LoadError(ErrorType.LOAD, "This browser does not support WebAssembly, which the solver needs.");
   }
-  const wasm = watchWasm(snapshot ? snapshot.bytes.length : 0);
+  const wasm = watchWasm(snapshot ? snapshot.length : 0);
   const unwrap = runtimeFetch(!!opts.controlled, files, (file, e, bytes, total) => wasm.fail(cutDownload(file, e, bytes, total)));
   let pyodide;
   try {
