@@ -125,6 +125,10 @@ export async function precacheAll(buildInfo) {
     }
     bytes += file.bytes;
   }
+  // the deferred databases the service worker kept as they passed (the 7-7-1 once it has arrived)
+  for (const [path, file] of Object.entries(buildInfo.files || {})) {
+    if (file.load && (await cache.match(new URL(path, document.baseURI).href))) bytes += file.bytes;
+  }
   await caches.delete(DOWNLOADS_CACHE);
   return { version: buildInfo.version, bytes };
 }
