@@ -422,14 +422,21 @@ def test_a_reload_right_after_ready_works_offline(gated):
 UNSOLVABLE_KORF_55 = "5 10 14 4 6 12 11 1 9 0 15 7 13 2 8 3".replace("13 2", "2 13")  # two tiles swapped
 
 
+# The status line while loading: the download so far in MB (or KB) and %.
+DOWNLOAD_STATUS = r"Loading the [a-zA-Z ]+… [\d.]+ (B|KB|MB) of [\d.]+ MB \(\d+ %\)"
+
+
 @pytest.mark.parametrize("gated", [("/pyodide.asm.wasm",)], ids=["runtime held"], indirect=True)
 def test_an_unsolvable_share_link_is_refused_at_once(gated):
     """A link to an unsolvable 4x4 position is refused by the page's own parity rule while the
-    runtime is still held back by the server: the notice and the tiles field say why at once."""
+    runtime is still held back by the server: the notice and the tiles field say why at once.
+    Meanwhile the status line says how far the download has come."""
     app, _server = gated
     app.page.goto(app.site.url + "index.html#tiles=" + UNSOLVABLE_KORF_55.replace(" ", ","))
     app.page.wait_for_function("() => document.querySelector('#position-notice')?.textContent.includes('refused')", timeout=30_000)
     assert app.state() == "loading"
+    status = "re => new RegExp(re).test(document.querySelector('#status').textContent)"
+    app.page.wait_for_function(status, arg=DOWNLOAD_STATUS, timeout=30_000)
     assert "can't be solved" in app.page.inner_text("#tiles-error"), app.page.inner_text("#tiles-error")
     assert app.page.input_value("#tiles-input").split() == UNSOLVABLE_KORF_55.split()
     assert app.board_tiles() != [int(t) for t in UNSOLVABLE_KORF_55.split()], "the board keeps a solvable position"
