@@ -440,3 +440,19 @@ def test_an_unsolvable_share_link_is_refused_at_once(gated):
     assert "can't be solved" in app.page.inner_text("#tiles-error"), app.page.inner_text("#tiles-error")
     assert app.page.input_value("#tiles-input").split() == UNSOLVABLE_KORF_55.split()
     assert app.board_tiles() != [int(t) for t in UNSOLVABLE_KORF_55.split()], "the board keeps a solvable position"
+
+
+def test_a_page_opened_on_another_size_gets_the_7_7_1_when_it_turns_to_4x4(fresh):
+    """The background work is per shape: a page opened on a 3x3 fetches no 7-7-1 (its precache
+    takes the other shapes' first databases, for offline use) until it shows a 4x4, then the
+    4x4's first databases are handed over and, after them, the 7-7-1."""
+    app, server = fresh
+    app.open("#tiles=1,2,3,4,5,6,0,7,8")
+    assert app.solve("auto")["length"] == 2
+    app.page.wait_for_selector("html[data-offline=ready]", state="attached", timeout=180_000)
+    assert "/static/db/pdb-771.f15" not in server.requests, server.requests
+    app.set_position(KORF_55.split(), "4x4")
+    arrived = "() => { const o = document.querySelector('#bound-select option[value=pdb771]'); return !!o && !/\\(/.test(o.textContent); }"
+    app.page.wait_for_function(arrived, timeout=120_000)
+    assert app.solve("auto")["length"] == 41
+    assert "7-7-1" in app.page.inner_text("#solution-meta")

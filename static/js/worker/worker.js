@@ -157,16 +157,19 @@ async function init(msg) {
 }
 
 const settling = new Map(); // shape -> the background work for it (background())
+let backgroundAsked = false; // the page asked once: a shape loaded later gets its background work too
 
 /**
  * BACKGROUND {shape}: once the page is ready, the work left for idle time (worker/idle.js): the
  * shape's "idle" databases downloaded at once and each handed to Python when it has arrived,
  * the warm-up search (the search's tables), then the memory snapshot that later starts resume
  * (not with a pack loaded).  Each step runs only while no request waits.  Ends with LOADING
- * {stage: BACKGROUND, state: DONE, snapshot}.  Once per shape.
+ * {stage: BACKGROUND, state: DONE, snapshot}.  Once per shape: a shape first asked for after it
+ * gets its own (a page opened on a 3x3 that turns to a 4x4 gets the 7-7-1 then).
  */
 function background(msg) {
   const shape = msg.shape || "4x4";
+  backgroundAsked = true;
   if (!solver.databases || settling.has(shape)) return;
   settling.set(shape, settle(shape));
 }
@@ -210,6 +213,7 @@ async function request(msg) {
     requireSolver();
     const params = msg.params || {};
     if (params.shape) await solver.databases.ensureShape(params.shape);
+    if (params.shape && backgroundAsked) background({ shape: params.shape }); // (a shape first asked for now)
     await solver.databases.ensureBounds(namedBounds(params)); // an "asked" database, or an "idle" one still coming
     // A request starts uninterrupted: a SIGINT written for the request before it (which
     // had already ended, e.g. a pool worker stopped just as its task finished) is not its.
