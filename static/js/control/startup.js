@@ -154,7 +154,9 @@ export class Startup {
    */
   goOffline() {
     const { view, model } = this.hooks;
-    (this.registered || Promise.resolve(false))
+    // (start() registers the service worker as soon as build-info.json is read: after that)
+    this.buildInfoRead
+      .then(() => this.registered || false)
       .then((registered) => registered && serviceWorkerControls())
       .then(() => this.client.background(model.position.shape))
       .then(() => precacheAll(this.buildInfo))
