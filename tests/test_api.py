@@ -174,6 +174,59 @@ def test_container_size_refuses_what_is_not_a_container(head, match):
     assert reply["error"]["message"].startswith("t.f15: ") and match in reply["error"]["message"]
 
 
+def _zlib_walking_container() -> bytes:
+    """A real WD table of 3x3 in a zlib container (what the page's worker may decompress itself)."""
+    from fifteen.board import Shape
+    from fifteen.bounds.walking import WalkingTable
+
+    return WalkingTable.build(Shape(3, 3)).to_bytes()
+
+
+def test_a_payload_decompressed_by_the_caller_is_registered_as_the_file_would_be():
+    """payload_span says where the payload lies; the caller decompresses it into a new_buffer
+    (the page's worker: the browser's DecompressionStream), load_inflated checks the container
+    and registers it as load_asset would."""
+    import zlib
+
+    data = _zlib_walking_container()
+    span = json.loads(api.payload_span("wd-3x3.f15", data[:4096]))["result"]
+    assert span["zlib"] is True and span["start"] + span["stored"] + 4 == len(data)
+    buf = api.new_buffer(span["raw"])
+    buf[:] = zlib.decompress(data[span["start"] : span["start"] + span["stored"]])
+    reply = json.loads(api.load_inflated("wd-3x3.f15", data, buf))
+    assert reply["ok"], reply
+    assert reply["result"] == json.loads(api.load_asset("wd-3x3.f15", data))["result"]
+    assert container.inflated_asset(data, bytearray(buf), name="x").payload == container.read_asset(data).payload
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        ("file", "checksum mismatch"),  # one byte of what is stored flipped
+        ("short", "payload is"),  # the caller's payload one byte short
+    ],
+)
+def test_load_inflated_refuses_a_damaged_file_or_a_wrong_payload(damage, message):
+    import zlib
+
+    data = bytearray(_zlib_walking_container())
+    span = json.loads(api.payload_span("wd-3x3.f15", bytes(data[:4096])))["result"]
+    payload = bytearray(zlib.decompress(bytes(data[span["start"] : span["start"] + span["stored"]])))
+    if damage == "file":
+        data[span["start"] + 10] ^= 0xFF
+    else:
+        del payload[-1]
+    reply = json.loads(api.load_inflated("wd-3x3.f15", bytes(data), payload))
+    assert reply["ok"] is False and reply["error"]["type"] == "asset" and message in reply["error"]["message"], reply
+
+
+def test_load_inflated_takes_only_a_zlib_container():
+    data = container.write_asset({"kind": "wd", "rows": 2, "cols": 2}, bytes(range(200)), compress=False)
+    reply = json.loads(api.load_inflated("t.f15", data, bytearray(200)))
+    assert reply["ok"] is False and "not zlib-compressed" in reply["error"]["message"]
+    assert json.loads(api.payload_span("t.f15", b"NOTFIFTN" + bytes(16)))["ok"] is False
+
+
 #: What the worker's start-up import of fifteen.api leaves for later: the command line (argparse
 #: alone took ~0.1 s of the ~0.16 s import in Pyodide), the native process pool, the lab's
 #: modules and the page pool's side (5-15 ms each: bench/pyodide_imports.mjs).

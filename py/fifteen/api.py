@@ -24,6 +24,11 @@ list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
   container from its first :data:`CONTAINER_HEADER_BYTES` bytes (magic and
   version checked), so the worker can decompress a pack straight into a
   :func:`new_buffer` of that size without knowing the container's layout.
+* :func:`payload_span` ``(name, head)`` and :func:`load_inflated` ``(name, data, payload)``:
+  where a container's payload lies (from its header and metadata), and a zlib container
+  registered with its payload decompressed by the worker into a :func:`new_buffer` (the
+  browser's ``DecompressionStream``, chunk by chunk, so that the 7-7-1's 58 MB of tables do not
+  hold the worker's thread for one ``zlib.decompress``).
 * :func:`call` ``(method, params_json, progress=None, cancel=None)`` with
   methods ``info``, ``parse``, ``bounds``, ``solve``, ``random`` and the
   heuristic lab's ``compare``, ``trace``, ``explain``; see the
@@ -140,6 +145,41 @@ def load_asset(name: str, data: Any) -> str:
         if not isinstance(data, bytes | bytearray | memoryview):
             raise AssetError(f"{name}: expected the file's bytes, got {describe(data)}", code="asset_corrupt")
         meta = databases.load_asset(data, name, take=isinstance(data, bytearray))
+        return _ok(meta)
+    except AssetError as exc:
+        return _error("asset", str(exc), exc.code)
+    except Exception as exc:  # pragma: no cover - defensive: never a traceback to the page
+        return _error("internal", f"{describe(name)}: {internal_message(exc)}")
+
+
+def payload_span(name: str, head: Any) -> str:
+    """Where the payload of the container that starts with *head* lies (its header and
+    metadata: bytes or a JS ``Uint8Array`` proxy), as a JSON reply ``{"start", "stored", "raw",
+    "zlib"}`` (:func:`fifteen.db.container.payload_span`); an ``asset`` error when the header is
+    not a Fifteen container's."""
+    try:
+        if hasattr(head, "to_bytes"):  # a JsProxy of a Uint8Array (Pyodide)
+            head = head.to_bytes()
+        return _ok(container.payload_span(head, name=name))
+    except AssetError as exc:
+        return _error("asset", str(exc), exc.code)
+    except Exception as exc:  # defensive: never a traceback to the page
+        return _error("internal", f"{describe(name)}: {internal_message(exc)}")
+
+
+def load_inflated(name: str, data: Any, payload: Any) -> str:
+    """Register a zlib-compressed database asset (*data*: its bytes as stored, or a JS
+    ``Uint8Array`` proxy) whose payload the caller decompressed into *payload*, a bytearray from
+    :func:`new_buffer` (taken over: the caller must drop it); checked as :func:`load_asset`
+    checks a file (:func:`fifteen.db.container.inflated_asset`)."""
+    try:
+        if not (isinstance(name, str) and len(name) <= 120 and name.isprintable()):
+            name = describe(name, 120)
+        if hasattr(data, "to_bytes") and not isinstance(data, int):  # a JsProxy of a Uint8Array (Pyodide)
+            data = data.to_bytes()
+        if not isinstance(data, bytes | bytearray | memoryview) or not isinstance(payload, bytearray):
+            raise AssetError(f"{name}: expected the file's bytes and a bytearray of its payload", code="asset_corrupt")
+        meta = databases.load_asset(container.inflated_asset(data, payload, name=name), name)
         return _ok(meta)
     except AssetError as exc:
         return _error("asset", str(exc), exc.code)

@@ -61,7 +61,7 @@ from fifteen.bounds import exact as explore
 from fifteen.bounds import pdb, pdb78, walking
 from fifteen.bounds.exact import Explorer, ExplorerTable
 from fifteen.bounds.walking import WalkingTable
-from fifteen.db.container import read_meta
+from fifteen.db.container import Asset, read_meta
 from fifteen.errors import AssetError, AssetWarning, InputError
 from fifteen.limits import describe
 
@@ -108,7 +108,8 @@ def reset() -> None:
 
 
 # ----------------------------------------------------------------- registering bytes
-Data = bytes | bytearray | memoryview
+#: An asset's bytes, or an asset checked already (:func:`fifteen.db.container.inflated_asset`).
+Data = bytes | bytearray | memoryview | Asset
 #: A loader: reads an asset's bytes (*name* for messages; *take*: see :func:`load_asset`),
 #: registers what it holds and returns the file name it is known by.
 Loader = Callable[[Data, str, bool], str]

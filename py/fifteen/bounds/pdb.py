@@ -133,7 +133,7 @@ from dataclasses import dataclass, field
 from typing import NoReturn
 
 from fifteen.board import Shape, neighbours, tile_mirrors, tile_squares, transpose_squares, transpose_tiles
-from fifteen.db.container import AssetError, read_asset
+from fifteen.db.container import Asset, AssetError, read_asset
 
 PDB_FORMAT = 1
 
@@ -405,7 +405,7 @@ class PatternDatabase:
     @classmethod
     def from_bytes(
         cls,
-        data: bytes | bytearray | memoryview,
+        data: bytes | bytearray | memoryview | Asset,
         *,
         name: str = "pdb",
         partition: str | None = None,

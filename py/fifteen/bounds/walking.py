@@ -48,7 +48,7 @@ from array import array
 from collections.abc import Sequence
 
 from fifteen.board import MAX_SIDE, MAX_SQUARES, MIN_SIDE, Shape
-from fifteen.db.container import read_asset, write_asset
+from fifteen.db.container import Asset, read_asset, write_asset
 from fifteen.errors import AssetError
 
 NO_LINK = -1
@@ -145,7 +145,7 @@ class WalkingTable:
         return write_asset(meta, payload)
 
     @classmethod
-    def from_bytes(cls, data: bytes | bytearray | memoryview, name: str = "WD asset", shape: Shape | None = None) -> WalkingTable:
+    def from_bytes(cls, data: bytes | bytearray | memoryview | Asset, name: str = "WD asset", shape: Shape | None = None) -> WalkingTable:
         asset = read_asset(data, name=name, kind="wd")
         meta = asset.meta
         try:

@@ -195,11 +195,14 @@ def _meta(data: memoryview, meta_len: int, name: str) -> dict[str, Any]:
     return meta
 
 
-def read_meta(data: bytes | bytearray | memoryview, *, name: str = "asset") -> dict[str, Any]:
+def read_meta(data: bytes | bytearray | memoryview | Asset, *, name: str = "asset") -> dict[str, Any]:
     """The metadata of an asset, from its header alone (no checksum or payload check).
 
-    For dispatching on ``kind``; :func:`read_asset` then checks everything.
+    For dispatching on ``kind``; :func:`read_asset` then checks everything.  An :class:`Asset`
+    (checked already: :func:`inflated_asset`) gives its own.
     """
+    if isinstance(data, Asset):
+        return data.meta
     if is_xz(data):
         data = unxz_head(data, name=name)
     data = memoryview(data)
@@ -207,20 +210,9 @@ def read_meta(data: bytes | bytearray | memoryview, *, name: str = "asset") -> d
     return _meta(data, meta_len, name)
 
 
-def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kind: str | None = None, take: bool = False) -> Asset:
-    """Check and unpack an asset; raise :class:`AssetError` saying what is wrong.
-
-    *name* is used in messages (a file name or URL); *kind*, when given, is the
-    kind the caller expects.  An xz-compressed container is decompressed first.
-    With *take* and a ``bytearray`` holding an uncompressed payload, the
-    bytearray itself becomes the payload (header and checksum cut off in place:
-    no copy of a large table); the caller must not use it afterwards.
-    """
-    if is_xz(data):
-        data = unxz(data, name=name)
-        take = True
-    buf = data if take and isinstance(data, bytearray) else None
-    data = memoryview(data)
+def _checked(data: memoryview, name: str, kind: str | None) -> tuple[int, dict[str, Any], int, int, int]:
+    """Check a container's header, length, checksum and kind; return (flags, meta, meta length,
+    raw length, end of the body)."""
     flags, meta_len, stored_len, raw_len = _header(data, name)
     expected = _HEADER.size + meta_len + stored_len + _CRC.size
     if len(data) < expected:
@@ -232,8 +224,60 @@ def read_asset(data: bytes | bytearray | memoryview, *, name: str = "asset", kin
     if zlib.crc32(data[:body_end]) != crc:
         raise AssetError(f"{name}: checksum mismatch (the file is corrupt)", code="asset_corrupt")
     meta = _meta(data, meta_len, name)
+    _check_kind(meta, kind, name)
+    return flags, meta, meta_len, raw_len, body_end
+
+
+def _check_kind(meta: dict[str, Any], kind: str | None, name: str) -> None:
     if kind is not None and meta["kind"] != kind:
         raise AssetError(f"{name}: holds a {meta['kind']!r} database, expected {kind!r}", code="asset_corrupt")
+
+
+def payload_span(head: bytes | bytearray | memoryview, *, name: str = "asset") -> dict[str, Any]:
+    """Where a container's payload lies, from its first bytes (the header and the metadata):
+    ``{"start", "stored", "raw", "zlib"}`` (its offset, its length as stored and once
+    decompressed, whether it is zlib-compressed), so that a host can decompress it itself
+    (:func:`inflated_asset`) without knowing the layout."""
+    data = memoryview(head)
+    flags, meta_len, stored_len, raw_len = _header(data, name)
+    return {"start": _HEADER.size + meta_len, "stored": stored_len, "raw": raw_len, "zlib": bool(flags & FLAG_ZLIB)}
+
+
+def inflated_asset(data: bytes | bytearray | memoryview, payload: bytearray, *, name: str = "asset") -> Asset:
+    """A zlib-compressed container (*data*, as stored) whose payload was decompressed elsewhere
+    into *payload* (a bytearray, taken over): the container is checked as :func:`read_asset`
+    checks it (header, length, CRC-32 of what is stored), the payload's length against its header.
+    The decompressor vouches for the payload's bytes with zlib's own Adler-32 (the browser's
+    ``DecompressionStream("deflate")`` checks it: the page's worker decompresses a large table
+    so, chunk by chunk, instead of holding its thread for a whole ``zlib.decompress``)."""
+    view = memoryview(data)
+    flags, meta, _meta_len, raw_len, _body_end = _checked(view, name, None)
+    if not flags & FLAG_ZLIB:
+        raise AssetError(f"{name}: its payload is not zlib-compressed", code="asset_corrupt")
+    if len(payload) != raw_len:
+        raise AssetError(f"{name}: payload is {len(payload)} bytes, header says {raw_len}", code="asset_corrupt")
+    return Asset(meta, payload)
+
+
+def read_asset(data: bytes | bytearray | memoryview | Asset, *, name: str = "asset", kind: str | None = None, take: bool = False) -> Asset:
+    """Check and unpack an asset; raise :class:`AssetError` saying what is wrong.
+
+    *name* is used in messages (a file name or URL); *kind*, when given, is the
+    kind the caller expects.  An xz-compressed container is decompressed first.
+    With *take* and a ``bytearray`` holding an uncompressed payload, the
+    bytearray itself becomes the payload (header and checksum cut off in place:
+    no copy of a large table); the caller must not use it afterwards.  An :class:`Asset`
+    checked already (:func:`inflated_asset`) is returned as it is, its kind checked.
+    """
+    if isinstance(data, Asset):
+        _check_kind(data.meta, kind, name)
+        return data
+    if is_xz(data):
+        data = unxz(data, name=name)
+        take = True
+    buf = data if take and isinstance(data, bytearray) else None
+    data = memoryview(data)
+    flags, meta, meta_len, raw_len, body_end = _checked(data, name, kind)
     meta_start = _HEADER.size
     stored = data[meta_start + meta_len : body_end]
     payload: bytes | bytearray
