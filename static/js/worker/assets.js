@@ -79,6 +79,16 @@ export function namedBounds(params) {
   return [...new Set(names.filter((b) => typeof b === "string" && b && b !== "auto"))];
 }
 
+/**
+ * From this size on a zlib-compressed database that comes after READY is decompressed by the
+ * browser (inflateIntoPython: DecompressionStream, a few MB at a time, the worker's thread
+ * free for a request in between), not by one zlib.decompress in Python that holds the thread
+ * (~0.5 s for the 7-7-1's 58 MB of tables).
+ */
+const INFLATE_BYTES = 1 << 20;
+/** inflateIntoPython lets a request in (a turn of the event loop) after this many bytes written. */
+const INFLATE_SLICE = 4 << 20;
+
 export class Databases {
   /**
    * skip: asset files not to load (the user chose to go on without a damaged one);
@@ -267,6 +277,91 @@ export class Databases {
   keep(file, bytes) {
     const copy = new Response(bytes, { status: 200, headers: { "Content-Type": "application/octet-stream" } });
     this.keeping.push(keepForPrecache(url(`../db/${file}`), copy));
+  }
+
+  /**
+   * Hand an asset that came after READY to Python (its download, `got`, done): a large
+   * zlib-compressed one is decompressed by the browser first, while the worker stays free for
+   * requests (inflateIntoPython), then registered in one short step; any other in one step.
+   * `run(step)` runs a synchronous step when no request waits (worker.js: worker/idle.js).
+   * Resolves to whether it was handed over; a damaged one rejects with a LoadError naming it.
+   */
+  async installLater(asset, got, run) {
+    const since = now();
+    if (!got.error && !this.loadedFiles.has(asset.file) && got.bytes.length >= INFLATE_BYTES && globalThis.DecompressionStream) {
+      await run(() => null); // (begun only when no request waits)
+      const payload = await this.inflateIntoPython(asset.file, got.bytes);
+      if (payload) return run(() => this.registerInflated(asset, got, payload, since));
+    }
+    return run(() => this.install(asset, got, since, { later: true }));
+  }
+
+  /**
+   * The zlib payload of the container `bytes` decompressed by the browser into a bytearray
+   * Python allocated (fifteen.api payload_span, new_buffer; written through getBuffer), a few
+   * MB at a time with a turn of the event loop in between; its PyProxy, or null when it cannot
+   * be (not a zlib container, damaged: the one-step path then says what is wrong).
+   */
+  async inflateIntoPython(file, bytes) {
+    const span = parseReply(this.api.payload_span(file, bytes.subarray(0, Math.min(bytes.length, 1 << 16))));
+    if (!span.ok || !span.result.zlib) return null;
+    const { start, stored, raw } = span.result;
+    let buf = null;
+    let view = null;
+    try {
+      buf = this.api.new_buffer(raw);
+      view = buf.getBuffer("u8");
+      const body = new Blob([bytes.subarray(start, start + stored)]).stream().pipeThrough(new DecompressionStream("deflate"));
+      const reader = body.getReader();
+      let pos = 0;
+      let slice = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (pos + value.length > raw) throw new Error(`decompresses to more than ${raw} bytes`);
+        if (!view.data.byteLength) {
+          view.release(); // Python's memory grew (a request ran in between): a fresh view
+          view = buf.getBuffer("u8");
+        }
+        view.data.set(value, pos);
+        pos += value.length;
+        if ((slice += value.length) >= INFLATE_SLICE) {
+          slice = 0;
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+      }
+      if (pos !== raw) throw new Error(`decompresses to ${pos} of ${raw} bytes`);
+      view.release();
+      view = null;
+      return buf;
+    } catch (e) {
+      console.warn(`${file}: decompressed in one step instead (${e.message || e})`);
+      view?.release();
+      buf?.destroy();
+      return null;
+    }
+  }
+
+  /** Register `asset` whose payload inflateIntoPython decompressed (DONE, `later`); see install(). */
+  registerInflated(asset, { bytes, cached }, payload, since) {
+    if (this.loadedFiles.has(asset.file)) {
+      payload.destroy();
+      return false;
+    }
+    this.downloads.delete(asset.file);
+    let reply;
+    try {
+      reply = parseReply(this.api.load_inflated(asset.file, bytes, payload));
+    } finally {
+      payload.destroy(); // Python keeps the bytearray (as the tables) or drops it
+    }
+    if (!reply.ok) {
+      const err = reply.error || {};
+      throw new LoadError(err.type || ErrorType.ASSET, err.message || `${asset.file}: could not be read`, asset.file);
+    }
+    this.loadedFiles.add(asset.file);
+    post(message.loading(Stage.DATABASES, LoadState.DONE, asset.file, { later: true, ...(cached ? { cached } : { bytes: bytes.length }), seconds: now() - since, ...this.laterFields() }));
+    return true;
   }
 
   /**

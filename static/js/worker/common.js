@@ -128,16 +128,15 @@ export async function fetchBytes(rel, { label, expected = 0, onProgress = () => 
   return out;
 }
 
-/** Bytes of the ArrayBuffer with which collectSoon() nudges the garbage collector (never written). */
+/** Bytes of the ArrayBuffer with which collectGarbage() nudges the garbage collector (never written). */
 const NUDGE_BYTES = 128 * 2 ** 20;
 
 /**
- * Have V8 collect the garbage soon: the bytes of a memory snapshot (read to resume it, or made to
- * keep it: ~115 MB) are garbage once used, but an idle worker may not run a garbage collection
+ * Have V8 collect the garbage now: the bytes of a memory snapshot (read to resume it, or made to
+ * keep it: ~120 MB) are garbage once used, but an idle worker may not run a garbage collection
  * for a long time and keeps them meanwhile (bench/memory.md).  V8 starts one when the memory
  * held outside its heap (ArrayBuffers) grows past a limit: a large ArrayBuffer, never written
- * (so it takes no memory), made and dropped on the next turn, does that.
+ * (so it takes no memory), made and dropped, does that.  The collection holds the worker's
+ * thread for a moment (up to ~0.5 s on a busy machine): worker.js runs it as idle work.
  */
-export function collectSoon() {
-  setTimeout(() => new ArrayBuffer(NUDGE_BYTES).byteLength, 0);
-}
+export const collectGarbage = () => new ArrayBuffer(NUDGE_BYTES).byteLength;

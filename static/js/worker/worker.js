@@ -18,7 +18,7 @@ import { ErrorType, LoadState, Method, PackPhase, SIGINT, Stage, ToWorker, bootO
 import { Databases, Load, fetchDatabaseList, namedBounds, withPending } from "./assets.js";
 import { downloadKept, fetchSolver, fetchWheelList, loadRuntime, loadSolver, runtimeVersion } from "./boot.js";
 import { buildIdentity, dropSnapshot, findSnapshot, keepSnapshot } from "./snapshot.js";
-import { LoadError, collectSoon, firstLine, now, parseReply, post } from "./common.js";
+import { LoadError, collectGarbage, firstLine, now, parseReply, post } from "./common.js";
 import { Packs } from "./pack-loader.js";
 import { IdleWork } from "./idle.js";
 
@@ -122,8 +122,10 @@ async function init(msg) {
   try {
     const started = boot(msg); // the solver package is downloaded while the runtime starts
     // ... and so are the databases READY needs (manifest "load": "first"): worker/assets.js
-    const databases = new Databases(skip, !!(named || msg).controlled, started.databaseList);
-    databases.prefetch(shape);
+    const controlled = !!(named || msg).controlled;
+    const databases = new Databases(skip, controlled, started.databaseList);
+    // (a worker the service worker serves has them at hand, and may resume them in a snapshot)
+    if (!controlled) databases.prefetch(shape);
     const runtime = await started.runtime;
     solver.interrupt = runtime.interrupt;
     solver.pyodide = runtime.pyodide;
@@ -149,7 +151,8 @@ async function init(msg) {
     await Promise.all([downloadKept(), databases.kept()]);
     const interrupt = solver.interrupt ? solver.interrupt.buffer : null;
     post(message.ready({ info: info(), interrupt, seconds: now() - t0, packs: solver.packs.list(), heap_bytes: heapBytes() }));
-    if (runtime.snapshot) collectSoon(); // the snapshot's bytes, copied into the runtime's memory
+    // the snapshot's bytes, copied into the runtime's memory, collected once nothing waits
+    if (runtime.snapshot) idle.run(collectGarbage, { quietMs: QUIET_MS });
   } catch (e) {
     console.error(e);
     post(message.error(null, { type: e.type || ErrorType.LOAD, message: e.message || String(e), file: e.file }, { fatal: true }));
@@ -184,7 +187,7 @@ async function settle(shape) {
     for (const [i, asset] of later.entries()) {
       const got = await downloads[i];
       try {
-        await idle.run(() => databases.install(asset, got, now(), { later: true }));
+        await databases.installLater(asset, got, (step) => idle.run(step));
       } catch (e) {
         // a damaged database that came late: the page goes on with the bounds it has
         databases.skipped.add(asset.file);
@@ -193,18 +196,22 @@ async function settle(shape) {
     }
     await idle.run(() => apiCall(Method.SOLVE, warmUpParams(shape)));
     if (!solver.packs.loaded.size) {
-      const make = () => idle.run(() => solver.pyodide.makeMemorySnapshot(), { quietMs: SNAPSHOT_QUIET_MS });
+      const make = () => idle.run(() => solver.pyodide.makeMemorySnapshot(), { quietMs: QUIET_MS });
       kept = await keepSnapshot(await solver.identity, databases.held(), make);
     }
-    collectSoon(); // the snapshot's bytes once stored, the late databases' once handed over
+    // the snapshot's bytes once stored, the late databases' once handed over
+    await idle.run(collectGarbage, { quietMs: QUIET_MS });
   } catch (e) {
     console.warn("background work:", e);
   }
   post(message.loading(Stage.BACKGROUND, LoadState.DONE, kept ? "memory snapshot kept" : "nothing more to do", { later: true, snapshot: kept, seconds: now() - t0 }));
 }
 
-/** The snapshot is made only after this long without a request (it holds the thread ~0.3 s). */
-const SNAPSHOT_QUIET_MS = 1000;
+/**
+ * The snapshot is made, and the garbage collected, only after this long without a request
+ * (each holds the thread ~0.3 s).
+ */
+const QUIET_MS = 1000;
 
 /** CALL and SOLVE: one fifteen.api call, after the databases of params.shape. */
 async function request(msg) {
