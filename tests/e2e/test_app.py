@@ -347,10 +347,11 @@ def test_cancel_uses_the_interrupt_buffer_once_isolated(ready_app: App):
 
 # ------------------------------------------------------------------ corrupt database
 def _corrupt_site(tmp: Path) -> str:
-    """A copy of the site (symlinks) whose 4x4 database is damaged; returns the damaged file's name."""
+    """A copy of the site (symlinks) whose 4x4 database is damaged (one loaded before Ready: the
+    manifest's "load" first); returns the damaged file's name."""
     manifest_path = ROOT / "static/db/manifest.json"
     assets = json.loads(manifest_path.read_text())["assets"] if manifest_path.exists() else []
-    victim = next((a for a in assets if "4x4" in a.get("shapes", [])), None)
+    victim = next((a for a in assets if "4x4" in a.get("shapes", []) and a.get("load", "first") == "first"), None)
     db, manifest = copy_site(tmp, skip_assets={victim["file"]} if victim else ())
     if victim is None or not (ROOT / "static/db" / victim["file"]).exists():
         # No real database yet: a well-formed container, then damaged the same way.
