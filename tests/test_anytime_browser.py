@@ -161,3 +161,15 @@ def test_result_replays_and_says_how_good():
     assert (r["length"], r["moves"], r["optimal"], r["stopped"], r["workers"], r["worker_nodes"]) == (1, [8], True, "optimal", 2, [3, 4])
     r = call("anytime_result", {"text": "1 2 3 4 5 6 0 7 8", "path": [7, 6, 7, 8], "lower_bound": 2, "stopped": "time"})
     assert (r["length"], r["optimal"], r["stopped"], r["lower_bound"]) == (4, False, "time", 2)
+
+
+@pytest.mark.parametrize("tiles", [[1, 2, 3, 0], [1, 2, 3, 4, 5, 6, 7, 8, 0]])
+def test_an_improver_at_the_goal_is_done_with_a_bounded_width(tiles):
+    """An empty path (the position is the goal): the improver's beam width stops doubling at the
+    memory cap (it once doubled until the JSON encoder refused a 4,300-digit number), and the next
+    call takes what it carried."""
+    r = call("anytime_improve", {"tiles": tiles, "path": []})
+    assert r["path"] == [] and r["done"] and r["carried"]["windows_only"]
+    assert r["carried"]["width"] == 1 << 24  # the first doubling whose beam would pass 20,000,000 nodes (one move long)
+    again = call("anytime_improve", {"tiles": tiles, "path": [], "carried": r["carried"]})
+    assert again["done"] and again["carried"]["width"] == 1 << 24

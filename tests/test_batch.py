@@ -193,7 +193,10 @@ def test_cli_dask_local(tmp_path, bfs_3x3):
     ("args", "message"),
     [
         (["batch", "/nonexistent/positions.txt"], "fifteen: error: /nonexistent/positions.txt: cannot read (No such file or directory)"),
-        (["batch", "{file}", "--jobs", "-2"], "fifteen: error: --jobs must be 0 (every core) or a positive number, not -2"),
+        (
+            ["batch", "{file}", "--jobs", "-2"],
+            "fifteen: error: --jobs must be 0 (every core) or a number of worker processes from 1 to 256, not -2",
+        ),
         (["batch", "{file}", "--shape", "3x"], "fifteen: error:"),
         (["batch", "{file}", "--dask", "tcp://127.0.0.1:9"], "fifteen: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9"),
     ],

@@ -279,7 +279,7 @@ class Improver:
             self.done = True
             return
         width = self.width * 2
-        if width * len(self.best) > BEAM_MAX_NODES:
+        if width * max(1, len(self.best)) > BEAM_MAX_NODES:  # (an empty path, at the goal, bounds it too)
             self.windows_only = True  # no wider beam: polish to the end
             if sh is None or sh.exhausted:
                 self.done = True
