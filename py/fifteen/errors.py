@@ -54,6 +54,11 @@ ERROR_CODES: dict[str, str] = {
 }
 
 
+#: The codes of errors that are no fault of the input: a database, a worker that died, a bug, a
+#: cancel.  Every other code is an input's (a batch's resume runs the lines of these again).
+NOT_INPUT_CODES: tuple[str, ...] = ("asset_missing", "asset_corrupt", "worker", "cancelled", "internal")
+
+
 class FifteenError(ValueError):
     """Base class of the errors this package raises for bad input or data: a message for a
     person and a :attr:`code` (one of :data:`ERROR_CODES`) for a program."""

@@ -42,6 +42,7 @@ from fifteen.bounds import bound_values, check_board, resolve_bound, start_bound
 from fifteen.errors import InputError
 from fifteen.frame import frame_for
 from fifteen.limits import MAX_TIME_LIMIT, describe, is_number
+from fifteen.optimal import check_answer
 from fifteen.search.ida import SECONDS_DIGITS, Iteration, Progress, Stop, first_bound, ida_star
 
 #: Width of the first beam (boards of up to 25 squares).
@@ -134,6 +135,10 @@ class AnytimeResult:
     iterations: list[Iteration] = field(default_factory=list)
     prover_nodes: int = 0
     improver_nodes: int = 0
+
+    def __post_init__(self) -> None:
+        if self.tiles is not None:  # never an answer that does not replay, or one shorter than the bound proved
+            check_answer(self.board, self.tiles, None, lower_bound=self.lower_bound)
 
     @classmethod
     def of_path(
@@ -455,6 +460,7 @@ def anytime_solve(
         )
         state["prover"], state["iterations"] = found.nodes, found.iterations
         path = frame.back(found, tiles).path
+        check_answer(board, tiles_along(shape, tiles, path), info.name, lower_bound=found.h0)  # before it is offered as optimal
         raise_bound(len(path))  # an iteration found it: no shorter one exists
         offer(path)
         return result("optimal")

@@ -330,7 +330,6 @@ def _add_batch_parser(sub) -> None:
 def _batch(args) -> int:
     from fifteen import batch  # the batch command only (see above)
 
-    jobs, stall_seconds = args.workers, args.stall
     if args.shape:
         shape = Shape.parse(args.shape)  # a bad shape (or goal) is an error of the command, not of every line
         if args.goal:
@@ -338,11 +337,26 @@ def _batch(args) -> int:
     elif args.goal and not is_goal_name(args.goal):
         Goal.parse(args.goal)  # tiles: checked as a goal of the shape their count gives (an empty batch too)
     items = batch.read_items(args.file)
-    skipped = 0
-    if args.out:
-        done = batch.finished_ids(args.out)
-        skipped = sum(item.id in done for item in items)
-        items = [item for item in items if item.id not in done]
+    if not args.out:
+        return _run_batch(args, items, 0)
+    with batch.OutputLock(args.out):  # one run per output: a second one stops here (status 2)
+        resume = batch.resume_from(args.out)
+        skipped = sum(item.id in resume.done for item in items)
+        if resume.retried and not args.quiet:
+            shown = ", ".join(resume.retried[:5]) + (", ..." if len(resume.retried) > 5 else "")
+            count = len(resume.retried)
+            print(
+                f"batch: {count} position{'s' * (count != 1)} whose line was an error not of its input (a worker that died,"
+                f" a damaged database, an internal error) {'are' if count != 1 else 'is'} run again: {shown}",
+                file=sys.stderr,
+            )
+        return _run_batch(args, [item for item in items if item.id not in resume.done], skipped)
+
+
+def _run_batch(args, items: list, skipped: int) -> int:
+    from fifteen import batch  # the batch command only (see above)
+
+    jobs, stall_seconds = args.workers, args.stall
     output = batch.Output(args.out)  # cannot be opened: an OutputError, status 2
     bar = None if args.quiet else batch.ProgressBar(len(items), skipped=skipped)
     client = None

@@ -221,7 +221,9 @@ def _worker_main(conn, stop, beats, index: int, directory: str | None, parent_pi
             value = fn(*args, stopped=stopped)
             reply = ("done", call_id, value, time.process_time() - cpu)
         except BaseException as exc:  # noqa: B036 - reported to the parent, never a traceback on the terminal
-            reply = ("error", call_id, f"{type(exc).__name__}: {exc}", time.process_time() - cpu)
+            # the package's own errors as they are (an AssetError stays one), any other as its name and message
+            error = exc if isinstance(exc, FifteenError) else f"{type(exc).__name__}: {exc}"
+            reply = ("error", call_id, error, time.process_time() - cpu)
         try:
             conn.send(reply)
         except (OSError, ValueError):
@@ -244,7 +246,7 @@ class Event:
     kind: str  # "done", "error" or "died"
     worker: Worker
     call_id: Any
-    value: Any = None  # the result, the error message, or the exit code
+    value: Any = None  # the result, the error (the package's own error as it is, else its name and message), or the exit code
     cpu_seconds: float = 0.0
     stalled: float | None = None  # "died": ended by the pool after this many seconds without progress
 
@@ -455,7 +457,7 @@ def run_search(
                             queue.clear()
                             pool.stop_running()  # the others return their partial counts
                 elif event.kind == "error":
-                    raise WorkerError(f"a worker failed: {event.value}")
+                    raise event.value if isinstance(event.value, FifteenError) else WorkerError(f"a worker failed: {event.value}")
                 elif event.kind == "died":
                     deaths_total += 1
                     if run is not None and not solved:
