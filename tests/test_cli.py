@@ -201,3 +201,31 @@ def test_jobs_beyond_what_memory_holds_are_refused(monkeypatch):
     assert err.value.code == "range"
     monkeypatch.setattr(processes, "available_memory", lambda: None)
     assert processes.resolve_jobs(256) == 256 and processes.resolve_jobs(0) == 8
+
+
+@pytest.mark.parametrize("after", ["fifteen.errors", "fifteen.bounds.databases", "fifteen.optimal", "fifteen.cli.options", "fifteen.cli"])
+def test_ctrl_c_while_the_package_is_imported_is_one_line_and_status_130(after):
+    """Ctrl-C before the command line's guard is in place (the first tenths of a second: the
+    package's imports) ends as it does later: ``fifteen: interrupted``, status 130, no traceback.
+    The moment is found with ``-X importtime``, which writes a line as each module is imported."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from support.cli import PACKAGE_PATH
+    from support.ctrl_c import popen_interruptible
+
+    args = [sys.executable, "-X", "importtime", "-m", "fifteen", "solve", KORF1, "--bound", "md", "--quiet"]
+    env = dict(os.environ, PYTHONPATH=str(PACKAGE_PATH))
+    proc = popen_interruptible(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    lines = []
+    for line in proc.stderr:
+        lines.append(line)
+        if line.split("|")[-1].strip() == after:  # "import time: self | cumulative | <indent>module"
+            os.killpg(proc.pid, signal.SIGINT)
+            break
+    rest = proc.stderr.read()
+    assert proc.wait(timeout=60) == 130, lines[-3:] + [rest]
+    ours = [line for line in rest.splitlines() if not line.startswith("import time:")]
+    assert ours == ["fifteen: interrupted"], rest
