@@ -173,3 +173,20 @@ def test_an_improver_at_the_goal_is_done_with_a_bounded_width(tiles):
     assert r["carried"]["width"] == 1 << 24  # the first doubling whose beam would pass 20,000,000 nodes (one move long)
     again = call("anytime_improve", {"tiles": tiles, "path": [], "carried": r["carried"]})
     assert again["done"] and again["carried"]["width"] == 1 << 24
+
+
+def test_a_provers_time_limit_covers_its_set_up(monkeypatch):
+    """The first ``anytime_prove`` of a worker builds the move tables (seconds in the browser):
+    within its ``time_limit``, which stops the build when it passes ("stopped", nothing kept)."""
+    import functools
+
+    from fifteen.search import moves
+
+    monkeypatch.setattr(moves, "_move_tables", functools.cache(moves._move_tables.__wrapped__))  # none built yet
+    korf1 = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"
+    r = call("anytime_prove", {"text": korf1, "threshold": 0, "time_limit": 1e-6})
+    assert (r["outcome"], r["threshold"], r["nodes"]) == ("stopped", 0, 0)
+    assert moves._move_tables.cache_info().currsize == 0
+    r = call("anytime_prove", {"text": korf1, "threshold": 0, "time_limit": 600})
+    assert (r["outcome"], r["threshold"], r["nodes"]) == ("refuted", 51, 32)  # Korf #1's first pdb771 iteration
+    assert moves._move_tables.cache_info().currsize == 1

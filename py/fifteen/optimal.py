@@ -29,7 +29,8 @@ from fifteen.bounds.manhattan import manhattan
 from fifteen.errors import AssetError, InputError
 from fifteen.frame import frame_for
 from fifteen.limits import describe
-from fifteen.search.ida import Progress, SearchResult, ida_star
+from fifteen.search.ida import Cancelled, Progress, SearchResult, ida_star
+from fifteen.search.moves import checking_setup
 
 
 def answer_problem(board: Board, moves: Sequence[int], lower_bound: int = 0) -> str | None:
@@ -162,14 +163,20 @@ def solve(
     check_solve_arguments(board, bound, progress, cancel, tick_nodes)
     info = resolve_bound(board.shape, bound, board.target)
     frame = frame_for(board.target)
-    result = ida_star(
-        board.shape,
-        frame.position(board.tiles),
-        info.factory,
-        progress=progress,
-        cancel=cancel,
-        tick_nodes=tick_nodes,
-        start_bound=start_bound(board, bound),
-        goal=frame.search_goal,
-    )
+
+    def check_cancel() -> None:
+        if cancel is not None and cancel():
+            raise Cancelled()
+
+    with checking_setup(check_cancel if cancel is not None else None):  # a cancel stops the set-up (move tables) too
+        result = ida_star(
+            board.shape,
+            frame.position(board.tiles),
+            info.factory,
+            progress=progress,
+            cancel=cancel,
+            tick_nodes=tick_nodes,
+            start_bound=start_bound(board, bound),
+            goal=frame.search_goal,
+        )
     return Solution(board, info.name, frame.back(result, board.tiles))

@@ -44,6 +44,7 @@ from fifteen.frame import frame_for
 from fifteen.limits import MAX_TIME_LIMIT, describe, is_number
 from fifteen.optimal import check_answer
 from fifteen.search.ida import SECONDS_DIGITS, Iteration, Progress, Stop, first_bound, ida_star
+from fifteen.search.moves import checking_setup
 
 #: Width of the first beam (boards of up to 25 squares).
 FIRST_BEAM = 256
@@ -449,15 +450,16 @@ def anytime_solve(
                 improver.work(IMPROVER_SLICE, check)
                 used[0] += clock() - now
 
-        found = ida_star(
-            shape,
-            frame.position(tiles),
-            info.factory,
-            progress=on_progress,
-            tick_nodes=TICK_NODES,
-            start_bound=start_bound(board, bound),
-            goal=frame.search_goal,
-        )
+        with checking_setup(check):  # the prover's set-up (move tables) within the time limit too
+            found = ida_star(
+                shape,
+                frame.position(tiles),
+                info.factory,
+                progress=on_progress,
+                tick_nodes=TICK_NODES,
+                start_bound=start_bound(board, bound),
+                goal=frame.search_goal,
+            )
         state["prover"], state["iterations"] = found.nodes, found.iterations
         path = frame.back(found, tiles).path
         check_answer(board, tiles_along(shape, tiles, path), info.name, lower_bound=found.h0)  # before it is offered as optimal
