@@ -116,8 +116,12 @@ PRECOMPRESS ?=
 dist: assets
 	$(PY) tools/web_dist.py --out dist --base "$(SITE_PATH)" --precompress "$(PRECOMPRESS)"
 
+# The Python tests run on every core (pytest-xdist), each test file on one worker (the files'
+# fixtures are module- and session-scoped); the browser tests share one page per worker, so they
+# run in one worker of their own, after.
+PYTEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 unit: $(VENV)/.stamp db
-	$(PY) -m pytest -q tests --ignore=tests/e2e
+	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile tests --ignore=tests/e2e
 
 # Headless Chromium for the e2e tests: Debian's package when no browser is present.
 browser:
@@ -135,7 +139,8 @@ js-test: node_modules/.stamp
 	node --test tests/js/*.test.mjs
 
 test: lint js-test assets browser
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile tests --ignore=tests/e2e
+	$(PY) -m pytest -q tests/e2e
 
 # ---------------------------------------------------------------- mutation testing (not CI)
 # mutmut (pinned; installed into the venv here, not by requirements-dev.txt) over the bound and
