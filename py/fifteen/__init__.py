@@ -29,11 +29,17 @@ def _interrupted_at_start(signum: int, frame: object) -> None:
     _os._exit(128 + _signal.SIGINT)
 
 
-# Only when this package is the program (``python -m fifteen``: argv[0] is "-m" while it is
-# imported; the ``fifteen`` command), never when a program imports it as a library.
-if (_sys.argv[:1] == ["-m"] or _os.path.basename(_sys.argv[0] if _sys.argv else "") in ("fifteen", "fifteen.exe")) and (
-    _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler
-):
+def _is_the_program() -> bool:
+    """Whether this package is being imported as the program: ``python -m fifteen`` (argv[0] is
+    "-m" while the package is imported) or the ``fifteen`` command (not a process that
+    multiprocessing started for it, which carries the same argv); never a program that imports it."""
+    if _sys.argv[:1] == ["-m"]:
+        return True
+    command = _os.path.basename(_sys.argv[0]) if _sys.argv else ""
+    return command in ("fifteen", "fifteen.exe") and "multiprocessing" not in _sys.modules
+
+
+if _is_the_program() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, _interrupted_at_start)
 
 from fifteen.board import Board, Goal, Shape  # noqa: E402 - after the handler above
