@@ -196,7 +196,7 @@ def test_cli_big_board_gets_an_answer():
 @pytest.mark.parametrize("value", ["0", "-1", "4000", "nan"])
 def test_cli_time_limit_is_checked(value):
     r = run_cli("solve", KT1, f"--time-limit={value}")
-    assert r.returncode == 2 and r.stderr.startswith("fifteen: error: --time-limit"), r.stderr
+    assert r.returncode == 2 and r.stderr.startswith(("fifteen: error: --time-limit", "fifteen: error: argument --time-limit")), r.stderr
 
 
 def test_batch_anytime_one_line_per_position(tmp_path):
@@ -353,3 +353,23 @@ def test_a_killed_parent_leaves_no_worker():
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(DEADLINE)
     wait_until(f"workers {pids} gone after their parent's SIGKILL", lambda: all(gone(p) for p in pids))
+
+
+def test_stall_seconds_reach_the_anytime_search_on_processes(monkeypatch, capsys):
+    """``solve --anytime --jobs 2 --stall-seconds 7``: the pool of the anytime search ends a worker
+    silent for 7 s (the setting once stopped at the command line: a stopped worker waited 60 s)."""
+    from fifteen import cli
+    from fifteen.parallel import processes
+
+    made = []
+    real = processes.WorkerPool.__init__
+
+    def recorded(self, size, directory=None, *, stall_seconds=processes.STALL_SECONDS):
+        made.append((size, stall_seconds))
+        real(self, size, directory, stall_seconds=stall_seconds)
+
+    monkeypatch.setattr(processes.WorkerPool, "__init__", recorded)
+    assert cli.main(["solve", KT1, "--anytime", "--jobs", "2", "--stall-seconds", "7", "--time-limit", "0.5", "--json"]) == 0
+    assert made == [(2, 7.0)] and json.loads(capsys.readouterr().out)["stopped"] in ("time", "optimal")
+    assert cli.main(["solve", KT1, "--anytime", "--jobs", "2", "--stall-seconds", "0", "--time-limit", "0.5", "--json"]) == 0
+    assert made[1] == (2, None)  # 0: never

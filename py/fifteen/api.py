@@ -97,7 +97,7 @@ from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_j
 from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
-from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message, past_optimal_reach
+from fifteen.limits import MAX_COUNT, MAX_PARAMS_CHARS, describe, internal_message, past_optimal_reach
 from fifteen.optimal import solve
 from fifteen.schema import LONG_PARAMS, check_params, parse_params
 from fifteen.search.ida import Cancelled, Progress
@@ -474,6 +474,8 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
     budget = _int_param(params, "budget", DEFAULT_BUDGET)
     if budget is None:
         budget = DEFAULT_BUDGET
+    if not 0 <= budget <= MAX_COUNT:
+        raise InputError(f"budget must be from 0 to {MAX_COUNT:,} nodes per move, not {describe(budget)}", code="range")
     bound = params.get("bound") or "auto"
     previous = params.get("solution")
     if previous is not None:  # stateless: follow the solution the caller kept

@@ -96,12 +96,12 @@ def non_ascii_digit_problem(token: str) -> bool:
     return not token.isascii() and any(ch.isdigit() and not ch.isascii() for ch in token)
 
 
-def check_text(text: Any, what: str = "a position") -> str:
-    """*text* if it is a string of at most :data:`MAX_TEXT_CHARS` characters."""
+def check_text(text: Any, what: str = "a position", limit: int = MAX_TEXT_CHARS) -> str:
+    """*text* if it is a string of at most *limit* characters (default :data:`MAX_TEXT_CHARS`)."""
     if not isinstance(text, str):
         raise InputError(f"{what} is text, not {describe(text)}", code="param")
-    if len(text) > MAX_TEXT_CHARS:
-        raise InputError(f"{what} is {len(text):,} characters long; at most {MAX_TEXT_CHARS:,} are read", code="too_long")
+    if len(text) > limit:
+        raise InputError(f"{what} is {len(text):,} characters long; at most {limit:,} are read", code="too_long")
     return text
 
 

@@ -48,6 +48,7 @@ without a PDB asset the PDB bounds are simply not offered.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -79,6 +80,8 @@ _built_walking_tables: dict[tuple[Shape, int], WalkingTable] = {}
 explorer_tables: dict[Shape, ExplorerTable] = {}
 #: File names (``pdb-663.f15``, ``wd-4x4.f15``...) of what is registered: never read again.
 _registered_files: set[str] = set()
+#: Where each registered file came from, for messages: its path, or the name the browser's worker gave.
+_sources: dict[str, str] = {}
 #: The database directory given to :func:`use_directory` (None: :func:`default_directory`).
 _chosen_directory: Path | None = None
 #: The manifest's entries by file name, once read (None: not read yet).
@@ -103,6 +106,7 @@ def reset() -> None:
     walking_tables.clear()
     explorer_tables.clear()
     _registered_files.clear()
+    _sources.clear()
     _chosen_directory = None
     _entries = None
 
@@ -155,7 +159,9 @@ def load_asset(data: Data, name: str = "asset", *, take: bool = False) -> dict[s
     loader = LOADERS.get(kind) if isinstance(kind, str) else None
     if loader is None:
         raise AssetError(f"{name}: unknown database kind {kind!r}", code="asset_corrupt")
-    _registered_files.add(loader(data, name, take))
+    file = loader(data, name, take)
+    _registered_files.add(file)
+    _sources[file] = name
     return meta
 
 
@@ -251,6 +257,9 @@ def _entry_problem(entry: Any) -> str | None:
         value = entry.get(key, 0)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             return f"{describe(file)}: {key} is {describe(value)}, not a number of bytes"
+    digest = entry.get("sha256")
+    if digest is not None and not (isinstance(digest, str) and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest)):
+        return f"{describe(file)}: sha256 is {describe(digest)}, not a SHA-256 in hex"
     return None
 
 
@@ -299,15 +308,119 @@ def _listed(file: str, shape: Shape | None = None) -> bool:
 
 
 def _read(file: str) -> None:
+    """Read *file* of the database directory, check it against the manifest's SHA-256
+    (:func:`check_digest`) and register it."""
     root = directory()
     assert root is not None  # only called for files the manifest lists
     path = root / file
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            stamp = _stamp(os.fstat(f.fileno()))  # of the very file read
+            data = f.read()
     except (OSError, ValueError) as exc:
         raise AssetError(f"{_shown(path)}: cannot read ({getattr(exc, 'strerror', None) or exc})", code="asset_missing") from None
+    check_digest(path, data, _manifest_entries()[file].get("sha256"), stamp)
     load_asset(data, str(path))
     _registered_files.add(file)
+
+
+# ----------------------------------------------------------------- each file as the manifest lists it
+# The container's CRC-32 catches a damaged download or disk; it cannot catch a file whose bytes
+# were changed and its CRC written again (a zeroed payload makes the search take a position one
+# move away for the goal).  The manifest build_db.py writes lists each file's SHA-256: a file
+# read from a directory must have it.  Hashing costs about 10 ms per 16 MB, so a file found sound
+# is remembered by its stamp (size, modification and change times, inode; a change time moves
+# with any write, even one that sets the modification time back) in the user's cache
+# directory, and hashed again only when the stamp or the listed digest changes.
+
+#: How to get a sound copy of a database (the end of :func:`blame`'s message and of a damaged file's).
+REBUILD = "rebuild it (make db, or python build_db.py --out DIR) or fetch it again"
+#: The verdicts' file: ``$XDG_CACHE_HOME/fifteen`` (default ``~/.cache/fifteen``), one JSON object
+#: {path: [size, mtime_ns, ctime_ns, inode, sha256]} of the files found sound.
+VERDICTS_FILE = "verified-databases.json"
+#: The most files remembered (the others forgotten when it is written).
+MAX_VERDICTS = 256
+_verdicts: dict[str, list] | None = None
+
+
+def _stamp(st: os.stat_result) -> list[int]:
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+def verdicts_path() -> Path:
+    """Where the verdicts of sound files are kept (see above)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "fifteen" / VERDICTS_FILE
+
+
+def _known_verdicts() -> dict[str, list]:
+    global _verdicts
+    if _verdicts is None:
+        try:
+            found = json.loads(verdicts_path().read_text())
+        except (OSError, ValueError, RecursionError):
+            found = None
+        _verdicts = found if isinstance(found, dict) else {}
+    return _verdicts
+
+
+def _remember(key: str, verdict: list) -> None:
+    """Keep *verdict* for *key* (best effort: a cache that cannot be written only costs a hash later)."""
+    verdicts = _known_verdicts()
+    verdicts[key] = verdict
+    for old in list(verdicts)[: max(0, len(verdicts) - MAX_VERDICTS)]:
+        del verdicts[old]
+    path = verdicts_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        temporary.write_text(json.dumps(verdicts))
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
+def check_digest(path: Path, data: Data, want: str | None, stamp: list[int]) -> None:
+    """Refuse *data* (the file *path*, of *stamp*) unless its SHA-256 is *want* (the manifest's;
+    None: not listed, nothing to check): an :class:`AssetError` (``asset_corrupt``) saying how
+    to replace it.  A file found sound before with the same stamp is not hashed again."""
+    if want is None:
+        return
+    key = os.path.abspath(path)
+    verdict = [*stamp, want]
+    if _known_verdicts().get(key) == verdict:
+        return
+    if hashlib.sha256(data).hexdigest() != want:
+        raise AssetError(
+            f"{_shown(path)}: damaged: its SHA-256 is not the one its manifest lists ({len(data):,} bytes): {REBUILD}",
+            code="asset_corrupt",
+        )
+    _remember(key, verdict)
+
+
+# ----------------------------------------------------------------- when an answer contradicts them
+
+
+def files_of(bound: str | None, shape: Shape) -> list[str]:
+    """The loaded database files a search of *shape* with *bound* read its values from (every
+    loaded one that serves *shape* when *bound* is None: a position's best bound takes them all)."""
+    loaded = [_pattern_file(name) for name, db in pattern_databases.items() if _serves(db, shape) and (bound in (None, name))]
+    if bound is None or bound in ("wd", "wdid"):
+        loaded += [walking.asset_file(s) for s in (shape, shape.transposed()) if s in walking_tables]
+    return [f for f in dict.fromkeys(loaded) if f is not None and f in _registered_files]
+
+
+def blame(bound: str | None, shape: Shape) -> str | None:
+    """For an answer that contradicts itself (a path that does not reach the goal, a length below
+    a proven lower bound): the databases it came from and how to replace them, or None when no
+    database file was used (then it is a bug)."""
+    files = files_of(bound, shape)
+    if not files:
+        return None
+    named = ", ".join(_sources.get(f, f) for f in files)
+    if len(files) == 1:
+        return f"the database {named} is corrupt: {REBUILD}"
+    return f"one of the databases {named} is corrupt: {REBUILD.replace(' it ', ' them ').replace(' it again', ' them again')}"
 
 
 # ----------------------------------------------------------------- what the solver asks for

@@ -40,12 +40,12 @@ from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
 
-from fifteen.board import Board, Shape, check_tiles, tiles_along
+from fifteen.board import Board, Goal, Shape, check_tiles, tiles_along
 from fifteen.bounds import bound_values, resolve_bound, start_bound
 from fifteen.errors import InputError
 from fifteen.frame import frame_for
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
-from fifteen.optimal import Solution
+from fifteen.optimal import Solution, check_answer
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_task
 from fifteen.search.ida import SECONDS_DIGITS, Iteration
 from fifteen.search.moves import move_tables
@@ -245,6 +245,10 @@ def run_bundle(params: dict, progress=None) -> dict:
     for task in [task_from(d) for d in params.get("tasks") or []]:  # all checked before any runs
         outcome = run_task(task, ticked=ticked)
         done[0] += outcome.nodes
+        if outcome.path is not None:  # a solution below the task's board: replayed before the page hears of it
+            shape = Shape.parse(task.shape)
+            board = Board(shape, task.board, Goal.of(task.goal, shape))
+            check_answer(board, tiles_along(shape, task.board, outcome.path), task.bound)
         outcomes.append({"id": task.id, "path": outcome.path, "nodes": outcome.nodes, "stopped": outcome.stopped})
         if outcome.path is not None:
             break
@@ -256,9 +260,9 @@ def result(board: Board, params: dict) -> dict:
     with ``workers``, ``worker_nodes`` and the position's bounds) of the solution a task found."""
     path, moved = check_solution(board, list(params.get("path") or []))
     its = iterations_from(params.get("iterations") or [])
-    h0 = params.get("h0")
+    h0 = field(params, "h0", 0, len(path), "parallel_result") if params.get("h0") is not None else None
     if h0 is None:
-        h0 = its[0].bound if its else len(path)
+        h0 = min(its[0].bound, len(path)) if its else len(path)
     found = ParallelResult(
         path,
         moved,
