@@ -2,7 +2,8 @@
 //
 //     node tools/web_pyc.mjs static/wheels/fifteen-X.Y.Z-py3-none-any.whl
 //
-// writes static/wheels/fifteen-X.Y.Z-pyodide.zip: the wheel's files plus their bytecode
+// writes static/wheels/fifteen-X.Y.Z-pyodide.zip: the runtime package's files (fifteen/: not the
+// wheel's database builder dbbuild/, which needs numpy, nor its metadata) plus their bytecode
 // (fifteen/__pycache__/*.cpython-3NN.pyc), compiled by the Python of the vendored Pyodide
 // itself (node_modules/pyodide, the npm package static/vendor/pyodide is copied from) with
 // "unchecked-hash" invalidation: the worker unpacks the zip into site-packages and imports
@@ -24,7 +25,7 @@ pyodide.FS.writeFile("/tmp/in.whl", new Uint8Array(readFileSync(wheel)));
 pyodide.runPython(`
 import compileall, os, py_compile, zipfile
 with zipfile.ZipFile("/tmp/in.whl") as whl:
-    whl.extractall("/tmp/pkg")
+    whl.extractall("/tmp/pkg", [n for n in whl.namelist() if n.startswith("fifteen/")])
 ok = compileall.compile_dir("/tmp/pkg", quiet=1, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 if not ok:
     raise SystemExit("web_pyc: the package does not compile")
