@@ -27,6 +27,8 @@ databases are not offered (:func:`available_bounds` with the goal).
 from __future__ import annotations
 
 import functools
+import sys
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +41,7 @@ from fifteen.bounds.pdb import PatternDatabase
 from fifteen.bounds.pdb78 import PARTITIONS as PDB78_PARTITIONS
 from fifteen.bounds.pdb78 import PDB78
 from fifteen.bounds.walking import axis_counts, walking_available
+from fifteen.errors import AssetWarning
 from fifteen.frame import frame_for
 from fifteen.limits import describe
 from fifteen.search.ida import SearcherFactory, first_bound
@@ -148,6 +151,37 @@ def available_bounds(shape: Shape, goal: Goal | None = None) -> list[str]:
     return ["auto"] + [b.name for b in bound_infos() if _serves(b, shape, goal)]
 
 
+def asset_bounds(kind: str, file: str) -> list[str]:
+    """The bounds a database file serves, from its manifest entry's *kind* and *file*: a pattern
+    database its own bound (``pdb-771.f15``: ``pdb771``); the walking-distance tables (kind
+    ``wd``) the bounds that read them (built in-process without the file); none for the small-board
+    explorer's tables (kind ``explore``)."""
+    if kind == "wd":
+        return [b.name for b in _CLASSIC if b.available is walking_available]
+    return [b.name for b in _PDB_BOUNDS if databases._pattern_file(b.name) == file]
+
+
+#: How to get the databases natively (the end of the notice below).
+GET_DATABASES = "get them with `fifteen db fetch URL` or `fifteen db build` (`fifteen db status` shows where they are looked for)"
+_told_without_databases = False
+
+
+def _tell_without_databases(shape: Shape, goal: Goal | None, bound: BoundInfo) -> None:
+    """Once per process, natively: a 4x4 search of the standard frame without its pattern
+    databases says how to get them (an :class:`AssetWarning`: one line on stderr in the CLI)."""
+    global _told_without_databases
+    if _told_without_databases or bound.name.startswith("pdb") or (shape.rows, shape.cols) != (4, 4) or sys.platform == "emscripten":
+        return
+    if goal is not None and not frame_for(goal).standard:
+        return  # the pattern databases would not apply anyway
+    _told_without_databases = True
+    warnings.warn(
+        f"no pattern databases found: 4x4 searches use {bound.name}, with many times more nodes; {GET_DATABASES}",
+        AssetWarning,
+        stacklevel=3,
+    )
+
+
 def resolve_bound(shape: Shape, name: str, goal: Goal | None = None) -> BoundInfo:
     """The bound named *name* (``auto``: the strongest available) for boards of *shape* solved
     towards *goal* (default the standard goal); :class:`InputError` when it is not available."""
@@ -156,6 +190,7 @@ def resolve_bound(shape: Shape, name: str, goal: Goal | None = None) -> BoundInf
         # The strongest available: a pattern database, else the seed's WD+ID, else MD+LC.
         for b in bound_infos():
             if _serves(b, shape, goal) and b.name not in ("wd", "id"):
+                _tell_without_databases(shape, goal, b)
                 return b
     for b in bound_infos():
         if b.name == name:
