@@ -21,6 +21,7 @@ Only the standard library (:mod:`urllib.request`): ``http``, ``https`` and ``fil
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import re
@@ -189,8 +190,8 @@ def _receive(resp, f, h, have: int, size: int, report: Callable[[int], object], 
             raise AssetError(
                 f"{url}: the download stalled ({TIMEOUT_SECONDS} s without data); run again to resume", code="asset_missing"
             ) from None
-        except OSError as exc:  # the connection was cut
-            raise AssetError(f"{url}: the download broke off ({exc}); run again to resume", code="asset_missing") from None
+        except (OSError, http.client.HTTPException) as exc:  # the connection was cut
+            raise AssetError(f"{url}: the download broke off ({exc!r}); run again to resume", code="asset_missing") from None
         if not chunk:
             break
         f.write(chunk)
