@@ -1,10 +1,13 @@
-"""Fixtures shared by the unit tests: a fresh asset databases, the databases of static/db, and
+"""Fixtures shared by the unit tests: a fresh asset databases, the databases of static/db,
 small-board pattern databases built here by the real builders (as tests/test_pdb.py and
-tests/test_pdb78.py do)."""
+tests/test_pdb78.py do), and the project's wheel and sdist (as ``make package`` builds them)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,3 +73,25 @@ def small_packs():
         "3x3": PDB78.from_bytes(pack78.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]]), name="pack-44-3x3"),
         "2x4": PDB78.from_bytes(pack78.build_pack(2, 4, "43", [[1, 2, 3, 4], [5, 6, 7]]), name="pack-43-2x4"),
     }
+
+
+#: The time stamp of every file in the packages (the Makefile's SOURCE_DATE_EPOCH: 1980-01-01).
+SOURCE_DATE_EPOCH = "315532800"
+
+
+def build_package(source: Path, out: Path) -> tuple[Path, Path]:
+    """(wheel, sdist) of the project in *source*, as ``make package`` builds them (PyPA build, the
+    wheel from the sdist, the venv's hatchling: no download)."""
+    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+    cmd = [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)]
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (wheel,) = out.glob("fifteen-*-py3-none-any.whl")
+    (sdist,) = out.glob("fifteen-*.tar.gz")
+    return wheel, sdist
+
+
+@pytest.fixture(scope="session")
+def built_package(tmp_path_factory) -> tuple[Path, Path]:
+    """The wheel and the sdist of the checkout, built once per session."""
+    return build_package(ROOT, tmp_path_factory.mktemp("packages"))
