@@ -5,15 +5,13 @@ tests/test_pdb78.py do), and the project's wheel and sdist (as ``make package`` 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from fifteen import Shape
 from fifteen.bounds import databases
+from support.package import build_package
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -75,23 +73,7 @@ def small_packs():
     }
 
 
-#: The time stamp of every file in the packages (the Makefile's SOURCE_DATE_EPOCH: 1980-01-01).
-SOURCE_DATE_EPOCH = "315532800"
-
-
-def build_package(source: Path, out: Path) -> tuple[Path, Path]:
-    """(wheel, sdist) of the project in *source*, as ``make package`` builds them (PyPA build, the
-    wheel from the sdist, the venv's hatchling: no download)."""
-    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
-    cmd = [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)]
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    (wheel,) = out.glob("fifteen-*-py3-none-any.whl")
-    (sdist,) = out.glob("fifteen-*.tar.gz")
-    return wheel, sdist
-
-
 @pytest.fixture(scope="session")
 def built_package(tmp_path_factory) -> tuple[Path, Path]:
-    """The wheel and the sdist of the checkout, built once per session."""
+    """The wheel and the sdist of the checkout, built once per session (as ``make package``)."""
     return build_package(ROOT, tmp_path_factory.mktemp("packages"))

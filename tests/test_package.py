@@ -10,9 +10,10 @@ import tarfile
 import zipfile
 from pathlib import Path
 
-from conftest import ROOT, build_package
-
 from fifteen import __version__
+from support.package import SOURCE_DATE_EPOCH, build_package
+
+ROOT = Path(__file__).resolve().parents[1]
 
 #: What the sdist is made of (pyproject.toml, [tool.hatch.build.targets.sdist]).
 SDIST_SOURCES = ("py/fifteen", "py/dbbuild", "README.md", "CHANGELOG.md", "pyproject.toml")
@@ -58,7 +59,7 @@ def test_the_sdist_holds_the_sources(built_package):
     top = f"fifteen-{__version__}/"
     with tarfile.open(sdist) as tar:
         names = {m.name.removeprefix(top) for m in tar.getmembers()}
-        assert {m.mtime for m in tar.getmembers()} == {315532800} and {(m.uid, m.gid) for m in tar.getmembers()} == {(0, 0)}
+        assert {m.mtime for m in tar.getmembers()} == {int(SOURCE_DATE_EPOCH)} and {(m.uid, m.gid) for m in tar.getmembers()} == {(0, 0)}
     assert {n for n in names if n.endswith(".py")} == {"py/" + m for m in _modules("fifteen") | _modules("dbbuild")}
     assert {n for n in names if not n.endswith(".py")} == {"README.md", "CHANGELOG.md", "pyproject.toml", "PKG-INFO", ".gitignore"}
 
