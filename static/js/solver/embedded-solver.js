@@ -8,7 +8,7 @@
 
 import { inferShape } from "../model/board.js";
 import { ErrorType, Method } from "./protocol.js";
-import { SolverError } from "./client.js";
+import { SolverClient, SolverError } from "./client.js";
 import { SolverPool } from "./pool.js";
 
 /** An AbortSignal's reason as the rejection of the request it stopped. */
@@ -34,7 +34,7 @@ export function positionParams(tiles, { shape, goal } = {}) {
  * options: {workers = 1 (more: a parallel search on that many workers), shape = "4x4" (the
  * board whose databases load at the start), start = true (false: the first request starts the
  * workers), onLoading(message), onWarning(message)} (LOADING and WARNING messages of
- * solver/protocol.js).
+ * solver/protocol.js); createWorker makes each Worker (the tests pass fake ones).
  */
 export class EmbeddedSolver {
   #pool;
@@ -42,7 +42,7 @@ export class EmbeddedSolver {
   #started = null; // the primary's readiness, once started
   #closed = false;
 
-  constructor({ workers = 1, shape = "4x4", start = true, onLoading, onWarning } = {}) {
+  constructor({ workers = 1, shape = "4x4", start = true, onLoading, onWarning, createWorker } = {}) {
     this.#shape = shape;
     this.#pool = new SolverPool(
       {
@@ -52,7 +52,10 @@ export class EmbeddedSolver {
           this.#started = null; // the next request starts the worker again
         },
       },
-      { size: Math.max(1, Math.floor(Number(workers)) || 1) },
+      {
+        size: Math.max(1, Math.floor(Number(workers)) || 1),
+        ...(createWorker ? { createClient: (handlers) => new SolverClient(handlers, { createWorker }) } : {}),
+      },
     );
     if (start) this.ready().catch(() => {});
   }
