@@ -23,7 +23,7 @@ from fifteen import Board, solve
 from fifteen.board import Shape
 from fifteen.bounds import asset_bounds, available_bounds, databases
 from fifteen.cli import assets, download, main
-from fifteen.errors import AssetWarning
+from fifteen.errors import AssetWarning, InputError
 from support.cli import PACKAGE_PATH
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -360,3 +360,12 @@ def test_a_4x4_solve_without_databases_says_once_how_to_get_them(tmp_path, monke
         warnings.simplefilter("always")
         assert solve(Board.parse(NEAR_GOAL)).bound == "wdid" and solve(Board.parse(NEAR_GOAL)).bound == "wdid"
     assert [str(w.message)[:44] for w in caught if w.category is AssetWarning] == ["no pattern databases found: 4x4 searches use"]
+    # A pattern database asked for by name: the error says how to get it (on its board only).
+    with pytest.raises(InputError) as missing:
+        solve(Board.parse(NEAR_GOAL), "pdb771")
+    assert str(missing.value) == (
+        "bound 'pdb771' is not available for a 4x4 board (available: auto, wdid, wd, id, lc, md); no pattern databases found: "
+        "get them with `fifteen db fetch URL` or `fifteen db build` (`fifteen db status` shows where they are looked for)"
+    )
+    with pytest.raises(InputError, match=r"^bound 'pdb771' is not available for a 3x3 board \(available: auto, wdid, wd, id, lc, md\)$"):
+        solve(Board.parse("1 2 3 4 5 6 7 0 8"), "pdb771")

@@ -37,6 +37,7 @@ from fifteen.board import Board, Goal, InputError, Shape, tile_squares, transpos
 from fifteen.bounds import databases, manhattan_loop, pdb78_loop, pdb_loop, walking_loop
 from fifteen.bounds.inversion import inversion_distance
 from fifteen.bounds.manhattan import linear_conflict, manhattan
+from fifteen.bounds.pdb import PARTITIONS as PDB_PARTITIONS
 from fifteen.bounds.pdb import PatternDatabase
 from fifteen.bounds.pdb78 import PARTITIONS as PDB78_PARTITIONS
 from fifteen.bounds.pdb78 import PDB78
@@ -182,6 +183,13 @@ def _tell_without_databases(shape: Shape, goal: Goal | None, bound: BoundInfo) -
     )
 
 
+def _missing_database(name: str, shape: Shape) -> bool:
+    """Whether the pattern-database bound *name* is made for boards of *shape* (its groups' tiles)
+    but its database was not found, natively."""
+    groups = (PDB78_PARTITIONS.get(name[3:]) or PDB_PARTITIONS.get(name[3:])) if name.startswith("pdb") else None
+    return groups is not None and max(map(max, groups)) + 1 == shape.size and sys.platform != "emscripten"
+
+
 def resolve_bound(shape: Shape, name: str, goal: Goal | None = None) -> BoundInfo:
     """The bound named *name* (``auto``: the strongest available) for boards of *shape* solved
     towards *goal* (default the standard goal); :class:`InputError` when it is not available."""
@@ -195,12 +203,14 @@ def resolve_bound(shape: Shape, name: str, goal: Goal | None = None) -> BoundInf
     for b in bound_infos():
         if b.name == name:
             if not _serves(b, shape, goal):
-                why = f"a {shape} board"
+                why, how = f"a {shape} board", ""
                 if b.available(shape) and goal is not None:
                     r, c = divmod(goal.blank, shape.cols)
                     why = f"this goal: the pattern databases need its blank in a corner, not on row {r + 1}, column {c + 1}"
+                elif _missing_database(b.name, shape):
+                    how = f"; no pattern databases found: {GET_DATABASES}"
                 raise InputError(
-                    f"bound {describe(name)} is not available for {why} (available: {', '.join(available_bounds(shape, goal))})",
+                    f"bound {describe(name)} is not available for {why} (available: {', '.join(available_bounds(shape, goal))}){how}",
                     code="bound",
                 )
             return b
