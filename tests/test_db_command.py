@@ -335,7 +335,8 @@ def test_build_says_what_it_needs_in_one_line(capsys, tmp_path, monkeypatch):
     status, _, err = run(capsys, "db", "build", "--db", str(tmp_path))
     assert (status, err) == (
         2,
-        "fifteen: error: fifteen db build needs numba: pip install 'fifteen[build]' (or fetch them: fifteen db fetch URL)\n",
+        "fifteen: error: fifteen db build needs numba: pip install 'fifteen[build]' (pipx: pipx inject fifteen numpy numba), "
+        "or fetch the databases: fifteen db fetch URL\n",
     )
 
 

@@ -95,7 +95,8 @@ def test_without_databases_it_says_how_to_get_them(user):
     assert r.returncode == 2
     assert (
         r.stderr
-        == "fifteen: error: fifteen db build needs numpy and numba: pip install 'fifteen[build]' (or fetch them: fifteen db fetch URL)\n"
+        == "fifteen: error: fifteen db build needs numpy and numba: pip install 'fifteen[build]' (pipx: pipx inject fifteen numpy numba), "
+        "or fetch the databases: fifteen db fetch URL\n"
     )
 
 

@@ -257,7 +257,7 @@ def _say_if_unused(directory: Path) -> None:
     """A note when the solver would read another directory than the one just filled."""
     used = in_use(None)
     if used is not None and used.resolve() != directory.resolve():
-        print(f"note: the solver reads {used} first (the search order: fifteen db status); these are used without it")
+        print(f"note: the solver reads {used}, first in the search order (fifteen db status); --db {directory} reads these")
 
 
 # ----------------------------------------------------------------- build
@@ -265,7 +265,8 @@ def _build(args) -> int:
     missing = [m for m in ("numpy", "numba") if importlib.util.find_spec(m) is None]
     if missing:
         raise InputError(
-            f"fifteen db build needs {' and '.join(missing)}: pip install 'fifteen[build]' (or fetch them: fifteen db fetch URL)",
+            f"fifteen db build needs {' and '.join(missing)}: pip install 'fifteen[build]' (pipx: pipx inject fifteen numpy numba), "
+            "or fetch the databases: fifteen db fetch URL",
             code="unavailable",
         )
     from dbbuild import specs  # the build extra (numpy, numba): `fifteen db build` only
