@@ -1,4 +1,4 @@
-// <fifteen-puzzle tiles="..." goal="..." shape="..." bound="..." preload>: a playable board with
+// <fifteen-puzzle tiles="..." goal="..." shape="..." bound="..." speed="4" preload>: a playable board with
 // Solve and Stop, for any page (docs/embed.md).  Defined when static/js/fifteen.js (or this
 // module) is imported: one script tag.
 //
@@ -16,8 +16,8 @@ import { PuzzleView } from "./view/puzzle-view.js";
 
 /** The blank's move for each arrow key: the tile beside the gap slides the arrow's way. */
 const KEY_MOVES = { ArrowLeft: "R", ArrowRight: "L", ArrowUp: "D", ArrowDown: "U" };
-/** Milliseconds per move of a solution's playback. */
-const PLAYBACK_MS = 250;
+/** Moves per second of a solution's playback (the `speed` attribute's default). */
+const SPEED = 4;
 const count = (n) => Number(n).toLocaleString("en-US");
 
 let shared = null;
@@ -47,7 +47,7 @@ function boardOf({ tiles, goal, shape }) {
 }
 
 export class FifteenPuzzle extends HTMLElement {
-  static observedAttributes = ["tiles", "goal", "shape", "bound"];
+  static observedAttributes = ["tiles", "goal", "shape", "bound"]; // (speed is read at each move)
 
   #view;
   #board = null;
@@ -199,7 +199,13 @@ export class FifteenPuzzle extends HTMLElement {
     }
   }
 
-  /** Play `result`'s moves on the board, one every PLAYBACK_MS. */
+  /** Moves per second of the playback: the `speed` attribute (0.5 to 60), else SPEED. */
+  get speed() {
+    const speed = Number(this.getAttribute("speed"));
+    return speed > 0 ? Math.min(60, Math.max(0.5, speed)) : SPEED;
+  }
+
+  /** Play `result`'s moves on the board, `speed` a second. */
   #play(result) {
     const moves = [...result.directions];
     const what = result.optimal === false ? `${count(result.length)} moves (optimal ≥ ${result.lower_bound})` : `${count(result.length)} moves, the shortest`;
@@ -217,10 +223,10 @@ export class FifteenPuzzle extends HTMLElement {
       this.#board.moveBlank(moves[done++]);
       this.#render();
       this.#view.say(`Solution: ${what}; move ${done} of ${moves.length}`);
-      this.#playback = setTimeout(step, PLAYBACK_MS);
+      this.#playback = setTimeout(step, 1000 / this.speed);
     };
     this.#view.say(`Solution: ${what} (${searched})`);
-    this.#playback = setTimeout(step, PLAYBACK_MS);
+    this.#playback = setTimeout(step, 1000 / this.speed);
   }
 
   /** Stop the search or the playback (the board stays where it is). */

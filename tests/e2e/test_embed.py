@@ -85,6 +85,7 @@ def test_the_example_page_solves_through_the_module_and_the_element(browser):
         moved = [13, 6, 8, 12, 15, 14, 10, 0, 11, 7, 4, 5, 9, 1, 3, 2]
         assert page.evaluate("() => window.seen") == [["fifteen-move", {"tile": 10, "direction": "R", "tiles": moved}]]
         assert page.evaluate("() => document.querySelector('fifteen-puzzle').tiles") == moved
+        page.evaluate("() => document.querySelector('fifteen-puzzle').setAttribute('speed', '0.5')")  # Stop comes mid-playback
         puzzle.locator("button.solve").click()
         page.wait_for_function("() => window.seen.some(([type]) => type === 'fifteen-solution')", timeout=180_000)
         solution = page.evaluate("() => window.seen.find(([type]) => type === 'fifteen-solution')[1].result")
@@ -95,6 +96,7 @@ def test_the_example_page_solves_through_the_module_and_the_element(browser):
             "() => document.querySelector('fifteen-puzzle').shadowRoot.querySelector('.status').textContent === 'Stopped.'"
         )
         assert not page.evaluate("() => document.querySelector('fifteen-puzzle').busy")
+        page.evaluate("() => document.querySelector('fifteen-puzzle').setAttribute('speed', '60')")
         puzzle.locator("button.solve").click()  # from where it stopped: the rest, played to the goal
         page.wait_for_function("() => window.seen.some(([type]) => type === 'fifteen-goal')", timeout=180_000)
         assert page.evaluate("() => document.querySelector('fifteen-puzzle').tiles") == [*range(1, 16), 0]
