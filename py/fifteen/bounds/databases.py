@@ -30,9 +30,10 @@ when no asset has it), :func:`explorer`.
 * *Natively*, from a database directory holding the ``manifest.json`` that
   ``build_db.py`` writes: the one given to :func:`use_directory` (the CLI's
   ``--db DIR``), else ``$FIFTEEN_DB``, else the checkout's ``static/db`` (next
-  to the ``py/`` directory this package sits in; ``make db`` builds it).  An
-  installed package ships no databases: point ``FIFTEEN_DB`` at a directory
-  (or pass ``--db``), or do without (see below).  Assets are read *lazily*,
+  to the ``py/`` directory this package sits in; ``make db`` builds it), else
+  the user's cache (:func:`user_directory`, which ``fifteen db fetch`` and
+  ``fifteen db build`` fill); the first two are taken as given, the last two
+  only when they hold a manifest.  Without any, do without (see below).  Assets are read *lazily*,
   the first time a bound needs them (:func:`pattern_database`,
   :func:`walking_table`), and once: a plain ``fifteen.solve(board)`` uses the
   strongest bound the directory offers.
@@ -167,14 +168,45 @@ def load_asset(data: Data, name: str = "asset", *, take: bool = False) -> dict[s
 
 # ----------------------------------------------------------------- the database directory
 def default_directory() -> Path | None:
-    """``$FIFTEEN_DB``, else the checkout's ``static/db`` when it exists; None in the browser."""
+    """Where the databases are read from without :func:`use_directory`: ``$FIFTEEN_DB``, else the
+    first of :func:`checkout_directory` and :func:`user_directory` that holds a manifest; None in
+    the browser or when neither does."""
     env = os.environ.get("FIFTEEN_DB")
     if env:
         return Path(env)
     if sys.platform == "emscripten":  # Pyodide: the worker hands the assets over
         return None
-    here = Path(__file__).resolve().parents[3] / "static" / "db"
-    return here if here.is_dir() else None
+    for candidate in (checkout_directory(), user_directory()):
+        if candidate is not None and _is_file(candidate / "manifest.json"):
+            return candidate
+    return None
+
+
+def checkout_directory() -> Path | None:
+    """``static/db`` of the checkout this package runs from (``py/fifteen`` in a clone, which
+    ``make db`` fills); None for an installed package."""
+    root = Path(__file__).resolve().parents[3]
+    return root / "static" / "db" if (root / "py" / "fifteen").is_dir() else None
+
+
+def user_directory() -> Path | None:
+    """The user's database directory, which ``fifteen db fetch`` and ``fifteen db build`` fill:
+    ``$XDG_CACHE_HOME/fifteen/db``, else the platform's cache directory (``~/.cache`` on Linux,
+    ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows) + ``fifteen/db``; None when
+    there is no home directory."""
+    env = os.environ.get("XDG_CACHE_HOME")
+    if env and os.path.isabs(env):
+        return Path(env) / "fifteen" / "db"
+    try:
+        home = Path.home()
+    except RuntimeError:  # no $HOME and no password entry
+        return None
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        return (Path(local) if local else home / "AppData" / "Local") / "fifteen" / "Cache" / "db"
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / "fifteen" / "db"
+    return home / ".cache" / "fifteen" / "db"
 
 
 def use_directory(directory: str | Path | None) -> None:

@@ -1,5 +1,6 @@
 """Command line: ``python -m fifteen solve|bounds|hint|compare|explain|trace "<tiles>" [--goal GOAL] [options]``,
-``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``, ``python -m fifteen schema``
+``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``, ``python -m fifteen schema``,
+``python -m fifteen db status|fetch|build|path`` (the databases: :mod:`fifteen.cli.assets`)
 (the JSON API's methods, parameters and error codes, :func:`fifteen.schema.schema`),
 ``python -m fifteen batch FILE [options]`` (:mod:`fifteen.batch`); ``solve --jobs N`` searches
 with N processes (:mod:`fifteen.parallel.processes`).
@@ -19,7 +20,7 @@ from typing import NoReturn
 from fifteen.board import Board, Goal, Shape, is_goal_name
 from fifteen.bounds import available_bounds, bound_info, bound_infos, bound_values, bounds_json, databases
 from fifteen.cli import anytime as anytime_cli
-from fifteen.cli import lab
+from fifteen.cli import assets, lab
 from fifteen.cli.goals import GOAL_HELP, add_goal_option, goal_lines, print_position
 from fifteen.cli.guard import UsageError, guard_cli, interruption, quiet_stdout
 from fifteen.cli.options import check_count, seconds, whole
@@ -29,6 +30,9 @@ from fifteen.optimal import solve
 from fifteen.schema import schema
 from fifteen.search.estimate import rough_duration, whole_search
 from fifteen.search.ida import Progress
+
+#: ``--db``: the search order of the database directory (:func:`fifteen.bounds.databases.default_directory`).
+DB_HELP = "directory of the databases (default: $FIFTEEN_DB, else the checkout's static/db, else the user cache: fifteen db status)"
 
 #: ``--bound``: ``auto`` and every bound of the registry (:func:`fifteen.bounds.bound_infos`), strongest first.
 BOUND_CHOICES = ["auto"] + [b.name for b in bound_infos()]
@@ -52,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("tiles", help='the position row by row, e.g. "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0" (blank: 0, _ or .)')
         sp.add_argument("--shape", help="RxC, e.g. 3x4 (inferred for 9, 16, 25, ... 100 tiles)")
         add_goal_option(sp)
-        sp.add_argument("--db", help="directory of the database assets (default: $FIFTEEN_DB, else the checkout's static/db)")
+        sp.add_argument("--db", help=DB_HELP)
         sp.add_argument("--json", action="store_true", help="print one JSON object")
         if name == "solve":
             sp.add_argument(
@@ -72,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     lab.add_parsers(sub)  # compare, explain, trace (the heuristic lab)
     _explorer_parsers(sub)
     sub.add_parser("schema", help="print the JSON API's methods, parameters, error types and error codes as JSON")
+    assets.add_parsers(sub)  # fifteen db status|fetch|build|path
     return p
 
 
@@ -84,7 +89,7 @@ def _explorer_parsers(sub) -> None:
     sp.add_argument("--random-at", type=whole, metavar="D", help="a uniformly random position exactly D moves from the goal")
     sp.add_argument("--seed", type=whole, help="seed of --random-at")
     sp.add_argument("--position", metavar="TILES", help="the exact distance and every move of this position")
-    sp.add_argument("--db", help="directory of the database assets (default: the checkout's static/db)")
+    sp.add_argument("--db", help=DB_HELP)
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp = sub.add_parser("hint", help="the next optimal move (from the explorer's table, else one solve)")
     sp.add_argument("tiles", help="the position row by row (blank: 0, _ or .)")
@@ -93,7 +98,7 @@ def _explorer_parsers(sub) -> None:
     sp.add_argument("--all", action="store_true", help="every optimal move (without a table: one bounded search per other move)")
     sp.add_argument("--budget", type=whole, default=None, help="search nodes per other move with --all (default 2,000,000)")
     sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound of the searches (default: auto)")
-    sp.add_argument("--db", help="directory of the database assets (default: the checkout's static/db)")
+    sp.add_argument("--db", help=DB_HELP)
     sp.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -196,6 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "schema":
             print(json.dumps(schema(), indent=1))
             return 0
+        if args.command == "db":
+            return assets.run(args)
         if args.command in ("solve", "batch"):
             _check_numbers(args)  # before any database is read: a bad --jobs is refused at once
         if args.db:
@@ -320,7 +327,7 @@ def _add_batch_parser(sub) -> None:
     sp.add_argument("--bound", default=None, choices=BOUND_CHOICES, help="lower bound (default: auto); an optimal search")
     sp.add_argument("--shape", help="RxC, for positions whose shape cannot be inferred")
     sp.add_argument("--goal", help=GOAL_HELP + "; every position's")
-    sp.add_argument("--db", help="directory of the database assets")
+    sp.add_argument("--db", help=DB_HELP)
     sp.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://host:8786, or local (a LocalCluster)")
     sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     _add_stall_option(sp)
