@@ -62,6 +62,7 @@ const lab = new Lab({
 // ------------------------------------------------------------------ the solver's life
 function solverReady(msg) {
   run(model.solverReady(msg.info, msg.packs));
+  view.progress.setLimits(model.info?.limits);
   bounds.solverStarted();
   if (model.info?.shapes) view.setShapes(model.info.shapes.map((s) => [s, shapeLabel(s)]), model.position.shape);
   bounds.fillMenu();
