@@ -64,6 +64,7 @@ class Worst:
     points (bound, share done) where "out of reach" was said and where a fast answer was offered."""
 
     ratio: float = 1.0
+    soonest: tuple[float, float] = (float("inf"), 0.0)  # the range's soonest end over the truth at iterations' starts: smallest, largest
     shown: int = 0
     above: list[int] = field(default_factory=list)
     reach: list[tuple[int, float]] = field(default_factory=list)
@@ -107,6 +108,8 @@ def replay(ident: str, its: list[tuple[int, int]], rate: float, longest: int, qu
                     low, high = (e.seconds(n, done, rate) for n in e.whole)
                     ratio = low / left if left < low else left / high if left > high else 1.0
                     worst.ratio = max(worst.ratio, ratio)
+                    if q == 0.0:  # at each iteration's start
+                        worst.soonest = (min(worst.soonest[0], low / left), max(worst.soonest[1], low / left))
                     worst.shown += 1
                     whole, outside = rough_range(low, high), f"{ratio:.2f}"
                     if e.longest > longest:
@@ -157,8 +160,13 @@ def main() -> int:
         ok = worst.ratio <= 3 and not worst.above and not (within and worst.reach)
         failed |= not ok
         print(
-            f"{ident}: whole-search range shown at {worst.shown} points, the truth at most {worst.ratio:.2f}x outside it; "
-            f"bounds above {LONGEST_4X4} named: {worst.above or 'none'}; 'out of reach' said at "
+            f"{ident}: whole-search range shown at {worst.shown} points, the truth at most {worst.ratio:.2f}x outside it"
+            + (
+                f" (its soonest end {worst.soonest[0]:.2f}-{worst.soonest[1]:.2f}x the truth at the iterations' starts); "
+                if worst.shown
+                else "; "
+            )
+            + f"bounds above {LONGEST_4X4} named: {worst.above or 'none'}; 'out of reach' said at "
             f"{worst.reach or 'no point'} of a search of {rough_duration(total / rate)}; a fast answer offered at "
             f"{worst.offered or 'no point'}{'' if ok else '  FAILED'}"
         )
