@@ -263,8 +263,10 @@ def page_limits() -> dict[str, Any]:
       and batches' (:data:`fifteen.limits.PAGE_TIME_LIMIT` and :data:`~fifteen.limits.DEFAULT_TIME_LIMIT`
       say why they differ); ``max_time_limit``: the most ``time_limit`` takes;
     * ``out_of_reach_seconds``: an optimal search whose running iteration needs more than this at
-      its rate is out of reach here (:meth:`fifteen.search.estimate.Estimate.out_of_reach`; the
-      progress reports carry the estimate in nodes, the page divides by its own rate).
+      its rate, if it holds no solution, gets the offer of an anytime answer; one whose soonest end
+      is farther is out of reach here (:meth:`fifteen.search.estimate.Estimate.slow`,
+      :meth:`~fifteen.search.estimate.Estimate.out_of_reach`; the progress reports carry the
+      estimate in nodes, the page divides by its own rate).
     """
     return {
         "anytime_squares": OPTIMAL_MAX_SQUARES,

@@ -240,6 +240,8 @@ def test_cancel_of_an_anytime_answer_on_two_workers_keeps_the_best_and_its_bound
     app.set_position(tiles, "5x5")
     page.evaluate(WATCH_LINES)
     page.wait_for_selector("#workers-note[data-ready='2']", state="attached", timeout=HELPER_TIMEOUT_MS)
+    # the position's bounds known: the prover starts from the root's bound and the line says which it proves
+    page.wait_for_function("t => document.querySelector('#bounds').dataset.tiles === t", arg=",".join(map(str, tiles)), timeout=60_000)
     proving = "() => /worker 2 is proving/.test(document.querySelector('#p-workers').textContent)"
     _real_fast_answer(app, tiles, before_cancel=lambda: page.wait_for_function(proving, timeout=120_000))
     workers = page.evaluate("() => window.__lines.workers")

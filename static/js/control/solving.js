@@ -34,8 +34,11 @@ export class Solving {
     view.hideError();
     if (text.differs()) model.textEdited(model.text);
     const request = () => {
-      const fast = anytime ?? anytimeByDefault(model.position, model.positionBounds(), model.info?.limits);
-      run(model.solveRequested(model.bound, performance.now(), { anytime: fast, proven }));
+      const bounds = model.positionBounds();
+      const fast = anytime ?? anytimeByDefault(model.position, bounds, model.info?.limits);
+      // an anytime answer starts from the root's first cost bound, a proven lower bound: the prover's first threshold
+      const root = fast ? (bounds?.start?.[model.bound] ?? null) : null;
+      run(model.solveRequested(model.bound, performance.now(), { anytime: fast, proven: proven ?? root }));
     };
     if (model.textDirty && model.ready) {
       // the click must use the typed text even before its check ran
