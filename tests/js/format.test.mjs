@@ -117,7 +117,7 @@ describe("progress", () => {
     const p = { bound: 72, iteration_nodes: 0, iterations: its, estimate: transposed };
     const r = estimateText(p, 492_000, { limits: LIMITS, suggestion: "Try: download the hard-positions pack." });
     assert.deepEqual(r, {
-      text: "If no solution has 72 moves, bound 72 ends in about 24 min (growth ×6.5–×6.6 per iteration): a fast answer takes seconds. Try: download the hard-positions pack.",
+      text: "If no solution has 72 moves, bound 72 ends in about 24 min (growth ×6.5–×6.6 per iteration): a fast answer takes seconds.",
       offer: true,
       outOfReach: false,
     });

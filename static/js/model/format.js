@@ -123,7 +123,7 @@ export function estimateText(p, rate, { limits = null, suggestion = "" } = {}) {
   if (!last && (p.iteration_nodes || 0) > e.running[1]) {
     parts.push(`Bound ${e.bound} is taking longer than the last iterations' growth (${growthText(e.growth)}) predicted.`);
   } else if (!last) {
-    const more = offer ? `: a fast answer takes seconds. ${suggestion}`.trim() : ".";
+    const more = offer ? ": a fast answer takes seconds." : ".";
     parts.push(`If no solution has ${e.bound} moves, bound ${e.bound} ends in ${running} (growth ${growthText(e.growth)} per iteration)${more}`);
   }
   if (e.whole) {
