@@ -80,7 +80,7 @@ def test_a_solve_has_one_json_in_the_cli_the_api_and_batches(tmp_path):
 def test_cli_bounds_json_is_the_api_bounds_result():
     cli = json.loads(run_cli("bounds", TRANSPOSED, "--json").stdout)
     assert cli == _call("bounds", text=TRANSPOSED)["result"]
-    assert list(cli) == ["shape", "rows", "cols", "tiles", "goal", "bounds", "summary", "start", "auto", "goal_frame"]
+    assert list(cli) == ["shape", "rows", "cols", "tiles", "goal", "bounds", "summary", "start", "auto", "goal_frame", "anytime"]
 
 
 @pytest.mark.parametrize(

@@ -56,8 +56,13 @@ OPTIMAL_MAX_SQUARES = 25
 OPTIMAL_MAX_LOWER_BOUND = 50
 #: The longest time limit of an anytime search, in seconds (an hour).
 MAX_TIME_LIMIT = 3600.0
-#: The time limit of an anytime search of the command line (``solve``, ``batch``) when none is given.
+#: The time limit of an anytime search of the command line (``solve``, ``batch``) when none is given:
+#: short, since a batch spends it on every position and a script waits for it.
 DEFAULT_TIME_LIMIT = 10.0
+#: The time limit of the page's anytime answers (Fast answer, Solve past 5x5): longer, since the
+#: page shows every better answer as it comes and Cancel keeps the best found (the page reads it
+#: from the API's ``info``: :func:`fifteen.schema.page_limits`).
+PAGE_TIME_LIMIT = 60.0
 
 
 def past_optimal_reach(squares: int, lower_bound: int) -> bool:

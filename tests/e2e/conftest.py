@@ -400,8 +400,8 @@ def ready_app(app):
 
 
 def memory_text(nbytes: int) -> str:
-    """view/pool-view.js memoryText: rounded up to 10 MB, to 100 MB from 1 GB on."""
-    mb = nbytes / 2**20
+    """view/pool-view.js memoryText: decimal units (1 MB = 10^6 bytes), rounded up to 10 MB, to 100 MB from 1 GB on."""
+    mb = nbytes / 1e6
     return f"{math.ceil(mb / 100) / 10:.1f} GB" if mb >= 1000 else f"{math.ceil(mb / 10) * 10} MB"
 
 

@@ -412,6 +412,9 @@ def test_corrupt_database_asset_shows_an_error(browser, tmp_path):
             page.emulate_media(color_scheme=scheme)
             assert_no_axe_violations(page, f"error ({scheme})")
         page.emulate_media(color_scheme="light")
+        page.set_viewport_size({"width": 390, "height": 844})  # and on a phone's screen (issue 33)
+        assert_no_axe_violations(page, "error at 390 px")
+        page.set_viewport_size({"width": 1280, "height": 720})
         # The user may go on without the damaged file (weaker bounds, same optimal answers).
         page.click("#skip-button")
         app = App(page, server)

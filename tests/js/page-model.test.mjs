@@ -56,6 +56,18 @@ test("solve then shuffle, size change and typing: the status never stays 'Solved
   assert.equal(m.job, null);
 });
 
+test("an emptied text field drops its old error: the status says Ready again and Solve solves the board", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  m.textEdited("1 2 2");
+  m.textInvalid("duplicate: tile 2");
+  assert.match(m.status.text, /needs fixing/);
+  assert.deepEqual(types(m.textCleared()), ["status"]);
+  assert.deepEqual([m.textError, m.textDirty, m.text, m.status.text], ["", false, "", "Ready"]);
+  assert.ok(types(m.solveRequested("auto", 1000)).includes("solve"));
+  assert.deepEqual(new PageModel(start()).textCleared(), [], "nothing to say without an error");
+});
+
 test("a double click on Solve starts one job and never cancels it", () => {
   const m = new PageModel(start());
   m.solverReady();

@@ -44,7 +44,7 @@ from fifteen.bounds.pdb78 import PDB78
 from fifteen.bounds.walking import axis_counts, walking_available
 from fifteen.errors import AssetWarning
 from fifteen.frame import frame_for
-from fifteen.limits import describe
+from fifteen.limits import describe, past_optimal_reach
 from fifteen.search.ida import SearcherFactory, first_bound
 from fifteen.search.template import Loop, generate
 
@@ -314,8 +314,11 @@ def bounds_json(board: Board, values: dict[str, int] | None = None) -> dict[str,
     """The JSON of a position's bounds (``bounds --json``, the API's ``bounds``): the position
     (:meth:`fifteen.board.Board.to_json`), ``bounds`` (*values*, default :func:`bound_values`),
     ``summary``, ``start`` (:func:`start_values`: the first cost bound of each bound's search),
-    ``auto`` (the bound ``auto`` picks) and ``goal_frame`` (how the goal is searched:
-    :meth:`fifteen.frame.Frame.describe`, ``null`` for the standard goal)."""
+    ``auto`` (the bound ``auto`` picks), ``goal_frame`` (how the goal is searched:
+    :meth:`fifteen.frame.Frame.describe`, ``null`` for the standard goal) and ``anytime``
+    (whether a solve with no bound named gives the anytime answer:
+    :func:`fifteen.limits.past_optimal_reach` of the board's size and :func:`start_bound`; the page
+    reads it to choose what Solve does)."""
     values = bound_values(board) if values is None else values
     return {
         **board.to_json(),
@@ -324,6 +327,7 @@ def bounds_json(board: Board, values: dict[str, int] | None = None) -> dict[str,
         "start": start_values(board, values),
         "auto": resolve_bound(board.shape, "auto", board.target).name,
         "goal_frame": frame_for(board.target).describe(),
+        "anytime": past_optimal_reach(board.shape.size, start_bound(board)),
     }
 
 

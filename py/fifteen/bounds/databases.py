@@ -58,13 +58,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from fifteen.board import Shape
+from fifteen.board import Goal, Shape
 from fifteen.bounds import exact as explore
 from fifteen.bounds import pdb, pdb78, walking
 from fifteen.bounds.exact import Explorer, ExplorerTable
 from fifteen.bounds.walking import WalkingTable
 from fifteen.db.container import read_meta
 from fifteen.errors import AssetError, AssetWarning, InputError
+from fifteen.frame import frame_for
 from fifteen.limits import describe
 
 #: A loaded pattern database: additive (6-6-3, 5-5-5) or the 7-8 pack.
@@ -529,6 +530,19 @@ def explorer(shape: Shape) -> Explorer | None:
     transposed shape's; natively, :func:`ensure_for` with *explorer* reads them)."""
     table = explorer_tables.get(shape) or explorer_tables.get(shape.transposed())
     return Explorer(table, shape) if table is not None else None
+
+
+def longest_optimum(shape: Shape, goal: Goal | None = None) -> int | None:
+    """The most moves any position of *shape* needs towards *goal* (default the standard one):
+    the radius of a loaded explorer table, else a published one (:data:`fifteen.bounds.exact.PUBLISHED_RADII`:
+    80 on 4x4); ``None`` when it is not known, or when the goal's blank is not in a corner (only
+    those goals are the standard one in another frame, :mod:`fifteen.frame`, at the same distances)."""
+    if goal is not None and not frame_for(goal).standard:
+        return None
+    found = explorer(shape)
+    if found is not None:
+        return found.radius
+    return explore.PUBLISHED_RADII.get(str(shape), explore.PUBLISHED_RADII.get(str(shape.transposed())))
 
 
 def require_explorer(shape: Shape) -> Explorer:

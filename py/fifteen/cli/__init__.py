@@ -28,7 +28,7 @@ from fifteen.errors import FifteenError
 from fifteen.limits import clip_tokens
 from fifteen.optimal import solve
 from fifteen.schema import schema
-from fifteen.search.estimate import rough_duration, whole_search
+from fifteen.search.estimate import Estimate, estimate, rough_range
 from fifteen.search.ida import Progress
 
 #: ``--db``: the search order of the database directory (:func:`fifteen.bounds.databases.default_directory`).
@@ -231,26 +231,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
 
 
+def estimate_lines(e: Estimate | None, rate: float) -> list[str]:
+    """What the command line says after a finished iteration (``fifteen.search.estimate``): the
+    next iteration's time (with ``--anytime`` offered when it is long), or that the optimal
+    search is out of reach here; the whole search's near the board's longest optimum, when that
+    is known."""
+    if e is None or rate <= 0:
+        return []
+    low, high = (e.seconds(n, 0, rate) for n in e.running)
+    anytime = "--anytime answers in seconds with a proven lower bound"
+    if e.out_of_reach(0, rate):
+        return [f"the optimal search is out of reach here: bound {e.bound} alone needs {rough_range(low, high)} at this rate; {anytime}"]
+    lines = []
+    if not e.last:
+        offer = f"; {anytime}" if e.slow(0, rate) else ""
+        lines.append(f"bound {e.bound}, if it holds no solution: {rough_range(low, high)} at this rate{offer}")
+    if e.whole is not None:
+        soon, late = (e.seconds(n, 0, rate) for n in e.whole)
+        lines.append(
+            f"the whole search, if the shortest solution has {e.longest} moves (the most this position can need): "
+            f"{rough_range(soon, late)} more at this rate; sooner if it has fewer"
+        )
+    return lines
+
+
 def _solve(board: Board, args, values: dict) -> int:
     if anytime_cli.wanted(args, board.shape.size, values["lb"]):
         return anytime_cli.solve(board, args, values, args.workers, args.stall)
+
+    longest = databases.longest_optimum(board.shape, board.target)
 
     def progress(p: Progress) -> None:
         if p.done:
             it = p.iterations[-1]
             rate = it.nodes / it.seconds if it.seconds > 0 else 0
             print(f"  bound {it.bound}: {_fmt_nodes(it.nodes)} nodes, {it.seconds:.2f} s ({rate:,.0f} nodes/s)", file=sys.stderr)
-            whole = whole_search(p.iterations, 0, rate)
-            if whole is not None and not p.found:
-                time = rough_duration(whole.seconds)
-                if whole.out_of_reach:
-                    print(
-                        f"  the optimal search is out of reach here: about {time} at this rate (up to bound {whole.bound}, "
-                        f"growth x{whole.growth:.1f}); --anytime answers in seconds with a proven lower bound",
-                        file=sys.stderr,
-                    )
-                else:
-                    print(f"  the rest of the search: about {time} at this rate if the optimum is at most {whole.bound}", file=sys.stderr)
+            if not p.found:
+                for line in estimate_lines(estimate(p.iterations, longest), rate):
+                    print(f"  {line}", file=sys.stderr)
 
     if not args.json:
         print_position(board, values)

@@ -14,8 +14,10 @@ Through :func:`fifteen.api.call`:
 
 * ``parallel_begin`` ``{text|tiles, shape, bound, workers}`` -> a new search and its first
   iteration's *work*: ``{"search", "bound", "h0", "split_nodes", "iterations", "bundles":
-  [[task, ...], ...]}`` (tasks as :class:`fifteen.parallel.scheduler.Task` objects), or ``{"result":
-  ...}`` when the position is solved without any task (the goal, or a goal in the split tree).
+  [[task, ...], ...], "estimate"}`` (tasks as :class:`fifteen.parallel.scheduler.Task` objects;
+  *estimate* the running iteration's and the whole search's, :meth:`fifteen.search.estimate.Estimate.to_json`,
+  or ``null``), or ``{"result": ...}`` when the position is solved without any task (the goal, or
+  a goal in the split tree).
 * ``parallel_step`` ``{search, outcomes: [{id, path, nodes}, ...]}``: every task of the current
   iteration ran without a solution -> the next iteration's work (as above).
 * ``parallel_tasks`` ``{shape, tasks}`` (any worker, with progress ``{"nodes"}``): search a
@@ -41,16 +43,19 @@ from functools import lru_cache
 from typing import Any
 
 from fifteen.board import Board, Goal, Shape, check_tiles, tiles_along
-from fifteen.bounds import bound_values, resolve_bound, start_bound
+from fifteen.bounds import bound_values, databases, resolve_bound, start_bound
 from fifteen.errors import InputError
 from fifteen.frame import frame_for
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
 from fifteen.optimal import Solution, check_answer
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_task
+from fifteen.search.estimate import estimate
 from fifteen.search.ida import SECONDS_DIGITS, Iteration
 from fifteen.search.moves import move_tables
 
 _SEARCHES: dict[int, ParallelSearch] = {}
+#: The longest optimum of each search's board (fifteen.bounds.databases.longest_optimum), for its estimate.
+_LONGEST: dict[int, int | None] = {}
 _IDS = itertools.count(1)
 #: Searches kept at most (a page that never sent ``parallel_drop``).
 _KEEP = 4
@@ -156,6 +161,7 @@ def _work(search_id: int, search: ParallelSearch) -> dict:
             }
         if tasks:
             groups = bundles(tasks, search.min_task_nodes, search.workers)
+            ahead = estimate(search.iterations, _LONGEST.get(search_id))
             return {
                 "search": search_id,
                 "bound": search.bound,
@@ -163,6 +169,7 @@ def _work(search_id: int, search: ParallelSearch) -> dict:
                 "split_nodes": search.iteration_nodes,
                 "iterations": [it.to_json() for it in search.iterations],
                 "bundles": [[asdict(t) for t in group] for group in groups],
+                "estimate": None if ahead is None else ahead.to_json(),
             }
         search.end()  # every subtree cut at this bound: on to the next
 
@@ -179,7 +186,9 @@ def begin(board: Board, bound: str, workers: int, *, min_task_nodes: int | None 
     search = ParallelSearch(board.shape, frame.position(board.tiles), info.name, info.factory, max(2, workers), **kw)
     search_id = next(_IDS)
     _SEARCHES[search_id] = search
+    _LONGEST[search_id] = databases.longest_optimum(board.shape, board.target)
     while len(_SEARCHES) > _KEEP:
+        _LONGEST.pop(min(_SEARCHES), None)
         del _SEARCHES[min(_SEARCHES)]
     work = _work(search_id, search)
     work["bound_name"] = info.name
@@ -216,6 +225,7 @@ def step(params: dict) -> dict:
 def drop(params: dict) -> dict:
     """``parallel_drop``."""
     _SEARCHES.pop(params.get("search") or 0, None)
+    _LONGEST.pop(params.get("search") or 0, None)
     return {}
 
 

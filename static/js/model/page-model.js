@@ -257,6 +257,15 @@ export class PageModel {
     this.textDirty = false;
   }
 
+  /** The text field was emptied: no old error stays, and the board is what a Solve solves. */
+  textCleared() {
+    this.text = "";
+    this.textDirty = false;
+    const had = this.textError;
+    this.textError = "";
+    return had && !this.job && this.ready ? [this.solution ? this.solvedStatus() : this.idleStatus()] : [];
+  }
+
   /** The text was checked and is the position (the board follows through setPosition). */
   textValid() {
     this.textDirty = false;
