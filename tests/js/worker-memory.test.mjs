@@ -32,10 +32,11 @@ describe("bytesPerWorker", () => {
   test("the measured figures (bench/memory.md)", () => {
     assert.equal(WORKER_BASE_BYTES, 145 * MB);
     assert.equal(WORKER_REST_BYTES, 30 * MB);
-    assert.equal(memoryText(bytesPerWorker(0)), "150 MB");
+    // said in decimal megabytes, as every size of the page (145 MiB = 152 MB)
+    assert.equal(memoryText(bytesPerWorker(0)), "160 MB");
     // a worker's report once the 7-7-1 is in (fresh or resumed from the snapshot alike): the
-    // measured 140-145 MB per worker, within 10 %
-    assert.equal(memoryText(bytesPerWorker(114.9 * MB)), "150 MB");
+    // measured 140-145 MiB per worker, within 10 %
+    assert.equal(memoryText(bytesPerWorker(114.9 * MB)), "160 MB");
   });
 
   test("before any report: the estimate, plus the loaded pack's table", () => {
@@ -104,28 +105,30 @@ describe("PoolView.render", () => {
     const view = new PoolView();
     const perWorker = bytesPerWorker(114.9 * MB);
     view.render({ size: 3, ready: 3, starting: 0 }, { perWorker, pageBytes: PAGE_BYTES, heapBytes: 114.9 * MB, cores: 8 });
-    assert.equal(view.note.textContent, `3 of 3 ready · about ${memoryText(PAGE_BYTES + 3 * perWorker)} of memory, 150 MB per worker · 8 cores here.`);
+    assert.equal(view.note.textContent, `3 of 3 ready · about ${memoryText(PAGE_BYTES + 3 * perWorker)} of memory, 160 MB per worker · 8 cores here.`);
     // (measured with the default of 8 cores and 4 GB: the renderer's unique memory 582-599 MB, bench/memory.md)
-    assert.equal(memoryText(PAGE_BYTES + 3 * perWorker), "590 MB");
+    assert.equal(memoryText(PAGE_BYTES + 3 * perWorker), "620 MB");
   });
 
   test("one worker: the total only; before any report data-heap-bytes is 0; with the pack it says so", () => {
     const view = new PoolView();
     view.render({ size: 1, ready: 1, starting: 0 }, { perWorker: 110 * MB });
-    assert.equal(view.note.textContent, "about 110 MB of memory.");
+    assert.equal(view.note.textContent, "about 120 MB of memory."); // 110 MiB: 115 MB
     assert.equal(view.note.dataset.heapBytes, "0");
     view.render({ size: 4, ready: 1, starting: 3 }, { perWorker: 400 * MB, packBytes: 288 * MB, heapBytes: 345 * MB });
-    assert.equal(view.note.textContent, "1 of 4 ready (more starting) · about 1.6 GB of memory, 400 MB per worker with the pack.");
+    assert.equal(view.note.textContent, "1 of 4 ready (more starting) · about 1.7 GB of memory, 420 MB per worker with the pack.");
   });
 });
 
+const DECIMAL_MB = 1e6;
+
 describe("memoryText", () => {
   test("rounded up to 10 MB, to 100 MB from 1 GB on", () => {
-    assert.equal(memoryText(101 * MB), "110 MB");
-    assert.equal(memoryText(110 * MB), "110 MB");
-    assert.equal(memoryText(999 * MB), "1000 MB");
-    assert.equal(memoryText(1000 * MB), "1.0 GB");
-    assert.equal(memoryText(1500 * MB), "1.5 GB");
-    assert.equal(memoryText(1501 * MB), "1.6 GB");
+    assert.equal(memoryText(101 * DECIMAL_MB), "110 MB");
+    assert.equal(memoryText(110 * DECIMAL_MB), "110 MB");
+    assert.equal(memoryText(999 * DECIMAL_MB), "1000 MB");
+    assert.equal(memoryText(1000 * DECIMAL_MB), "1.0 GB");
+    assert.equal(memoryText(1500 * DECIMAL_MB), "1.5 GB");
+    assert.equal(memoryText(1501 * DECIMAL_MB), "1.6 GB");
   });
 });

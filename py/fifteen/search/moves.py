@@ -61,13 +61,19 @@ edges it could forbid less than the exact enumeration; on every shape where both
 
 **Goals.**  The pruning is about positions reached twice, whatever the goal; the mirror-image
 halving also needs the goal to be its own mirror image (:func:`tables_for`).
+
+**Set-up within a time limit.**  Building the 4x4 tables takes about a second natively (several in
+the browser), before any node is searched.  Inside :func:`checking_setup` the build calls its
+*check* every :data:`SETUP_CHECK_STEPS` steps, which may raise to stop it (a time limit or a
+cancel that covers the set-up: the anytime prover's); tables stopped half-way are not kept.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -83,6 +89,29 @@ PRUNE_DEPTH_MEDIUM = 8
 EXACT_MAX_SQUARES = 25
 #: ... up to this length.
 OPEN_BOARD_DEPTH = 8
+
+
+#: Steps of a table build between two calls of the set-up check (:func:`checking_setup`).
+SETUP_CHECK_STEPS = 1 << 10
+_setup_check: Callable[[], None] | None = None
+
+
+@contextmanager
+def checking_setup(check: Callable[[], None] | None) -> Iterator[None]:
+    """Within it, the tables built call *check* every :data:`SETUP_CHECK_STEPS` steps (see the
+    module docstring); *check* raises to stop the build."""
+    global _setup_check
+    previous, _setup_check = _setup_check, check
+    try:
+        yield
+    finally:
+        _setup_check = previous
+
+
+def _setup_step(step: int, every: int = SETUP_CHECK_STEPS) -> None:
+    """Call the set-up check (if any) at every *every*-th *step*."""
+    if _setup_check is not None and not step % every:
+        _setup_check()
 
 
 @dataclass(frozen=True)
@@ -130,9 +159,12 @@ def _forbidden_sequences(
             start = squares.tobytes()
         seen[(x, start)] = ()
         layer.append(((), x, start, x, ()))
+    steps = 0
     for k in range(1, depth + 1):
         cands = []
         for path, x, pos, b, image in layer:
+            steps += 1
+            _setup_step(steps)
             for m, s in exits[b]:
                 # a forbidden suffix of path + (m,) (of 2 to k - 1 moves) ends with m
                 node = backwards.get(m)
@@ -166,6 +198,8 @@ def _forbidden_sequences(
             cands.sort(key=key)
         nxt = []
         for longer, x, after, s, image in cands:
+            steps += 1
+            _setup_step(steps)
             key2 = (x, after)
             twin = seen.get(key2)
             if twin is not None:
@@ -221,7 +255,8 @@ def _open_board_forbidden(shape: Shape, moves: list[Move], depth: int) -> set[tu
     on the board with their twins, as move ids."""
     ids = {(mv.blank_from, mv.blank_to): m for m, mv in enumerate(moves)}
     forbidden = set()
-    for word, twin in open_board_sequences(depth).items():
+    for step, (word, twin) in enumerate(open_board_sequences(depth).items(), 1):
+        _setup_step(step, 16)  # (a pass over the board per word)
         for x in range(shape.size):
             squares = _walk(shape, x, word)
             if squares is not None and _walk(shape, x, twin) is not None:
@@ -276,6 +311,7 @@ def _pruning_automaton(moves: list[Move], from_square: list[list[int]], n: int, 
     while i < len(order):
         b, u = order[i]
         i += 1
+        _setup_step(i)
         row = []
         for m in from_square[b]:
             v = step(u, m)

@@ -13,7 +13,22 @@
 // Until a database is in Python its bound is offered as pending (pendingBounds: the page's
 // bound menu says it downloads), and "auto" is the strongest bound loaded.  Reports LOADING for
 // the stage DATABASES, one label per file; after READY with `later`.
+//
+// Each file is checked end to end before Python sees it: its SHA-256 (WebCrypto) must be the
+// manifest's `sha256`, else it is refused as damaged (a LoadError of type ASSET naming it: the
+// page's banner offers to skip it or to retry).  The container's CRC-32, which Python checks,
+// cannot catch a file whose payload was changed and its CRC written again (a zeroed pattern
+// database makes the search take a position one move away for the goal).  Every download is
+// hashed, cached or not: a copy in the service worker's cache is not known to be checked (its
+// fetch handler stores what the network answers, and the precache keeps a copy that differs
+// from build-info.json "as served"), so skipping it by cache version would trust an unchecked
+// file.  The cost is small (crypto.subtle.digest: 26 ms for the 16 MB pdb-771.f15 in headless
+// Chromium, up to 160 ms for a page's first), hashed as each download ends, while the others
+// download, and only when the worker fetches: a later start resumes the memory snapshot of the
+// first one (worker/snapshot.js), whose databases were checked then, and fetches none.  A
+// damaged database that comes after Ready is a warning: the page goes on with the bounds it has.
 
+import { sha256Hex } from "../model/digest.js";
 import { ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
 import { LoadError, fetchBytes, isCached, keepForPrecache, now, parseReply, post, url } from "./common.js";
 
@@ -33,6 +48,21 @@ export function fetchDatabaseList() {
     if (!resp.ok) throw new Error(`${resp.status} ${resp.statusText}`);
     return { text: await resp.text() };
   })().catch((error) => ({ error }));
+}
+
+/**
+ * Why `bytes` are not the file `asset` of the manifest (its `sha256`, hex), or "" when they are
+ * (or cannot be told: no digest listed, no WebCrypto on a page served over plain HTTP from
+ * another host, where Python's checks and the answer's replay remain).
+ */
+export async function digestProblem(asset, bytes) {
+  if (!asset.sha256) return "";
+  const got = await sha256Hex(bytes);
+  if (!got || got === asset.sha256) return "";
+  return (
+    `${asset.file} is damaged: its SHA-256 is not the one static/db/manifest.json lists (${bytes.length.toLocaleString("en")} bytes).` +
+    " Reload the page to fetch it again; if it stays, rebuild the databases (make db)."
+  );
 }
 
 /**
@@ -246,8 +276,9 @@ export class Databases {
   }
 
   /**
-   * Download one asset (START, PROGRESS; `later`: after READY): {bytes, cached}, or {error}
-   * when it cannot be.
+   * Download one asset (START, PROGRESS; `later`: after READY) and check its digest: {bytes,
+   * cached}, {error} when it cannot be downloaded, or {damaged} (the reason) when it is not the
+   * file the manifest lists.
    */
   async download(asset, { later = false } = {}) {
     const label = asset.file;
@@ -260,6 +291,8 @@ export class Databases {
         expected: asset.bytes,
         onProgress: (loaded, total) => post(message.loading(Stage.DATABASES, LoadState.PROGRESS, label, { ...flags, ...(cached ? { cached } : {}), bytes: total, loaded })),
       });
+      const damaged = await digestProblem(asset, bytes);
+      if (damaged) return { damaged };
       // (after READY the service worker serves this worker: it keeps what passes through it)
       if (!this.controlled && !later) this.keep(asset.file, bytes);
       return { bytes, cached };
@@ -288,7 +321,7 @@ export class Databases {
    */
   async installLater(asset, got, run) {
     const since = now();
-    if (!got.error && !this.loadedFiles.has(asset.file) && got.bytes.length >= INFLATE_BYTES && globalThis.DecompressionStream) {
+    if (got.bytes && !this.loadedFiles.has(asset.file) && got.bytes.length >= INFLATE_BYTES && globalThis.DecompressionStream) {
       await run(() => null); // (begun only when no request waits)
       const payload = await this.inflateIntoPython(asset.file, got.bytes);
       if (payload) return run(() => this.registerInflated(asset, got, payload, since));
@@ -369,9 +402,13 @@ export class Databases {
    * naming it.  One already in Python is left alone (an "idle" one a request loaded first).
    * Returns whether it was handed over.
    */
-  install(asset, { bytes, cached, error }, since, { later = false } = {}) {
+  install(asset, { bytes, cached, error, damaged }, since, { later = false } = {}) {
     const label = asset.file;
     if (this.loadedFiles.has(asset.file)) return false;
+    if (damaged) {
+      this.downloads.delete(asset.file);
+      throw new LoadError(ErrorType.ASSET, damaged, asset.file);
+    }
     const flags = later ? { later } : {};
     this.downloads.delete(asset.file); // (the bytes go to Python: not held twice)
     if (error) {
