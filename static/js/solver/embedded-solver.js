@@ -63,7 +63,12 @@ export class EmbeddedSolver {
   /** Resolves with the solver's `info` (shapes, bounds per shape, their labels, the version) once it is ready. */
   ready() {
     if (this.#closed) return Promise.reject(new SolverError(ErrorType.CANCELLED, "This solver was closed."));
-    this.#started ||= this.#pool.start(this.#shape).then(() => this.#pool.info);
+    // once ready, the workers' background work: the databases that come after Ready (the 7-7-1),
+    // the helpers of a parallel search (protocol.js BACKGROUND)
+    this.#started ||= this.#pool.start(this.#shape).then(() => {
+      this.#pool.background(this.#shape);
+      return this.#pool.info;
+    });
     return this.#started;
   }
 
