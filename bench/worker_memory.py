@@ -95,9 +95,10 @@ DEVICE = """([cores, gb]) => {
 
 
 def card_bytes(note: str) -> float:
-    """The Workers card's total ("about 440 MB of memory", "about 1.2 GB of memory") in MB."""
+    """The Workers card's total ("about 620 MB of memory", "about 1.2 GB of memory": decimal units,
+    as every size the page says) in MiB, the unit of the figures measured here."""
     m = re.search(r"about ([\d.]+) (MB|GB) of memory", note)
-    return float(m.group(1)) * (1024 if m.group(2) == "GB" else 1) if m else float("nan")
+    return float(m.group(1)) * (1e9 if m.group(2) == "GB" else 1e6) / MB if m else float("nan")
 
 
 def measure(page: Any, app: Any, pid: int, n: int, settle_s: float) -> dict:
@@ -171,8 +172,9 @@ def main() -> None:
             m = r[visit]
             card = card_bytes(m["note"])
             print(
-                f"{visit}: {m['note']!r}; renderer USS {m['renderer_uss']} MB (card {card / m['renderer_uss']:.2f} of it), "
-                f"tree USS {m['uss']} MB; after GC renderer {m['after_gc']['renderer_uss']} MB; load {os.getloadavg()}"
+                f"{visit}: {m['note']!r}; renderer USS {m['renderer_uss']} MiB = {m['renderer_uss'] * MB / 1e6:.0f} MB "
+                f"(card {card / m['renderer_uss']:.2f} of it), tree USS {m['uss']} MiB; after GC renderer "
+                f"{m['after_gc']['renderer_uss']} MiB; load {os.getloadavg()}"
             )
         return
     results: dict[int, dict] = {}
