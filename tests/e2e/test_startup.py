@@ -379,6 +379,7 @@ def test_a_first_visit_downloads_what_the_first_solve_needs_before_ready_and_the
 
     server.release("/pdb-771.f15")
     _wait_snapshot(app)
+    app.page.wait_for_function("() => window.__messages.some((m) => m[1] === 'background' && m[2] === 'done')", timeout=60_000)
     messages = app.page.evaluate("() => window.__messages")
     order = [m[3] for m in messages if m[4] and m[2] == "done"]
     assert order == ["pdb-771.f15", "memory snapshot kept"], messages
