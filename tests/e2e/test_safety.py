@@ -23,16 +23,17 @@ FIFTY_FIVE = (10, 5, 1, 0, 15, 9, 13, 14, 2, 8, 4, 7, 6, 12, 11, 3)
 HELPER_TIMEOUT_MS = 240_000
 
 
-def _serve_tampered(tmp_path, *, listed: bool) -> SiteServer:
+def _serve_tampered(tmp_path, *, listed: bool, file: str = "pdb-663.f15") -> SiteServer:
     db, _ = copy_site(tmp_path)
     for entry in db.iterdir():  # tampered_copy writes the database directory itself
         entry.unlink()
-    tampered_copy(db, "pdb-663.f15", listed=listed)
+    tampered_copy(db, file, listed=listed)
     return SiteServer(tmp_path).start()
 
 
 def test_a_database_whose_digest_is_not_the_manifests_is_refused_and_can_be_skipped(browser, tmp_path):
-    server = _serve_tampered(tmp_path, listed=False)
+    # the 5-5-5: a database the page loads before it says Ready (the 6-6-3 comes only when asked)
+    server = _serve_tampered(tmp_path, listed=False, file="pdb-555.f15")
     ctx = browser.new_context(service_workers="block")
     try:
         page = ctx.new_page()
@@ -40,11 +41,13 @@ def test_a_database_whose_digest_is_not_the_manifests_is_refused_and_can_be_skip
         page.wait_for_selector("#status[data-state=error]", timeout=180_000, state="attached")
         text = page.inner_text("#error-panel")
         assert "A database file is damaged" in text, text
-        assert "pdb-663.f15 is damaged: its SHA-256 is not the one static/db/manifest.json lists" in text, text
+        assert "pdb-555.f15 is damaged: its SHA-256 is not the one static/db/manifest.json lists" in text, text
         assert page.is_visible("#skip-button") and page.is_visible("#retry-button")
         page.click("#skip-button")  # on without it: weaker bounds, the same optimal answers
         app = App(page, server)
         app.wait_ready()
+        # (the 7-7-1, which comes after Ready, in: a search of moments)
+        page.wait_for_function("() => !/\\(/.test(document.querySelector('#bound-select option[value=auto]').textContent)", timeout=120_000)
         solution = app.solve("auto")
         assert solution["length"] == 55 and len(solution["moves"]) == 55
     finally:

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { EmbeddedSolver, positionParams } from "../../static/js/solver/embedded-solver.js";
-import { ErrorType, Method, ToWorker, message } from "../../static/js/solver/protocol.js";
+import { ErrorType, LoadState, Method, Stage, ToWorker, message } from "../../static/js/solver/protocol.js";
 import { FakeWorker } from "./fake-worker.mjs";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -24,8 +24,11 @@ function setup(options = {}) {
       return w;
     },
   });
+  // READY, then the end of the worker's background work (protocol.js BACKGROUND), which ready() awaits
   const ready = async (w) => {
     w.emit(message.ready({ info: INFO, seconds: 1 }));
+    await tick();
+    w.emit(message.loading(Stage.BACKGROUND, LoadState.DONE, "memory snapshot kept", { later: true, snapshot: true }));
     await tick();
   };
   return { solver, workers, ready };
@@ -82,6 +85,23 @@ describe("requests", () => {
     assert.deepEqual(sent.params, { text: KORF_1, shape: "4x4", anytime: true, time_limit: 5 });
     workers[0].emit(message.result(sent.id, { length: 57, optimal: true }));
     assert.equal((await anytime).optimal, true);
+  });
+
+  test("ready() waits for the worker's background work (the 7-7-1 in) and gives the info it brought", async () => {
+    const { solver, workers } = setup();
+    let resolved = null;
+    solver.ready().then((info) => (resolved = info));
+    workers[0].emit(message.ready({ info: { ...INFO, pending: { pdb771: {} } }, seconds: 1 }));
+    await tick();
+    await tick();
+    assert.equal(resolved, null, "not before the background work");
+    assert.deepEqual(workers[0].last(ToWorker.BACKGROUND), message.background("4x4"));
+    workers[0].emit(message.loading(Stage.DATABASES, LoadState.DONE, "pdb-771.f15", { later: true, info: INFO, heap_bytes: 1 }));
+    workers[0].emit(message.loading(Stage.BACKGROUND, LoadState.DONE, "memory snapshot kept", { later: true }));
+    await tick();
+    await tick();
+    assert.deepEqual(resolved, INFO);
+    assert.deepEqual(solver.info, INFO);
   });
 
   test("an abort stops the request (the worker restarted: no interrupt buffer) and rejects with the signal's reason", async () => {

@@ -7,7 +7,7 @@
 // from the embedding page's origin (a module worker must be of the page's origin).
 
 import { inferShape } from "../model/board.js";
-import { ErrorType, Method } from "./protocol.js";
+import { ErrorType, LoadState, Method, Stage } from "./protocol.js";
 import { SolverClient, SolverError } from "./client.js";
 import { SolverPool } from "./pool.js";
 
@@ -39,14 +39,20 @@ export function positionParams(tiles, { shape, goal } = {}) {
 export class EmbeddedSolver {
   #pool;
   #shape;
-  #started = null; // the primary's readiness, once started
+  #started = null; // the primary's readiness and its background work, once started
+  #settled = null; // resolves the wait for the primary's background work (its BACKGROUND DONE)
+  #info = null; // the latest info: a database that came after READY brings its bounds
   #closed = false;
 
   constructor({ workers = 1, shape = "4x4", start = true, onLoading, onWarning, createWorker } = {}) {
     this.#shape = shape;
     this.#pool = new SolverPool(
       {
-        loading: (msg) => onLoading?.(msg),
+        loading: (msg) => {
+          if (msg.later && msg.info) this.#info = msg.info;
+          if (msg.stage === Stage.BACKGROUND && msg.state === LoadState.DONE) this.#settled?.();
+          onLoading?.(msg);
+        },
         warning: (msg) => onWarning?.(msg),
         fatal: () => {
           this.#started = null; // the next request starts the worker again
@@ -60,21 +66,29 @@ export class EmbeddedSolver {
     if (start) this.ready().catch(() => {});
   }
 
-  /** Resolves with the solver's `info` (shapes, bounds per shape, their labels, the version) once it is ready. */
+  /**
+   * Resolves with the solver's `info` (shapes, bounds per shape, their labels, the version) once it
+   * is ready, with every database of its board: the worker's background work is done (the
+   * databases that come after the page's Ready, the 7-7-1: protocol.js BACKGROUND), so that
+   * `auto` is the strongest bound from the first request on; the helpers of a parallel search
+   * start then.
+   */
   ready() {
     if (this.#closed) return Promise.reject(new SolverError(ErrorType.CANCELLED, "This solver was closed."));
-    // once ready, the workers' background work: the databases that come after Ready (the 7-7-1),
-    // the helpers of a parallel search (protocol.js BACKGROUND)
-    this.#started ||= this.#pool.start(this.#shape).then(() => {
-      this.#pool.background(this.#shape);
-      return this.#pool.info;
-    });
+    this.#started ||= this.#pool
+      .start(this.#shape)
+      .then(() => {
+        const settled = new Promise((resolve) => (this.#settled = resolve));
+        this.#pool.background(this.#shape);
+        return settled;
+      })
+      .then(() => this.#info || this.#pool.info);
     return this.#started;
   }
 
   /** The solver's `info` once ready, else null. */
   get info() {
-    return this.#pool.ready ? this.#pool.info : null;
+    return this.#pool.ready ? this.#info || this.#pool.info : null;
   }
 
   /** Run `request()` once the solver is ready; an abort of `signal` cancels it. */
