@@ -17,7 +17,8 @@ from fifteen.bounds import check_board, resolve_bound, start_bound, summary
 from fifteen.errors import InputError
 from fifteen.frame import frame_for
 from fifteen.limits import describe
-from fifteen.search.ida import Progress, SearchResult, ida_star
+from fifteen.search.ida import Progress, SearchResult, ida_steps
+from fifteen.search.slices import Steps, drive
 
 
 def check_solve_arguments(board: object, bound: object, progress: object, cancel: object, tick_nodes: object) -> None:
@@ -98,10 +99,22 @@ def solve(
 ) -> Solution:
     """A shortest solution of *board* towards its goal (``board.target``) by IDA* with the named
     bound (see the module docstring for goals other than the standard one)."""
+    return drive(solve_steps(board, bound, progress=progress, cancel=cancel, tick_nodes=tick_nodes))
+
+
+def solve_steps(
+    board: Board,
+    bound: str = "auto",
+    *,
+    progress: Callable[[Progress], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    tick_nodes: int = 1 << 16,
+) -> Steps[Solution]:
+    """:func:`solve` as steps (:mod:`fifteen.search.slices`): paused at the end of each time slice."""
     check_solve_arguments(board, bound, progress, cancel, tick_nodes)
     info = resolve_bound(board.shape, bound, board.target)
     frame = frame_for(board.target)
-    result = ida_star(
+    result = yield from ida_steps(
         board.shape,
         frame.position(board.tiles),
         info.factory,

@@ -21,12 +21,18 @@ and the searcher it returns has
   child within the budget that is not the goal).  A child is within the budget when its
   value is at most the budget left after the move (``f <= bound``); the goal is recognised
   when generated, not expanded.  ``run`` may be called again with another budget (the next
-  iteration); after it returns a path or raises, the searcher is spent.
+  iteration); after it returns a path or raises (but to pause), the searcher is spent;
+* ``searcher.resume() -> (path, nodes)`` — after ``run`` (or ``resume``) raised
+  :class:`fifteen.search.slices.Pause` out of *tick*, the same run continued where it stopped:
+  the nodes are counted once, in the order of a run that never paused, and the result is that
+  run's.  This is how a host with one thread and an event loop (the page's worker) searches
+  in time slices and handles a Cancel between two of them (:mod:`fifteen.search.slices`).
 
 *board* is the position (a list; the searcher works on its own copy); *tick* is called as
 ``tick(nodes)`` at the start of every ``run`` (with 0) and every so often during it (with
 the nodes so far), and returns the node count of its next call (``sys.maxsize`` for never):
-it reports progress and may raise to cancel.  *tables* are the move tables
+it reports progress, may raise to cancel (the searcher is then spent) or raise
+:class:`~fifteen.search.slices.Pause` to pause.  *tables* are the move tables
 (:class:`fifteen.search.moves.MoveTables`) whose duplicate-pruning automaton the search follows
 (default ``tables_for(shape, board, goal)``: the mirror-closed tables, with half the root's
 moves, for a position that is its own mirror image, as the goal); *state* is the automaton
@@ -64,6 +70,8 @@ from typing import Any, Protocol
 
 from fifteen.board import Shape, blank_steps, tiles_along
 from fifteen.search.moves import MoveTables
+from fifteen.search.slices import Pause, Steps, drive, due, search_steps, sliced
+from fifteen.search.slices import tick_nodes as slice_tick_nodes
 
 TICK_NODES = 1 << 16
 #: Times in every JSON output are rounded to this many digits after the point (0.1 ms).
@@ -87,6 +95,8 @@ class Searcher(Protocol):
     h0: int
 
     def run(self, budget: int) -> tuple[list[int] | None, int]: ...
+
+    def resume(self) -> tuple[list[int] | None, int]: ...
 
 
 class SearcherFactory(Protocol):
@@ -206,8 +216,37 @@ def ida_star(
     *cancel* is checked at the same moments and stops the search with
     :class:`Cancelled` when it returns true.  The first iteration's bound is
     :func:`first_bound` of the searcher's ``h0`` and *start_bound* (another lower
-    bound of the position, known to the caller; 0: none).
+    bound of the position, known to the caller; 0: none).  :func:`ida_steps` is the same
+    search as steps (:mod:`fifteen.search.slices`): paused at the end of each time slice.
     """
+    steps = ida_steps(
+        shape,
+        tiles,
+        searcher,
+        progress=progress,
+        cancel=cancel,
+        tick_nodes=tick_nodes,
+        max_bound=max_bound,
+        start_bound=start_bound,
+        goal=goal,
+    )
+    return drive(steps)
+
+
+def ida_steps(
+    shape: Shape,
+    tiles: Sequence[int],
+    searcher: SearcherFactory,
+    *,
+    progress: Callable[[Progress], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    tick_nodes: int = TICK_NODES,
+    max_bound: int | None = None,
+    start_bound: int = 0,
+    goal: Sequence[int] | None = None,
+) -> Steps[SearchResult]:
+    """:func:`ida_star` as steps: inside a time slice (:func:`fifteen.search.slices.time_slice`)
+    the search pauses when the slice is over (a yield) and goes on at the next step, exactly."""
     board = list(tiles)
     iterations: list[Iteration] = []
     done_nodes = 0  # nodes of finished iterations
@@ -228,19 +267,22 @@ def ida_star(
                 )
             )
 
-    if progress is None and cancel is None:
+    if progress is None and cancel is None and not sliced():
 
         def tick(nodes: int) -> int:
             return sys.maxsize
 
     else:
+        every = slice_tick_nodes(tick_nodes)
 
         def tick(nodes: int) -> int:
             if nodes:
                 if cancel is not None and cancel():
                     raise Cancelled()
                 report(nodes, False)
-            return nodes + tick_nodes
+                if due():
+                    raise Pause()
+            return nodes + every
 
     setup_start = time.perf_counter()
     search = searcher(shape, board, tick) if goal is None else searcher(shape, board, tick, goal=goal)
@@ -252,7 +294,7 @@ def ida_star(
     while True:
         if cancel is not None and cancel():
             raise Cancelled()
-        path, nodes = search.run(bound)
+        path, nodes = yield from search_steps(search, bound)
         now = time.perf_counter()
         iterations.append(Iteration(bound, nodes, now - iter_start))
         done_nodes += nodes
@@ -286,4 +328,5 @@ __all__ = [
     "Stop",
     "TICK_NODES",
     "ida_star",
+    "ida_steps",
 ]
