@@ -26,6 +26,8 @@ from fifteen.board import Board, Goal, Shape
 from fifteen.bounds import resolve_bound
 from fifteen.frame import frame_for
 from fifteen.search.ida import Stop, first_bound
+from fifteen.search.slices import Pause, Steps, drive, due, search_steps
+from fifteen.search.slices import tick_nodes as slice_tick_nodes
 
 #: An improver call returns after this many seconds without an improvement (whole steps).
 IMPROVE_SLICE = 1.0
@@ -53,17 +55,36 @@ def prove(
     bound).  ``("refuted", threshold, nodes, seconds)``, ``("found", threshold, nodes, seconds,
     squares)`` (the blank's squares in the caller's frame, an optimal solution), or
     ``("stopped", threshold, 0, seconds)`` when asked to stop or past *deadline* (wall clock).
-    *ticked(nodes)*, when given, hears the iteration's node count every :data:`PROVE_TICK` nodes."""
+    *ticked(nodes)*, when given, hears the iteration's node count every :data:`PROVE_TICK` nodes.
+    :func:`prove_steps` is the same as steps (:mod:`fifteen.search.slices`)."""
+    return drive(prove_steps(shape, tiles, goal, bound, threshold, deadline, stopped=stopped, ticked=ticked))
+
+
+def prove_steps(
+    shape: str,
+    tiles: tuple[int, ...],
+    goal: tuple[int, ...],
+    bound: str,
+    threshold: int,
+    deadline: float,
+    *,
+    stopped: Callable[[], bool],
+    ticked: Callable[[int], None] | None = None,
+) -> Steps[tuple]:
+    """:func:`prove` as steps: the iteration pauses at the end of each time slice."""
     board = board_of(shape, tiles, goal)
     info = resolve_bound(board.shape, bound, board.target)
     frame = frame_for(board.target)
+    every = slice_tick_nodes(PROVE_TICK)
 
     def tick(nodes: int) -> int:
         if ticked is not None:
             ticked(nodes)
         if stopped() or time.time() > deadline:
             raise Stop
-        return nodes + PROVE_TICK
+        if nodes and due():
+            raise Pause()
+        return nodes + every
 
     start = time.perf_counter()
     position = list(frame.position(tiles))
@@ -71,7 +92,7 @@ def prove(
     searcher = info.factory(board.shape, position, tick, **kwargs)
     threshold = max(threshold, first_bound(board.shape, position, searcher.h0, frame.search_goal))
     try:
-        path, nodes = searcher.run(threshold)
+        path, nodes = yield from search_steps(searcher, threshold)
     except Stop:
         return ("stopped", threshold, 0, time.perf_counter() - start)
     if path is None:
@@ -117,4 +138,4 @@ def improve(
     return (best[0], state, improver.done, improver.nodes)
 
 
-__all__ = ["IMPROVE_SLICE", "PROVE_TICK", "board_of", "improve", "prove"]
+__all__ = ["IMPROVE_SLICE", "PROVE_TICK", "board_of", "improve", "prove", "prove_steps"]

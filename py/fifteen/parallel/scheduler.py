@@ -46,6 +46,8 @@ from fifteen.board import Shape, tiles_along
 from fifteen.bounds import resolve_bound
 from fifteen.search.ida import Iteration, Progress, SearcherFactory, SearchResult, Stop, first_bound
 from fifteen.search.moves import move_tables, normal_goal, tables_for
+from fifteen.search.slices import Pause, Steps, drive, due, search_steps
+from fifteen.search.slices import tick_nodes as slice_tick_nodes
 
 T = TypeVar("T")
 
@@ -113,11 +115,24 @@ def run_task(
     """Search one task (in a worker).  *factory* defaults to the bound named by the task
     (its databases read at first use, once per process); *stopped* is polled every
     :data:`TASK_TICK_NODES` nodes and ends the task early (``stopped=True``) when true;
-    *ticked* (optional) receives the task's nodes so far at the same points (live progress)."""
+    *ticked* (optional) receives the task's nodes so far at the same points (live progress).
+    :func:`task_steps` is the same search as steps (paused at the end of each time slice)."""
+    return drive(task_steps(task, factory, stopped=stopped, ticked=ticked))
+
+
+def task_steps(
+    task: Task,
+    factory: SearcherFactory | None = None,
+    *,
+    stopped: Callable[[], bool] = _never_stopped,
+    ticked: Callable[[int], None] | None = None,
+) -> Steps[TaskOutcome]:
+    """:func:`run_task` as steps (:mod:`fifteen.search.slices`)."""
     shape = Shape.parse(task.shape)
     if factory is None:
         factory = resolve_bound(shape, task.bound).factory
     last = [0]
+    every = slice_tick_nodes(TASK_TICK_NODES)
 
     def tick(nodes: int) -> int:
         last[0] = nodes
@@ -125,14 +140,16 @@ def run_task(
             ticked(nodes)
         if nodes and stopped():
             raise Stop
-        return nodes + TASK_TICK_NODES
+        if nodes and due():
+            raise Pause()
+        return nodes + every
 
     cpu = time.process_time()
     tables = move_tables(shape, task.mirror_closed)
     goal = {} if task.goal is None else {"goal": task.goal}
     searcher = factory(shape, list(task.board), tick, tables=tables, state=task.state, **goal)
     try:
-        path, nodes = searcher.run(task.budget)
+        path, nodes = yield from search_steps(searcher, task.budget)
     except Stop:
         return TaskOutcome(None, last[0], True, time.process_time() - cpu)
     return TaskOutcome(None if path is None else path[::-1], nodes, False, time.process_time() - cpu)

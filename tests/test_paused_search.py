@@ -1,0 +1,219 @@
+"""A search paused at the end of a time slice and resumed (fifteen.search.slices) is the search that never
+paused: the same nodes per iteration and the same solution, for every loop (the classic bounds,
+the PDB loops with and without the reflected lookup, the ordering pass, the dual lookups and
+BPMX, the 7-8 layout's loop), on ordinary and own-mirror roots; paused at random ticks, and by
+real time slices through ida_steps, the API's sliced calls and the parallel tasks.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+import pytest
+
+from fifteen import Board, Shape, api, bounds
+from fifteen.bounds import databases
+from fifteen.search import slices
+from fifteen.search.ida import ida_star, ida_steps
+from fifteen.search.slices import Pause, drive, time_slice
+from support.positions import KORF, OWN_MIRROR_3X3, OWN_MIRROR_4X4, SET_2X4, SET_3X3
+
+
+def never(nodes: int) -> int:
+    return sys.maxsize
+
+
+class RandomPauses:
+    """A tick that pauses the search at random ticks, each ``1..every`` nodes after the last."""
+
+    def __init__(self, seed: int, every: int):
+        self.rng = random.Random(seed)
+        self.every = every
+        self.pauses = 0
+
+    def __call__(self, nodes: int) -> int:
+        if nodes and self.rng.random() < 0.5:
+            self.pauses += 1
+            raise Pause()
+        return nodes + self.rng.randint(1, self.every)
+
+
+def run_to_end(searcher, budget: int):
+    """``searcher.run(budget)`` resumed after every pause until it ends."""
+    try:
+        return searcher.run(budget)
+    except Pause:
+        assert searcher.paused
+    while True:
+        try:
+            return searcher.resume()
+        except Pause:
+            assert searcher.paused
+
+
+def check_paused(factory, shape, tiles, seed: int = 1, every: int = 40) -> int:
+    """Every iteration of the serial search, run again by one searcher paused at random ticks:
+    the same nodes and, in the last, the same solution.  Returns the pauses made."""
+    serial = ida_star(shape, list(tiles), factory)
+    ticks = RandomPauses(seed, every)
+    searcher = factory(shape, list(tiles), ticks)
+    for it in serial.iterations:
+        path, nodes = run_to_end(searcher, it.bound)
+        assert nodes == it.nodes, (tiles, it.bound)
+        assert (path is None) == (it is not serial.iterations[-1]), (tiles, it.bound)
+    assert path is not None and path[::-1] == serial.path, tiles
+    return ticks.pauses
+
+
+CLASSIC = ["md", "lc", "id", "wd", "wdid"]
+SMALL = ((Shape(3, 3), SET_3X3 + OWN_MIRROR_3X3), (Shape(2, 4), SET_2X4))
+
+
+@pytest.mark.parametrize("bound", CLASSIC)
+def test_paused_classic_bounds_on_small_boards(bound):
+    factory = bounds.bound_info(bound).factory
+    pauses = 0
+    for shape, positions in SMALL:
+        for k, tiles in enumerate(positions):
+            pauses += check_paused(factory, shape, tiles, seed=k, every=5)
+    assert pauses > 200
+
+
+@pytest.mark.parametrize("more", [{}, {"reflect": False}, {"bpmx": True}, {"dual": True}, {"dual": True, "bpmx": True}])
+def test_paused_pdb_loops_on_small_boards(small_pdbs, more):
+    from fifteen.bounds.pdb_loop import pdb_searcher
+
+    for shape, positions in SMALL:
+        if (more.get("dual") or more.get("reflect", True)) and shape.rows != shape.cols and more != {}:
+            continue  # the dual lookups need a square board
+        factory = pdb_searcher(small_pdbs[str(shape)], **more)
+        for k, tiles in enumerate(positions):
+            check_paused(factory, shape, tiles, seed=k, every=3)
+
+
+@pytest.mark.parametrize("reflect", [True, False])
+def test_paused_pdb78_loop_on_small_boards(small_packs, reflect):
+    from fifteen.bounds.pdb78_loop import pdb78_searcher
+
+    for shape, positions in SMALL:
+        factory = pdb78_searcher(small_packs[str(shape)], reflect=reflect)
+        for k, tiles in enumerate(positions):
+            check_paused(factory, shape, tiles, seed=k, every=3)
+
+
+@pytest.mark.parametrize(
+    "bound,instance,every",
+    [("md", "9", 5000), ("lc", "9", 300), ("id", "9", 5000), ("wd", "9", 2000), ("wdid", "9", 1000)]
+    + [("pdb555", "9", 100), ("pdb663", "1", 2000), ("pdb771", "1", 100), ("pdb771", "9", 20)],
+)
+def test_paused_korf_instances(real_pdbs, bound, instance, every):
+    """Korf #1 and #9: the pattern databases with the ordering pass (at the root from the third
+    iteration) and the 7-7-1's loop, paused a few hundred times each."""
+    factory = bounds.resolve_bound(Shape(4, 4), bound).factory
+    assert check_paused(factory, Shape(4, 4), KORF[instance], every=every) > 20
+
+
+def test_paused_own_mirror_4x4(real_pdbs):
+    """Own-mirror roots (half the root's moves, the mirror-closed tables)."""
+    factory = bounds.resolve_bound(Shape(4, 4), "pdb663").factory
+    for k, tiles in enumerate(OWN_MIRROR_4X4):
+        check_paused(factory, Shape(4, 4), tiles, seed=k, every=500)
+
+
+def test_a_pause_at_the_root_and_resume_without_a_pause():
+    """A pause by the root's own tick (the first node), and a resume whose slice is not over: the
+    search ends in one resume."""
+    calls = []
+
+    def tick(nodes: int) -> int:
+        calls.append(nodes)
+        if nodes == 1 and len(calls) == 2:
+            raise Pause()
+        return nodes + 1
+
+    shape, tiles = Shape(3, 3), SET_3X3[5]
+    factory = bounds.bound_info("md").factory
+    expected = factory(shape, list(tiles), never).run(23)
+    searcher = factory(shape, list(tiles), tick)
+    with pytest.raises(Pause) as paused:
+        searcher.run(23)
+    assert paused.value.trail == [] and searcher.paused
+    assert searcher.resume() == expected and not searcher.paused
+    with pytest.raises(RuntimeError, match="not paused"):
+        searcher.resume()
+
+
+def test_ida_steps_in_time_slices_is_ida_star():
+    """ida_steps in slices of no time (a pause at every tick): one yield per pause, the result
+    of ida_star; outside a slice it never yields."""
+    databases.ensure_for(Shape(4, 4))
+    factory = bounds.resolve_bound(Shape(4, 4), "pdb663").factory
+    serial = ida_star(Shape(4, 4), KORF["9"], factory)
+    steps = ida_steps(Shape(4, 4), KORF["9"], factory, tick_nodes=50)
+    yields = 0
+    while True:
+        try:
+            with time_slice(0):
+                next(steps)
+            yields += 1
+        except StopIteration as end:
+            result = end.value
+            break
+    assert yields > 50
+    counts = [(it.bound, it.nodes) for it in serial.iterations]
+    assert (result.path, [(it.bound, it.nodes) for it in result.iterations]) == (serial.path, counts)
+    assert drive(ida_steps(Shape(4, 4), KORF["9"], factory, tick_nodes=50)).nodes == serial.nodes
+
+
+def test_the_api_solve_in_slices_answers_as_the_whole_call():
+    """fifteen.api's sliced call (begin, then step until it ends) gives the reply of the whole call,
+    nodes per iteration included; each step runs one slice."""
+    params = json.dumps({"text": " ".join(map(str, KORF["9"])), "bound": "pdb663", "tick_nodes": 64})
+    whole = json.loads(api.call("solve", params))
+    reply = json.loads(api.begin("solve", params, slice_seconds=0))
+    steps = 0
+    while "pending" in reply:
+        reply = json.loads(api.step(reply["pending"], slice_seconds=0))
+        steps += 1
+    assert steps > 20
+    keys = ("length", "moves", "nodes", "iterations")
+    assert [reply["result"][k] if k != "iterations" else [it["nodes"] for it in reply["result"][k]] for k in keys] == [
+        whole["result"][k] if k != "iterations" else [it["nodes"] for it in whole["result"][k]] for k in keys
+    ]
+
+
+def test_a_sliced_call_cancelled_between_two_slices():
+    """A cancel between two slices ends the call with the cancelled error; the call is forgotten."""
+    params = json.dumps({"text": " ".join(map(str, KORF["1"])), "bound": "md"})
+    reply = json.loads(api.begin("solve", params, slice_seconds=0))
+    call_id = reply["pending"]
+    assert json.loads(api.cancel(call_id)) == {"ok": False, "error": {"type": "cancelled", "code": "cancelled", "message": "cancelled"}}
+    assert json.loads(api.step(call_id))["error"]["code"] == "param"
+
+
+def test_parallel_tasks_in_slices_count_as_a_whole_call(real_pdbs, monkeypatch):
+    """The pool's bundle of tasks, run in slices (a tick every 16 nodes in a slice): the outcomes of
+    the whole call."""
+    monkeypatch.setattr(slices, "SLICE_TICK_NODES", 16)
+    begun = json.loads(api.call("parallel_begin", json.dumps({"text": " ".join(map(str, KORF["1"])), "bound": "pdb663", "workers": 2})))
+    work = begun["result"]
+    tasks = [t for bundle in work["bundles"] for t in bundle]
+    params = json.dumps({"shape": "4x4", "tasks": tasks})
+    whole = json.loads(api.call("parallel_tasks", params))["result"]
+    reply = json.loads(api.begin("parallel_tasks", params, slice_seconds=0))
+    steps = 0
+    while "pending" in reply:
+        reply = json.loads(api.step(reply["pending"], slice_seconds=0))
+        steps += 1
+    assert steps > 10 and reply["result"] == whole
+    api.call("parallel_drop", json.dumps({"search": work["search"]}))
+
+
+def test_board_solved_in_slices_replays():
+    board = Board.parse("8 6 7 2 5 4 3 0 1")
+    reply = json.loads(api.begin("solve", json.dumps({"text": board.text(), "bound": "md", "tick_nodes": 16}), slice_seconds=0))
+    while "pending" in reply:
+        reply = json.loads(api.step(reply["pending"], slice_seconds=0))
+    assert reply["result"]["length"] == 31 and board.solves(reply["result"]["moves"])
