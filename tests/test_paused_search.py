@@ -217,3 +217,46 @@ def test_board_solved_in_slices_replays():
     while "pending" in reply:
         reply = json.loads(api.step(reply["pending"], slice_seconds=0))
     assert reply["result"]["length"] == 31 and board.solves(reply["result"]["moves"])
+
+
+def sliced_reply(method: str, params: dict) -> tuple[dict, int]:
+    """The reply of *method* run as a sliced call in slices of no time, and its steps."""
+    reply = json.loads(api.begin(method, json.dumps(params), slice_seconds=0))
+    steps = 0
+    while "pending" in reply:
+        reply = json.loads(api.step(reply["pending"], slice_seconds=0))
+        steps += 1
+    return reply, steps
+
+
+def without_times(value):
+    """*value* with every ``seconds``-like figure dropped (they differ from run to run)."""
+    if isinstance(value, dict):
+        return {k: without_times(v) for k, v in value.items() if "second" not in k and k not in ("nodes_per_second", "ebf_time")}
+    if isinstance(value, list):
+        return [without_times(v) for v in value]
+    return value
+
+
+def test_the_lab_compare_in_slices_stops_at_the_budget_where_the_whole_call_does(monkeypatch):
+    """The lab's comparison in slices (a tick every 64 nodes in a slice): the node counts of the
+    whole call, the budget-stopped bound's partial count included."""
+    monkeypatch.setattr(slices, "SLICE_TICK_NODES", 64)
+    params = {"text": " ".join(map(str, KORF["9"])), "bounds": ["md", "lc"], "budget": 100_000}
+    whole = json.loads(api.call("compare", json.dumps(params)))
+    reply, steps = sliced_reply("compare", params)
+    assert steps > 50
+    runs = reply["result"]["bounds"]
+    assert [runs["md"]["finished"], runs["lc"]["finished"]] == [False, True]
+    assert without_times(reply) == without_times(whole)
+
+
+def test_a_hint_in_slices_answers_as_the_whole_call(real_pdbs, monkeypatch):
+    monkeypatch.setattr(slices, "SLICE_TICK_NODES", 64)
+    params = {"text": " ".join(map(str, KORF["9"])), "bound": "pdb663", "all": True}
+    monkeypatch.setattr(api, "_hinter", None)  # no solution kept from an earlier hint
+    whole = json.loads(api.call("hint", json.dumps(params)))
+    monkeypatch.setattr(api, "_hinter", None)
+    reply, steps = sliced_reply("hint", params)
+    assert steps > 10
+    assert reply == whole and reply["result"]["distance"] == 46

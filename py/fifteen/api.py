@@ -360,7 +360,7 @@ def _method_anytime_result(params: dict, **_: Any) -> dict:
 # (bench/pyodide_imports.mjs), for what the page uses only when the lab or a hint is asked for.
 
 
-def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
+def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> Steps[dict]:
     """Each of ``bounds`` (a list or "md,lc"; default every available one, weakest first) in turn.
 
     ``budget``: nodes per bound (absent: ``fifteen.lab.compare.DEFAULT_BUDGET``;
@@ -370,7 +370,7 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
     iteration.
     """
     # at the first call (see above)
-    from fifteen.lab.compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound
+    from fifteen.lab.compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound_steps
 
     board = _board(params)
     names = parse_bound_names(params.get("bounds"), board.shape, board.target)
@@ -385,7 +385,9 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
         if progress is not None:
             progress(json.dumps(run.to_json()))
 
-    runs = {name: run_bound(board, name, budget=budget, progress=report, cancel=cancel) for name in names}
+    runs = {}
+    for name in names:
+        runs[name] = yield from run_bound_steps(board, name, budget=budget, progress=report, cancel=cancel)
     return comparison_json(runs)
 
 
@@ -468,7 +470,7 @@ def _method_explore_random(params: dict, **_: Any) -> dict:
 _hinter = None  # the worker's Hinter (one per page)
 
 
-def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
+def _method_hint(params: dict, cancel=None, **_: Any) -> Steps[dict]:
     from fifteen.lab.hint import DEFAULT_BUDGET, Hinter  # at the first call, as the lab's modules
 
     global _hinter
@@ -488,7 +490,7 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
         if _hinter is None or _hinter.bound != bound:
             _hinter = Hinter(bound)
         hinter = _hinter
-    h = hinter.hint(board, all_moves=bool(params.get("all")), budget=budget, cancel=cancel)
+    h = yield from hinter.hint_steps(board, all_moves=bool(params.get("all")), budget=budget, cancel=cancel)
     out = {
         **board.to_json(),
         "distance": h.distance,

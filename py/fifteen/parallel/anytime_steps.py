@@ -26,8 +26,7 @@ from fifteen.board import Board, Goal, Shape
 from fifteen.bounds import resolve_bound
 from fifteen.frame import frame_for
 from fifteen.search.ida import Stop, first_bound
-from fifteen.search.slices import Pause, Steps, drive, due, search_steps
-from fifteen.search.slices import tick_nodes as slice_tick_nodes
+from fifteen.search.slices import Steps, drive, search_steps, ticks
 
 #: An improver call returns after this many seconds without an improvement (whole steps).
 IMPROVE_SLICE = 1.0
@@ -75,16 +74,14 @@ def prove_steps(
     board = board_of(shape, tiles, goal)
     info = resolve_bound(board.shape, bound, board.target)
     frame = frame_for(board.target)
-    every = slice_tick_nodes(PROVE_TICK)
 
-    def tick(nodes: int) -> int:
+    def on_tick(nodes: int) -> None:
         if ticked is not None:
             ticked(nodes)
         if stopped() or time.time() > deadline:
             raise Stop
-        if nodes and due():
-            raise Pause()
-        return nodes + every
+
+    tick = ticks(PROVE_TICK, on_tick)
 
     start = time.perf_counter()
     position = list(frame.position(tiles))
@@ -92,6 +89,8 @@ def prove_steps(
     searcher = info.factory(board.shape, position, tick, **kwargs)
     threshold = max(threshold, first_bound(board.shape, position, searcher.h0, frame.search_goal))
     try:
+        if stopped() or time.time() > deadline:
+            raise Stop
         path, nodes = yield from search_steps(searcher, threshold)
     except Stop:
         return ("stopped", threshold, 0, time.perf_counter() - start)

@@ -46,8 +46,7 @@ from fifteen.board import Shape, tiles_along
 from fifteen.bounds import resolve_bound
 from fifteen.search.ida import Iteration, Progress, SearcherFactory, SearchResult, Stop, first_bound
 from fifteen.search.moves import move_tables, normal_goal, tables_for
-from fifteen.search.slices import Pause, Steps, drive, due, search_steps
-from fifteen.search.slices import tick_nodes as slice_tick_nodes
+from fifteen.search.slices import Steps, drive, search_steps, ticks
 
 T = TypeVar("T")
 
@@ -132,17 +131,15 @@ def task_steps(
     if factory is None:
         factory = resolve_bound(shape, task.bound).factory
     last = [0]
-    every = slice_tick_nodes(TASK_TICK_NODES)
 
-    def tick(nodes: int) -> int:
+    def on_tick(nodes: int) -> None:
         last[0] = nodes
-        if ticked is not None and nodes:
+        if ticked is not None:
             ticked(nodes)
-        if nodes and stopped():
+        if stopped():
             raise Stop
-        if nodes and due():
-            raise Pause()
-        return nodes + every
+
+    tick = ticks(TASK_TICK_NODES, on_tick)
 
     cpu = time.process_time()
     tables = move_tables(shape, task.mirror_closed)

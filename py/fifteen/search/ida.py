@@ -70,8 +70,7 @@ from typing import Any, Protocol
 
 from fifteen.board import Shape, blank_steps, tiles_along
 from fifteen.search.moves import MoveTables
-from fifteen.search.slices import Pause, Steps, drive, due, search_steps, sliced
-from fifteen.search.slices import tick_nodes as slice_tick_nodes
+from fifteen.search.slices import Steps, drive, search_steps, sliced, ticks
 
 TICK_NODES = 1 << 16
 #: Times in every JSON output are rounded to this many digits after the point (0.1 ms).
@@ -188,6 +187,11 @@ class Progress:
         }
 
 
+def never(nodes: int) -> int:
+    """The tick of a search nobody watches: never called again."""
+    return sys.maxsize
+
+
 def first_bound(shape: Shape, tiles: Sequence[int], lower: int, goal: Sequence[int] | None = None) -> int:
     """The first cost bound of a search whose root has the lower bound *lower*: *lower*, or
     one more when that has the wrong parity (every solution of a position has the parity of
@@ -267,22 +271,12 @@ def ida_steps(
                 )
             )
 
-    if progress is None and cancel is None and not sliced():
+    def ticked(nodes: int) -> None:
+        if cancel is not None and cancel():
+            raise Cancelled()
+        report(nodes, False)
 
-        def tick(nodes: int) -> int:
-            return sys.maxsize
-
-    else:
-        every = slice_tick_nodes(tick_nodes)
-
-        def tick(nodes: int) -> int:
-            if nodes:
-                if cancel is not None and cancel():
-                    raise Cancelled()
-                report(nodes, False)
-                if due():
-                    raise Pause()
-            return nodes + every
+    tick = ticks(tick_nodes, ticked) if progress is not None or cancel is not None or sliced() else never
 
     setup_start = time.perf_counter()
     search = searcher(shape, board, tick) if goal is None else searcher(shape, board, tick, goal=goal)

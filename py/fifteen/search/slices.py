@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
@@ -61,9 +61,34 @@ def sliced() -> bool:
     return _deadline != math.inf
 
 
-def tick_nodes(nodes: int) -> int:
-    """A search's tick interval *nodes*, made at most :data:`SLICE_TICK_NODES` inside a slice."""
-    return min(nodes, SLICE_TICK_NODES) if sliced() else nodes
+def ticks(every: int, on_tick: Callable[[int], None]) -> Callable[[int], int]:
+    """A search's tick (see :func:`fifteen.search.ida.ida_star`) that calls *on_tick(nodes)* every
+    *every* nodes, at the very node counts a search outside any slice calls it (so a budget or a
+    progress report falls where it would); made inside a slice, it also looks at the clock every
+    :data:`SLICE_TICK_NODES` nodes and raises :class:`Pause` once the slice is over."""
+    if not sliced():
+
+        def tick(nodes: int) -> int:
+            if nodes:
+                on_tick(nodes)
+            return nodes + every
+
+        return tick
+    fine = min(every, SLICE_TICK_NODES)
+    next_call = every
+
+    def sliced_tick(nodes: int) -> int:
+        nonlocal next_call
+        if not nodes:  # a run's start
+            next_call = every
+        elif nodes >= next_call:
+            on_tick(nodes)
+            next_call = nodes + every
+        if nodes and due():
+            raise Pause()
+        return min(nodes + fine, next_call)
+
+    return sliced_tick
 
 
 @contextmanager
@@ -114,4 +139,4 @@ def value(steps: Any) -> Any:
     return drive(steps) if isinstance(steps, Generator) else steps
 
 
-__all__ = ["Pause", "SLICE_TICK_NODES", "Steps", "drive", "due", "search_steps", "sliced", "tick_nodes", "time_slice", "value"]
+__all__ = ["Pause", "SLICE_TICK_NODES", "Steps", "drive", "due", "search_steps", "sliced", "ticks", "time_slice", "value"]

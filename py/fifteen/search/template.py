@@ -61,6 +61,7 @@ field), and the generated source opens with that key.  ``docs/architecture.md`` 
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 import textwrap
@@ -190,52 +191,77 @@ def _cut(inner: str, test: str, value: str, bpmx: bool, undo: tuple[str, ...] = 
     return lines + [f"{inner}    {x}" for x in undo] + [f"{inner}    continue"]
 
 
-def _children_source(ch: Children, cut: str, indent: int, bpmx: bool, index: int, resume: bool = False, last: bool = False) -> list[str]:
-    """The loop over one successor list (the loop number *index* of its node); *cut* is the test
-    that skips a child on its value ``h``.  A pause (:class:`fifteen.search.slices.Pause`) out of a
-    child's search puts the move back and notes ``(index, s)`` on its trail.  With *resume* (the
-    node's frame in ``again``): the children before the one the trail names are skipped (they were
-    searched before the pause), that one is searched by ``again``, the next ones by ``rec``.
-    *last*: the node's last loop, whose ``return False`` is in its ``try`` (a ``try`` costs one
-    no-op per node when nothing is raised; so no jump over the handler is left)."""
+def _children_source(ch: Children, cut: str, indent: int, bpmx: bool, resume: bool = False) -> list[str]:
+    """The loop over one successor list; *cut* is the test that skips a child on its value ``h``.
+    With *resume* (the node's frame in ``again``): the children before the one the trail names
+    (``square``) are skipped (they were searched before the pause), that one is searched by
+    ``again``, the next ones by ``rec``."""
     pad = " " * indent
     inner = pad + "    "
-    body = pad + "        "
-    lines = [f"{pad}try:", f"{inner}for {', '.join(ch.fields)} in {ch.table}[state]:"]
+    lines = [f"{pad}for {', '.join(ch.fields)} in {ch.table}[state]:"]
     if resume:
         lines += [
-            f"{body}if skip:",
-            f"{body}    if s != square:",
-            f"{body}        continue",
-            f"{body}    skip = False",
-            f"{body}    call = again",
-            f"{body}else:",
-            f"{body}    call = rec",
+            f"{inner}if skip:",
+            f"{inner}    if s != square:",
+            f"{inner}        continue",
+            f"{inner}    skip = False",
+            f"{inner}    call = again",
+            f"{inner}else:",
+            f"{inner}    call = rec",
         ]
-    lines.append(f"{body}t = board[s]")
-    lines += [body + x for x in ch.value]
-    lines += _cut(body, cut, "h", bpmx)
+    lines.append(f"{inner}t = board[s]")
+    lines += [inner + x for x in ch.value]
+    lines += _cut(inner, cut, "h", bpmx)
     if ch.second:
-        lines += [body + x for x in ch.second]
-        lines += _cut(body, "h2 > budget", "h2", bpmx)
-    lines += [f"{body}if {ch.goal}:", f"{body}    path.append(s)", f"{body}    return True"]
+        lines += [inner + x for x in ch.second]
+        lines += _cut(inner, "h2 > budget", "h2", bpmx)
+    lines += [f"{inner}if {ch.goal}:", f"{inner}    path.append(s)", f"{inner}    return True"]
     if ch.third:
-        lines += [body + x for x in ch.third]
-        lines += _cut(body, "h3 > budget", "h3", bpmx, ch.undo)
-    lines.append(f"{body}board[b] = t")
-    lines += [body + x for x in ch.apply]
+        lines += [inner + x for x in ch.third]
+        lines += _cut(inner, "h3 > budget", "h3", bpmx, ch.undo)
+    lines.append(f"{inner}board[b] = t")
+    lines += [inner + x for x in ch.apply]
     lines += [
-        f"{body}if {'call' if resume else 'rec'}(s, st, budget, {', '.join(ch.child)}):",
-        f"{body}    path.append(s)",
-        f"{body}    return True",
+        f"{inner}if {'call' if resume else 'rec'}(s, st, budget, {', '.join(ch.child)}):",
+        f"{inner}    path.append(s)",
+        f"{inner}    return True",
     ]
-    restore = [*ch.restore, "board[s] = t"]
-    lines += [body + x for x in restore]
-    if last:
+    lines += [inner + x for x in _restore(ch)]
+    return lines
+
+
+def _restore(ch: Children) -> list[str]:
+    return [*ch.restore, "board[s] = t"]
+
+
+def _guarded(loops: list[tuple[Children, int]], cut: str, indent: int, bpmx: bool, ends: bool, resume: bool = False) -> list[str]:
+    """The loops over the successor lists of one pass (*loops*: each list with its number in the
+    node), in one ``try``: a pause (:class:`fifteen.search.slices.Pause`) out of a child's search
+    puts the move back and notes ``(loop number, s)`` on the trail (``note``), the list being the one that
+    holds ``s`` (the lists of a pass are disjoint: :class:`LoopProgram` checks it).  *ends*: the
+    node's ``return False`` follows, in the ``try``.  A ``try`` costs nothing per node when
+    nothing is raised (given the line of its first loop, see :func:`_compiled`, it leaves no
+    no-op; with ``return False`` inside, no jump over the handler)."""
+    pad = " " * indent
+    inner = pad + "    "
+    lines = [f"{pad}try:"]
+    for ch, _ in loops:
+        lines += _children_source(ch, cut, indent + 4, bpmx, resume)
+    if ends:
         lines.append(f"{inner}return False")
-    lines += [f"{pad}except Pause as paused:  # a child's search paused: its move undone, this node's place noted"]
-    lines += [inner + x for x in restore]
-    lines += [f"{inner}paused.trail.append(({index}, s))", f"{inner}raise"]
+    lines.append(f"{pad}except Pause:  # a child's search paused: its move undone, this node's place noted")
+    for k, (ch, j) in enumerate(loops):
+        undo = [*_restore(ch), f"note({j}, s)"]
+        if len(loops) == 1:
+            lines += [inner + x for x in undo]
+            break
+        if k < len(loops) - 1:
+            field = ch.fields.index("s")
+            lines.append(f"{inner}{'if' if k == 0 else 'elif'} any(e[{field}] == s for e in {ch.table}[state]):")
+        else:
+            lines.append(f"{inner}else:")
+        lines += [inner + "    " + x for x in undo]
+    lines.append(f"{inner}raise")
     return lines
 
 
@@ -246,16 +272,14 @@ def _node_source(loop: Loop, resume: bool) -> list[str]:
     loops = iter(range(len(loop.children) * (3 if loop.order else 1)))
 
     def each(cut: str, indent: int, ends: bool) -> list[str]:
+        numbered = [(ch, next(loops)) for ch in loop.children]
+        if not resume:
+            return _guarded(numbered, cut, indent, loop.bpmx, ends)
         out: list[str] = []
         pad = " " * indent
-        for k, ch in enumerate(loop.children):
-            j = next(loops)
-            last = ends and k == len(loop.children) - 1
-            if resume:
-                out += [f"{pad}if where <= {j}:", f"{pad}    skip = where == {j}"]
-                out += _children_source(ch, cut, indent + 4, loop.bpmx, j, resume=True, last=last)
-            else:
-                out += _children_source(ch, cut, indent, loop.bpmx, j, last=last)
+        for ch, j in numbered:
+            out += [f"{pad}if where <= {j}:", f"{pad}    skip = where == {j}"]
+            out += _guarded([(ch, j)], cut, indent + 4, loop.bpmx, False, resume=True)
         return out
 
     tick = [] if resume else ["            if nodes >= next_tick:", "                next_tick = tick(nodes)"]
@@ -376,7 +400,13 @@ def generate(loop: Loop) -> str:
 
 @cache
 def _compiled(loop: Loop):
-    return compile(generate(loop), f"<fifteen.search.template {loop.name}>", "exec")
+    # Each ``try`` is given the line of the loop it guards: the compiler then drops the no-op it
+    # would run per node to mark the ``try`` line (CPython 3.11-3.14), so a ``try`` costs nothing.
+    tree = ast.parse(generate(loop))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try):
+            node.lineno = node.body[0].lineno
+    return compile(tree, f"<fifteen.search.template {loop.name}>", "exec")
 
 
 class Searcher:
@@ -435,13 +465,34 @@ class Searcher:
         return (list(self._path) if found else None), self._counter()
 
 
+def _note(loop: int, square: int) -> None:
+    """In a generated loop's ``except Pause``: the node was searching its child *square* in its
+    loop number *loop* (a global of the loop, so that ``dfs`` has no local more)."""
+    paused = sys.exc_info()[1]
+    assert isinstance(paused, Pause)
+    paused.trail.append((loop, square))
+
+
+def _check_disjoint(loop: Loop, static: dict[str, Any]) -> None:
+    """The successor lists of *loop* never hold the same square in one state (a pause out of a
+    child's search is put back by the list that holds its square)."""
+    if len(loop.children) < 2:
+        return
+    lists = [(static[ch.table], ch.fields.index("s")) for ch in loop.children]
+    for state in range(len(lists[0][0])):
+        squares = [e[k] for table, k in lists for e in table[state]]
+        if len(squares) != len(set(squares)):
+            raise ValueError(f"{loop.name}: the successor lists share a square in state {state}")
+
+
 class LoopProgram:
     """A :class:`Loop` compiled with its board-independent tables (*static*, by name)."""
 
     def __init__(self, loop: Loop, static: dict[str, Any]):
         self.loop = loop
         self.static = static
-        namespace: dict[str, Any] = {"Pause": Pause}
+        _check_disjoint(loop, static)
+        namespace: dict[str, Any] = {"Pause": Pause, "note": _note}
         exec(_compiled(loop), namespace)
         self._make = namespace["make"]
 
