@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from fifteen import Board, Shape, api, bounds
+from fifteen.board import tiles_along
 from fifteen.bounds import databases
 from fifteen.search import slices
 from fifteen.search.ida import ida_star, ida_steps
@@ -260,3 +261,96 @@ def test_a_hint_in_slices_answers_as_the_whole_call(real_pdbs, monkeypatch):
     reply, steps = sliced_reply("hint", params)
     assert steps > 10
     assert reply == whole and reply["result"]["distance"] == 46
+
+
+# ----------------------------------------------------------------- the anytime search's parts
+def in_zero_slices(steps):
+    """Drive *steps* one slice of no time at a time: (result, slices)."""
+    count = 0
+    while True:
+        try:
+            with time_slice(0):
+                next(steps)
+            count += 1
+        except StopIteration as end:
+            return end.value, count
+
+
+def test_resumable_keeps_one_computation_and_goes_on_with_the_same_key():
+    def counting(n, log):
+        for k in range(n):
+            log.append(k)
+            yield
+        return n
+
+    log: list[int] = []
+    assert slices.resumable("a", lambda: counting(3, log)) == 3  # outside a slice: at once
+    log.clear()
+    with time_slice(0), pytest.raises(Pause):
+        slices.resumable("a", lambda: counting(3, log))
+    with time_slice(0), pytest.raises(Pause):
+        slices.resumable("a", lambda: counting(3, log))  # the same key: goes on
+    assert log == [0, 1]
+    with time_slice(0), pytest.raises(Pause):
+        slices.resumable("b", lambda: counting(2, log))  # another key: a new computation, "a" dropped
+    assert log == [0, 1, 0]
+    result, pauses = in_zero_slices(slices.retried(lambda: slices.resumable("b", lambda: counting(2, log))))
+    assert (result, pauses, log) == (2, 1, [0, 1, 0, 1])
+
+
+def test_a_window_search_and_a_beam_in_slices_find_what_they_find_whole(monkeypatch):
+    """The anytime improver's window search (the template's loop) and beam, paused at every look at
+    the clock and resumed by retrying the same call: the same path and nodes as in one go."""
+    from fifteen.anytime.beam import beam_search
+    from fifteen.anytime.tables import label_tables
+    from fifteen.anytime.windows import optimal_between
+    from support.positions import KT1
+
+    monkeypatch.setattr(slices, "SLICE_TICK_NODES", 32)
+    monkeypatch.setattr("fifteen.anytime.beam.CHUNK", 64)
+    board = Board.parse(KT1)
+    T = label_tables(board.shape)
+    tiles, target = list(board.tiles), list(board.target.tiles)
+    whole = beam_search(T, tiles, target, 512)
+    beam, pauses = in_zero_slices(slices.retried(lambda: beam_search(T, tiles, target, 512)))
+    assert beam == whole and pauses > 20 and board.solves(tiles_along(board.shape, board.tiles, beam))
+    # a window: 40 random moves from the position (never undoing the last), searched for a shorter way
+    rng = random.Random(5)
+    start, end, back = list(tiles), list(tiles), -1
+    for _ in range(40):
+        b = end.index(0)
+        s = rng.choice([x for x in T.nbrs[b] if x != back])
+        end[b], end[s], back = end[s], 0, b
+    whole = optimal_between(T, start, end, 38, 200_000)
+    window, pauses = in_zero_slices(slices.retried(lambda: optimal_between(T, start, end, 38, 200_000)))
+    assert window == whole and whole[1] > 1000 and pauses > 20
+
+
+def test_an_anytime_solve_in_slices_answers_with_a_replayed_path(monkeypatch):
+    """The anytime search (first solution, improver, prover) run as a sliced call: an answer
+    replayed to the goal, with its proven bound; a cancel between two slices keeps the best found."""
+    from support.positions import KT1
+
+    monkeypatch.setattr(slices, "SLICE_TICK_NODES", 256)
+    params = {"text": KT1, "anytime": True, "time_limit": 1.5}
+    reply, steps = sliced_reply("solve", params)
+    result = reply["result"]
+    assert steps > 20 and result["stopped"] == "time"
+    assert Board.parse(KT1).solves(result["moves"]) and result["lower_bound"] <= result["length"]
+    begun = json.loads(api.begin("solve", json.dumps(params), slice_seconds=0.01))
+    for _ in range(30):
+        begun = json.loads(api.step(begun["pending"], slice_seconds=0.01))
+    stopped = json.loads(api.cancel(begun["pending"]))["result"]
+    assert stopped["stopped"] == "cancelled" and Board.parse(KT1).solves(stopped["moves"])
+
+
+def test_an_improver_call_in_slices_improves_and_replays(monkeypatch):
+    from support.positions import KT1
+
+    monkeypatch.setattr(slices, "SLICE_TICK_NODES", 256)
+    first = json.loads(api.call("anytime_first", json.dumps({"text": KT1, "bound": "auto"})))["result"]
+    params = {"text": KT1, "path": first["path"], "mode": "beam+windows", "carried": {}, "time_limit": 20}
+    reply, steps = sliced_reply("anytime_improve", params)
+    result = reply["result"]
+    assert steps > 5 and len(result["path"]) <= len(first["path"])
+    assert Board.parse(KT1).solves(result["moves"])

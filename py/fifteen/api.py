@@ -102,7 +102,7 @@ from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message, past_op
 from fifteen.optimal import solve_steps
 from fifteen.schema import LONG_PARAMS, check_params, parse_params
 from fifteen.search.ida import Cancelled, Progress
-from fifteen.search.slices import Steps, time_slice, value
+from fifteen.search.slices import Steps, forget, time_slice, value
 from fifteen.version import __version__
 
 PROGRESS_SECONDS = 0.25
@@ -243,7 +243,7 @@ def _anytime_wanted(params: dict, board: Board) -> bool:
 def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> Steps[dict]:
     board = _board(params)
     if _anytime_wanted(params, board):
-        return _solve_anytime(board, params, progress, cancel)
+        return (yield from _solve_anytime(board, params, progress, cancel))
     bound = params.get("bound") or "auto"
     last = [0.0]
 
@@ -266,15 +266,15 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
     return sol.to_json(values)
 
 
-def _solve_anytime(board: Board, params: dict, progress: Callable[[str], Any] | None, cancel) -> dict:
+def _solve_anytime(board: Board, params: dict, progress: Callable[[str], Any] | None, cancel) -> Steps[dict]:
     """``solve`` by the anytime search (:func:`fifteen.anytime.anytime_solve`): progress is one
     message per improvement (:meth:`fifteen.anytime.Improvement.progress_json`), the result
     :meth:`fifteen.anytime.AnytimeResult.to_json` with the position's bounds; a cancel keeps
     the best found (``"stopped": "cancelled"``)."""
-    from fifteen.anytime import anytime_solve  # at the first anytime solve: not at the worker's start-up
+    from fifteen.anytime.driver import anytime_solve_steps  # at the first anytime solve: not at the worker's start-up
 
     values = bound_values(board)
-    result = anytime_solve(
+    result = yield from anytime_solve_steps(
         board,
         time_limit=params.get("time_limit"),
         progress=(lambda imp: progress(json.dumps(imp.progress_json()))) if progress is not None else None,
@@ -340,7 +340,7 @@ def _method_anytime_first(params: dict, **_: Any) -> dict:
     return _anytime_page().first(_board(params), params.get("bound") or "auto")
 
 
-def _method_anytime_improve(params: dict, **_: Any) -> dict:
+def _method_anytime_improve(params: dict, **_: Any) -> Steps[dict]:
     return _anytime_page().improve_call(_board(params), params)
 
 
@@ -594,12 +594,17 @@ def _run_slice(call_id: int, steps: Any, seconds: float) -> Any:
         with time_slice(seconds):
             next(steps)
     except StopIteration as end:
-        _CALLS.pop(call_id, None)
+        _ended(call_id)
         return end.value
     except BaseException:
-        _CALLS.pop(call_id, None)
+        _ended(call_id)
         raise
     raise _Pending(call_id)
+
+
+def _ended(call_id: int) -> None:
+    _CALLS.pop(call_id, None)
+    forget()  # what the call kept to resume (fifteen.search.slices.resumable)
 
 
 def _sliced(work: Callable[[], Any]) -> str:
@@ -645,9 +650,10 @@ def cancel(call_id: int) -> str:
     :class:`fifteen.Cancelled` where they paused)."""
 
     def stop() -> Any:
-        steps = _CALLS.pop(call_id, None)
+        steps = _CALLS.get(call_id)
         if steps is None:
             raise Cancelled()
+        _ended(call_id)
         try:
             steps.throw(Cancelled())
         except StopIteration as end:

@@ -40,7 +40,7 @@ from fifteen.board import Board, tiles_along
 from fifteen.bounds import bound_values, resolve_bound
 from fifteen.errors import InputError
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
-from fifteen.parallel.anytime_steps import improve, prove_steps
+from fifteen.parallel.anytime_steps import improve_steps, prove_steps
 from fifteen.parallel.page_pool import field, iterations_from, node_reports, squares_from
 from fifteen.search.ida import first_bound
 from fifteen.search.slices import Steps
@@ -101,14 +101,14 @@ def carried_from(d: object) -> dict:
     return out
 
 
-def improve_call(board: Board, params: dict) -> dict:
-    """``anytime_improve`` (see the module docstring)."""
+def improve_call(board: Board, params: dict) -> Steps[dict]:
+    """``anytime_improve`` (see the module docstring); steps (:mod:`fifteen.search.slices`)."""
     path, _ = _path(board, params)
     mode = params.get("mode") or "beam+windows"
     if mode not in PAGE_MODES:
         raise InputError(f"mode must be one of {', '.join(PAGE_MODES)}, not {describe(mode)}", code="param")
     assert mode in MODES
-    best, carried, done, nodes = improve(
+    best, carried, done, nodes = yield from improve_steps(
         *_args(board), path, mode, carried_from(params.get("carried")), _deadline(params), stopped=lambda: False
     )
     return {"path": best, "moves": tiles_along(board.shape, board.tiles, best), "carried": carried, "done": done, "nodes": nodes}

@@ -26,7 +26,7 @@ from fifteen.board import Board, Goal, Shape
 from fifteen.bounds import resolve_bound
 from fifteen.frame import frame_for
 from fifteen.search.ida import Stop, first_bound
-from fifteen.search.slices import Steps, drive, search_steps, ticks
+from fifteen.search.slices import Steps, drive, retried, search_steps, ticks
 
 #: An improver call returns after this many seconds without an improvement (whole steps).
 IMPROVE_SLICE = 1.0
@@ -107,7 +107,16 @@ def improve(
     of *mode*, its state *carried* from the last call (beam width, window size, node limit and
     offset); returns ``(best squares, carried, done, nodes)`` after an improvement, after
     :data:`IMPROVE_SLICE` seconds without one, when there is nothing left to try, or when asked
-    to stop or past *deadline* (wall clock) — the best found kept in every case."""
+    to stop or past *deadline* (wall clock) — the best found kept in every case.
+    :func:`improve_steps` is the same as steps (:mod:`fifteen.search.slices`)."""
+    return drive(improve_steps(shape, tiles, goal, squares, mode, carried, deadline, stopped=stopped))
+
+
+def improve_steps(
+    shape: str, tiles: tuple[int, ...], goal: tuple[int, ...], squares: list[int], mode: str, carried: dict, deadline: float, *, stopped
+) -> Steps[tuple]:
+    """:func:`improve` as steps: a window search or a beam paused at the end of a time slice goes
+    on where it stopped at the next step."""
     board = board_of(shape, tiles, goal)
     best = [list(squares)]
 
@@ -126,7 +135,7 @@ def improve(
     try:
         while not improver.done and time.monotonic() - last < IMPROVE_SLICE:
             before = len(best[0])
-            improver.step(check)
+            yield from retried(lambda: improver.step(check))
             if len(best[0]) < before and time.monotonic() - start > 0.05:
                 break  # an improvement: back to the coordinator
     except Stop:
@@ -137,4 +146,4 @@ def improve(
     return (best[0], state, improver.done, improver.nodes)
 
 
-__all__ = ["IMPROVE_SLICE", "PROVE_TICK", "board_of", "improve", "prove", "prove_steps"]
+__all__ = ["IMPROVE_SLICE", "PROVE_TICK", "board_of", "improve", "improve_steps", "prove", "prove_steps"]

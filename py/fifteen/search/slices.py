@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
@@ -125,6 +125,44 @@ def search_steps(searcher: Resumable, budget: int) -> Steps[tuple[list[int] | No
             pass
 
 
+_kept: tuple[Hashable, Any] | None = None
+
+
+def resumable(key: Hashable, begin: Callable[[], Steps[T]]) -> T:
+    """The result of *begin()*'s steps, run to their end.  Inside a time slice that ends first,
+    the steps are kept and :class:`Pause` is raised: the caller's layers unwind (they need not be
+    steps themselves), and the next call with an equal *key* (the same computation asked again
+    when the caller retries it, e.g. through :func:`retried`) goes on where they stopped.  One
+    computation is kept at a time; *key* names it whole (its arguments, the callbacks it calls)."""
+    global _kept
+    if not sliced():
+        return drive(begin())
+    kept, _kept = _kept, None
+    steps = kept[1] if kept is not None and kept[0] == key else begin()
+    try:
+        next(steps)
+    except StopIteration as end:
+        return end.value
+    _kept = (key, steps)
+    raise Pause()
+
+
+def forget() -> None:
+    """Drop the computation :func:`resumable` keeps (its call has ended)."""
+    global _kept
+    _kept = None
+
+
+def retried(call: Callable[[], T]) -> Steps[T]:
+    """*call()* as steps: called again after each :class:`Pause` out of it (its searches and
+    :func:`resumable` parts go on where they stopped; it must be safe to call again then)."""
+    while True:
+        try:
+            return call()
+        except Pause:
+            yield
+
+
 def drive(steps: Steps[T]) -> T:
     """Run *steps* to their end without returning to any event loop: their result."""
     while True:
@@ -139,4 +177,18 @@ def value(steps: Any) -> Any:
     return drive(steps) if isinstance(steps, Generator) else steps
 
 
-__all__ = ["Pause", "SLICE_TICK_NODES", "Steps", "drive", "due", "search_steps", "sliced", "ticks", "time_slice", "value"]
+__all__ = [
+    "Pause",
+    "SLICE_TICK_NODES",
+    "Steps",
+    "drive",
+    "due",
+    "forget",
+    "resumable",
+    "retried",
+    "search_steps",
+    "sliced",
+    "ticks",
+    "time_slice",
+    "value",
+]

@@ -439,6 +439,11 @@ class Searcher:
         return self._search(budget, self._dfs)
 
     @property
+    def nodes(self) -> int:
+        """The nodes of the last run so far (also after it raised)."""
+        return self._counter()
+
+    @property
     def paused(self) -> bool:
         """True when the last :meth:`run` or :meth:`resume` was paused by the tick."""
         return self._paused is not None
@@ -519,6 +524,17 @@ class LoopProgram:
         blank = list(board).index(0)
         if state is None:
             state = tables.start_states[blank]
+        at_goal = tuple(board) == tuple(tables.shape.goal() if goal is None else goal)
+        return self.bare(board, tick, blank, state, h0, args, values, at_goal)
+
+    def bare(
+        self, board: Sequence[int], tick: Tick, blank: int, state: int, h0: int, args: tuple, values: dict[str, Any], at_goal: bool
+    ) -> Searcher:
+        """A :class:`Searcher` of *board* (a copy is the loop's own; ``board`` in *values*
+        instead, when it is not a plain copy), its blank on *blank*, in automaton *state*, with the
+        state arguments *args* and the per-position lists *values*; *at_goal*: *board* is the
+        goal (the search then expands nothing).  :meth:`searcher` is this for the package's
+        move tables; a search with tables of its own (the anytime windows) calls it directly."""
         path: list[int] = []
         names = dict(self.static, path=path, **values)
         names.setdefault("board", list(board))  # the loop's own copy, moved in and restored
@@ -526,7 +542,6 @@ class LoopProgram:
         if missing:
             raise TypeError(f"{self.loop.name}: no value for {sorted(missing)}")
         loop = self._make(tick=tick, **{n: names[n] for n in self.loop.names})
-        at_goal = tuple(board) == tuple(tables.shape.goal() if goal is None else goal)
         return Searcher(h0, loop, tick, path, blank, state, args, at_goal)
 
 
