@@ -257,7 +257,7 @@ def _guarded(loops: list[tuple[Children, int]], cut: str, indent: int, bpmx: boo
             break
         if k < len(loops) - 1:
             field = ch.fields.index("s")
-            lines.append(f"{inner}{'if' if k == 0 else 'elif'} any(e[{field}] == s for e in {ch.table}[state]):")
+            lines.append(f"{inner}{'if' if k == 0 else 'elif'} holds({ch.table}[state], {field}, s):")
         else:
             lines.append(f"{inner}else:")
         lines += [inner + "    " + x for x in undo]
@@ -478,6 +478,13 @@ def _note(loop: int, square: int) -> None:
     paused.trail.append((loop, square))
 
 
+def _holds(entries: Sequence[tuple], field: int, square: int) -> bool:
+    """In a generated loop's ``except Pause``: whether a successor list's *entries* move the blank
+    to *square* (their field *field*).  A global of the loop: a comprehension there would make
+    ``s`` a cell variable of ``dfs``, slower on every node."""
+    return any(e[field] == square for e in entries)
+
+
 def _check_disjoint(loop: Loop, static: dict[str, Any]) -> None:
     """The successor lists of *loop* never hold the same square in one state (a pause out of a
     child's search is put back by the list that holds its square)."""
@@ -497,7 +504,7 @@ class LoopProgram:
         self.loop = loop
         self.static = static
         _check_disjoint(loop, static)
-        namespace: dict[str, Any] = {"Pause": Pause, "note": _note}
+        namespace: dict[str, Any] = {"Pause": Pause, "note": _note, "holds": _holds}
         exec(_compiled(loop), namespace)
         self._make = namespace["make"]
 
