@@ -354,3 +354,17 @@ def test_an_improver_call_in_slices_improves_and_replays(monkeypatch):
     result = reply["result"]
     assert steps > 5 and len(result["path"]) <= len(first["path"])
     assert Board.parse(KT1).solves(result["moves"])
+
+
+def test_a_solve_after_the_bounds_of_its_position_reuses_them(monkeypatch):
+    """The page checks a typed position with ``bounds`` and then solves its tiles: the bounds are
+    computed once (fifteen.api keeps the last position's)."""
+    calls = []
+    real = api.bound_values
+    monkeypatch.setattr(api, "bound_values", lambda board: calls.append(board) or real(board))
+    text = " ".join(map(str, KORF["9"]))
+    checked = json.loads(api.call("bounds", json.dumps({"text": text})))["result"]
+    solved = json.loads(api.call("solve", json.dumps({"tiles": checked["tiles"], "shape": "4x4", "bound": "pdb663"})))["result"]
+    assert len(calls) == 1 and solved["bounds"] == checked["bounds"] and solved["length"] == 46
+    json.loads(api.call("solve", json.dumps({"tiles": KORF["1"], "shape": "4x4", "bound": "pdb771"})))
+    assert len(calls) == 2  # another position: computed

@@ -211,7 +211,27 @@ def _method_parse(params: dict, **_: Any) -> dict:
 
 
 def _method_bounds(params: dict, **_: Any) -> dict:
-    return bounds_json(_board(params))
+    board = _board(params)
+    return bounds_json(board, _values(board))
+
+
+_last_values: tuple[Any, dict[str, int]] | None = None
+
+
+def _values(board: Board) -> dict[str, int]:
+    """:func:`fifteen.bounds.bound_values` of *board*, those of the call before when it computed
+    them for the same position with the same databases loaded: the page's Solve after the check
+    of a typed position (``bounds``) computes them once."""
+    global _last_values
+
+    def key() -> tuple:
+        return (board, tuple(map(id, databases.pattern_databases.values())))
+
+    if _last_values is not None and _last_values[0] == key():
+        return dict(_last_values[1])
+    values = bound_values(board)
+    _last_values = (key(), dict(values))
+    return values
 
 
 def _method_random(params: dict, **_: Any) -> dict:
@@ -255,7 +275,7 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         last[0] = now
         progress(json.dumps(p.to_json()))
 
-    values = bound_values(board)
+    values = _values(board)
     sol = yield from solve_steps(
         board,
         bound,
@@ -273,7 +293,7 @@ def _solve_anytime(board: Board, params: dict, progress: Callable[[str], Any] | 
     the best found (``"stopped": "cancelled"``)."""
     from fifteen.anytime.driver import anytime_solve_steps  # at the first anytime solve: not at the worker's start-up
 
-    values = bound_values(board)
+    values = _values(board)
     result = yield from anytime_solve_steps(
         board,
         time_limit=params.get("time_limit"),

@@ -66,7 +66,8 @@ export class TextField {
   /**
    * hooks (main.js): model (PageModel), view (PageView), ask(kind, method, params, options) (a
    * request to the solver as a job), run(effects), changePosition(board, source), shapes() the
-   * sizes the solver supports.
+   * sizes the solver supports, bounds (the bounds line, bounds.js: it takes a checked text's
+   * bounds).
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -131,16 +132,34 @@ export class TextField {
     try {
       const d = parseShape(shape);
       const target = goal && goal.length === d.rows * d.cols ? goal : goalLike(model.position, d.rows, d.cols);
-      const r = await ask(JobKind.CHECK, Method.PARSE, { text, shape, goal: target }, { user: true });
+      // One request checks the text and computes its bounds (the bounds line takes them: no second request)
+      const r = await this.checked(ask, { text, shape, goal: target });
       if (seq !== this.seq) return false;
       model.textValid();
       this.showError("");
-      changePosition(new Board(r.rows, r.cols, r.tiles, r.goal), Source.TEXT);
+      const board = new Board(r.rows, r.cols, r.tiles, r.goal);
+      if (r.bounds) this.hooks.bounds?.answered(board, r);
+      changePosition(board, Source.TEXT);
       return true;
     } catch (err) {
       if (err.type === ErrorType.CANCELLED || seq !== this.seq) return false;
       this.refused(text, shape, err);
       return false;
+    }
+  }
+
+  /**
+   * The position of `params` ({text, shape, goal}) with its bounds (fifteen.api "bounds": parsed
+   * and valued in one request); a damaged database is the bounds line's to say, and the
+   * position is then checked alone ("parse").
+   */
+  async checked(ask, params) {
+    try {
+      return await ask(JobKind.CHECK, Method.BOUNDS, params, { user: true });
+    } catch (err) {
+      if (err.type !== ErrorType.ASSET) throw err;
+      this.hooks.bounds?.failed(err);
+      return ask(JobKind.CHECK, Method.PARSE, params, { user: true });
     }
   }
 

@@ -282,7 +282,8 @@ export class SolverPool {
 class ParallelSolve extends PoolSolve {
   constructor(pool, params, onProgress, clients) {
     super(pool, onProgress, clients);
-    this.params = { text: params.text, shape: params.shape, bound: params.bound, ...(params.goal ? { goal: params.goal } : {}) };
+    const { text, tiles, shape, bound, goal } = params; // the position (its checked tiles, or a text), its shape, bound and goal
+    this.params = Object.fromEntries(Object.entries({ text, tiles, shape, bound, goal }).filter(([, v]) => v !== undefined && v !== null));
     this.live = clients.map(() => 0); // nodes of each worker's running bundle
     this.lastReport = 0;
   }
