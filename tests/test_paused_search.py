@@ -368,3 +368,32 @@ def test_a_solve_after_the_bounds_of_its_position_reuses_them(monkeypatch):
     assert len(calls) == 1 and solved["bounds"] == checked["bounds"] and solved["length"] == 46
     json.loads(api.call("solve", json.dumps({"tiles": KORF["1"], "shape": "4x4", "bound": "pdb771"})))
     assert len(calls) == 2  # another position: computed
+
+
+def test_pausing_costs_the_loops_nothing_per_node():
+    """The pause handlers leave the hot bytecode as it was without them: no no-op for a ``try``
+    line, no cell variable (a comprehension in a handler would make ``s`` one, slower on every
+    node), no local more than the loop's own names, in every generated loop."""
+    import dis
+
+    from fifteen.anytime.windows import WINDOW_LOOP
+    from fifteen.bounds import manhattan_loop, pdb78_loop, pdb_loop
+    from fifteen.search import template
+
+    loops = [
+        manhattan_loop.MD_LOOP,
+        manhattan_loop.LC_LOOP,
+        pdb_loop.PDB_REFLECTED_LOOP,
+        pdb_loop.PDB_PLAIN_LOOP,
+        pdb_loop.pdb_dual_loop(3, True),
+        pdb78_loop.pdb78_loop(True, 3),
+        WINDOW_LOOP,
+    ]
+    for loop in loops:
+        namespace = {"Pause": Pause, "note": None, "holds": None}
+        exec(template._compiled(loop), namespace)
+        dfs = namespace["make"](**{name: [] for name in loop.names}, tick=None)[0]
+        code = dfs.__code__
+        assert code.co_cellvars == (), loop.name
+        assert "paused" not in code.co_varnames, loop.name
+        assert not any(i.opname == "NOP" for i in dis.get_instructions(dfs)), loop.name

@@ -675,7 +675,8 @@ def cancel(call_id: int) -> str:
             raise Cancelled()
         _ended(call_id)
         try:
-            steps.throw(Cancelled())
+            with time_slice(0):  # steps that go on after the cancel (a bundle's next task) pause at once
+                steps.throw(Cancelled())
         except StopIteration as end:
             return end.value
         steps.close()

@@ -12,7 +12,7 @@ import { SolverClient, SolverError, phaseTimeout } from "../../static/js/solver/
 import { FakeWorker } from "./fake-worker.mjs";
 
 /** A client with fake workers and recorded handler calls. */
-function setup({ cancelWait } = {}) {
+function setup({ cancelWait, interruptAfter } = {}) {
   const workers = [];
   const calls = [];
   const record =
@@ -28,6 +28,7 @@ function setup({ cancelWait } = {}) {
         return w;
       },
       cancelWait,
+      interruptAfter,
     },
   );
   return { client, workers, calls, worker: () => workers.at(-1) };
@@ -218,17 +219,26 @@ describe("SolverClient", () => {
     await restarted;
   });
 
-  test("cancel with an interrupt buffer writes SIGINT too and keeps the worker", async () => {
-    const { client, workers, worker, calls } = setup();
+  test("cancel with an interrupt buffer: SIGINT only for a request that does not end in time (a step not sliced); the worker stays", async () => {
+    const { client, workers, worker, calls } = setup({ interruptAfter: 10 });
     client.start();
     const buffer = new SharedArrayBuffer(4);
     worker().emit({ ...READY, interrupt: buffer });
     assert.ok(client.interrupt instanceof Int32Array);
+    // a sliced call ends at the CANCEL: no SIGINT
+    const first = client.solve({ text: "t", shape: "4x4", bound: "auto" });
+    await Promise.all([client.cancel(), assert.rejects(first, (e) => e.type === ErrorType.CANCELLED)]);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(Atomics.load(new Int32Array(buffer), 0), 0);
+    // a call that does not hear the CANCEL is interrupted
     const solving = client.solve({ text: "t", shape: "4x4", bound: "auto" });
-    const id = worker().calls(Method.SOLVE)[0].id;
+    const id = worker().calls(Method.SOLVE)[1].id;
+    worker().stuck = true;
     const stopped = client.cancel();
-    assert.equal(Atomics.load(new Int32Array(buffer), 0), SIGINT);
     assert.equal(worker().last(ToWorker.CANCEL).id, id);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(Atomics.load(new Int32Array(buffer), 0), SIGINT);
+    worker().emit(message.error(id, { type: ErrorType.CANCELLED, message: "Cancelled." })); // (KeyboardInterrupt)
     await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
     await stopped;
     assert.equal(workers.length, 1);

@@ -120,9 +120,21 @@ export class TextField {
   /**
    * Check the text with the solver, towards `goal` (tiles; the position's goal, or its kind on
    * another size: model/board.js goalLike); on success the board follows it.  Resolves to true
-   * when it did.
+   * when it did.  The same check already under way (the field's blur, then a click on Solve) is
+   * awaited, not asked again.
    */
-  async sync({ force = false, goal = null } = {}) {
+  sync(options = {}) {
+    const key = `${this.hooks.model.text.trim()}|${options.goal ?? ""}`;
+    if (this.checking?.key === key) return this.checking.promise;
+    const promise = this.check(options);
+    const checking = (this.checking = { key, promise });
+    promise.finally(() => {
+      if (this.checking === checking) this.checking = null;
+    });
+    return promise;
+  }
+
+  async check({ force = false, goal = null } = {}) {
     const { model, ask, changePosition } = this.hooks;
     const text = model.text.trim();
     if (!force && !model.textDirty) return true;

@@ -49,6 +49,12 @@ const PHASE_TEXT = {
  */
 export const CANCEL_WAIT_MS = 3000;
 
+/**
+ * Where the page is cross-origin isolated, a cancelled request that has not ended after this many
+ * ms (a step that is not sliced) is interrupted through the interrupt buffer (SIGINT).
+ */
+export const INTERRUPT_AFTER_MS = 250;
+
 /** The solver worker: the one started as the page opened (solver/start.js), else a new one. */
 const moduleWorker = () => takeStartedWorker()?.worker || newSolverWorker();
 
@@ -57,12 +63,14 @@ export class SolverClient {
    * handlers: {loading(msg), warning(msg), ready(msg), fatal(error), restart({silent}), heap(bytes),
    * started()} (heap: the worker's wasm memory as it reports it, at READY and after a pack's load;
    * started: a Worker was made, the first or a new one);
-   * createWorker: makes the Worker (tests pass a fake one); cancelWait: CANCEL_WAIT_MS (tests: less).
+   * createWorker: makes the Worker (tests pass a fake one); cancelWait, interruptAfter:
+   * CANCEL_WAIT_MS and INTERRUPT_AFTER_MS (tests: less).
    */
-  constructor(handlers, { createWorker = moduleWorker, cancelWait = CANCEL_WAIT_MS } = {}) {
+  constructor(handlers, { createWorker = moduleWorker, cancelWait = CANCEL_WAIT_MS, interruptAfter = INTERRUPT_AFTER_MS } = {}) {
     this.handlers = handlers;
     this.createWorker = createWorker;
     this.cancelWait = cancelWait; // ms a cancelled request may take to end before the worker is restarted
+    this.interruptAfter = interruptAfter; // ms before a cancelled request is interrupted (isolated pages)
     this.worker = null;
     this.pending = new Map(); // id -> {resolve, reject, onProgress}
     this.nextId = 1;
@@ -283,8 +291,9 @@ export class SolverClient {
    * Stop what runs in the worker: a CANCEL of the request that runs (the oldest pending: the
    * worker serves them in order), which the worker hears between two slices of its call (tens
    * of milliseconds) and ends with a CANCELLED error; the worker then serves the next request,
-   * no restart.  Where the page is cross-origin isolated, SIGINT is written into the interrupt
-   * buffer too (it stops a step that is not sliced).  Resolves once that request has ended;
+   * no restart.  Where the page is cross-origin isolated, a request still running after
+   * INTERRUPT_AFTER_MS (a step that is not sliced) gets SIGINT in the interrupt buffer.  Resolves
+   * once that request has ended;
    * only a worker that does not answer within CANCEL_WAIT_MS (crashed or stuck) is restarted
    * (handlers.restart({silent}) first: `silent`, the pool's own stop of a worker, not the
    * page's), and the promise resolves once the new one is ready.  `hard`: restart at once.
@@ -297,16 +306,16 @@ export class SolverClient {
     if (hard || !this.worker) return restart();
     const [id, entry] = this.pending.entries().next().value || [];
     if (id === undefined) return Promise.resolve();
-    if (this.interrupt) Atomics.store(this.interrupt, 0, SIGINT);
     this.worker.postMessage(message.cancel(id));
     const worker = this.worker;
+    const interrupt = this.interrupt;
+    const running = () => this.worker === worker && this.pending.has(id);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        if (this.worker === worker && this.pending.has(id)) resolve(restart());
-        else resolve();
-      }, this.cancelWait);
+      const sigint = interrupt ? setTimeout(() => running() && Atomics.store(interrupt, 0, SIGINT), this.interruptAfter) : 0;
+      const timer = setTimeout(() => resolve(running() ? restart() : undefined), this.cancelWait);
       entry.ended.push(() => {
         clearTimeout(timer);
+        clearTimeout(sigint);
         resolve();
       });
     });
