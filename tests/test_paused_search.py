@@ -397,3 +397,19 @@ def test_pausing_costs_the_loops_nothing_per_node():
         assert code.co_cellvars == (), loop.name
         assert "paused" not in code.co_varnames, loop.name
         assert not any(i.opname == "NOP" for i in dis.get_instructions(dfs)), loop.name
+
+
+def test_move_tables_built_in_slices_are_the_whole_build_s():
+    """The duplicate-pruning automaton's enumeration (the first search of a shape: a second or
+    two in the browser) paused at every look at the clock and asked again: the same tables."""
+    from fifteen.search.moves import MoveTables
+
+    for mirror_closed in (False, True):
+        whole = MoveTables(Shape(3, 3), mirror_closed=mirror_closed)
+        sliced_tables, pauses = in_zero_slices(slices.retried(lambda: MoveTables(Shape(3, 3), mirror_closed=mirror_closed)))  # noqa: B023
+        assert pauses > 5
+        assert (sliced_tables.successors, sliced_tables.start_states, sliced_tables.forbidden_sequences) == (
+            whole.successors,
+            whole.start_states,
+            whole.forbidden_sequences,
+        )

@@ -86,7 +86,7 @@ def prove_steps(
     start = time.perf_counter()
     position = list(frame.position(tiles))
     kwargs: dict[str, Any] = {} if frame.search_goal is None else {"goal": frame.search_goal}
-    searcher = info.factory(board.shape, position, tick, **kwargs)
+    searcher = yield from retried(lambda: info.factory(board.shape, position, tick, **kwargs))
     threshold = max(threshold, first_bound(board.shape, position, searcher.h0, frame.search_goal))
     try:
         if stopped() or time.time() > deadline:

@@ -46,7 +46,7 @@ from fifteen.board import Shape, tiles_along
 from fifteen.bounds import resolve_bound
 from fifteen.search.ida import Iteration, Progress, SearcherFactory, SearchResult, Stop, first_bound
 from fifteen.search.moves import move_tables, normal_goal, tables_for
-from fifteen.search.slices import Steps, drive, search_steps, ticks
+from fifteen.search.slices import Steps, drive, retried, search_steps, ticks
 
 T = TypeVar("T")
 
@@ -142,9 +142,13 @@ def task_steps(
     tick = ticks(TASK_TICK_NODES, on_tick)
 
     cpu = time.process_time()
-    tables = move_tables(shape, task.mirror_closed)
     goal = {} if task.goal is None else {"goal": task.goal}
-    searcher = factory(shape, list(task.board), tick, tables=tables, state=task.state, **goal)
+    made = factory
+
+    def searcher_of_task():
+        return made(shape, list(task.board), tick, tables=move_tables(shape, task.mirror_closed), state=task.state, **goal)
+
+    searcher = yield from retried(searcher_of_task)  # (the shape's first tables: paused at slices' ends)
     try:
         path, nodes = yield from search_steps(searcher, task.budget)
     except Stop:

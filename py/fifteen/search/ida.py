@@ -70,7 +70,7 @@ from typing import Any, Protocol
 
 from fifteen.board import Shape, blank_steps, tiles_along
 from fifteen.search.moves import MoveTables
-from fifteen.search.slices import Steps, drive, search_steps, sliced, ticks
+from fifteen.search.slices import Steps, drive, retried, search_steps, sliced, ticks
 
 TICK_NODES = 1 << 16
 #: Times in every JSON output are rounded to this many digits after the point (0.1 ms).
@@ -279,7 +279,8 @@ def ida_steps(
     tick = ticks(tick_nodes, ticked) if progress is not None or cancel is not None or sliced() else never
 
     setup_start = time.perf_counter()
-    search = searcher(shape, board, tick) if goal is None else searcher(shape, board, tick, goal=goal)
+    # (the first search of a shape builds its move tables: a second or two, paused at slices' ends)
+    search = yield from retried(lambda: searcher(shape, board, tick) if goal is None else searcher(shape, board, tick, goal=goal))
     start = iter_start = time.perf_counter()
     cpu_start = time.process_time()
     setup_seconds = start - setup_start
