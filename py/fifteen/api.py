@@ -291,7 +291,7 @@ def _solve_anytime(board: Board, params: dict, progress: Callable[[str], Any] | 
     message per improvement (:meth:`fifteen.anytime.Improvement.progress_json`), the result
     :meth:`fifteen.anytime.AnytimeResult.to_json` with the position's bounds; a cancel keeps
     the best found (``"stopped": "cancelled"``)."""
-    from fifteen.anytime.driver import anytime_solve_steps  # at the first anytime solve: not at the worker's start-up
+    from fifteen.anytime import anytime_solve_steps  # at the first anytime solve: not at the worker's start-up
 
     values = _values(board)
     result = yield from anytime_solve_steps(
