@@ -214,7 +214,8 @@ function sliced(slice) {
     return { ok: false, error: { type: ErrorType.INTERNAL, message: `Solver error: ${firstLine(e)}` } };
   }
   const reply = JSON.parse(json);
-  return reply && reply.pending ? reply : parseReply(json);
+  if (reply && typeof reply === "object" && (reply.pending || "ok" in reply)) return reply;
+  return { ok: false, error: { type: ErrorType.INTERNAL, message: "the solver returned an unexpected reply" } };
 }
 
 async function loadPack(msg) {
