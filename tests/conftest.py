@@ -1,6 +1,6 @@
-"""Fixtures shared by the unit tests: a fresh asset databases, the databases of static/db, and
+"""Fixtures shared by the unit tests: a fresh asset databases, the databases of static/db,
 small-board pattern databases built here by the real builders (as tests/test_pdb.py and
-tests/test_pdb78.py do)."""
+tests/test_pdb78.py do), and the project's wheel and sdist (as ``make package`` builds them)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from fifteen import Shape
 from fifteen.bounds import databases
+from support.package import build_package
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,3 +71,9 @@ def small_packs():
         "3x3": PDB78.from_bytes(pack78.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]]), name="pack-44-3x3"),
         "2x4": PDB78.from_bytes(pack78.build_pack(2, 4, "43", [[1, 2, 3, 4], [5, 6, 7]]), name="pack-43-2x4"),
     }
+
+
+@pytest.fixture(scope="session")
+def built_package(tmp_path_factory) -> tuple[Path, Path]:
+    """The wheel and the sdist of the checkout, built once per session (as ``make package``)."""
+    return build_package(ROOT, tmp_path_factory.mktemp("packages"))

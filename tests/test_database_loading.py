@@ -3,16 +3,19 @@ browser's path (bytes handed over, no directory) reads nothing; errors have one 
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import shutil
 
 import pytest
 
-from fifteen import AssetError, Board, FifteenError, InputError, api, bound_values, solve
+from fifteen import AssetError, Board, FifteenError, InputError, api, batch, bound_values, solve
 from fifteen.board import Shape
 from fifteen.bounds import available_bounds, databases, resolve_bound
 from fifteen.errors import AssetWarning
 from instances import korf100
+from support.tamper import tampered_copy
 
 TRANSPOSED = "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0"
 KORF_1 = Board.from_tiles(next(k for k in korf100() if k.id == "1").tiles)
@@ -200,11 +203,16 @@ def test_the_cli_prints_a_manifest_warning_on_one_line(fresh_assets, tmp_path, c
 
 @pytest.fixture
 def damaged_databases(tmp_path, databases_without_pack):
+    """pdb-663.f15 with a byte flipped, its manifest entry listing the damaged file's SHA-256: what
+    the container's CRC-32 catches (a SHA-256 that differs is refused before: see below)."""
     for f in databases_without_pack.iterdir():
         shutil.copy(f, tmp_path / f.name)
     data = bytearray((tmp_path / "pdb-663.f15").read_bytes())
     data[1000] ^= 0xFF
     (tmp_path / "pdb-663.f15").write_bytes(bytes(data))
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    next(e for e in manifest["assets"] if e["file"] == "pdb-663.f15")["sha256"] = hashlib.sha256(data).hexdigest()
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     return tmp_path
 
 
@@ -255,3 +263,126 @@ def test_the_pages_worker_reads_the_manifest_by_the_same_rules(text, assets_, pa
         assert got["warnings"] == []
     else:
         assert len(got["warnings"]) == 1 and warning in got["warnings"][0], got["warnings"]
+
+
+# ------------------------------------------------------------------ a file checked end to end; every answer replayed
+#: 55 moves from the goal (the issue's position): with pdb-663.f15 zeroed, the search once took a
+#: position one move away for the goal and printed "optimal length: 1".
+FIFTY_FIVE = Board.parse("10 5 1 0 15 9 13 14 2 8 4 7 6 12 11 3")
+
+
+@pytest.fixture
+def verdicts(tmp_path, monkeypatch):
+    """The verdicts of sound files kept in a directory of the test's (not the user's cache)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(databases, "_verdicts", None)
+    return tmp_path / "cache" / "fifteen" / databases.VERDICTS_FILE
+
+
+@pytest.mark.parametrize("file", ["pdb-663.f15", "pdb-555.f15"])
+def test_a_file_that_is_not_the_one_its_manifest_lists_is_refused(fresh_assets, verdicts, tmp_path, file, capsys):
+    """The payload zeroed and its CRC-32 written again: the container reads it, its SHA-256 is not
+    the manifest's: refused (``asset_corrupt``), saying how to replace it, by every door."""
+    from fifteen import cli
+
+    directory = tmp_path / "db"
+    directory.mkdir()
+    tampered_copy(directory, file, listed=False)
+    databases.use_directory(directory)
+    expected = f"{directory / file}: damaged: its SHA-256 is not the one its manifest lists ("
+    bound = "pdb" + file[4:7]
+    with pytest.raises(AssetError, match=re.escape(expected)) as err:
+        solve(FIFTY_FIVE, bound)
+    assert err.value.code == "asset_corrupt" and str(err.value).endswith(": " + databases.REBUILD)
+    reply = json.loads(api.call("solve", json.dumps({"text": FIFTY_FIVE.text(), "bound": bound})))
+    assert reply["error"]["type"] == "asset" and reply["error"]["code"] == "asset_corrupt"
+    databases.reset()
+    assert cli.main(["solve", FIFTY_FIVE.text(), "--bound", bound, "--db", str(directory)]) == 2
+    err_lines = capsys.readouterr().err.splitlines()
+    assert len(err_lines) == 1 and err_lines[0].startswith(f"fifteen: error: {expected}")
+    # the sound file next to it is read and kept as sound; the damaged one never is
+    assert str(directory / file) not in json.loads(verdicts.read_text())
+
+
+def test_a_sound_file_is_hashed_once_while_it_stays_the_same(fresh_assets, verdicts, tmp_path, monkeypatch):
+    directory = tmp_path / "db"
+    directory.mkdir()
+    tampered_copy(directory, "pdb-555.f15", listed=True)  # a file of its own (the others are links)
+    hashed: list[int] = []
+    real = databases.hashlib.sha256
+
+    def counted(data):
+        hashed.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(databases.hashlib, "sha256", counted)
+
+    def read_again() -> list[int]:
+        hashed.clear()
+        databases.reset()
+        monkeypatch.setattr(databases, "_verdicts", None)  # as a new process: from the file
+        databases.use_directory(directory)
+        databases.pattern_database("pdb555", Shape(4, 4))
+        return list(hashed)
+
+    size = (directory / "pdb-555.f15").stat().st_size
+    assert read_again() == [size]
+    assert json.loads(verdicts.read_text())[str(directory / "pdb-555.f15")][0] == size
+    assert read_again() == []  # the same file: its verdict stands
+    (directory / "pdb-555.f15").write_bytes((directory / "pdb-555.f15").read_bytes())  # written again: hashed again
+    assert read_again() == [size]
+    verdicts.write_text("{not json")  # a damaged cache is only a cache
+    assert read_again() == [size]
+
+
+def test_a_manifest_with_a_malformed_digest_leaves_the_entry_out(fresh_assets, tmp_path):
+    (tmp_path / "manifest.json").write_text('{"assets": [{"file": "pdb-663.f15", "shapes": ["4x4"], "sha256": "abc"}]}')
+    with pytest.warns(AssetWarning, match=r"'pdb-663.f15': sha256 is 'abc', not a SHA-256 in hex"):
+        databases.use_directory(tmp_path)
+
+
+@pytest.mark.parametrize("file", ["pdb-663.f15", "pdb-555.f15"])
+def test_a_zeroed_database_never_gives_an_answer(fresh_assets, verdicts, tmp_path, file):
+    """The manifest lists the zeroed file's own digest (only the answer can tell): every search
+    that reads it, serial, on processes, anytime, in a batch, through the API or the page's pool,
+    ends with an ``asset_corrupt`` error naming the file, never a 1-move "optimal" answer."""
+    from fifteen.anytime import anytime_solve
+    from fifteen.parallel.anytime_processes import anytime_solve_parallel
+    from fifteen.parallel.processes import solve_parallel
+
+    directory = tmp_path / "db"
+    directory.mkdir()
+    tampered_copy(directory, file, listed=True)
+    databases.use_directory(directory)
+    bound = "pdb" + file[4:7]
+    named = f"the database {directory / file} is corrupt: {databases.REBUILD}"
+
+    def refused(run) -> str:
+        with pytest.raises(AssetError) as err:
+            run()
+        assert err.value.code == "asset_corrupt" and str(err.value).endswith(named), err.value
+        return str(err.value)
+
+    assert refused(lambda: solve(FIFTY_FIVE, bound)).startswith("the 1-move answer found does not reach the goal")
+    refused(lambda: solve_parallel(FIFTY_FIVE, bound, jobs=2, notice=lambda m: None))
+    refused(lambda: anytime_solve(FIFTY_FIVE, bound=bound, time_limit=60))
+    refused(lambda: anytime_solve_parallel(FIFTY_FIVE, jobs=2, bound=bound, time_limit=60, notice=lambda m: None))
+    record = batch.solve_item("a", FIFTY_FIVE.text(), bound=bound)
+    assert set(record) == {"id", "error", "code"} and record["code"] == "asset_corrupt" and record["error"].endswith(named)
+    for method in ("solve", "anytime_prove"):
+        reply = json.loads(api.call(method, json.dumps({"text": FIFTY_FIVE.text(), "bound": bound})))
+        assert reply["error"]["code"] == "asset_corrupt" and reply["error"]["message"].endswith(named), reply
+    # the page's pool: a task whose search "finds" the goal is refused by the worker that ran it
+    work = json.loads(api.call("parallel_begin", json.dumps({"text": FIFTY_FIVE.text(), "bound": bound, "workers": 2})))["result"]
+    for _ in range(10):
+        replies = [json.loads(api.call("parallel_tasks", json.dumps({"shape": "4x4", "tasks": b}))) for b in work["bundles"]]
+        refusals = [r["error"] for r in replies if not r["ok"]]
+        if refusals:
+            assert refusals[0]["code"] == "asset_corrupt" and refusals[0]["message"].endswith(named)
+            break
+        outcomes = [o for r in replies for o in r["result"]["outcomes"]]
+        work = json.loads(api.call("parallel_step", json.dumps({"search": work["search"], "outcomes": outcomes})))["result"]
+    else:
+        raise AssertionError("the pool's tasks never refused the zeroed database")
+    # the sound databases of the same directory still answer, and with the true optimum
+    assert solve(FIFTY_FIVE, "pdb771").length == 55

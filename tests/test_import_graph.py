@@ -37,6 +37,11 @@ DEFERRED = {
     # likewise the anytime search (and its process pool), imported by the anytime solves only
     ("fifteen.cli.anytime", "fifteen.anytime"),
     ("fifteen.cli.anytime", "fifteen.parallel.anytime_processes"),
+    # `fifteen db`: the downloader (urllib) for fetch and status only, the database builder (numpy
+    # and numba, the `build` extra) for build only
+    ("fifteen.cli.assets", "fifteen.cli.download"),
+    ("fifteen.cli.assets", "dbbuild"),
+    ("fifteen.cli.assets", "dbbuild.cli"),
     # Pyodide's standard library has no lzma (the worker decompresses xz itself)
     ("fifteen.db.container", "lzma"),
     # an optional dependency (pip install 'fifteen[cluster]')

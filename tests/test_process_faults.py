@@ -123,7 +123,7 @@ def test_sigterm_ends_the_run_like_ctrl_c(tmp_path, command):
     wait_until(f"workers {pids} gone", lambda: all(gone(p) for p in pids))
     lines = err.splitlines()
     if command == "solve":
-        progress = ("  bound ", "  the rest of the search: ")  # the per-iteration lines and their estimates
+        progress = ("  bound ", "  the whole search", "  the optimal search is out of reach")  # the per-iteration lines and their estimates
         assert lines[-1] == "fifteen: terminated" and all(line.startswith(progress) for line in lines[:-1]), err
     else:
         assert lines == [f"fifteen: terminated; the finished results are in {out}: run again to resume"], err

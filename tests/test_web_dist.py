@@ -36,6 +36,12 @@ def _sw_const(name: str) -> str:
     return "".join(a or b for a, b in parts).replace("${CSP}", POLICY)
 
 
+def _meta_policy(html: str) -> str:
+    m = re.search(r'<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"', html)
+    assert m, "no <meta http-equiv=Content-Security-Policy>"
+    return m.group(1)
+
+
 def _directives(policy: str) -> dict[str, list[str]]:
     out = {}
     for part in policy.split(";"):
@@ -61,8 +67,10 @@ def test_policy_is_strict():
     assert "frame-ancestors" not in d, "a meta tag cannot carry frame-ancestors (sw.js sends it)"
 
 
-def test_page_has_no_inline_script_or_style():
-    html = (ROOT / "index.html").read_text()
+@pytest.mark.parametrize("page", ["index.html", "examples/embed.html"])
+def test_page_has_no_inline_script_or_style(page):
+    html = (ROOT / page).read_text()
+    assert _meta_policy(html) == POLICY  # the page's policy (the embedding example keeps the app's)
     assert not re.search(r"\sstyle=", html), "inline style attribute"
     assert not re.search(r"<style[\s>]", html), "inline <style>"
     assert not re.search(r"\son[a-z]+=", html), "inline event handler"

@@ -17,12 +17,37 @@ the JSON API of the browser worker (:mod:`fifteen.api`) and the CLI (:mod:`fifte
 ``python -m fifteen``).
 """
 
-from fifteen.board import Board, Goal, Shape
-from fifteen.bounds import available_bounds, bound_values
-from fifteen.errors import AssetError, FifteenError, InputError
-from fifteen.optimal import solve
-from fifteen.search.ida import Cancelled
-from fifteen.version import __version__
+import os as _os
+import signal as _signal
+import sys as _sys
+
+
+def _interrupted_at_start(signum: int, frame: object) -> None:
+    """Ctrl-C while the command line is still importing the package (before its guard,
+    :func:`fifteen.cli.guard.guard_cli`, is in place): one line and status 130, as later."""
+    _os.write(2, b"fifteen: interrupted\n")
+    _os._exit(128 + _signal.SIGINT)
+
+
+def _is_the_program() -> bool:
+    """Whether this package is being imported as the program: ``python -m fifteen`` (argv[0] is
+    "-m" while the package is imported) or the ``fifteen`` command (not a process that
+    multiprocessing started for it, which carries the same argv); never a program that imports it."""
+    if _sys.argv[:1] == ["-m"]:
+        return True
+    command = _os.path.basename(_sys.argv[0]) if _sys.argv else ""
+    return command in ("fifteen", "fifteen.exe") and "multiprocessing" not in _sys.modules
+
+
+if _is_the_program() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+    _signal.signal(_signal.SIGINT, _interrupted_at_start)
+
+from fifteen.board import Board, Goal, Shape  # noqa: E402 - after the handler above
+from fifteen.bounds import available_bounds, bound_values  # noqa: E402
+from fifteen.errors import AssetError, FifteenError, InputError  # noqa: E402
+from fifteen.optimal import solve  # noqa: E402
+from fifteen.search.ida import Cancelled  # noqa: E402
+from fifteen.version import __version__  # noqa: E402
 
 __all__ = [
     "AssetError",

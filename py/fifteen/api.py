@@ -36,8 +36,9 @@ list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
   :meth:`fifteen.optimal.Solution.to_json` with the position's ``bounds`` and
   ``summary`` (as ``solve --json``); both say how the goal was searched in ``goal_frame``
   (``null`` for the standard goal; see :mod:`fifteen.frame`).  ``progress`` is
-  called with one JSON string (:meth:`fifteen.search.ida.Progress.to_json`) about
-  four times a second during a solve and after every finished iteration.
+  called with one JSON string (:meth:`fifteen.search.ida.Progress.to_json` plus ``estimate``:
+  :meth:`fifteen.search.estimate.Estimate.to_json`, or ``null``) about four times a second
+  during a solve and after every finished iteration.
   ``solve`` with ``"anytime": true`` (and by default, when no ``bound`` is named, on boards of
   more than 25 squares but for positions near the goal) runs the anytime search (:mod:`fifteen.anytime`) for ``time_limit``
   seconds (absent: until optimal or cancelled; at most 3600): each improvement (a shorter
@@ -98,9 +99,10 @@ from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_j
 from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
-from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message, past_optimal_reach
+from fifteen.limits import MAX_COUNT, MAX_PARAMS_CHARS, describe, internal_message, past_optimal_reach
 from fifteen.optimal import solve_steps
-from fifteen.schema import LONG_PARAMS, check_params, parse_params
+from fifteen.schema import LONG_PARAMS, check_params, page_limits, parse_params
+from fifteen.search.estimate import estimate
 from fifteen.search.ida import Cancelled, Progress
 from fifteen.search.slices import Steps, forget, time_slice, value
 from fifteen.version import __version__
@@ -203,6 +205,7 @@ def _method_info(params: dict, **_: Any) -> dict:
         "bounds": {str(s): available_bounds(s) for s in supported_shapes()},
         "labels": {"auto": AUTO_LABEL, **{b.name: b.label for b in bound_infos()}},
         "goals": list(GOAL_NAMES),
+        "limits": page_limits(),
     }
 
 
@@ -266,6 +269,8 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         return (yield from _solve_anytime(board, params, progress, cancel))
     bound = params.get("bound") or "auto"
     last = [0.0]
+    longest = databases.longest_optimum(board.shape, board.target)
+    ahead: list[Any] = [0, None]  # the finished iterations of the last estimate, and its JSON
 
     def report(p: Progress) -> None:
         assert progress is not None  # report is passed only with a progress callback
@@ -273,7 +278,10 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
         if not p.done and now - last[0] < PROGRESS_SECONDS:
             return
         last[0] = now
-        progress(json.dumps(p.to_json()))
+        if ahead[0] != len(p.iterations):  # the estimate changes only when an iteration ends
+            e = estimate(p.iterations, longest)
+            ahead[:] = [len(p.iterations), None if e is None else e.to_json()]
+        progress(json.dumps({**p.to_json(), "estimate": ahead[1]}))
 
     values = _values(board)
     sol = yield from solve_steps(
@@ -498,6 +506,8 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> Steps[dict]:
     budget = _int_param(params, "budget", DEFAULT_BUDGET)
     if budget is None:
         budget = DEFAULT_BUDGET
+    if not 0 <= budget <= MAX_COUNT:
+        raise InputError(f"budget must be from 0 to {MAX_COUNT:,} nodes per move, not {describe(budget)}", code="range")
     bound = params.get("bound") or "auto"
     previous = params.get("solution")
     if previous is not None:  # stateless: follow the solution the caller kept

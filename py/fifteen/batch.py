@@ -13,14 +13,18 @@ anything runs, naming both lines: results are matched to lines by id.
 **Output**: one JSON object per line, written (and flushed) as each position finishes, in the
 order they finish: ``id``, then the keys of ``solve --json`` but the position's ``bounds`` and
 ``summary`` (:meth:`fifteen.optimal.Solution.to_json`, with ``goal`` and ``goal_frame``:
-with ``--goal`` every line is solved towards that goal) — or ``id`` and ``error`` (a bad
-line, a worker that died twice on it).  With ``--anytime`` (or ``--time-limit S``, and by
+with ``--goal`` every line is solved towards that goal) — or ``id``, ``error`` and ``code`` (a
+bad line, a damaged database, a worker that died twice on it; ``code`` is one of
+:data:`fifteen.errors.ERROR_CODES`).  With ``--anytime`` (or ``--time-limit S``, and by
 default on boards of more than 25 squares when no ``--bound`` is named) each position gets the
 anytime search (:mod:`fifteen.anytime`) for S seconds (10 by default; by default past optimal
 reach only for positions not near the goal): its record adds ``lower_bound``,
 ``optimal``, ``improvements`` and ``stopped``.  With ``--out`` an interrupted run
-resumes: ids already in the file are skipped (a last line cut short is dropped); a file that is
-not a batch's output is refused, never cut.  An output that cannot be written (a directory, a
+resumes (:func:`resume_from`): ids already in the file are skipped (a last line cut short is
+dropped), but for lines whose error is no fault of their input (a worker that died twice, a
+damaged database, a Dask error, an ``internal`` one: :data:`fifteen.errors.NOT_INPUT_CODES`),
+which are removed and run again; a file that is not a batch's output is refused, never cut.
+One run at a time writes an output (:class:`OutputLock`: a second one stops at once).  An output that cannot be written (a directory, a
 full disk) ends the run with one line saying how many lines were written (:class:`Output`).  A
 progress bar goes to stderr.
 
@@ -39,6 +43,7 @@ import itertools
 import json
 import logging
 import os
+import shutil
 import sys
 import time
 from collections import deque
@@ -50,10 +55,15 @@ from typing import IO, Any
 from fifteen.anytime import anytime_solve
 from fifteen.board import Board
 from fifteen.bounds import databases, resolve_bound, start_bound
-from fifteen.errors import FifteenError, InputError
-from fifteen.limits import DEFAULT_TIME_LIMIT, describe, past_optimal_reach
+from fifteen.errors import ERROR_CODES, NOT_INPUT_CODES, FifteenError, InputError
+from fifteen.limits import DEFAULT_TIME_LIMIT, describe, internal_message, past_optimal_reach
 from fifteen.optimal import solve
 from fifteen.parallel.processes import STALL_SECONDS, WorkerPool, describe_death, print_notice
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock (OutputLock)
+    fcntl = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -113,37 +123,131 @@ def read_items(path: str | Path) -> list[Item]:
 RECORD_START = b'{"id": '
 
 
-def finished_ids(out: str | Path) -> set[str]:
-    """Ids already in the output file *out* (none when it does not exist, or is not a regular
-    file: ``/dev/stdout``, a pipe); a last line cut short (an interrupted write, a full disk)
-    is removed from the file.  A file that is not a batch's output (a line that is not one of
-    its records) is refused and left as it is."""
+def retried(record: dict) -> bool:
+    """Whether a resume runs this record's line again: an error that is no fault of its input
+    (:data:`~fifteen.errors.NOT_INPUT_CODES`; an error line without a code, as older runs wrote, too)."""
+    return "error" in record and record.get("code") not in _INPUT_CODES
+
+
+_INPUT_CODES = frozenset(ERROR_CODES) - frozenset(NOT_INPUT_CODES)
+
+
+@dataclass
+class Resume:
+    """What an output file holds for a resume: *done*, the ids it has a result for (or an error of
+    their input): skipped; *retried*, the ids whose lines were other errors, removed from the
+    file: run again."""
+
+    done: set[str]
+    retried: list[str]
+
+
+def resume_from(out: str | Path) -> Resume:
+    """Read the output file *out* for a resume (nothing when it does not exist, or is not a
+    regular file: ``/dev/stdout``, a pipe): a last line cut short (an interrupted write, a full
+    disk) is removed, and so are the error lines to run again (:func:`retried`; the file is
+    rewritten whole, then put in place of the old one, so that nothing is lost however the run
+    stops).  A file that is not a batch's output (a line that is not one of its records) is
+    refused and left as it is."""
     path = Path(out)
     try:
         if not path.exists() or not (path.is_file() or path.is_dir()):
-            return set()
+            return Resume(set(), [])
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{out}: cannot be the output ({exc.strerror or exc})", code="file") from None
     cut = data.rfind(b"\n") + 1
-    ids = set()
-    for number, line in enumerate(lines_of(data[:cut].decode("utf-8", "replace")), 1):
+    done: set[str] = set()
+    failed: dict[str, None] = {}  # ids of lines to run again, in order
+    kept: list[bytes] = []
+    for number, line in enumerate(data[:cut].split(b"\n")[:-1], 1):
         try:
-            record = json.loads(line)
+            record = json.loads(line.decode("utf-8", "replace"))
         except ValueError:
             record = None
         if not (isinstance(record, dict) and "id" in record):
             raise InputError(f"{out}: line {number:,} is not a result of fifteen batch: give another --out", code="file")
-        ids.add(str(record["id"]))
-    if cut < len(data):
-        if not data[cut:].startswith(RECORD_START[: len(data) - cut]):
-            raise InputError(f"{out}: its last line is not a result of fifteen batch: give another --out", code="file")
-        try:
+        if retried(record):
+            failed[str(record["id"])] = None
+        else:
+            done.add(str(record["id"]))
+            kept.append(line + b"\n")
+    if cut < len(data) and not data[cut:].startswith(RECORD_START[: len(data) - cut]):
+        raise InputError(f"{out}: its last line is not a result of fifteen batch: give another --out", code="file")
+    try:
+        if failed:
+            _replace(path, b"".join(kept))
+        elif cut < len(data):
             with path.open("r+b") as f:
                 f.truncate(cut)
-        except OSError as exc:
-            raise InputError(f"{out}: cannot be the output ({exc.strerror or exc})", code="file") from None
-    return ids
+    except OSError as exc:
+        raise InputError(f"{out}: cannot be the output ({exc.strerror or exc})", code="file") from None
+    return Resume(done, [ident for ident in failed if ident not in done])
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Put a file holding *data* in place of *path* (its permissions kept): written beside it,
+    then renamed over it, so a run stopped meanwhile leaves the old file whole."""
+    target = Path(os.path.realpath(path))
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(data)
+        shutil.copymode(target, temporary)
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+class OutputLock:
+    """One run per output file: an exclusive ``flock`` on the sidecar ``OUT.lock``, taken before
+    the output is read and held until the run ends (the file is removed then).  A second run on
+    the same output stops at once (an :class:`InputError`, status 2); a run that was killed
+    holds nothing (the kernel releases its lock), so its leftover file never blocks.  Without
+    ``fcntl`` (Windows), for an output that is not a regular file (``/dev/stdout``) and where the
+    lock file cannot be made (a directory that is not writable), no lock."""
+
+    def __init__(self, out: str | Path):
+        self.path = Path(f"{out}.lock")
+        self.fd: int | None = None
+        target = Path(out)
+        if fcntl is None or (target.exists() and not target.is_file()):
+            return
+        while self.fd is None:
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError:  # no room for it (a directory that is missing or not writable): the output itself says why it cannot be
+                return
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise InputError(
+                    f"{out}: another fifteen batch is writing it (it holds {self.path}); wait for it to end, or give another --out",
+                    code="file",
+                ) from None
+            try:
+                same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
+            except OSError:
+                same = False
+            if same:  # else the run before removed it meanwhile: lock the new one
+                self.fd = fd
+            else:
+                os.close(fd)
+
+    def release(self) -> None:
+        if self.fd is not None:
+            try:
+                self.path.unlink()
+            except OSError:
+                pass
+            os.close(self.fd)
+            self.fd = None
+
+    def __enter__(self) -> OutputLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
 
 
 class OutputError(InputError):
@@ -218,7 +322,7 @@ def solve_item(
     *,
     stopped: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
-    """Solve one position of a batch (in a worker): its JSON record, or ``{"id", "error"}``.
+    """Solve one position of a batch (in a worker): its JSON record, or ``{"id", "error", "code"}`` (:func:`error_record`).
 
     *directory* is the database directory (used when it exists on this machine; else the
     worker's own default, e.g. ``$FIFTEEN_DB``).  *stopped*: the pool's (polled by the search, it
@@ -235,8 +339,15 @@ def solve_item(
             return {"id": ident, **anytime_solve(board, time_limit=limit, cancel=stopped, bound=bound or "auto").to_json()}
         sol = solve(board, bound or "auto", cancel=stopped)  # polled as the search goes: the pool sees progress
     except FifteenError as exc:
-        return {"id": ident, "error": str(exc)}
+        return error_record(ident, str(exc), exc.code)
+    except Exception as exc:  # a bug: this line's error, the other lines go on
+        return error_record(ident, f"internal: {internal_message(exc)}", "internal")
     return {"id": ident, **sol.to_json()}
+
+
+def error_record(ident: str, message: str, code: str) -> dict[str, Any]:
+    """The output line of a position that got no answer: ``{"id", "error", "code"}``."""
+    return {"id": ident, "error": message, "code": code}
 
 
 class ProgressBar:
@@ -312,13 +423,13 @@ def _run_pool(
                 if event.kind == "done":
                     yield event.value
                 elif event.kind == "error" and item is not None:
-                    yield {"id": item.id, "error": f"internal: {event.value}"}
+                    yield error_record(item.id, f"internal: {event.value}", "internal")
                 elif event.kind == "died":
                     if item is not None:
                         deaths[item.id] = deaths.get(item.id, 0) + 1
                         if deaths[item.id] >= 2:
                             notice(f"{describe_death(event)} on position {item.id} again: recorded as an error")
-                            yield {"id": item.id, "error": "a worker process died twice on this position (out of memory?)"}
+                            yield error_record(item.id, "a worker process died twice on this position (out of memory?)", "worker")
                         else:
                             notice(f"{describe_death(event)}; position {item.id} is re-run by another worker")
                             queue.appendleft(item)
@@ -382,7 +493,7 @@ def _run_dask(items, shape, bound, directory, goal, time_limit, client) -> Gener
         try:
             yield future.result()
         except Exception as exc:  # a worker died too often (KilledWorker), or Dask failed
-            yield {"id": item.id, "error": f"{type(exc).__name__}: {exc}"}
+            yield error_record(item.id, f"{type(exc).__name__}: {exc}", "worker")
 
 
 def run_batch(
@@ -429,4 +540,16 @@ def run_batch(
     return solved, errors
 
 
-__all__ = ["Item", "ProgressBar", "dask_client", "finished_ids", "read_items", "run_batch", "solve_item"]
+__all__ = [
+    "Item",
+    "OutputLock",
+    "ProgressBar",
+    "Resume",
+    "dask_client",
+    "error_record",
+    "read_items",
+    "resume_from",
+    "retried",
+    "run_batch",
+    "solve_item",
+]

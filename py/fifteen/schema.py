@@ -1,7 +1,8 @@
 """The JSON API's methods and parameters: how the parameters are read (:func:`parse_params`:
 length, nesting, number sizes, NaN refused), the methods and what each takes
 (:data:`METHOD_PARAMS`, the one list of the API's methods) with the kind of each parameter
-(:data:`PARAM_RULES`, checked by :func:`check_params`), within the limits of :mod:`fifteen.limits`.
+(:data:`PARAM_RULES`, checked by :func:`check_params`), within the limits of :mod:`fifteen.limits`;
+the limits a program needs to decide as the solver does (:func:`page_limits`, the ``limits`` of ``info``).
 
 :func:`schema` gathers them with the error types and codes (:mod:`fifteen.errors`) as the JSON
 ``python -m fifteen schema`` prints: what the page's tests and ``static/js/solver/protocol.js``'s
@@ -17,6 +18,7 @@ from typing import Any, NoReturn
 from fifteen.board import MAX_SQUARES
 from fifteen.errors import ERROR_CODES, ERROR_TYPES, InputError
 from fifteen.limits import (
+    DEFAULT_TIME_LIMIT,
     MAX_COUNT,
     MAX_DEPTH,
     MAX_INT_DIGITS,
@@ -27,10 +29,14 @@ from fifteen.limits import (
     MAX_TEXT_CHARS,
     MAX_TIME_LIMIT,
     MAX_WORKERS,
+    OPTIMAL_MAX_LOWER_BOUND,
+    OPTIMAL_MAX_SQUARES,
+    PAGE_TIME_LIMIT,
     TOKEN_CHARS,
     describe,
     is_number,
 )
+from fifteen.search.estimate import OUT_OF_REACH_SECONDS
 
 
 def _parse_int(text: str) -> int:
@@ -246,12 +252,40 @@ def check_params(method: str, params: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
+def page_limits() -> dict[str, Any]:
+    """The limits a program driving the API needs to decide as the solver does (the ``limits`` of
+    ``info``; the page reads them there instead of copying them):
+
+    * ``anytime_squares``, ``anytime_lower_bound``: a ``solve`` with no bound named gives the
+      anytime answer on boards of more squares, unless the position's lower bound is at most the
+      second (:func:`fifteen.limits.past_optimal_reach`; ``bounds`` says it per position: ``anytime``);
+    * ``time_limit``: the page's anytime answers' seconds; ``cli_time_limit``: the command line's
+      and batches' (:data:`fifteen.limits.PAGE_TIME_LIMIT` and :data:`~fifteen.limits.DEFAULT_TIME_LIMIT`
+      say why they differ); ``max_time_limit``: the most ``time_limit`` takes;
+    * ``out_of_reach_seconds``: an optimal search whose running iteration needs more than this at
+      its rate, if it holds no solution, gets the offer of an anytime answer; one whose soonest end
+      is farther is out of reach here (:meth:`fifteen.search.estimate.Estimate.slow`,
+      :meth:`~fifteen.search.estimate.Estimate.out_of_reach`; the progress reports carry the
+      estimate in nodes, the page divides by its own rate).
+    """
+    return {
+        "anytime_squares": OPTIMAL_MAX_SQUARES,
+        "anytime_lower_bound": OPTIMAL_MAX_LOWER_BOUND,
+        "time_limit": PAGE_TIME_LIMIT,
+        "cli_time_limit": DEFAULT_TIME_LIMIT,
+        "max_time_limit": MAX_TIME_LIMIT,
+        "out_of_reach_seconds": OUT_OF_REACH_SECONDS,
+    }
+
+
 def schema() -> dict[str, Any]:
     """The API's methods with their parameters, each parameter's description, the error types
-    and the error codes with their meanings (``python -m fifteen schema``)."""
+    and the error codes with their meanings, and the limits of :func:`page_limits` (``python -m
+    fifteen schema``)."""
     return {
         "methods": {name: list(params) for name, params in METHOD_PARAMS.items()},
         "params": {name: rule[1] for name, rule in PARAM_RULES.items()},
         "error_types": list(ERROR_TYPES),
         "error_codes": dict(ERROR_CODES),
+        "limits": page_limits(),
     }

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 
 import { Board } from "../../static/js/model/board.js";
-import { CLICK_GUARD_MS, PageModel, Source, Status } from "../../static/js/model/page-model.js";
+import { CLICK_GUARD_MS, PageModel, Source, Status, answerProblem } from "../../static/js/model/page-model.js";
 
 // The goal with the blank moved up twice and left once: solved by R, D, D (tiles 8... below).
 const start = () => {
@@ -13,7 +13,7 @@ const start = () => {
   for (const d of "UUL") b.moveBlank(d);
   return b;
 };
-const RESULT = { length: 3, directions: "RDD", moves: [], nodes: 4, seconds: 0.01 };
+const RESULT = { length: 3, directions: "RDD", moves: [2, 3, 6], nodes: 4, seconds: 0.01 };
 const types = (effects) => effects.map((e) => e.type);
 
 /** A ready model with `start()` solved and the solution shown. */
@@ -60,6 +60,19 @@ test("solve then shuffle, size change and typing: the status never stays 'Solved
   assert.match(m.status.text, /needs fixing/);
   assert.deepEqual(types(m.solveRequested("auto", 5000)), ["status", "focusText"]);
   assert.equal(m.job, null);
+});
+
+test("an emptied text field drops its old error: the status says Ready again and Solve solves the board", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  m.textEdited("1 2 2");
+  m.textInvalid("duplicate: tile 2");
+  assert.match(m.status.text, /needs fixing/);
+  assert.deepEqual(types(m.textCleared()), ["status"]);
+  assert.deepEqual([m.textError, m.textDirty, m.text, m.status.text], ["", false, "", "Ready"]);
+  m.solveRequested("auto", 1000);
+  assert.ok(m.job, "Solve solves the board");
+  assert.deepEqual(new PageModel(start()).textCleared(), [], "nothing to say without an error");
 });
 
 test("a double click on Solve starts one job and never cancels it", () => {
@@ -270,4 +283,38 @@ test("a solve stopped for another job (a comparison started) ends with that reas
   assert.deepEqual(m.status, { state: Status.CANCELLED, text: "Solve stopped for the comparison." });
   assert.equal(m.job, null);
   assert.deepEqual(m.solveStopped(job, "Stopped."), [], "once");
+});
+
+test("an answer that does not replay is never put on the board: a damaged database's error instead", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  assert.equal(answerProblem(start(), RESULT), "");
+  assert.equal(answerProblem(start(), { length: 0, directions: "", moves: [] }).includes("does not reach the goal"), true);
+  const bad = [
+    [{ ...RESULT, length: 1, directions: "R", moves: [2] }, "The solver's 1-move answer does not reach the goal."], // a zeroed database's "solution"
+    [{ ...RESULT, directions: "RDU", moves: [2, 3, 3] }, "The solver's 3-move answer does not reach the goal."],
+    [{ ...RESULT, directions: "RDD", moves: [2, 3, 5] }, "move 3 is not a move of this position"],
+    [{ ...RESULT, directions: "LDD" }, "move 1 is not a move of this position"],
+    [{ ...RESULT, moves: [2, 3] }, "malformed"],
+    [{ ...RESULT, length: 4 }, "malformed"],
+    [{ ...RESULT, lower_bound: 5, optimal: false }, "shorter than the lower bound 5 it proved"],
+  ];
+  for (const [result, message] of bad) {
+    const job = started(m, "auto", 1000);
+    const effects = m.solveDone(job, result);
+    assert.ok(answerProblem(start(), result).includes(message), answerProblem(start(), result));
+    assert.deepEqual(types(effects), ["status", "showError", "render"]);
+    assert.equal(effects[1].error.type, "asset");
+    assert.equal(m.solution, null, "nothing on the board");
+    assert.equal(m.status.state, Status.ERROR);
+    assert.match(m.status.text, message === "malformed" ? /Reload the page/ : /A database file is damaged: reload the page/);
+    assert.equal(m.job, null);
+  }
+  // a bound proven by an optimal search stopped before (Fast answer) counts too
+  m.solveRequested("auto", 1000, { anytime: true, proven: 5 });
+  m.solveDone(m.job, { ...RESULT, lower_bound: 1, optimal: false, stopped: "time" });
+  assert.equal(m.solution, null);
+  const again = started(m, "auto", 1000);
+  m.solveDone(again, RESULT);
+  assert.equal(m.solution.result, RESULT);
 });

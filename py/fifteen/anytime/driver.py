@@ -42,7 +42,9 @@ from fifteen.bounds import bound_values, check_board, resolve_bound, start_bound
 from fifteen.errors import InputError
 from fifteen.frame import frame_for
 from fifteen.limits import MAX_TIME_LIMIT, describe, is_number
+from fifteen.optimal import check_answer
 from fifteen.search.ida import SECONDS_DIGITS, Cancelled, Iteration, Progress, Stop, first_bound, ida_steps
+from fifteen.search.moves import checking_setup
 from fifteen.search.slices import Steps, drive, retried
 
 #: Width of the first beam (boards of up to 25 squares).
@@ -135,6 +137,10 @@ class AnytimeResult:
     iterations: list[Iteration] = field(default_factory=list)
     prover_nodes: int = 0
     improver_nodes: int = 0
+
+    def __post_init__(self) -> None:
+        if self.tiles is not None:  # never an answer that does not replay, or one shorter than the bound proved
+            check_answer(self.board, self.tiles, None, lower_bound=self.lower_bound)
 
     @classmethod
     def of_path(
@@ -280,7 +286,7 @@ class Improver:
             self.done = True
             return
         width = self.width * 2
-        if width * len(self.best) > BEAM_MAX_NODES:
+        if width * max(1, len(self.best)) > BEAM_MAX_NODES:  # (an empty path, at the goal, bounds it too)
             self.windows_only = True  # no wider beam: polish to the end
             if sh is None or sh.exhausted:
                 self.done = True
@@ -479,17 +485,19 @@ def anytime_solve_steps(
                 finally:  # (also when a time slice paused it: it goes on at the prover's next tick)
                     used[0] += clock() - now
 
-        found = yield from ida_steps(
-            shape,
-            frame.position(tiles),
-            info.factory,
-            progress=on_progress,
-            tick_nodes=TICK_NODES,
-            start_bound=start_bound(board, bound),
-            goal=frame.search_goal,
-        )
+        with checking_setup(check):  # the prover's set-up (move tables) within the time limit too
+            found = yield from ida_steps(
+                shape,
+                frame.position(tiles),
+                info.factory,
+                progress=on_progress,
+                tick_nodes=TICK_NODES,
+                start_bound=start_bound(board, bound),
+                goal=frame.search_goal,
+            )
         state["prover"], state["iterations"] = found.nodes, found.iterations
         path = frame.back(found, tiles).path
+        check_answer(board, tiles_along(shape, tiles, path), info.name, lower_bound=found.h0)  # before it is offered as optimal
         raise_bound(len(path))  # an iteration found it: no shorter one exists
         offer(path)
         return result("optimal")

@@ -27,6 +27,8 @@ databases are not offered (:func:`available_bounds` with the goal).
 from __future__ import annotations
 
 import functools
+import sys
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,12 +37,14 @@ from fifteen.board import Board, Goal, InputError, Shape, tile_squares, transpos
 from fifteen.bounds import databases, manhattan_loop, pdb78_loop, pdb_loop, walking_loop
 from fifteen.bounds.inversion import inversion_distance
 from fifteen.bounds.manhattan import linear_conflict, manhattan
+from fifteen.bounds.pdb import PARTITIONS as PDB_PARTITIONS
 from fifteen.bounds.pdb import PatternDatabase
 from fifteen.bounds.pdb78 import PARTITIONS as PDB78_PARTITIONS
 from fifteen.bounds.pdb78 import PDB78
 from fifteen.bounds.walking import axis_counts, walking_available
+from fifteen.errors import AssetWarning
 from fifteen.frame import frame_for
-from fifteen.limits import describe
+from fifteen.limits import describe, past_optimal_reach
 from fifteen.search.ida import SearcherFactory, first_bound
 from fifteen.search.template import Loop, generate
 
@@ -148,6 +152,44 @@ def available_bounds(shape: Shape, goal: Goal | None = None) -> list[str]:
     return ["auto"] + [b.name for b in bound_infos() if _serves(b, shape, goal)]
 
 
+def asset_bounds(kind: str, file: str) -> list[str]:
+    """The bounds a database file serves, from its manifest entry's *kind* and *file*: a pattern
+    database its own bound (``pdb-771.f15``: ``pdb771``); the walking-distance tables (kind
+    ``wd``) the bounds that read them (built in-process without the file); none for the small-board
+    explorer's tables (kind ``explore``)."""
+    if kind == "wd":
+        return [b.name for b in _CLASSIC if b.available is walking_available]
+    return [b.name for b in _PDB_BOUNDS if databases._pattern_file(b.name) == file]
+
+
+#: How to get the databases natively (the end of the notice below).
+GET_DATABASES = "get them with `fifteen db fetch URL` or `fifteen db build` (`fifteen db status` shows where they are looked for)"
+_told_without_databases = False
+
+
+def _tell_without_databases(shape: Shape, goal: Goal | None, bound: BoundInfo) -> None:
+    """Once per process, natively: a 4x4 search of the standard frame without its pattern
+    databases says how to get them (an :class:`AssetWarning`: one line on stderr in the CLI)."""
+    global _told_without_databases
+    if _told_without_databases or bound.name.startswith("pdb") or (shape.rows, shape.cols) != (4, 4) or sys.platform == "emscripten":
+        return
+    if goal is not None and not frame_for(goal).standard:
+        return  # the pattern databases would not apply anyway
+    _told_without_databases = True
+    warnings.warn(
+        f"no pattern databases found: 4x4 searches use {bound.name}, with many times more nodes; {GET_DATABASES}",
+        AssetWarning,
+        stacklevel=3,
+    )
+
+
+def _missing_database(name: str, shape: Shape) -> bool:
+    """Whether the pattern-database bound *name* is made for boards of *shape* (its groups' tiles)
+    but its database was not found, natively."""
+    groups = (PDB78_PARTITIONS.get(name[3:]) or PDB_PARTITIONS.get(name[3:])) if name.startswith("pdb") else None
+    return groups is not None and max(map(max, groups)) + 1 == shape.size and sys.platform != "emscripten"
+
+
 def resolve_bound(shape: Shape, name: str, goal: Goal | None = None) -> BoundInfo:
     """The bound named *name* (``auto``: the strongest available) for boards of *shape* solved
     towards *goal* (default the standard goal); :class:`InputError` when it is not available."""
@@ -156,16 +198,19 @@ def resolve_bound(shape: Shape, name: str, goal: Goal | None = None) -> BoundInf
         # The strongest available: a pattern database, else the seed's WD+ID, else MD+LC.
         for b in bound_infos():
             if _serves(b, shape, goal) and b.name not in ("wd", "id"):
+                _tell_without_databases(shape, goal, b)
                 return b
     for b in bound_infos():
         if b.name == name:
             if not _serves(b, shape, goal):
-                why = f"a {shape} board"
+                why, how = f"a {shape} board", ""
                 if b.available(shape) and goal is not None:
                     r, c = divmod(goal.blank, shape.cols)
                     why = f"this goal: the pattern databases need its blank in a corner, not on row {r + 1}, column {c + 1}"
+                elif _missing_database(b.name, shape):
+                    how = f"; no pattern databases found: {GET_DATABASES}"
                 raise InputError(
-                    f"bound {describe(name)} is not available for {why} (available: {', '.join(available_bounds(shape, goal))})",
+                    f"bound {describe(name)} is not available for {why} (available: {', '.join(available_bounds(shape, goal))}){how}",
                     code="bound",
                 )
             return b
@@ -269,8 +314,11 @@ def bounds_json(board: Board, values: dict[str, int] | None = None) -> dict[str,
     """The JSON of a position's bounds (``bounds --json``, the API's ``bounds``): the position
     (:meth:`fifteen.board.Board.to_json`), ``bounds`` (*values*, default :func:`bound_values`),
     ``summary``, ``start`` (:func:`start_values`: the first cost bound of each bound's search),
-    ``auto`` (the bound ``auto`` picks) and ``goal_frame`` (how the goal is searched:
-    :meth:`fifteen.frame.Frame.describe`, ``null`` for the standard goal)."""
+    ``auto`` (the bound ``auto`` picks), ``goal_frame`` (how the goal is searched:
+    :meth:`fifteen.frame.Frame.describe`, ``null`` for the standard goal) and ``anytime``
+    (whether a solve with no bound named gives the anytime answer:
+    :func:`fifteen.limits.past_optimal_reach` of the board's size and :func:`start_bound`; the page
+    reads it to choose what Solve does)."""
     values = bound_values(board) if values is None else values
     return {
         **board.to_json(),
@@ -279,6 +327,7 @@ def bounds_json(board: Board, values: dict[str, int] | None = None) -> dict[str,
         "start": start_values(board, values),
         "auto": resolve_bound(board.shape, "auto", board.target).name,
         "goal_frame": frame_for(board.target).describe(),
+        "anytime": past_optimal_reach(board.shape.size, start_bound(board)),
     }
 
 

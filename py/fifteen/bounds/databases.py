@@ -30,9 +30,10 @@ when no asset has it), :func:`explorer`.
 * *Natively*, from a database directory holding the ``manifest.json`` that
   ``build_db.py`` writes: the one given to :func:`use_directory` (the CLI's
   ``--db DIR``), else ``$FIFTEEN_DB``, else the checkout's ``static/db`` (next
-  to the ``py/`` directory this package sits in; ``make db`` builds it).  An
-  installed package ships no databases: point ``FIFTEEN_DB`` at a directory
-  (or pass ``--db``), or do without (see below).  Assets are read *lazily*,
+  to the ``py/`` directory this package sits in; ``make db`` builds it), else
+  the user's cache (:func:`user_directory`, which ``fifteen db fetch`` and
+  ``fifteen db build`` fill); the first two are taken as given, the last two
+  only when they hold a manifest.  Without any, do without (see below).  Assets are read *lazily*,
   the first time a bound needs them (:func:`pattern_database`,
   :func:`walking_table`), and once: a plain ``fifteen.solve(board)`` uses the
   strongest bound the directory offers.
@@ -48,6 +49,7 @@ without a PDB asset the PDB bounds are simply not offered.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -56,13 +58,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from fifteen.board import Shape
+from fifteen.board import Goal, Shape
 from fifteen.bounds import exact as explore
 from fifteen.bounds import pdb, pdb78, walking
 from fifteen.bounds.exact import Explorer, ExplorerTable
 from fifteen.bounds.walking import WalkingTable
 from fifteen.db.container import read_meta
 from fifteen.errors import AssetError, AssetWarning, InputError
+from fifteen.frame import frame_for
 from fifteen.limits import describe
 
 #: A loaded pattern database: additive (6-6-3, 5-5-5) or the 7-8 pack.
@@ -79,6 +82,8 @@ _built_walking_tables: dict[tuple[Shape, int], WalkingTable] = {}
 explorer_tables: dict[Shape, ExplorerTable] = {}
 #: File names (``pdb-663.f15``, ``wd-4x4.f15``...) of what is registered: never read again.
 _registered_files: set[str] = set()
+#: Where each registered file came from, for messages: its path, or the name the browser's worker gave.
+_sources: dict[str, str] = {}
 #: The database directory given to :func:`use_directory` (None: :func:`default_directory`).
 _chosen_directory: Path | None = None
 #: The manifest's entries by file name, once read (None: not read yet).
@@ -103,6 +108,7 @@ def reset() -> None:
     walking_tables.clear()
     explorer_tables.clear()
     _registered_files.clear()
+    _sources.clear()
     _chosen_directory = None
     _entries = None
 
@@ -155,20 +161,53 @@ def load_asset(data: Data, name: str = "asset", *, take: bool = False) -> dict[s
     loader = LOADERS.get(kind) if isinstance(kind, str) else None
     if loader is None:
         raise AssetError(f"{name}: unknown database kind {kind!r}", code="asset_corrupt")
-    _registered_files.add(loader(data, name, take))
+    file = loader(data, name, take)
+    _registered_files.add(file)
+    _sources[file] = name
     return meta
 
 
 # ----------------------------------------------------------------- the database directory
 def default_directory() -> Path | None:
-    """``$FIFTEEN_DB``, else the checkout's ``static/db`` when it exists; None in the browser."""
+    """Where the databases are read from without :func:`use_directory`: ``$FIFTEEN_DB``, else the
+    first of :func:`checkout_directory` and :func:`user_directory` that holds a manifest; None in
+    the browser or when neither does."""
     env = os.environ.get("FIFTEEN_DB")
     if env:
         return Path(env)
     if sys.platform == "emscripten":  # Pyodide: the worker hands the assets over
         return None
-    here = Path(__file__).resolve().parents[3] / "static" / "db"
-    return here if here.is_dir() else None
+    for candidate in (checkout_directory(), user_directory()):
+        if candidate is not None and _is_file(candidate / "manifest.json"):
+            return candidate
+    return None
+
+
+def checkout_directory() -> Path | None:
+    """``static/db`` of the checkout this package runs from (``py/fifteen`` in a clone, which
+    ``make db`` fills); None for an installed package."""
+    root = Path(__file__).resolve().parents[3]
+    return root / "static" / "db" if (root / "py" / "fifteen").is_dir() else None
+
+
+def user_directory() -> Path | None:
+    """The user's database directory, which ``fifteen db fetch`` and ``fifteen db build`` fill:
+    ``$XDG_CACHE_HOME/fifteen/db``, else the platform's cache directory (``~/.cache`` on Linux,
+    ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows) + ``fifteen/db``; None when
+    there is no home directory."""
+    env = os.environ.get("XDG_CACHE_HOME")
+    if env and os.path.isabs(env):
+        return Path(env) / "fifteen" / "db"
+    try:
+        home = Path.home()
+    except RuntimeError:  # no $HOME and no password entry
+        return None
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        return (Path(local) if local else home / "AppData" / "Local") / "fifteen" / "Cache" / "db"
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / "fifteen" / "db"
+    return home / ".cache" / "fifteen" / "db"
 
 
 def use_directory(directory: str | Path | None) -> None:
@@ -251,6 +290,9 @@ def _entry_problem(entry: Any) -> str | None:
         value = entry.get(key, 0)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             return f"{describe(file)}: {key} is {describe(value)}, not a number of bytes"
+    digest = entry.get("sha256")
+    if digest is not None and not (isinstance(digest, str) and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest)):
+        return f"{describe(file)}: sha256 is {describe(digest)}, not a SHA-256 in hex"
     return None
 
 
@@ -299,15 +341,119 @@ def _listed(file: str, shape: Shape | None = None) -> bool:
 
 
 def _read(file: str) -> None:
+    """Read *file* of the database directory, check it against the manifest's SHA-256
+    (:func:`check_digest`) and register it."""
     root = directory()
     assert root is not None  # only called for files the manifest lists
     path = root / file
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            stamp = _stamp(os.fstat(f.fileno()))  # of the very file read
+            data = f.read()
     except (OSError, ValueError) as exc:
         raise AssetError(f"{_shown(path)}: cannot read ({getattr(exc, 'strerror', None) or exc})", code="asset_missing") from None
+    check_digest(path, data, _manifest_entries()[file].get("sha256"), stamp)
     load_asset(data, str(path))
     _registered_files.add(file)
+
+
+# ----------------------------------------------------------------- each file as the manifest lists it
+# The container's CRC-32 catches a damaged download or disk; it cannot catch a file whose bytes
+# were changed and its CRC written again (a zeroed payload makes the search take a position one
+# move away for the goal).  The manifest build_db.py writes lists each file's SHA-256: a file
+# read from a directory must have it.  Hashing costs about 10 ms per 16 MB, so a file found sound
+# is remembered by its stamp (size, modification and change times, inode; a change time moves
+# with any write, even one that sets the modification time back) in the user's cache
+# directory, and hashed again only when the stamp or the listed digest changes.
+
+#: How to get a sound copy of a database (the end of :func:`blame`'s message and of a damaged file's).
+REBUILD = "rebuild it (make db, or python build_db.py --out DIR) or fetch it again"
+#: The verdicts' file: ``$XDG_CACHE_HOME/fifteen`` (default ``~/.cache/fifteen``), one JSON object
+#: {path: [size, mtime_ns, ctime_ns, inode, sha256]} of the files found sound.
+VERDICTS_FILE = "verified-databases.json"
+#: The most files remembered (the others forgotten when it is written).
+MAX_VERDICTS = 256
+_verdicts: dict[str, list] | None = None
+
+
+def _stamp(st: os.stat_result) -> list[int]:
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+def verdicts_path() -> Path:
+    """Where the verdicts of sound files are kept (see above)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "fifteen" / VERDICTS_FILE
+
+
+def _known_verdicts() -> dict[str, list]:
+    global _verdicts
+    if _verdicts is None:
+        try:
+            found = json.loads(verdicts_path().read_text())
+        except (OSError, ValueError, RecursionError):
+            found = None
+        _verdicts = found if isinstance(found, dict) else {}
+    return _verdicts
+
+
+def _remember(key: str, verdict: list) -> None:
+    """Keep *verdict* for *key* (best effort: a cache that cannot be written only costs a hash later)."""
+    verdicts = _known_verdicts()
+    verdicts[key] = verdict
+    for old in list(verdicts)[: max(0, len(verdicts) - MAX_VERDICTS)]:
+        del verdicts[old]
+    path = verdicts_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        temporary.write_text(json.dumps(verdicts))
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
+def check_digest(path: Path, data: Data, want: str | None, stamp: list[int]) -> None:
+    """Refuse *data* (the file *path*, of *stamp*) unless its SHA-256 is *want* (the manifest's;
+    None: not listed, nothing to check): an :class:`AssetError` (``asset_corrupt``) saying how
+    to replace it.  A file found sound before with the same stamp is not hashed again."""
+    if want is None:
+        return
+    key = os.path.abspath(path)
+    verdict = [*stamp, want]
+    if _known_verdicts().get(key) == verdict:
+        return
+    if hashlib.sha256(data).hexdigest() != want:
+        raise AssetError(
+            f"{_shown(path)}: damaged: its SHA-256 is not the one its manifest lists ({len(data):,} bytes): {REBUILD}",
+            code="asset_corrupt",
+        )
+    _remember(key, verdict)
+
+
+# ----------------------------------------------------------------- when an answer contradicts them
+
+
+def files_of(bound: str | None, shape: Shape) -> list[str]:
+    """The loaded database files a search of *shape* with *bound* read its values from (every
+    loaded one that serves *shape* when *bound* is None: a position's best bound takes them all)."""
+    loaded = [_pattern_file(name) for name, db in pattern_databases.items() if _serves(db, shape) and (bound in (None, name))]
+    if bound is None or bound in ("wd", "wdid"):
+        loaded += [walking.asset_file(s) for s in (shape, shape.transposed()) if s in walking_tables]
+    return [f for f in dict.fromkeys(loaded) if f is not None and f in _registered_files]
+
+
+def blame(bound: str | None, shape: Shape) -> str | None:
+    """For an answer that contradicts itself (a path that does not reach the goal, a length below
+    a proven lower bound): the databases it came from and how to replace them, or None when no
+    database file was used (then it is a bug)."""
+    files = files_of(bound, shape)
+    if not files:
+        return None
+    named = ", ".join(_sources.get(f, f) for f in files)
+    if len(files) == 1:
+        return f"the database {named} is corrupt: {REBUILD}"
+    return f"one of the databases {named} is corrupt: {REBUILD.replace(' it ', ' them ').replace(' it again', ' them again')}"
 
 
 # ----------------------------------------------------------------- what the solver asks for
@@ -384,6 +530,19 @@ def explorer(shape: Shape) -> Explorer | None:
     transposed shape's; natively, :func:`ensure_for` with *explorer* reads them)."""
     table = explorer_tables.get(shape) or explorer_tables.get(shape.transposed())
     return Explorer(table, shape) if table is not None else None
+
+
+def longest_optimum(shape: Shape, goal: Goal | None = None) -> int | None:
+    """The most moves any position of *shape* needs towards *goal* (default the standard one):
+    the radius of a loaded explorer table, else a published one (:data:`fifteen.bounds.exact.PUBLISHED_RADII`:
+    80 on 4x4); ``None`` when it is not known, or when the goal's blank is not in a corner (only
+    those goals are the standard one in another frame, :mod:`fifteen.frame`, at the same distances)."""
+    if goal is not None and not frame_for(goal).standard:
+        return None
+    found = explorer(shape)
+    if found is not None:
+        return found.radius
+    return explore.PUBLISHED_RADII.get(str(shape), explore.PUBLISHED_RADII.get(str(shape.transposed())))
 
 
 def require_explorer(shape: Shape) -> Explorer:

@@ -107,6 +107,9 @@ def listed_distances(histogram: Sequence[int]) -> list[int]:
 #: Shapes the builder makes tables for (rows <= cols; the transposed shape is served too).
 DEFAULT_SHAPES = ("3x3", "2x4", "2x5")
 PACK_SHAPES = ("3x4", "2x6")
+#: Longest optima known without a table (the radius from the standard goal): no 15-puzzle
+#: position needs more than 80 moves (Brüngger, Marzetta, Fukuda and Nievergelt, 1999).
+PUBLISHED_RADII = {"4x4": 80}
 
 _UINT32 = struct.Struct("<I")
 
@@ -426,6 +429,7 @@ def missing_table(shape: Shape) -> str:
 
 __all__ = [
     "EXPLORE_FORMAT",
+    "PUBLISHED_RADII",
     "Explorer",
     "ExplorerTable",
     "MoveInfo",

@@ -47,7 +47,7 @@ from typing import Any, Protocol
 from fifteen.board import Board, Goal, Shape
 from fifteen.bounds import available_bounds, bound_infos, bound_values
 from fifteen.errors import InputError
-from fifteen.limits import describe
+from fifteen.limits import MAX_COUNT, describe
 from fifteen.optimal import solve_steps
 from fifteen.search.ida import SECONDS_DIGITS, Cancelled, Iteration
 from fifteen.search.slices import Steps, drive
@@ -205,8 +205,8 @@ def check_budget(budget: Any) -> int | None:
         return None
     if isinstance(budget, bool) or not isinstance(budget, int):
         raise InputError(f"budget must be a whole number of nodes, got {describe(budget)}", code="param")
-    if budget < 0:
-        raise InputError(f"budget must not be negative, got {budget}", code="range")
+    if not 0 <= budget <= MAX_COUNT:
+        raise InputError(f"budget must be from 0 (none) to {MAX_COUNT:,} nodes, got {describe(budget)}", code="range")
     return budget or None
 
 

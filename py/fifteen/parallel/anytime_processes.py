@@ -34,6 +34,7 @@ from fifteen.anytime.tables import label_tables
 from fifteen.anytime.windows import remove_cycles
 from fifteen.board import Board, tiles_along
 from fifteen.bounds import bound_values, check_board, databases, resolve_bound
+from fifteen.errors import FifteenError
 from fifteen.parallel.anytime_steps import improve, prove
 from fifteen.parallel.processes import STALL_SECONDS, WorkerError, WorkerPool, describe_death, print_notice, resolve_jobs
 from fifteen.search.ida import Iteration, Stop, first_bound
@@ -147,7 +148,7 @@ def anytime_solve_parallel(
             for event in pool.wait(0.1):
                 what = running.pop(event.call_id, None) if event.call_id is not None else None
                 if event.kind == "error":
-                    raise WorkerError(f"a worker failed: {event.value}")
+                    raise event.value if isinstance(event.value, FifteenError) else WorkerError(f"a worker failed: {event.value}")
                 if event.kind == "died":
                     if cancelled():  # killed with this process (SIGTERM to the group): stopping anyway
                         continue

@@ -22,10 +22,12 @@ from typing import Any
 
 from fifteen.anytime.driver import FIRST_BEAM, POLISH_RATIO, Improver
 from fifteen.anytime.tables import label_tables
-from fifteen.board import Board, Goal, Shape
+from fifteen.board import Board, Goal, Shape, tiles_along
 from fifteen.bounds import resolve_bound
 from fifteen.frame import frame_for
+from fifteen.optimal import check_answer
 from fifteen.search.ida import Stop, first_bound
+from fifteen.search.moves import checking_setup
 from fifteen.search.slices import Steps, drive, retried, search_steps, ticks
 
 #: An improver call returns after this many seconds without an improvement (whole steps).
@@ -75,18 +77,25 @@ def prove_steps(
     info = resolve_bound(board.shape, bound, board.target)
     frame = frame_for(board.target)
 
+    def check() -> None:
+        if stopped() or time.time() > deadline:
+            raise Stop
+
     def on_tick(nodes: int) -> None:
         if ticked is not None:
             ticked(nodes)
-        if stopped() or time.time() > deadline:
-            raise Stop
+        check()
 
     tick = ticks(PROVE_TICK, on_tick)
 
     start = time.perf_counter()
     position = list(frame.position(tiles))
     kwargs: dict[str, Any] = {} if frame.search_goal is None else {"goal": frame.search_goal}
-    searcher = yield from retried(lambda: info.factory(board.shape, position, tick, **kwargs))
+    try:
+        with checking_setup(check):  # the set-up (move tables: seconds in the browser) within the deadline too
+            searcher = yield from retried(lambda: info.factory(board.shape, position, tick, **kwargs))
+    except Stop:
+        return ("stopped", threshold, 0, time.perf_counter() - start)
     threshold = max(threshold, first_bound(board.shape, position, searcher.h0, frame.search_goal))
     try:
         if stopped() or time.time() > deadline:
@@ -97,7 +106,9 @@ def prove_steps(
     if path is None:
         return ("refuted", threshold, nodes, time.perf_counter() - start)
     path.reverse()
-    return ("found", threshold, nodes, time.perf_counter() - start, frame.squares_back(path))
+    squares = frame.squares_back(path)
+    check_answer(board, tiles_along(board.shape, tiles, squares), info.name, lower_bound=searcher.h0)  # never offered unless it replays
+    return ("found", threshold, nodes, time.perf_counter() - start, squares)
 
 
 def improve(

@@ -14,8 +14,10 @@ Through :func:`fifteen.api.call`:
 
 * ``parallel_begin`` ``{text|tiles, shape, bound, workers}`` -> a new search and its first
   iteration's *work*: ``{"search", "bound", "h0", "split_nodes", "iterations", "bundles":
-  [[task, ...], ...]}`` (tasks as :class:`fifteen.parallel.scheduler.Task` objects), or ``{"result":
-  ...}`` when the position is solved without any task (the goal, or a goal in the split tree).
+  [[task, ...], ...], "estimate"}`` (tasks as :class:`fifteen.parallel.scheduler.Task` objects;
+  *estimate* the running iteration's and the whole search's, :meth:`fifteen.search.estimate.Estimate.to_json`,
+  or ``null``), or ``{"result": ...}`` when the position is solved without any task (the goal, or
+  a goal in the split tree).
 * ``parallel_step`` ``{search, outcomes: [{id, path, nodes}, ...]}``: every task of the current
   iteration ran without a solution -> the next iteration's work (as above).
 * ``parallel_tasks`` ``{shape, tasks}`` (any worker, with progress ``{"nodes"}``): search a
@@ -40,18 +42,21 @@ from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
 
-from fifteen.board import Board, Shape, check_tiles, tiles_along
-from fifteen.bounds import bound_values, resolve_bound, start_bound
+from fifteen.board import Board, Goal, Shape, check_tiles, tiles_along
+from fifteen.bounds import bound_values, databases, resolve_bound, start_bound
 from fifteen.errors import InputError
 from fifteen.frame import frame_for
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
-from fifteen.optimal import Solution
+from fifteen.optimal import Solution, check_answer
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, task_steps
+from fifteen.search.estimate import estimate
 from fifteen.search.ida import SECONDS_DIGITS, Iteration
 from fifteen.search.moves import move_tables
 from fifteen.search.slices import Steps
 
 _SEARCHES: dict[int, ParallelSearch] = {}
+#: The longest optimum of each search's board (fifteen.bounds.databases.longest_optimum), for its estimate.
+_LONGEST: dict[int, int | None] = {}
 _IDS = itertools.count(1)
 #: Searches kept at most (a page that never sent ``parallel_drop``).
 _KEEP = 4
@@ -157,6 +162,7 @@ def _work(search_id: int, search: ParallelSearch) -> dict:
             }
         if tasks:
             groups = bundles(tasks, search.min_task_nodes, search.workers)
+            ahead = estimate(search.iterations, _LONGEST.get(search_id))
             return {
                 "search": search_id,
                 "bound": search.bound,
@@ -164,6 +170,7 @@ def _work(search_id: int, search: ParallelSearch) -> dict:
                 "split_nodes": search.iteration_nodes,
                 "iterations": [it.to_json() for it in search.iterations],
                 "bundles": [[asdict(t) for t in group] for group in groups],
+                "estimate": None if ahead is None else ahead.to_json(),
             }
         search.end()  # every subtree cut at this bound: on to the next
 
@@ -180,7 +187,9 @@ def begin(board: Board, bound: str, workers: int, *, min_task_nodes: int | None 
     search = ParallelSearch(board.shape, frame.position(board.tiles), info.name, info.factory, max(2, workers), **kw)
     search_id = next(_IDS)
     _SEARCHES[search_id] = search
+    _LONGEST[search_id] = databases.longest_optimum(board.shape, board.target)
     while len(_SEARCHES) > _KEEP:
+        _LONGEST.pop(min(_SEARCHES), None)
         del _SEARCHES[min(_SEARCHES)]
     work = _work(search_id, search)
     work["bound_name"] = info.name
@@ -217,6 +226,7 @@ def step(params: dict) -> dict:
 def drop(params: dict) -> dict:
     """``parallel_drop``."""
     _SEARCHES.pop(params.get("search") or 0, None)
+    _LONGEST.pop(params.get("search") or 0, None)
     return {}
 
 
@@ -247,6 +257,10 @@ def run_bundle(params: dict, progress=None) -> Steps[dict]:
     for task in [task_from(d) for d in params.get("tasks") or []]:  # all checked before any runs
         outcome = yield from task_steps(task, ticked=ticked)
         done[0] += outcome.nodes
+        if outcome.path is not None:  # a solution below the task's board: replayed before the page hears of it
+            shape = Shape.parse(task.shape)
+            board = Board(shape, task.board, Goal.of(task.goal, shape))
+            check_answer(board, tiles_along(shape, task.board, outcome.path), task.bound)
         outcomes.append({"id": task.id, "path": outcome.path, "nodes": outcome.nodes, "stopped": outcome.stopped})
         if outcome.path is not None:
             break
@@ -258,9 +272,9 @@ def result(board: Board, params: dict) -> dict:
     with ``workers``, ``worker_nodes`` and the position's bounds) of the solution a task found."""
     path, moved = check_solution(board, list(params.get("path") or []))
     its = iterations_from(params.get("iterations") or [])
-    h0 = params.get("h0")
+    h0 = field(params, "h0", 0, len(path), "parallel_result") if params.get("h0") is not None else None
     if h0 is None:
-        h0 = its[0].bound if its else len(path)
+        h0 = min(its[0].bound, len(path)) if its else len(path)
     found = ParallelResult(
         path,
         moved,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import math
 import multiprocessing
 import os
 import signal
@@ -40,6 +41,7 @@ from fifteen.board import Board
 from fifteen.bounds import databases, resolve_bound, start_bound
 from fifteen.errors import FifteenError, InputError
 from fifteen.frame import frame_for
+from fifteen.limits import MAX_WORKERS, describe
 from fifteen.optimal import Solution
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_tasks
 from fifteen.search.ida import Cancelled, Progress
@@ -61,17 +63,52 @@ def default_jobs() -> int:
 
 
 def resolve_stall_seconds(seconds: float) -> float | None:
-    """``--stall-seconds``: ``0`` means never; negative is an input error."""
-    if not seconds >= 0:
-        raise InputError(f"--stall-seconds must be 0 (never) or a positive number of seconds, not {seconds}", code="range")
+    """``--stall-seconds``: ``0`` means never; negative, infinite or NaN is an input error."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < math.inf:
+        raise InputError(f"--stall-seconds must be 0 (never) or a positive number of seconds, not {describe(seconds)}", code="range")
     return seconds or None
 
 
+#: What a worker process needs of its own besides what it shares with its parent (copy on write:
+#: the databases, the tables): the interpreter's own pages, its search's lists; a generous guess
+#: (a forked worker of a 4x4 search holds about 10 MB), used to refuse a --jobs no memory could hold.
+WORKER_BYTES = 32 << 20
+
+
+def available_memory() -> int | None:
+    """The bytes of memory this machine can give new processes now (Linux's MemAvailable, else
+    the free pages), or None when it cannot tell."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):  # pragma: no cover - not POSIX
+        return None
+
+
 def resolve_jobs(jobs: int) -> int:
-    """``0`` means every core; negative is an input error."""
-    if jobs < 0:
-        raise InputError(f"--jobs must be 0 (every core) or a positive number, not {jobs}", code="range")
-    return jobs or default_jobs()
+    """``--jobs``: ``0`` means every core (as many as memory allows); else from 1 to
+    :data:`~fifteen.limits.MAX_WORKERS`, and no more than this machine's free memory can hold
+    (:data:`WORKER_BYTES` each): anything else is an input error, before any process starts."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 0 <= jobs <= MAX_WORKERS:
+        raise InputError(
+            f"--jobs must be 0 (every core) or a number of worker processes from 1 to {MAX_WORKERS}, not {describe(jobs)}", code="range"
+        )
+    free = available_memory()
+    room = MAX_WORKERS if free is None else max(1, free // WORKER_BYTES)
+    if jobs == 0:
+        return min(default_jobs(), room)
+    if free is not None and jobs > room:
+        raise InputError(
+            f"--jobs {jobs}: this machine's free memory ({free / (1 << 30):.1f} GB) holds about {room} worker processes; give fewer",
+            code="range",
+        )
+    return jobs
 
 
 def _context():
@@ -184,7 +221,9 @@ def _worker_main(conn, stop, beats, index: int, directory: str | None, parent_pi
             value = fn(*args, stopped=stopped)
             reply = ("done", call_id, value, time.process_time() - cpu)
         except BaseException as exc:  # noqa: B036 - reported to the parent, never a traceback on the terminal
-            reply = ("error", call_id, f"{type(exc).__name__}: {exc}", time.process_time() - cpu)
+            # the package's own errors as they are (an AssetError stays one), any other as its name and message
+            error = exc if isinstance(exc, FifteenError) else f"{type(exc).__name__}: {exc}"
+            reply = ("error", call_id, error, time.process_time() - cpu)
         try:
             conn.send(reply)
         except (OSError, ValueError):
@@ -207,7 +246,7 @@ class Event:
     kind: str  # "done", "error" or "died"
     worker: Worker
     call_id: Any
-    value: Any = None  # the result, the error message, or the exit code
+    value: Any = None  # the result, the error (the package's own error as it is, else its name and message), or the exit code
     cpu_seconds: float = 0.0
     stalled: float | None = None  # "died": ended by the pool after this many seconds without progress
 
@@ -418,7 +457,7 @@ def run_search(
                             queue.clear()
                             pool.stop_running()  # the others return their partial counts
                 elif event.kind == "error":
-                    raise WorkerError(f"a worker failed: {event.value}")
+                    raise event.value if isinstance(event.value, FifteenError) else WorkerError(f"a worker failed: {event.value}")
                 elif event.kind == "died":
                     deaths_total += 1
                     if run is not None and not solved:

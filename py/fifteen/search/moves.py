@@ -61,13 +61,19 @@ edges it could forbid less than the exact enumeration; on every shape where both
 
 **Goals.**  The pruning is about positions reached twice, whatever the goal; the mirror-image
 halving also needs the goal to be its own mirror image (:func:`tables_for`).
+
+**Set-up within a time limit.**  Building the 4x4 tables takes about a second natively (several in
+the browser), before any node is searched.  Inside :func:`checking_setup` the build calls its
+*check* every :data:`SETUP_CHECK_STEPS` steps, which may raise to stop it (a time limit or a
+cancel that covers the set-up: the anytime prover's); tables stopped half-way are not kept.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -83,6 +89,29 @@ PRUNE_DEPTH_MEDIUM = 8
 EXACT_MAX_SQUARES = 25
 #: ... up to this length.
 OPEN_BOARD_DEPTH = 8
+
+
+#: Steps of a table build between two calls of the set-up check (:func:`checking_setup`).
+SETUP_CHECK_STEPS = 1 << 10
+_setup_check: Callable[[], None] | None = None
+
+
+@contextmanager
+def checking_setup(check: Callable[[], None] | None) -> Iterator[None]:
+    """Within it, the tables built call *check* every :data:`SETUP_CHECK_STEPS` steps (see the
+    module docstring); *check* raises to stop the build."""
+    global _setup_check
+    previous, _setup_check = _setup_check, check
+    try:
+        yield
+    finally:
+        _setup_check = previous
+
+
+def _setup_step(step: int, every: int = SETUP_CHECK_STEPS) -> None:
+    """Call the set-up check (if any) at every *every*-th *step*."""
+    if _setup_check is not None and not step % every:
+        _setup_check()
 
 
 @dataclass(frozen=True)
@@ -126,9 +155,12 @@ def _forbidden_steps(
         start[x] = BLANK_MARK
         seen[(x, start.tobytes())] = ()
         layer.append(((), x, start.tobytes(), x))
+    steps = 0
     for k in range(1, depth + 1):
         cands = []
         for i, (path, x, pos, b) in enumerate(layer):
+            steps += 1
+            _setup_step(steps)
             if not i & 1023 and due():
                 yield
             for m, s in exits[b]:
@@ -149,6 +181,8 @@ def _forbidden_steps(
             cands.sort(key=key)
         nxt = []
         for i, (longer, x, after, s) in enumerate(cands):
+            steps += 1
+            _setup_step(steps)
             if not i & 4095 and due():
                 yield
             key2 = (x, after)
@@ -198,7 +232,8 @@ def _open_board_forbidden(shape: Shape, moves: list[Move], depth: int) -> set[tu
     on the board with their twins, as move ids."""
     ids = {(mv.blank_from, mv.blank_to): m for m, mv in enumerate(moves)}
     forbidden = set()
-    for word, twin in open_board_sequences(depth).items():
+    for step, (word, twin) in enumerate(open_board_sequences(depth).items(), 1):
+        _setup_step(step, 16)  # (a pass over the board per word)
         for x in range(shape.size):
             squares = _walk(shape, x, word)
             if squares is not None and _walk(shape, x, twin) is not None:
@@ -253,6 +288,7 @@ def _pruning_automaton(moves: list[Move], from_square: list[list[int]], n: int, 
     while i < len(order):
         b, u = order[i]
         i += 1
+        _setup_step(i)
         row = []
         for m in from_square[b]:
             v = step(u, m)

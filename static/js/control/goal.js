@@ -2,15 +2,17 @@
 // the rules of the tiles field (checked by the solver's parser: fifteen.api "parse" with the
 // position and the goal) or chosen with one click (the standard goal, the blank-first goal).
 // The goal belongs to the position (model/board.js Board.goal): a new goal is a change of
-// position (undoable, in the history and the share link: &goal=).  A position that cannot reach
-// the new goal (the other half of the positions) is not kept: the tiles field's text is tried
-// (typed for that goal), else a random position that can reach it is drawn, and the notice says so.
+// position (undoable, in the history and the share link: &goal=), the position kept.  A position
+// that cannot reach the new goal (the other half of the positions: on 4x4 the standard and
+// blank-first goals lie in different halves) keeps its goal too: the field says why and offers
+// the fix, the position with two tiles swapped, towards the new goal (a text being fixed in the
+// tiles field is tried first, typed for that goal).
 
-import { Board, GOALS, goalName, isSolvable, randomTiles } from "../model/board.js";
+import { Board, GOALS, goalName, isSolvable } from "../model/board.js";
 import { Source } from "../model/page-model.js";
-import { ErrorType, Method } from "../solver/protocol.js";
+import { ErrorCode, ErrorType, Method } from "../solver/protocol.js";
 import { JobKind } from "./jobs.js";
-import { plainInputError } from "./text.js";
+import { plainInputError, unsolvableFix } from "./text.js";
 
 /** The goal as the field shows it: its name, or its tiles. */
 export function goalFieldText(board) {
@@ -31,16 +33,21 @@ export function goalLineText(board) {
 export class GoalField {
   /**
    * hooks (main.js): model, view, ask(kind, method, params, options), changePosition(board, source),
-   * text (the TextField: its text is tried with a new goal), notice(text) (the position's notice).
+   * text (the TextField: its text is tried with a new goal).
    */
   constructor(hooks) {
     this.hooks = hooks;
     this.seq = 0; // the latest check
     this.editing = false; // the field holds text not yet checked, or refused
+    this.pending = null; // a goal the position cannot reach, with its fix: {goal (tiles), tiles (the position fixed), key (the position's)}
   }
 
-  /** The board shows `board`: the field follows its goal unless it is being edited. */
+  /** The board shows `board`: the field follows its goal unless it is being edited (a goal refused for another position goes). */
   follow(board) {
+    if (this.pending && this.pending.key !== board.key()) {
+      this.pending = null;
+      this.editing = false;
+    }
     if (this.editing) return;
     this.hooks.view.setGoal(goalFieldText(board), "");
   }
@@ -48,6 +55,7 @@ export class GoalField {
   /** A keystroke in the field. */
   edited() {
     this.editing = true;
+    this.pending = null;
   }
 
   /** Blur or Enter in the field: the text is checked (an empty field is the standard goal). */
@@ -74,22 +82,65 @@ export class GoalField {
   chosen(name) {
     const b = this.hooks.model.position;
     this.editing = true;
+    this.hooks.view.setGoal(name);
     return this.apply(GOALS[name](b.rows, b.cols));
   }
 
-  /** Make `goal` (tiles) the position's goal (see the module's comment). */
+  /**
+   * Make `goal` (tiles) the position's goal (see the module's comment).  Whether the position
+   * reaches it is the solver's to say ("parse" with the position and the goal); before the solver
+   * has loaded the page's copy of the parity rule (model/board.js isSolvable) decides.
+   */
   async apply(goal) {
-    const { model, changePosition, text, notice } = this.hooks;
+    const { model, view, changePosition, text, ask } = this.hooks;
     this.editing = false;
-    this.hooks.view.setGoal(null, "");
+    this.pending = null;
+    view.setGoal(null, "");
     const b = model.position;
     if (model.textError && model.ready && (await text.sync({ force: true, goal }))) return; // the typed position, for this goal
-    if (isSolvable(b.tiles, b.rows, b.cols, goal)) {
+    let reachable = isSolvable(b.tiles, b.rows, b.cols, goal);
+    if (model.ready) {
+      const seq = ++this.seq;
+      try {
+        await ask(JobKind.CHECK, Method.PARSE, { ...b.params(), goal }, { user: true });
+        reachable = true;
+      } catch (err) {
+        if (seq !== this.seq || err.type === ErrorType.CANCELLED) return;
+        if (err.code !== ErrorCode.UNSOLVABLE) {
+          view.setGoal(null, `The goal: ${plainInputError(err)}`, err.code);
+          this.editing = true;
+          return;
+        }
+        reachable = false;
+      }
+      if (seq !== this.seq || model.position !== b) return; // another goal or position since
+    }
+    if (reachable) {
       changePosition(b.withGoal(goal), Source.GOAL);
       return;
     }
-    changePosition(new Board(b.rows, b.cols, randomTiles(b.rows, b.cols, undefined, goal), goal), Source.GOAL);
-    const what = goalName(goal, b.rows, b.cols) || "this";
-    notice(`The position shown cannot reach the ${what} goal (no sequence of slides does): a random position that can was drawn. Undo brings the old one back.`);
+    // the position and its goal are kept; the field keeps the goal asked for, says why, offers the fix
+    const fix = unsolvableFix(b.text());
+    const what = goalName(goal, b.rows, b.cols);
+    this.editing = true;
+    this.pending = { goal, tiles: fix.text.split(" ").map(Number), key: b.key() };
+    view.setGoal(
+      null,
+      `The position on the board cannot reach ${what ? `the ${what} goal` : "this goal"}: no sequence of slides does (it lies in the other half of the positions). Swapping two tiles makes it reachable.`,
+      ErrorCode.UNSOLVABLE,
+      { label: `${fix.label} for this goal` },
+    );
+  }
+
+  /** The fix of a goal the position cannot reach: two tiles swapped, towards that goal. */
+  fix() {
+    const { model, view, changePosition } = this.hooks;
+    const p = this.pending;
+    if (!p) return;
+    const b = model.position;
+    this.pending = null;
+    this.editing = false;
+    view.setGoal(null, "");
+    changePosition(new Board(b.rows, b.cols, p.tiles, p.goal), Source.GOAL);
   }
 }

@@ -50,7 +50,7 @@ const links = new Links({ model, view, text, run, linkOpened: (hash) => lab.link
 const bounds = new BoundsLine({ model, view, ask, warmUp: (shape) => startup.warmUp(shape, (params) => ask(JobKind.WARMUP, Method.SOLVE, params)) });
 const packs = new PackOffer({ model, view, client, jobs, loaded: packLoaded });
 const solving = new Solving({ model, view, client, jobs, startup, lab: { busyChanged: () => lab.busyChanged(), solved: (b, r) => lab.solved(b, r) }, packs, bounds, text, run });
-const goal = new GoalField({ model, view, ask, changePosition, text, notice: (t) => links.notice(t) });
+const goal = new GoalField({ model, view, ask, changePosition, text });
 
 /** The lab (control/lab.js: Compare bounds, bound trace, Explain, explorer, hints): its own state, this page's board. */
 const lab = new Lab({
@@ -70,6 +70,7 @@ const lab = new Lab({
 // ------------------------------------------------------------------ the solver's life
 function solverReady(msg) {
   run(model.solverReady(msg.info, msg.packs));
+  view.progress.setLimits(model.info?.limits);
   bounds.solverStarted();
   if (model.info?.shapes) view.setShapes(model.info.shapes.map((s) => [s, shapeLabel(s)]), model.position.shape);
   bounds.fillMenu();
@@ -331,11 +332,14 @@ bindInput({
     getBoard: () => model.shownBoard(),
     moves: (directions) => run(model.moveRequested(directions)),
     isBusy: () => !!model.job || !!playback?.playing,
+    // a tile clicked while the board cannot move: said, not ignored
+    blocked: () => view.toast(model.job ? "The board waits while the solver works: Cancel to move tiles." : "The solution is playing: pause it to move tiles."),
     playbackKey,
   },
   textEdited: (t) => text.edited(t),
   textCommitted: () => text.committed(),
   textFix: (t) => text.fix(t),
+  textGoal: (name) => text.useGoal(name),
   solve: () => solving.solve(),
   fast: () => solving.fast(),
   cancel: () => solving.cancel(),
@@ -347,6 +351,7 @@ bindInput({
   goalEdited: () => goal.edited(),
   goalCommitted: (t) => goal.committed(t),
   goalChosen: (name) => goal.chosen(name),
+  goalFix: () => goal.fix(),
   exampleChosen,
   share: () => view.copyText(shareUrl(model.position, { moves: model.solution?.result.directions }), { done: "Link copied", ask: "Copy this link:" }),
   hashChanged: (hash) => links.changed(hash),

@@ -1,8 +1,9 @@
 // Solve, Fast answer and Cancel: a solve's run in the solver (a job of jobs.js), its progress on
 // the page, its answer, its cancel.  Two kinds of solve:
 //   * the optimal search (IDA*): its iterations, the bound it has proven, the estimate of the
-//     running iteration and of the whole search (model/format.js wholeSearch); when the whole
-//     search is out of reach here the page says so and Fast answer is offered (a click stops
+//     running iteration and of the whole search (the solver's, fifteen.search.estimate, said by
+//     model/format.js estimateText); when its running iteration is long, Fast answer is offered,
+//     and when the search is out of reach here the page says so (a click on Fast answer stops
 //     the optimal search, keeping the bound it proved, and starts the anytime search);
 //   * the anytime search (model/anytime.js): a Solve of a board past 5x5, or Fast answer on any
 //     board: a first solution in seconds, better ones while it runs, each with the proven lower
@@ -12,7 +13,7 @@
 
 import { ErrorType } from "../solver/protocol.js";
 import { currentIteration, formatSeconds } from "../model/format.js";
-import { ANYTIME_KIND, ANYTIME_SECONDS, WORKERS_KIND, anytimeByDefault, anytimeParams, anytimeSolution, anytimeText } from "../model/anytime.js";
+import { ANYTIME_KIND, WORKERS_KIND, anytimeByDefault, anytimeParams, anytimeSolution, anytimeText } from "../model/anytime.js";
 import { JobKind, JobStopped, Why, stoppedText } from "./jobs.js";
 import { plainInputError } from "./text.js";
 
@@ -36,9 +37,12 @@ export class Solving {
     view.hideError();
     if (text.differs()) model.textEdited(model.text);
     const request = () => {
-      const fast = anytime ?? anytimeByDefault(model.position);
+      const bounds = model.positionBounds();
+      const fast = anytime ?? anytimeByDefault(model.position, bounds, model.info?.limits);
+      // an anytime answer starts from the root's first cost bound, a proven lower bound: the prover's first threshold
+      const root = fast ? (bounds?.start?.[model.bound] ?? null) : null;
       const before = model.job;
-      run(model.solveRequested(model.bound, performance.now(), { anytime: fast, proven }));
+      run(model.solveRequested(model.bound, performance.now(), { anytime: fast, proven: proven ?? root }));
       if (model.job && model.job !== before) this.run(model.job);
     };
     if (model.textDirty && model.ready) {
@@ -97,16 +101,18 @@ export class Solving {
     view.progress.reveal();
     packs.render();
     const t0 = performance.now();
+    const limits = model.info?.limits; // the solver's (fifteen.schema.page_limits)
     if (job.anytime) {
       const first = job.proven ? `Looking for a first solution · optimal ≥ ${job.proven}` : "Looking for a first solution…";
-      view.progress.anytime(first, 0, { lower: job.proven, limit: ANYTIME_SECONDS });
+      view.progress.anytime(first, 0, { lower: job.proven, limit: limits?.time_limit });
     }
     try {
-      const params = job.anytime ? anytimeParams(job.board, job.bound) : { ...job.board.params(), bound: job.bound };
+      const params = job.anytime ? anytimeParams(job.board, job.bound, limits) : { ...job.board.params(), bound: job.bound };
       const onProgress = (p) => {
         if (model.job !== job) return;
         if (p.kind === WORKERS_KIND) {
           startup.poolView.anytime(p, job.best?.length ?? null);
+          view.progress.anytimeWorkers(p); // the prover's figures, the clock
           return;
         }
         if (p.kind === ANYTIME_KIND) {
@@ -114,12 +120,13 @@ export class Solving {
           startup.poolView.anytime(p, job.best?.length ?? null);
           if (job.best) {
             const lower = Math.max(job.best.lower_bound, job.proven || 0);
-            view.progress.anytime(anytimeText(job.best, job.proven), p.seconds ?? (performance.now() - t0) / 1000, { lower, limit: ANYTIME_SECONDS });
+            view.progress.anytime(anytimeText(job.best, job.proven), p.seconds ?? (performance.now() - t0) / 1000, { lower, limit: limits?.time_limit });
           }
+          view.progress.anytimeWorkers(p);
           return;
         }
-        const whole = view.progress.update(p, { suggestion: this.suggestion(job), anytime: job.anytime });
-        if (!job.anytime) view.setFast({ enabled: true, offer: !!whole?.outOfReach });
+        const { offer } = view.progress.update(p, { suggestion: this.suggestion(job), anytime: job.anytime });
+        if (!job.anytime) view.setFast({ enabled: true, offer });
         startup.poolView.progress(p);
         if (!job.anytime) run(model.solveProgress(job, currentIteration(p).bound));
       };
@@ -141,7 +148,7 @@ export class Solving {
     }
   }
 
-  /** What could make a search that is beyond reach feasible, for the progress line. */
+  /** What could make a search that is out of reach feasible, for the progress line. */
   suggestion(job) {
     const { model, packs } = this.hooks;
     const tips = [];

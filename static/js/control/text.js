@@ -4,7 +4,7 @@
 // one-click fix where there is one.  The messages' rules are pure functions below
 // (tests/js/text.test.mjs); the controller keeps only its timer and the latest check's number.
 
-import { Board, SHAPES, goalLike, isSolvable, parseShape } from "../model/board.js";
+import { Board, GOALS, SHAPES, goalLike, isSolvable, parseShape } from "../model/board.js";
 import { Source } from "../model/page-model.js";
 import { ErrorCode, ErrorType, Method } from "../solver/protocol.js";
 import { JobKind } from "./jobs.js";
@@ -30,6 +30,41 @@ export function unsolvableFix(text) {
   return { label: `Swap tiles ${a} and ${b}`, text: t.join(" ") };
 }
 
+/**
+ * The named goals of a board of `shape` other than `goal` (tiles): those an unsolvable text may
+ * reach instead (the solver says which: TextField.refused asks it), as [name, tiles].  On 4x4 a
+ * text typed for the blank-first goal (0 1 2 ... 15) under the standard one reaches that goal.
+ */
+export function otherGoals(shape, goal) {
+  const d = parseShape(shape);
+  if (!d) return [];
+  return Object.entries(GOALS)
+    .map(([name, make]) => [name, make(d.rows, d.cols)])
+    .filter(([, g]) => !goal || g.join(" ") !== goal.join(" "));
+}
+
+/**
+ * The shape a text of `count` numbers is read as when it does not fit the `selected` size: a
+ * square, else (unless the count is one off the selected size: a number missing or one too
+ * many, said so) the one shape of the solver's `shapes` it fits, or of several the squarest,
+ * wider than high (12 numbers: 3x4, not 2x6, 4x3 or 6x2; the Size menu has the others); else the
+ * selected size (the count is then said to be short or long for it).
+ */
+export function shapeForCount(count, selected, shapes) {
+  const dims = parseShape(selected);
+  if (dims && dims.rows * dims.cols === count) return selected;
+  const fits = shapes.filter((s) => {
+    const d = parseShape(s);
+    return d && d.rows * d.cols === count;
+  });
+  const square = fits.find((s) => parseShape(s).rows === parseShape(s).cols);
+  if (square) return square;
+  if (!fits.length || (dims && Math.abs(dims.rows * dims.cols - count) === 1)) return selected;
+  const wide = fits.filter((s) => parseShape(s).rows <= parseShape(s).cols);
+  const gap = (s) => parseShape(s).cols - parseShape(s).rows;
+  return (wide.length ? wide : fits).reduce((a, b) => (gap(b) < gap(a) ? b : a));
+}
+
 const plural = (n, word) => `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
 
 /**
@@ -38,7 +73,7 @@ const plural = (n, word) => `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "
  */
 export function plainInputError(err, { text = "", shape = null } = {}) {
   if (err.code === ErrorCode.UNSOLVABLE) {
-    return "This position can't be solved: no sequence of slides reaches the goal from it. It is the mirror image of a solvable one: swapping any two tiles makes it solvable.";
+    return "This position can't be solved: no sequence of slides reaches the goal from it. Swapping two tiles makes it solvable.";
   }
   if (err.code === ErrorCode.TOO_LONG && text) {
     return `This text is too long to be a position (${plural(String(text).length, "character")}).`;
@@ -83,8 +118,8 @@ export class TextField {
     this.showError("");
   }
 
-  showError(message, fix = null) {
-    this.hooks.view.setTextError(message, fix);
+  showError(message, fix = null, goalFix = null) {
+    this.hooks.view.setTextError(message, fix, goalFix);
   }
 
   /** The board shows `board`: the field follows it unless it holds an error being fixed. */
@@ -93,28 +128,16 @@ export class TextField {
     if (tokens(model.text).join(" ") !== board.text() && !model.textError) this.show(board.gridText());
   }
 
-  /** The field's text differs from the board (a click on Solve must use it). */
+  /** The field's text differs from the board (a click on Solve must use it); an empty field does not. */
   differs() {
     const { model } = this.hooks;
-    return tokens(model.text).join(" ") !== model.position.text();
+    const t = tokens(model.text);
+    return t.length > 0 && t.join(" ") !== model.position.text();
   }
 
-  /**
-   * The shape to send with a text: the selected size when the count fits it, else the square
-   * size of that count, else the one size the count fits, else the selected one (a count that
-   * fits none, or several, is said to be short or long for the size the user chose).
-   */
+  /** The shape to send with a text (shapeForCount). */
   shapeFor(text) {
-    const count = tokens(text).length;
-    const selected = this.hooks.model.position.shape;
-    const dims = parseShape(selected);
-    if (dims && dims.rows * dims.cols === count) return selected;
-    const fits = this.hooks.shapes().filter((s) => {
-      const d = parseShape(s);
-      return d.rows * d.cols === count;
-    });
-    const square = fits.find((s) => parseShape(s).rows === parseShape(s).cols);
-    return square || (fits.length === 1 ? fits[0] : selected);
+    return shapeForCount(tokens(text).length, this.hooks.model.position.shape, this.hooks.shapes());
   }
 
   /**
@@ -138,12 +161,13 @@ export class TextField {
     const { model, ask, changePosition } = this.hooks;
     const text = model.text.trim();
     if (!force && !model.textDirty) return true;
+    if (!text) return true; // an empty field: the board is the position
     if (!model.ready) return false;
     const shape = this.shapeFor(text);
     const seq = ++this.seq;
+    const d = parseShape(shape);
+    const target = goal && goal.length === d.rows * d.cols ? goal : goalLike(model.position, d.rows, d.cols);
     try {
-      const d = parseShape(shape);
-      const target = goal && goal.length === d.rows * d.cols ? goal : goalLike(model.position, d.rows, d.cols);
       // One request checks the text and computes its bounds (the bounds line takes them: no second request)
       const r = await this.checked(ask, { text, shape, goal: target });
       if (seq !== this.seq) return false;
@@ -155,7 +179,7 @@ export class TextField {
       return true;
     } catch (err) {
       if (err.type === ErrorType.CANCELLED || seq !== this.seq) return false;
-      this.refused(text, shape, err);
+      this.refused(text, shape, err, target);
       return false;
     }
   }
@@ -176,13 +200,38 @@ export class TextField {
   }
 
   /**
-   * The solver's parser refused `text` (typed or a link's): the field says why in plain words,
-   * with its one-click fix where there is one.  The board is kept, and so is its bounds line.
+   * The solver's parser refused `text` (typed or a link's), for `goal` (tiles): the field says why
+   * in plain words, with its one-click fixes where there are some: a swap of two tiles, and, when
+   * the solver finds the position solvable for another named goal, that goal.  The board is
+   * kept, and so is its bounds line.
    */
-  refused(text, shape, err) {
-    const { model, run } = this.hooks;
-    this.showError(plainInputError(err, { text, shape }), err.code === ErrorCode.UNSOLVABLE ? unsolvableFix(text) : null);
+  async refused(text, shape, err, goal = null) {
+    const { model, run, ask } = this.hooks;
+    const unsolvable = err.code === ErrorCode.UNSOLVABLE;
+    const message = plainInputError(err, { text, shape });
+    const fix = unsolvable ? unsolvableFix(text) : null;
+    this.showError(message, fix);
     run(model.textInvalid(err.message));
+    if (!unsolvable || !model.ready) return;
+    const seq = this.seq;
+    for (const [name, tiles] of otherGoals(shape, goal)) {
+      try {
+        await ask(JobKind.CHECK, Method.PARSE, { text, shape, goal: tiles });
+      } catch {
+        continue; // not for this goal either (or the check was stopped)
+      }
+      if (seq !== this.seq || model.text.trim() !== text.trim()) return; // the field moved on
+      this.showError(`${message} It can reach the ${name} goal instead.`, fix, { label: `Use the ${name} goal`, goal: name });
+      return;
+    }
+  }
+
+  /** The other-goal fix: the text checked again towards the named goal `name`. */
+  useGoal(name) {
+    const { model } = this.hooks;
+    const d = parseShape(this.shapeFor(model.text));
+    if (!d || !GOALS[name]) return;
+    this.sync({ force: true, goal: GOALS[name](d.rows, d.cols) });
   }
 
   /**
@@ -191,9 +240,15 @@ export class TextField {
    * while a longer position is still being typed.
    */
   edited(text) {
-    const { model } = this.hooks;
-    model.textEdited(text);
+    const { model, run } = this.hooks;
     clearTimeout(this.timer);
+    if (!tokens(text).length) {
+      // an emptied field: no old error stays (the next position fills it again)
+      this.showError("");
+      run(model.textCleared());
+      return;
+    }
+    model.textEdited(text);
     const dims = parseShape(model.position.shape);
     if (dims && tokens(text).length === dims.rows * dims.cols) this.timer = setTimeout(() => this.sync(), 200);
   }
@@ -237,7 +292,7 @@ export class TextField {
       if (err.type === ErrorType.CANCELLED) return;
       view.setTilesText(link.text);
       model.textEdited(link.text);
-      this.refused(link.text, link.shape, err);
+      this.refused(link.text, link.shape, err, link.goal);
       refuse("This link's position was refused: the tiles field says why.");
     }
   }

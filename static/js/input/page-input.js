@@ -20,11 +20,12 @@ const KEY_TO_BLANK = {
 
 /**
  * Board gestures.  getBoard() is the board shown; isBusy() blocks moves (a
- * solve or a playback runs); moves(directions) receives the blank's moves;
+ * solve or a playback runs), and a click or swipe then calls blocked() (the page says why);
+ * moves(directions) receives the blank's moves;
  * playbackKey(key) gets space, ArrowLeft/Right, Home and End first and
  * returns true when a shown solution used it.
  */
-export function bindBoard(boardEl, { getBoard, moves, isBusy, playbackKey }) {
+export function bindBoard(boardEl, { getBoard, moves, isBusy, blocked = () => {}, playbackKey }) {
   let swipe = null;
   let suppressClick = false;
 
@@ -33,9 +34,12 @@ export function bindBoard(boardEl, { getBoard, moves, isBusy, playbackKey }) {
       suppressClick = false;
       return;
     }
-    if (isBusy()) return;
     const tile = event.target.closest(".tile");
     if (!tile) return;
+    if (isBusy()) {
+      blocked();
+      return;
+    }
     const path = getBoard().pathToSquare(Number(tile.dataset.index));
     if (path.length) moves(path);
   });
@@ -49,9 +53,13 @@ export function bindBoard(boardEl, { getBoard, moves, isBusy, playbackKey }) {
     const dy = event.clientY - swipe.y;
     swipe = null;
     const min = Math.max(24, boardEl.clientWidth / 12);
-    if (Math.max(Math.abs(dx), Math.abs(dy)) < min || isBusy()) return;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < min) return;
     suppressClick = true;
     setTimeout(() => (suppressClick = false), 0);
+    if (isBusy()) {
+      blocked();
+      return;
+    }
     // Swiping a tile right moves the blank left, etc.
     const d = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "L" : "R") : dy > 0 ? "U" : "D";
     moves([d]);
@@ -80,16 +88,18 @@ const click = (id, handler) => on(id, "click", () => handler());
 
 /**
  * Every control of the page.  `intents` (all functions) are the controller's:
- *   board: {getBoard, moves, isBusy}      see bindBoard
+ *   board: {getBoard, moves, isBusy, blocked}   see bindBoard
  *   textEdited(text)                      the tiles text changed (each keystroke)
  *   textCommitted()                       blur, or Enter, in the tiles text
  *   textFix(text)                         the unsolvable message's fix button (its text)
+ *   textGoal(name)                        its other fix: the named goal the text can reach
  *   undo()                                the Undo button / Ctrl+Z outside text fields
  *   replayMoves(text)                     the move-string box's Replay button / Enter
  *   solve(), fast(), cancel()             Solve / Ctrl+Enter in the text; Fast answer; Cancel
  *   stopJob()                             the status line's Stop / Escape: whatever job runs
  *   shapeChosen(shape), shuffle(), goal() the Position card's buttons
  *   goalEdited(), goalCommitted(text), goalChosen(name)   the Goal field (blur / Enter), its one-click goals
+ *   goalFix()                             the Goal field's fix: two tiles swapped so that the position reaches it
  *   exampleChosen(id), share()
  *   hashChanged(hash)                     the address bar's fragment changed (Back, a link)
  *   boundChosen(bound), workersChosen(n), downloadPack(), cancelPack()   the Solve card
@@ -111,6 +121,7 @@ export function bindInput(intents) {
   });
   on("tiles-input", "blur", () => intents.textCommitted());
   on("fix-button", "click", (e) => intents.textFix(e.currentTarget.dataset.text));
+  on("text-goal-button", "click", (e) => intents.textGoal(e.currentTarget.dataset.goal));
   click("undo-button", intents.undo);
   document.addEventListener("keydown", (e) => {
     if (e.key !== "z" || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey) return;
@@ -139,6 +150,7 @@ export function bindInput(intents) {
   on("goal-input", "blur", (e) => intents.goalCommitted(e.target.value));
   click("goal-standard", () => intents.goalChosen("standard"));
   click("goal-blank-first", () => intents.goalChosen("blank-first"));
+  click("goal-fix", intents.goalFix);
   on("examples", "change", (e) => intents.exampleChosen(e.target.value));
   click("share-button", intents.share);
   window.addEventListener("hashchange", () => intents.hashChanged(location.hash));

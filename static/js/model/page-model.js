@@ -72,6 +72,32 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 /** "optimal" for the optimal search's answer; "proven optimal" for an anytime answer whose lower bound met its length. */
 const optimalWord = (result) => (result.stopped !== undefined ? "proven optimal" : "optimal");
 
+/**
+ * Why a solve's `result` cannot be shown as the answer for `board`, or "": its blank directions
+ * must replay from the board to its goal, slide the tiles its `moves` name, number `length`,
+ * and no lower bound proven for it (the result's own, or `proven` by a search stopped before)
+ * may exceed that length.  The rule of fifteen.optimal.check_answer, checked once more where
+ * the answer is shown: the solver replays its answers, and a page must not trust a worker's.
+ */
+export function answerProblem(board, result, proven = 0) {
+  const directions = result?.directions;
+  const moves = result?.moves;
+  if (typeof directions !== "string" || !Array.isArray(moves) || moves.length !== directions.length || result.length !== moves.length) {
+    return "The solver's answer is malformed (its moves and directions do not agree). Reload the page.";
+  }
+  const b = board.clone();
+  for (let i = 0; i < directions.length; i++) {
+    if (b.moveBlank(directions[i]) !== moves[i]) return `The solver's answer does not replay: move ${i + 1} is not a move of this position. ${DAMAGED}`;
+  }
+  if (!b.isGoal()) return `The solver's ${result.length}-move answer does not reach the goal. ${DAMAGED}`;
+  const lower = Math.max(result.lower_bound ?? 0, proven || 0);
+  if (lower > result.length) return `The solver's ${result.length}-move answer is shorter than the lower bound ${lower} it proved. ${DAMAGED}`;
+  return "";
+}
+
+/** What a contradicting answer says of its cause and cure. */
+const DAMAGED = "A database file is damaged: reload the page to fetch it again; if it stays, rebuild the databases (make db).";
+
 export class PageModel {
   /** board: the first position shown. */
   constructor(board) {
@@ -230,6 +256,15 @@ export class PageModel {
   textShown(text) {
     this.text = text;
     this.textDirty = false;
+  }
+
+  /** The text field was emptied: no old error stays, and the board is what a Solve solves. */
+  textCleared() {
+    this.text = "";
+    this.textDirty = false;
+    const had = this.textError;
+    this.textError = "";
+    return had && !this.job && this.ready ? [this.solution ? this.solvedStatus() : this.idleStatus()] : [];
   }
 
   /** The text was checked and is the position (the board follows through setPosition). */
@@ -480,9 +515,14 @@ export class PageModel {
     return this.setStatus(Status.SOLVED, `Solved: ${plural(r.length, "move")}, ${optimalWord(r)}.`);
   }
 
-  /** The solver answered `result` for `job`. */
+  /**
+   * The solver answered `result` for `job`.  An answer is put on the board only when it replays
+   * (answerProblem): one that does not is a damaged database's error, never a solution shown.
+   */
   solveDone(job, result, { seconds = "" } = {}) {
     if (this.job !== job || job.cancelling) return []; // a stale answer, or cancelDone will follow
+    const problem = answerProblem(job.board, result, job.proven);
+    if (problem) return this.solveFailed(job, { type: "asset", code: "asset_corrupt", message: problem });
     this.job = null;
     if (job.proven && result.lower_bound !== undefined) result.lower_bound = Math.max(result.lower_bound, job.proven);
     if (result.optimal === false && result.lower_bound >= result.length) result.optimal = true; // proven by the search stopped before

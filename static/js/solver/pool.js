@@ -440,6 +440,7 @@ class ParallelSolve extends PoolSolve {
       seconds: this.seconds(),
       done: false,
       iterations: work.iterations,
+      estimate: work.estimate ?? null, // the solver's (fifteen.search.estimate), in nodes: the page divides by its rate
       workers,
     });
   }

@@ -43,8 +43,8 @@
  *   CANCEL    {id?}
  *             stop the request `id` (without: the one that runs): a CALL ends at the end of
  *             its running slice, a LOAD_PACK at its next chunk, a request still waiting ends
- *             as it would start, each with ERROR {type: CANCELLED} (an anytime solve may answer
- *             RESULT with the best found instead); the worker then serves the next request.
+ *             as it would start, each with ERROR {type: CANCELLED} (an anytime solve too: its best
+ *             found went out with its PROGRESS reports); the worker then serves the next request.
  *             Sent out of turn: it does not wait behind the request it stops.  Where the page
  *             is cross-origin isolated the page also writes SIGINT into the interrupt buffer
  *             (READY's `interrupt`), which stops even a long step that is not sliced

@@ -138,6 +138,7 @@ export class PlaybackView {
 
   show() {
     this.root.hidden = false;
+    $("results").classList.add("used"); // its room is kept from now on (app.css .results)
   }
 
   hide() {

@@ -14,7 +14,7 @@ import { BoardView, BoundsView, PlaybackView } from "./board-view.js";
 import { LoadingView, ProgressView } from "./progress.js";
 import { PackView, SolutionView } from "./solve.js";
 import { formatBytes, formatRough, phasesAttr, shorten } from "../model/format.js";
-import { $, option } from "./dom.js";
+import { $, keepInView, option } from "./dom.js";
 
 
 /** Controls that a running solve disables. */
@@ -105,14 +105,16 @@ export class PageView {
 
   /**
    * The Goal field: its text (null: kept as typed) and its error ("" = none; `code`: the
-   * solver's error code, kept in data-code).
+   * solver's error code, kept in data-code), with an optional one-click fix {label}.
    */
-  setGoal(text, error = "", code = "") {
+  setGoal(text, error = "", code = "", fix = null) {
     if (text !== null) $("goal-input").value = text;
     const message = shorten(error);
     if ($("goal-error").textContent !== message) $("goal-error").textContent = message;
     $("goal-error").dataset.code = code || "";
     $("goal-input").setAttribute("aria-invalid", message ? "true" : "false");
+    $("goal-fix").hidden = !fix;
+    if (fix) $("goal-fix").textContent = fix.label;
   }
 
   /** Select `shape` in the size menu (which lists only the supported shapes); true when it showed another. */
@@ -133,8 +135,11 @@ export class PageView {
     $("tiles-input").value = text;
   }
 
-  /** The text field's error ("" = none) and an optional one-click fix {label, text}. */
-  setTextError(message, fix = null) {
+  /**
+   * The text field's error ("" = none) and its optional one-click fixes: `fix` {label, text} (the
+   * text fixed), `goalFix` {label, goal} (a named goal the text can reach).
+   */
+  setTextError(message, fix = null, goalFix = null) {
     message = shorten(message);
     if ($("tiles-error").textContent !== message) $("tiles-error").textContent = message;
     $("tiles-input").setAttribute("aria-invalid", message ? "true" : "false");
@@ -144,6 +149,13 @@ export class PageView {
       button.textContent = fix.label;
       button.dataset.text = fix.text;
     }
+    const other = $("text-goal-button");
+    other.hidden = !goalFix;
+    if (goalFix) {
+      other.textContent = goalFix.label;
+      other.dataset.goal = goalFix.goal;
+    }
+    $("fixes").hidden = !fix && !goalFix;
   }
 
   /** A note on the position (a refused link); "" hides it. */
@@ -205,7 +217,7 @@ export class PageView {
 
   /**
    * Fast answer: usable when the solver is and no anytime search runs (during an optimal search
-   * it stops it for one); `offer`: the optimal search is out of reach, the button says so.
+   * it stops it for one); `offer`: the optimal search is long (or out of reach), the button is highlighted.
    */
   setFast({ enabled, offer = false }) {
     const b = $("fast-button");
@@ -248,12 +260,15 @@ export class PageView {
     $("solve-button").textContent = "Cancelling…";
   }
 
-  /** A solve ended: the answer takes the focus (and comes into view). */
+  /**
+   * A solve ended: the answer takes the focus, and its playback comes into view with the board
+   * (on a phone the page scrolls no further than keeps the board's top on the screen).
+   */
   focusResult() {
     const el = $("solution");
     if (el.hidden) return;
     el.focus({ preventScroll: true });
-    el.scrollIntoView({ block: "nearest" });
+    keepInView($("playback").hidden ? el : $("playback"));
   }
 
   // ---------------------------------------------------------------- footer and page markers

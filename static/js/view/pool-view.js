@@ -6,9 +6,9 @@ import { formatCount, nodeRate } from "../model/format.js";
 import { workersText } from "../model/anytime.js";
 import { $, option } from "./dom.js";
 
-const MB = 2 ** 20;
+const MB = 1e6;
 
-/** "about 410 MB" style, rounded up to 10 MB (100 MB from 1 GB on). */
+/** "about 410 MB" style, in decimal units as every size of the page (model/format.js formatBytes), rounded up to 10 MB (100 MB from 1 GB on). */
 export function memoryText(bytes) {
   const mb = bytes / MB;
   if (mb >= 1000) return `${(Math.ceil(mb / 100) / 10).toFixed(1)} GB`;
@@ -73,7 +73,7 @@ export class PoolView {
     this.line.hidden = false;
     this.line.dataset.workers = String(p.workers.length);
     this.line.dataset.roles = p.workers.map((w) => w.role).join(" ");
-    this.line.textContent = workersText(p.workers, best);
+    this.line.textContent = workersText(p.workers, best, p.lower_bound || 0);
   }
 
   hideProgress() {

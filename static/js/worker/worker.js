@@ -192,6 +192,9 @@ async function request(msg) {
       await nextTurn();
       reply = sliced(() => (cancels.has(id) ? solver.api.cancel(call) : solver.api.step(call)));
     }
+    // A cancelled request ends cancelled, whatever its call answered (an anytime solve answers
+    // with its best found, which the page has had from its progress reports).
+    if (cancels.has(id)) reply = CANCELLED;
     post(replyMessage(id, reply));
   } catch (e) {
     console.error(e);
