@@ -79,6 +79,7 @@ from functools import cache, lru_cache
 
 from fifteen.board import DELTAS, Shape, neighbours, transpose_squares, transpose_tiles
 from fifteen.errors import InputError
+from fifteen.search.slices import Steps, drive, due, resumable
 
 #: Length of the longest forbidden sequence looked for (3,716 automaton states on 4x4).
 PRUNE_DEPTH = 10
@@ -125,6 +126,13 @@ class Move:
 def _forbidden_sequences(
     n: int, exits: Sequence[Sequence[tuple]], depth: int, mirror=None, starts: Sequence[int] | None = None
 ) -> dict[tuple, tuple]:
+    """:func:`_forbidden_steps` run to the end."""
+    return drive(_forbidden_steps(n, exits, depth, mirror, starts))
+
+
+def _forbidden_steps(
+    n: int, exits: Sequence[Sequence[tuple]], depth: int, mirror=None, starts: Sequence[int] | None = None
+) -> Steps[dict[tuple, tuple]]:
     """Blank paths that reach a position an earlier path from the same square reached, each
     with that earlier path (its *twin*); from every square (or those of *starts*) of a board of
     *n* squares whose square b has the moves ``exits[b] = [(key, square the blank goes to)]``.
@@ -135,7 +143,9 @@ def _forbidden_sequences(
     Paths are taken layer by layer (shorter first); within a layer in generation
     order, or — given *mirror* (move id -> mirrored move id) — ordered by
     ``(min(path, mirror(path)), path > mirror(path))``, an order the mirror
-    preserves except between a path and its own mirror image.
+    preserves except between a path and its own mirror image.  Steps
+    (:mod:`fifteen.search.slices`): the enumeration (a second or two on 4x4 and 5x5 in the
+    browser) pauses at the end of each time slice.
     """
     forbidden: dict[tuple, tuple] = {}
     seen: dict[tuple[int, bytes], tuple] = {}
@@ -148,9 +158,11 @@ def _forbidden_sequences(
     steps = 0
     for k in range(1, depth + 1):
         cands = []
-        for path, x, pos, b in layer:
+        for i, (path, x, pos, b) in enumerate(layer):
             steps += 1
             _setup_step(steps)
+            if not i & 1023 and due():
+                yield
             for m, s in exits[b]:
                 longer = path + (m,)
                 if any(longer[i:] in forbidden for i in range(1, k - 1)):
@@ -168,9 +180,11 @@ def _forbidden_sequences(
 
             cands.sort(key=key)
         nxt = []
-        for longer, x, after, s in cands:
+        for i, (longer, x, after, s) in enumerate(cands):
             steps += 1
             _setup_step(steps)
+            if not i & 4095 and due():
+                yield
             key2 = (x, after)
             twin = seen.get(key2)
             if twin is not None:
@@ -326,7 +340,9 @@ class MoveTables:
             forbidden = _open_board_forbidden(shape, self.moves, depth)
         else:
             exits = [[(m, self.moves[m].blank_to) for m in ms] for ms in from_square]
-            forbidden = set(_forbidden_sequences(n, exits, depth, mirror))
+            # (paused at the end of a time slice, the enumeration goes on when these tables are asked again)
+            key = ("forbidden sequences", shape, depth, mirror_closed)
+            forbidden = set(resumable(key, lambda: _forbidden_steps(n, exits, depth, mirror)))
         if mirror is not None:
             forbidden = {f for f in forbidden if tuple(mirror[m] for m in f) in forbidden}
         table = _pruning_automaton(self.moves, from_square, n, forbidden)
