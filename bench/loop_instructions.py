@@ -47,6 +47,7 @@ WORKLOADS = {
     "pdb663-dual": "1",
     "pdb663-dual-bpmx": "1",
     "pdb78": "1",
+    "pdb771": "1",  # the 7-8 loop with the default 7-7-1 tables
 }
 #: the 6-6-3 loops that are not a bound's: pdb_searcher's options
 PDB663_LOOPS = {

@@ -48,7 +48,6 @@ def bfs33():
 @pytest.fixture(scope="module")
 def tables():
     """The default explorer tables, built by the real builder and loaded through the databases."""
-    saved = dict(databases.explorer_tables)
     out = {}
     for shape in exact.DEFAULT_SHAPES:
         rows, cols = (int(x) for x in shape.split("x"))
@@ -56,8 +55,7 @@ def tables():
         assert meta["kind"] == "explore"
         out[shape] = databases.explorer_tables[Shape(rows, cols)]
     yield out
-    databases.explorer_tables.clear()
-    databases.explorer_tables.update(saved)
+    databases.reset()  # the tables and the record of the files read: the next module loads what it needs afresh
 
 
 def ex(shape: str) -> exact.Explorer:

@@ -91,11 +91,12 @@ naming the boards that have one.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random as _random
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
 from fifteen.board import GOAL_NAMES, Board, Goal, Shape, check_tiles, parse_tiles, solvability_problem
@@ -104,10 +105,11 @@ from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
 from fifteen.limits import MAX_COUNT, MAX_PARAMS_CHARS, describe, internal_message, past_optimal_reach
-from fifteen.optimal import solve
+from fifteen.optimal import solve_steps
 from fifteen.schema import LONG_PARAMS, check_params, page_limits, parse_params
 from fifteen.search.estimate import estimate
 from fifteen.search.ida import Cancelled, Progress
+from fifteen.search.slices import Steps, forget, time_slice, value
 from fifteen.version import __version__
 
 PROGRESS_SECONDS = 0.25
@@ -252,7 +254,27 @@ def _method_parse(params: dict, **_: Any) -> dict:
 
 
 def _method_bounds(params: dict, **_: Any) -> dict:
-    return bounds_json(_board(params))
+    board = _board(params)
+    return bounds_json(board, _values(board))
+
+
+_last_values: tuple[Any, dict[str, int]] | None = None
+
+
+def _values(board: Board) -> dict[str, int]:
+    """:func:`fifteen.bounds.bound_values` of *board*, those of the call before when it computed
+    them for the same position with the same databases loaded: the page's Solve after the check
+    of a typed position (``bounds``) computes them once."""
+    global _last_values
+
+    def key() -> tuple:
+        return (board, tuple(map(id, databases.pattern_databases.values())))
+
+    if _last_values is not None and _last_values[0] == key():
+        return dict(_last_values[1])
+    values = bound_values(board)
+    _last_values = (key(), dict(values))
+    return values
 
 
 def _method_random(params: dict, **_: Any) -> dict:
@@ -281,10 +303,10 @@ def _anytime_wanted(params: dict, board: Board) -> bool:
     return not params.get("bound") and past_optimal_reach(board.shape.size, start_bound(board))
 
 
-def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
+def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> Steps[dict]:
     board = _board(params)
     if _anytime_wanted(params, board):
-        return _solve_anytime(board, params, progress, cancel)
+        return (yield from _solve_anytime(board, params, progress, cancel))
     bound = params.get("bound") or "auto"
     last = [0.0]
     longest = databases.longest_optimum(board.shape, board.target)
@@ -301,8 +323,8 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
             ahead[:] = [len(p.iterations), None if e is None else e.to_json()]
         progress(json.dumps({**p.to_json(), "estimate": ahead[1]}))
 
-    values = bound_values(board)
-    sol = solve(
+    values = _values(board)
+    sol = yield from solve_steps(
         board,
         bound,
         progress=report if progress is not None else None,
@@ -312,15 +334,15 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
     return sol.to_json(values)
 
 
-def _solve_anytime(board: Board, params: dict, progress: Callable[[str], Any] | None, cancel) -> dict:
+def _solve_anytime(board: Board, params: dict, progress: Callable[[str], Any] | None, cancel) -> Steps[dict]:
     """``solve`` by the anytime search (:func:`fifteen.anytime.anytime_solve`): progress is one
     message per improvement (:meth:`fifteen.anytime.Improvement.progress_json`), the result
     :meth:`fifteen.anytime.AnytimeResult.to_json` with the position's bounds; a cancel keeps
     the best found (``"stopped": "cancelled"``)."""
-    from fifteen.anytime import anytime_solve  # at the first anytime solve: not at the worker's start-up
+    from fifteen.anytime import anytime_solve_steps  # at the first anytime solve: not at the worker's start-up
 
-    values = bound_values(board)
-    result = anytime_solve(
+    values = _values(board)
+    result = yield from anytime_solve_steps(
         board,
         time_limit=params.get("time_limit"),
         progress=(lambda imp: progress(json.dumps(imp.progress_json()))) if progress is not None else None,
@@ -361,7 +383,7 @@ def _method_parallel_drop(params: dict, **_: Any) -> dict:
     return _page_pool().drop(params)
 
 
-def _method_parallel_tasks(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> dict:
+def _method_parallel_tasks(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> Steps[dict]:
     return _page_pool().run_bundle(params, progress)
 
 
@@ -386,11 +408,11 @@ def _method_anytime_first(params: dict, **_: Any) -> dict:
     return _anytime_page().first(_board(params), params.get("bound") or "auto")
 
 
-def _method_anytime_improve(params: dict, **_: Any) -> dict:
+def _method_anytime_improve(params: dict, **_: Any) -> Steps[dict]:
     return _anytime_page().improve_call(_board(params), params)
 
 
-def _method_anytime_prove(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> dict:
+def _method_anytime_prove(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> Steps[dict]:
     return _anytime_page().prove_call(_board(params), params, progress)
 
 
@@ -406,7 +428,7 @@ def _method_anytime_result(params: dict, **_: Any) -> dict:
 # (bench/pyodide_imports.mjs), for what the page uses only when the lab or a hint is asked for.
 
 
-def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
+def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> Steps[dict]:
     """Each of ``bounds`` (a list or "md,lc"; default every available one, weakest first) in turn.
 
     ``budget``: nodes per bound (absent: ``fifteen.lab.compare.DEFAULT_BUDGET``;
@@ -416,7 +438,7 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
     iteration.
     """
     # at the first call (see above)
-    from fifteen.lab.compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound
+    from fifteen.lab.compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound_steps
 
     board = _board(params)
     names = parse_bound_names(params.get("bounds"), board.shape, board.target)
@@ -431,7 +453,9 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
         if progress is not None:
             progress(json.dumps(run.to_json()))
 
-    runs = {name: run_bound(board, name, budget=budget, progress=report, cancel=cancel) for name in names}
+    runs = {}
+    for name in names:
+        runs[name] = yield from run_bound_steps(board, name, budget=budget, progress=report, cancel=cancel)
     return comparison_json(runs)
 
 
@@ -514,7 +538,7 @@ def _method_explore_random(params: dict, **_: Any) -> dict:
 _hinter = None  # the worker's Hinter (one per page)
 
 
-def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
+def _method_hint(params: dict, cancel=None, **_: Any) -> Steps[dict]:
     from fifteen.lab.hint import DEFAULT_BUDGET, Hinter  # at the first call, as the lab's modules
 
     global _hinter
@@ -536,7 +560,7 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
         if _hinter is None or _hinter.bound != bound:
             _hinter = Hinter(bound)
         hinter = _hinter
-    h = hinter.hint(board, all_moves=bool(params.get("all")), budget=budget, cancel=cancel)
+    h = yield from hinter.hint_steps(board, all_moves=bool(params.get("all")), budget=budget, cancel=cancel)
     out = {
         **board.to_json(),
         "distance": h.distance,
@@ -554,7 +578,7 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
 
 #: The methods, by name (the names and parameters are :data:`fifteen.schema.METHOD_PARAMS`, the one list of
 #: the API's methods that ``python -m fifteen schema`` prints; a test checks that the two name the same).
-_METHODS: dict[str, Callable[..., dict]] = {
+_METHODS: dict[str, Callable[..., dict | Steps[dict]]] = {
     "info": _method_info,
     "parse": _method_parse,
     "bounds": _method_bounds,
@@ -581,18 +605,21 @@ _METHODS: dict[str, Callable[..., dict]] = {
 _POOL_PREFIXES = ("parallel_", "anytime_")
 
 
-def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
-    """Run one API method; see the module docstring.  Never raises: the parameters are
-    checked by :mod:`fifteen.schema` (size, nesting, each known parameter's kind, the
-    ones the method takes) before the method runs."""
+def _start(method: str, params_json: str, progress: Callable[[str], Any] | None, cancel) -> Any:
+    """The method's result, or its steps (a generator) for the methods that search."""
+    fn = _METHODS.get(method) if isinstance(method, str) else None
+    if fn is None:
+        public = ", ".join(m for m in _METHODS if not m.startswith(_POOL_PREFIXES))
+        pool = "or the page pool's parallel_* and anytime_*"
+        raise InputError(f"unknown method {describe(method)} (one of {public}, {pool})", code="method")
+    params = check_params(method, parse_params(params_json, LONG_PARAMS.get(method, MAX_PARAMS_CHARS)))
+    return fn(params, progress=progress, cancel=cancel)
+
+
+def _reply(work: Callable[[], Any]) -> str:
+    """``work()``'s result as a reply (:func:`_ok`), or its failure as an error reply (never raises)."""
     try:
-        fn = _METHODS.get(method) if isinstance(method, str) else None
-        if fn is None:
-            public = ", ".join(m for m in _METHODS if not m.startswith(_POOL_PREFIXES))
-            pool = "or the page pool's parallel_* and anytime_*"
-            return _error("input", f"unknown method {describe(method)} (one of {public}, {pool})", "method")
-        params = check_params(method, parse_params(params_json, LONG_PARAMS.get(method, MAX_PARAMS_CHARS)))
-        return _ok(fn(params, progress=progress, cancel=cancel))
+        return _ok(work())
     except AssetError as exc:  # before FifteenError, its base class
         return _error("asset", str(exc), exc.code)
     except FifteenError as exc:
@@ -603,3 +630,106 @@ def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | 
         return _error("internal", "out of memory")
     except Exception as exc:  # never a traceback in the page; keep the last frame for bug reports
         return _error("internal", internal_message(exc))
+
+
+def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
+    """Run one API method; see the module docstring.  Never raises: the parameters are
+    checked by :mod:`fifteen.schema` (size, nesting, each known parameter's kind, the
+    ones the method takes) before the method runs."""
+    return _reply(lambda: value(_start(method, params_json, progress, cancel)))
+
+
+# ------------------------------------------------------------------ sliced calls
+# The page's worker runs a call in time slices (fifteen.search.slices), so that it handles its
+# messages (a Cancel) between two of them: begin, then step until the reply is not pending.
+
+#: Seconds of one slice of a sliced call: the worker returns to its event loop this often.
+SLICE_SECONDS = 0.04
+#: A sliced call's reply while it runs: ``{"pending": id}``.
+_CALLS: dict[int, Any] = {}
+_CALL_IDS = itertools.count(1)
+
+
+class _Pending(BaseException):
+    """The call's slice ended before the call did (not an error: the reply is ``{"pending": id}``)."""
+
+    def __init__(self, call_id: int):
+        super().__init__(call_id)
+        self.call_id = call_id
+
+
+def _run_slice(call_id: int, steps: Any, seconds: float) -> Any:
+    """One slice of a call's *steps*: their result when they end in it (the call is forgotten)."""
+    try:
+        with time_slice(seconds):
+            next(steps)
+    except StopIteration as end:
+        _ended(call_id)
+        return end.value
+    except BaseException:
+        _ended(call_id)
+        raise
+    raise _Pending(call_id)
+
+
+def _ended(call_id: int) -> None:
+    _CALLS.pop(call_id, None)
+    forget()  # what the call kept to resume (fifteen.search.slices.resumable)
+
+
+def _sliced(work: Callable[[], Any]) -> str:
+    try:
+        return _reply(work)
+    except _Pending as pending:
+        return json.dumps({"pending": pending.call_id})
+
+
+def begin(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, slice_seconds: float = SLICE_SECONDS) -> str:
+    """Begin *method* as a sliced call and run its first slice of *slice_seconds*: the reply of
+    :func:`call` when the method ended in it, else ``{"pending": id}`` (:func:`step` goes on,
+    :func:`cancel` stops).  Every method can be called so; those that search (``solve``,
+    ``compare``, ``hint``, ``parallel_tasks``, ``anytime_improve``, ``anytime_prove``) pause at
+    the end of each slice, exactly where they are (:mod:`fifteen.search.slices`)."""
+
+    def first() -> Any:
+        started = _start(method, params_json, progress, None)
+        if not isinstance(started, Generator):
+            return started
+        call_id = next(_CALL_IDS)
+        _CALLS[call_id] = started
+        return _run_slice(call_id, started, slice_seconds)
+
+    return _sliced(first)
+
+
+def step(call_id: int, slice_seconds: float = SLICE_SECONDS) -> str:
+    """One more slice of the sliced call *call_id* (:func:`begin`): its reply, or ``{"pending": id}``."""
+
+    def more() -> Any:
+        steps = _CALLS.get(call_id)
+        if steps is None:
+            raise InputError(f"no sliced call {describe(call_id)} (ended, cancelled or never begun)", code="param")
+        return _run_slice(call_id, steps, slice_seconds)
+
+    return _sliced(more)
+
+
+def cancel(call_id: int) -> str:
+    """Stop the sliced call *call_id* between two slices: the reply of a cancelled call (an
+    anytime search's steps may answer with the best found instead: they hear the cancel as
+    :class:`fifteen.Cancelled` where they paused)."""
+
+    def stop() -> Any:
+        steps = _CALLS.get(call_id)
+        if steps is None:
+            raise Cancelled()
+        _ended(call_id)
+        try:
+            with time_slice(0):  # steps that go on after the cancel (a bundle's next task) pause at once
+                steps.throw(Cancelled())
+        except StopIteration as end:
+            return end.value
+        steps.close()
+        raise Cancelled()
+
+    return _reply(stop)

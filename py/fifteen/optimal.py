@@ -29,8 +29,9 @@ from fifteen.bounds.manhattan import manhattan
 from fifteen.errors import AssetError, InputError
 from fifteen.frame import frame_for
 from fifteen.limits import describe
-from fifteen.search.ida import Cancelled, Progress, SearchResult, ida_star
+from fifteen.search.ida import Cancelled, Progress, SearchResult, ida_steps
 from fifteen.search.moves import checking_setup
+from fifteen.search.slices import Steps, drive
 
 
 def answer_problem(board: Board, moves: Sequence[int], lower_bound: int = 0) -> str | None:
@@ -160,6 +161,18 @@ def solve(
 ) -> Solution:
     """A shortest solution of *board* towards its goal (``board.target``) by IDA* with the named
     bound (see the module docstring for goals other than the standard one)."""
+    return drive(solve_steps(board, bound, progress=progress, cancel=cancel, tick_nodes=tick_nodes))
+
+
+def solve_steps(
+    board: Board,
+    bound: str = "auto",
+    *,
+    progress: Callable[[Progress], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    tick_nodes: int = 1 << 16,
+) -> Steps[Solution]:
+    """:func:`solve` as steps (:mod:`fifteen.search.slices`): paused at the end of each time slice."""
     check_solve_arguments(board, bound, progress, cancel, tick_nodes)
     info = resolve_bound(board.shape, bound, board.target)
     frame = frame_for(board.target)
@@ -169,7 +182,7 @@ def solve(
             raise Cancelled()
 
     with checking_setup(check_cancel if cancel is not None else None):  # a cancel stops the set-up (move tables) too
-        result = ida_star(
+        result = yield from ida_steps(
             board.shape,
             frame.position(board.tiles),
             info.factory,

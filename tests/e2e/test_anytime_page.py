@@ -23,28 +23,39 @@ import re
 
 from .conftest import App, assert_no_axe_violations
 
-# The wrapped worker: an anytime SOLVE is answered from window.__anytime.script (a list of
-# [delay ms, {"progress": report} | {"result": result}]), recorded in window.__anytime.calls; a
-# terminated worker says nothing more.  Every other message goes to the real worker.
+# The wrapped worker: an anytime solve (a CALL of "solve" with anytime) is answered from
+# window.__anytime.script (a list of [delay ms, {"progress": report} | {"result": result}]),
+# recorded in window.__anytime.calls; a CANCEL of it ends it as the real worker does (a cancelled
+# error, nothing more from it); a terminated worker says nothing more.  Every other message goes
+# to the real worker.
 STUB = """
 (() => {
   const Real = window.Worker;
   window.__anytime = { script: [], calls: [] };
   window.Worker = class extends Real {
     postMessage(msg, transfer) {
-      if (msg && msg.type === "solve" && msg.params && msg.params.anytime) {
+      this.__stubbed ||= new Set();
+      if (msg && msg.type === "call" && msg.method === "solve" && msg.params && msg.params.anytime) {
         window.__anytime.calls.push(msg.params);
+        this.__stubbed.add(msg.id);
         let at = 0;
         for (const [delay, step] of window.__anytime.script) {
           at += delay;
           setTimeout(() => {
-            if (this.__dead || !this.onmessage) return;
+            if (this.__dead || !this.onmessage || !this.__stubbed.has(msg.id)) return;
             const data = step.progress
               ? { type: "progress", id: msg.id, progress: step.progress }
               : { type: "result", id: msg.id, result: step.result };
+            if (step.result) this.__stubbed.delete(msg.id);
             this.onmessage({ data });
           }, at);
         }
+        return;
+      }
+      if (msg && msg.type === "cancel" && this.__stubbed.has(msg.id)) {
+        this.__stubbed.delete(msg.id);
+        const data = { type: "error", id: msg.id, error: { type: "cancelled", message: "Cancelled." }, fatal: false };
+        setTimeout(() => this.onmessage && this.onmessage({ data }), 0);
         return;
       }
       super.postMessage(msg, transfer);

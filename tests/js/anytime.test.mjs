@@ -51,7 +51,7 @@ describe("anytime answers", () => {
     assert.equal(anytimeByDefault(new Board(5, 6), null, { ...LIMITS, anytime_squares: 30 }), false);
     assert.equal(anytimeByDefault(new Board(10, 10), null, null), false); // no solver yet: nothing to decide with
     const b = new Board(3, 3, null, blankFirstTiles(3, 3));
-    const params = { text: "0 1 2 3 4 5 6 7 8", shape: "3x3", goal: blankFirstTiles(3, 3), bound: "auto", anytime: true };
+    const params = { tiles: [0, 1, 2, 3, 4, 5, 6, 7, 8], shape: "3x3", goal: blankFirstTiles(3, 3), bound: "auto", anytime: true };
     assert.deepEqual(anytimeParams(b, "auto", LIMITS), { ...params, time_limit: 60 });
     assert.deepEqual(anytimeParams(b, "auto", { ...LIMITS, time_limit: 15 }), { ...params, time_limit: 15 });
     assert.deepEqual(anytimeParams(b, "auto"), params); // without limits: until proven optimal or cancelled
@@ -74,7 +74,8 @@ describe("the page model's anytime solve", () => {
 
   test("each improvement is kept and said; Cancel keeps the best found as the solution shown", () => {
     const m = ready();
-    const [, , { job }] = m.solveRequested("auto", 1000, { anytime: true });
+    m.solveRequested("auto", 1000, { anytime: true });
+    const job = m.job;
     assert.equal(job.anytime, true);
     const first = anytimeSolution(m.position, { moves: LONG, lower_bound: 3, optimal: false, seconds: 0.2 });
     assert.deepEqual(types(m.anytimeProgress(job, first)), ["status"]);
@@ -83,7 +84,7 @@ describe("the page model's anytime solve", () => {
     assert.deepEqual(m.anytimeProgress(job, null), []); // a report that does not replay changes nothing
     m.cancelRequested(5000);
     const effects = m.cancelDone(job, { restarted: true, seconds: "1.2 s" });
-    assert.deepEqual(types(effects), ["solvingEnded", "showSolution", "status", "render"]);
+    assert.deepEqual(types(effects), ["showSolution", "status", "render"]);
     assert.equal(m.job, null);
     assert.equal(m.solution.result, first);
     assert.equal(m.status.state, Status.CANCELLED);
@@ -91,22 +92,26 @@ describe("the page model's anytime solve", () => {
     assert.equal(m.shownBoard().text(), start().text()); // playable from the start
     assert.equal(m.lastSolved, null); // not the shortest: nothing to compare a replay with
     // a new Solve runs again (a better answer may come), it does not just focus the old one
-    assert.deepEqual(types(m.solveRequested("auto", 9000)).includes("solve"), true);
+    m.solveRequested("auto", 9000);
+    assert.ok(m.job);
   });
 
   test("a cancel before any solution says what was proven; a result not proven optimal is never called optimal", () => {
     const m = ready();
-    let [, , { job }] = m.solveRequested("auto", 1000, { anytime: true, proven: 3 });
+    m.solveRequested("auto", 1000, { anytime: true, proven: 3 });
+    let job = m.job;
     m.cancelRequested(5000);
     m.cancelDone(job, { restarted: false, seconds: "5 ms" });
     assert.equal(m.solution, null);
     assert.match(m.status.text, /^Cancelled: stopped in 5 ms, no restart needed\. The shortest solution has at least 3 moves\.$/);
-    [, , { job }] = m.solveRequested("auto", 9000, { anytime: true });
+    m.solveRequested("auto", 9000, { anytime: true });
+    job = m.job;
     m.solveDone(job, { length: 5, moves: LONG, directions: "LRRDD", lower_bound: 3, optimal: false, stopped: "time", nodes: 10, seconds: 60 }, { seconds: "1 min 00 s" });
     assert.equal(m.status.state, Status.SOLVED);
     assert.equal(m.status.text, "Best found in 1 min 00 s: 5 moves found · optimal ≥ 3 (its time ran out).");
     assert.equal(m.lastSolved, null);
-    [, , { job }] = m.solveRequested("auto", 20000, { anytime: true });
+    m.solveRequested("auto", 20000, { anytime: true });
+    job = m.job;
     m.solveDone(job, { length: 3, moves: SHORT, directions: "RDD", lower_bound: 3, optimal: true, stopped: "optimal", nodes: 10, seconds: 1 }, { seconds: "1.0 s" });
     assert.equal(m.status.text, "Solved in 1.0 s: 3 moves, proven optimal.");
     assert.equal(m.lastSolved.length, 3);
@@ -114,7 +119,8 @@ describe("the page model's anytime solve", () => {
 
   test("a lower bound proven by the optimal search stopped for the fast answer counts", () => {
     const m = ready();
-    const [, , { job }] = m.solveRequested("auto", 1000, { anytime: true, proven: 5 });
+    m.solveRequested("auto", 1000, { anytime: true, proven: 5 });
+    const job = m.job;
     m.solveDone(job, { length: 5, moves: LONG, directions: "LRRDD", lower_bound: 3, optimal: false, stopped: "time", seconds: 60 });
     assert.equal(m.solution.result.optimal, true);
     assert.equal(m.status.text, "Solved: 5 moves, proven optimal.");

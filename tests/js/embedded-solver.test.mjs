@@ -51,7 +51,7 @@ describe("positions", () => {
 });
 
 describe("requests", () => {
-  test("the worker starts at once, for the shape given; a solve is one SOLVE resolved by its RESULT", async () => {
+  test("the worker starts at once, for the shape given; a solve is one CALL of solve resolved by its RESULT", async () => {
     const { solver, workers, ready } = setup({ shape: "3x3" });
     assert.equal(workers.length, 1);
     assert.deepEqual(workers[0].last(ToWorker.INIT).shape, "3x3");
@@ -60,7 +60,7 @@ describe("requests", () => {
     await ready(workers[0]);
     assert.deepEqual(await solver.ready(), INFO);
     assert.deepEqual(solver.info, INFO);
-    const sent = workers[0].last(ToWorker.SOLVE);
+    const sent = workers[0].calls(Method.SOLVE).at(-1);
     assert.deepEqual(sent.params, { text: KORF_1, shape: "4x4", bound: "pdb771" });
     workers[0].emit(message.progress(sent.id, { bound: 51, nodes: 32 }));
     workers[0].emit(message.result(sent.id, { length: 57, nodes: 9707 }));
@@ -81,7 +81,7 @@ describe("requests", () => {
     assert.deepEqual(await bounds, { bounds: { md: 3 } });
     const anytime = solver.anytime(KORF_1, { timeLimit: 5 });
     await tick();
-    const sent = workers[0].last(ToWorker.SOLVE);
+    const sent = workers[0].calls(Method.SOLVE).at(-1);
     assert.deepEqual(sent.params, { text: KORF_1, shape: "4x4", anytime: true, time_limit: 5 });
     workers[0].emit(message.result(sent.id, { length: 57, optimal: true }));
     assert.equal((await anytime).optimal, true);
@@ -104,7 +104,7 @@ describe("requests", () => {
     assert.deepEqual(solver.info, INFO);
   });
 
-  test("an abort stops the request (the worker restarted: no interrupt buffer) and rejects with the signal's reason", async () => {
+  test("an abort stops the request (a CANCEL: the worker stays, no interrupt buffer needed) and rejects with the signal's reason", async () => {
     const { solver, workers, ready } = setup();
     await ready(workers[0]);
     const stop = new AbortController();
@@ -112,13 +112,13 @@ describe("requests", () => {
     await tick();
     stop.abort();
     await assert.rejects(solving, (e) => e.name === "AbortError");
-    assert.equal(workers[0].terminated, true);
-    assert.equal(workers.length, 2, "a fresh worker");
+    assert.equal(workers[0].last(ToWorker.CANCEL).id, workers[0].calls(Method.SOLVE).at(-1).id);
+    assert.equal(workers[0].terminated, false);
+    assert.equal(workers.length, 1, "the same worker");
     const next = solver.solve("1 2 3 0");
-    await ready(workers[1]);
     await tick();
-    const sent = workers[1].last(ToWorker.SOLVE);
-    workers[1].emit(message.result(sent.id, { length: 0 }));
+    const sent = workers[0].calls(Method.SOLVE).at(-1);
+    workers[0].emit(message.result(sent.id, { length: 0 }));
     assert.deepEqual(await next, { length: 0 });
     await assert.rejects(solver.solve(KORF_1, { signal: AbortSignal.abort() }), (e) => e.name === "AbortError");
   });
@@ -128,7 +128,7 @@ describe("requests", () => {
     await ready(workers[0]);
     const solving = solver.solve("1 2 3 4 5 6 8 7 0");
     await tick();
-    const sent = workers[0].last(ToWorker.SOLVE);
+    const sent = workers[0].calls(Method.SOLVE).at(-1);
     workers[0].emit(message.error(sent.id, { type: ErrorType.INPUT, code: "unsolvable", message: "unsolvable: ..." }));
     await assert.rejects(solving, (e) => e.type === ErrorType.INPUT && e.code === "unsolvable");
   });

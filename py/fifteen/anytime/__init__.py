@@ -22,6 +22,6 @@ improver (:mod:`fifteen.parallel.anytime_steps`), handed to ``--jobs N`` process
 Methods compared and figures: ``bench/anytime.md``.
 """
 
-from fifteen.anytime.driver import MAX_TIME_LIMIT, STOPS, AnytimeResult, Improvement, anytime_solve, check_time_limit
+from fifteen.anytime.driver import MAX_TIME_LIMIT, STOPS, AnytimeResult, Improvement, anytime_solve, anytime_solve_steps, check_time_limit
 
-__all__ = ["MAX_TIME_LIMIT", "STOPS", "AnytimeResult", "Improvement", "anytime_solve", "check_time_limit"]
+__all__ = ["MAX_TIME_LIMIT", "STOPS", "AnytimeResult", "Improvement", "anytime_solve", "anytime_solve_steps", "check_time_limit"]

@@ -40,9 +40,10 @@ from fifteen.board import Board, tiles_along
 from fifteen.bounds import bound_values, resolve_bound
 from fifteen.errors import InputError
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
-from fifteen.parallel.anytime_steps import improve, prove
+from fifteen.parallel.anytime_steps import improve_steps, prove_steps
 from fifteen.parallel.page_pool import field, iterations_from, node_reports, squares_from
 from fifteen.search.ida import first_bound
+from fifteen.search.slices import Steps
 
 #: What an improver carries from one call to the next (:func:`fifteen.parallel.anytime_steps.improve`): each an integer, or a flag.
 CARRIED_INTS = ("width", "k", "node_limit", "offset")
@@ -100,24 +101,26 @@ def carried_from(d: object) -> dict:
     return out
 
 
-def improve_call(board: Board, params: dict) -> dict:
-    """``anytime_improve`` (see the module docstring)."""
+def improve_call(board: Board, params: dict) -> Steps[dict]:
+    """``anytime_improve`` (see the module docstring); steps (:mod:`fifteen.search.slices`)."""
     path, _ = _path(board, params)
     mode = params.get("mode") or "beam+windows"
     if mode not in PAGE_MODES:
         raise InputError(f"mode must be one of {', '.join(PAGE_MODES)}, not {describe(mode)}", code="param")
     assert mode in MODES
-    best, carried, done, nodes = improve(
+    best, carried, done, nodes = yield from improve_steps(
         *_args(board), path, mode, carried_from(params.get("carried")), _deadline(params), stopped=lambda: False
     )
     return {"path": best, "moves": tiles_along(board.shape, board.tiles, best), "carried": carried, "done": done, "nodes": nodes}
 
 
-def prove_call(board: Board, params: dict, progress=None) -> dict:
-    """``anytime_prove`` (see the module docstring); *progress* hears ``{"nodes"}`` about four times a second."""
+def prove_call(board: Board, params: dict, progress=None) -> Steps[dict]:
+    """``anytime_prove`` (see the module docstring); *progress* hears ``{"nodes"}`` about four times a
+    second; steps (:mod:`fifteen.search.slices`): the iteration pauses at the end of each time slice."""
     bound = resolve_bound(board.shape, params.get("bound") or "auto", board.target).name
     threshold = field(params, "threshold", 0, MAX_MOVES, "anytime_prove") if params.get("threshold") is not None else 0
-    outcome = prove(*_args(board), bound, threshold, _deadline(params), stopped=lambda: False, ticked=node_reports(progress))
+    deadline = _deadline(params)
+    outcome = yield from prove_steps(*_args(board), bound, threshold, deadline, stopped=lambda: False, ticked=node_reports(progress))
     kind, ran, nodes, seconds = outcome[:4]
     out: dict[str, Any] = {"outcome": kind, "threshold": ran, "nodes": nodes, "seconds": round(seconds, 3)}
     if kind == "found":

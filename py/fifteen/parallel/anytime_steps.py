@@ -28,6 +28,7 @@ from fifteen.frame import frame_for
 from fifteen.optimal import check_answer
 from fifteen.search.ida import Stop, first_bound
 from fifteen.search.moves import checking_setup
+from fifteen.search.slices import Steps, drive, retried, search_steps, ticks
 
 #: An improver call returns after this many seconds without an improvement (whole steps).
 IMPROVE_SLICE = 1.0
@@ -55,7 +56,23 @@ def prove(
     bound).  ``("refuted", threshold, nodes, seconds)``, ``("found", threshold, nodes, seconds,
     squares)`` (the blank's squares in the caller's frame, an optimal solution), or
     ``("stopped", threshold, 0, seconds)`` when asked to stop or past *deadline* (wall clock).
-    *ticked(nodes)*, when given, hears the iteration's node count every :data:`PROVE_TICK` nodes."""
+    *ticked(nodes)*, when given, hears the iteration's node count every :data:`PROVE_TICK` nodes.
+    :func:`prove_steps` is the same as steps (:mod:`fifteen.search.slices`)."""
+    return drive(prove_steps(shape, tiles, goal, bound, threshold, deadline, stopped=stopped, ticked=ticked))
+
+
+def prove_steps(
+    shape: str,
+    tiles: tuple[int, ...],
+    goal: tuple[int, ...],
+    bound: str,
+    threshold: int,
+    deadline: float,
+    *,
+    stopped: Callable[[], bool],
+    ticked: Callable[[int], None] | None = None,
+) -> Steps[tuple]:
+    """:func:`prove` as steps: the iteration pauses at the end of each time slice."""
     board = board_of(shape, tiles, goal)
     info = resolve_bound(board.shape, bound, board.target)
     frame = frame_for(board.target)
@@ -64,23 +81,26 @@ def prove(
         if stopped() or time.time() > deadline:
             raise Stop
 
-    def tick(nodes: int) -> int:
+    def on_tick(nodes: int) -> None:
         if ticked is not None:
             ticked(nodes)
         check()
-        return nodes + PROVE_TICK
+
+    tick = ticks(PROVE_TICK, on_tick)
 
     start = time.perf_counter()
     position = list(frame.position(tiles))
     kwargs: dict[str, Any] = {} if frame.search_goal is None else {"goal": frame.search_goal}
     try:
         with checking_setup(check):  # the set-up (move tables: seconds in the browser) within the deadline too
-            searcher = info.factory(board.shape, position, tick, **kwargs)
+            searcher = yield from retried(lambda: info.factory(board.shape, position, tick, **kwargs))
     except Stop:
         return ("stopped", threshold, 0, time.perf_counter() - start)
     threshold = max(threshold, first_bound(board.shape, position, searcher.h0, frame.search_goal))
     try:
-        path, nodes = searcher.run(threshold)
+        if stopped() or time.time() > deadline:
+            raise Stop
+        path, nodes = yield from search_steps(searcher, threshold)
     except Stop:
         return ("stopped", threshold, 0, time.perf_counter() - start)
     if path is None:
@@ -98,7 +118,16 @@ def improve(
     of *mode*, its state *carried* from the last call (beam width, window size, node limit and
     offset); returns ``(best squares, carried, done, nodes)`` after an improvement, after
     :data:`IMPROVE_SLICE` seconds without one, when there is nothing left to try, or when asked
-    to stop or past *deadline* (wall clock) — the best found kept in every case."""
+    to stop or past *deadline* (wall clock) — the best found kept in every case.
+    :func:`improve_steps` is the same as steps (:mod:`fifteen.search.slices`)."""
+    return drive(improve_steps(shape, tiles, goal, squares, mode, carried, deadline, stopped=stopped))
+
+
+def improve_steps(
+    shape: str, tiles: tuple[int, ...], goal: tuple[int, ...], squares: list[int], mode: str, carried: dict, deadline: float, *, stopped
+) -> Steps[tuple]:
+    """:func:`improve` as steps: a window search or a beam paused at the end of a time slice goes
+    on where it stopped at the next step."""
     board = board_of(shape, tiles, goal)
     best = [list(squares)]
 
@@ -117,7 +146,7 @@ def improve(
     try:
         while not improver.done and time.monotonic() - last < IMPROVE_SLICE:
             before = len(best[0])
-            improver.step(check)
+            yield from retried(lambda: improver.step(check))
             if len(best[0]) < before and time.monotonic() - start > 0.05:
                 break  # an improvement: back to the coordinator
     except Stop:
@@ -128,4 +157,4 @@ def improve(
     return (best[0], state, improver.done, improver.nodes)
 
 
-__all__ = ["IMPROVE_SLICE", "PROVE_TICK", "board_of", "improve", "prove"]
+__all__ = ["IMPROVE_SLICE", "PROVE_TICK", "board_of", "improve", "improve_steps", "prove", "prove_steps"]

@@ -48,10 +48,11 @@ from fifteen.errors import InputError
 from fifteen.frame import frame_for
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
 from fifteen.optimal import Solution, check_answer
-from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_task
+from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, task_steps
 from fifteen.search.estimate import estimate
 from fifteen.search.ida import SECONDS_DIGITS, Iteration
 from fifteen.search.moves import move_tables
+from fifteen.search.slices import Steps
 
 _SEARCHES: dict[int, ParallelSearch] = {}
 #: The longest optimum of each search's board (fifteen.bounds.databases.longest_optimum), for its estimate.
@@ -247,13 +248,14 @@ def node_reports(progress, base: Callable[[], int] = lambda: 0) -> Callable[[int
     return ticked
 
 
-def run_bundle(params: dict, progress=None) -> dict:
-    """``parallel_tasks``: search the bundle's tasks in order; after one with a solution, stop."""
+def run_bundle(params: dict, progress=None) -> Steps[dict]:
+    """``parallel_tasks``: search the bundle's tasks in order; after one with a solution, stop (steps:
+    :mod:`fifteen.search.slices`)."""
     done = [0]
     ticked = node_reports(progress, lambda: done[0])
     outcomes = []
     for task in [task_from(d) for d in params.get("tasks") or []]:  # all checked before any runs
-        outcome = run_task(task, ticked=ticked)
+        outcome = yield from task_steps(task, ticked=ticked)
         done[0] += outcome.nodes
         if outcome.path is not None:  # a solution below the task's board: replayed before the page hears of it
             shape = Shape.parse(task.shape)

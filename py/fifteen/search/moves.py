@@ -80,6 +80,7 @@ from functools import cache, lru_cache
 from fifteen.board import DELTAS, Shape, neighbours, transpose_squares, transpose_tiles
 from fifteen.errors import InputError
 from fifteen.search import known_sequences
+from fifteen.search.slices import Steps, drive, due, resumable
 
 #: Length of the longest forbidden sequence looked for (3,716 automaton states on 4x4).
 PRUNE_DEPTH = 10
@@ -126,6 +127,13 @@ class Move:
 def _forbidden_sequences(
     n: int, exits: Sequence[Sequence[tuple]], depth: int, mirror=None, starts: Sequence[int] | None = None
 ) -> dict[tuple, tuple]:
+    """:func:`_forbidden_steps` run to the end."""
+    return drive(_forbidden_steps(n, exits, depth, mirror, starts))
+
+
+def _forbidden_steps(
+    n: int, exits: Sequence[Sequence[tuple]], depth: int, mirror=None, starts: Sequence[int] | None = None
+) -> Steps[dict[tuple, tuple]]:
     """Blank paths that reach a position an earlier path from the same square reached, each
     with that earlier path (its *twin*); from every square (or those of *starts*) of a board of
     *n* squares whose square b has the moves ``exits[b] = [(key, square the blank goes to)]``.
@@ -143,6 +151,7 @@ def _forbidden_sequences(
     forbidden sequences read backwards from its last move (usually a step or two, where
     slicing out each suffix took eight), and a position is a ``bytes`` of the squares'
     starting numbers (``array("H")`` past 254 squares); each path carries its mirror image.
+    Steps (:mod:`fifteen.search.slices`): the enumeration pauses at the end of each time slice.
     """
     forbidden: dict[tuple, tuple] = {}
     # the forbidden sequences read backwards: key -> [is a whole sequence, {previous key: ...}]
@@ -162,9 +171,11 @@ def _forbidden_sequences(
     steps = 0
     for k in range(1, depth + 1):
         cands = []
-        for path, x, pos, b, image in layer:
+        for i, (path, x, pos, b, image) in enumerate(layer):
             steps += 1
             _setup_step(steps)
+            if not i & 1023 and due():
+                yield
             for m, s in exits[b]:
                 # a forbidden suffix of path + (m,) (of 2 to k - 1 moves) ends with m
                 node = backwards.get(m)
@@ -197,9 +208,11 @@ def _forbidden_sequences(
 
             cands.sort(key=key)
         nxt = []
-        for longer, x, after, s, image in cands:
+        for i, (longer, x, after, s, image) in enumerate(cands):
             steps += 1
             _setup_step(steps)
+            if not i & 4095 and due():
+                yield
             key2 = (x, after)
             twin = seen.get(key2)
             if twin is not None:
@@ -368,7 +381,9 @@ class MoveTables:
                 forbidden = found
             else:
                 exits = [[(m, self.moves[m].blank_to) for m in ms] for ms in from_square]
-                forbidden = set(_forbidden_sequences(n, exits, depth, mirror))
+                # (paused at the end of a time slice, the enumeration goes on when these tables are asked again)
+                key = ("forbidden sequences", shape, depth, mirror_closed)
+                forbidden = set(resumable(key, lambda: _forbidden_steps(n, exits, depth, mirror)))
                 if mirror is not None:
                     forbidden = {f for f in forbidden if tuple(mirror[m] for m in f) in forbidden}
         table = _pruning_automaton(self.moves, from_square, n, forbidden)

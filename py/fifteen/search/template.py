@@ -61,6 +61,7 @@ field), and the generated source opens with that key.  ``docs/architecture.md`` 
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 import textwrap
@@ -70,6 +71,7 @@ from functools import cache
 from typing import Any
 
 from fifteen.search.moves import MoveTables
+from fifteen.search.slices import Pause
 
 #: ``tick(nodes) -> nodes at which to call it again`` (see :func:`fifteen.search.ida.ida_star`).
 Tick = Callable[[int], int]
@@ -189,11 +191,25 @@ def _cut(inner: str, test: str, value: str, bpmx: bool, undo: tuple[str, ...] = 
     return lines + [f"{inner}    {x}" for x in undo] + [f"{inner}    continue"]
 
 
-def _children_source(ch: Children, cut: str, indent: int, bpmx: bool = False) -> list[str]:
-    """The loop over one successor list; *cut* is the test that skips a child on its value ``h``."""
+def _children_source(ch: Children, cut: str, indent: int, bpmx: bool, resume: bool = False) -> list[str]:
+    """The loop over one successor list; *cut* is the test that skips a child on its value ``h``.
+    With *resume* (the node's frame in ``again``): the children before the one the trail names
+    (``square``) are skipped (they were searched before the pause), that one is searched by
+    ``again``, the next ones by ``rec``."""
     pad = " " * indent
     inner = pad + "    "
-    lines = [f"{pad}for {', '.join(ch.fields)} in {ch.table}[state]:", f"{inner}t = board[s]"]
+    lines = [f"{pad}for {', '.join(ch.fields)} in {ch.table}[state]:"]
+    if resume:
+        lines += [
+            f"{inner}if skip:",
+            f"{inner}    if s != square:",
+            f"{inner}        continue",
+            f"{inner}    skip = False",
+            f"{inner}    call = again",
+            f"{inner}else:",
+            f"{inner}    call = rec",
+        ]
+    lines.append(f"{inner}t = board[s]")
     lines += [inner + x for x in ch.value]
     lines += _cut(inner, cut, "h", bpmx)
     if ch.second:
@@ -206,12 +222,86 @@ def _children_source(ch: Children, cut: str, indent: int, bpmx: bool = False) ->
     lines.append(f"{inner}board[b] = t")
     lines += [inner + x for x in ch.apply]
     lines += [
-        f"{inner}if rec(s, st, budget, {', '.join(ch.child)}):",
+        f"{inner}if {'call' if resume else 'rec'}(s, st, budget, {', '.join(ch.child)}):",
         f"{inner}    path.append(s)",
         f"{inner}    return True",
     ]
-    lines += [inner + x for x in ch.restore]
-    lines.append(f"{inner}board[s] = t")
+    lines += [inner + x for x in _restore(ch)]
+    return lines
+
+
+def _restore(ch: Children) -> list[str]:
+    return [*ch.restore, "board[s] = t"]
+
+
+def _guarded(loops: list[tuple[Children, int]], cut: str, indent: int, bpmx: bool, ends: bool, resume: bool = False) -> list[str]:
+    """The loops over the successor lists of one pass (*loops*: each list with its number in the
+    node), in one ``try``: a pause (:class:`fifteen.search.slices.Pause`) out of a child's search
+    puts the move back and notes ``(loop number, s)`` on the trail (``note``), the list being the one that
+    holds ``s`` (the lists of a pass are disjoint: :class:`LoopProgram` checks it).  *ends*: the
+    node's ``return False`` follows, in the ``try``.  A ``try`` costs nothing per node when
+    nothing is raised (given the line of its first loop, see :func:`_compiled`, it leaves no
+    no-op; with ``return False`` inside, no jump over the handler)."""
+    pad = " " * indent
+    inner = pad + "    "
+    lines = [f"{pad}try:"]
+    for ch, _ in loops:
+        lines += _children_source(ch, cut, indent + 4, bpmx, resume)
+    if ends:
+        lines.append(f"{inner}return False")
+    lines.append(f"{pad}except Pause:  # a child's search paused: its move undone, this node's place noted")
+    for k, (ch, j) in enumerate(loops):
+        undo = [*_restore(ch), f"note({j}, s)"]
+        if len(loops) == 1:
+            lines += [inner + x for x in undo]
+            break
+        if k < len(loops) - 1:
+            field = ch.fields.index("s")
+            lines.append(f"{inner}{'if' if k == 0 else 'elif'} holds({ch.table}[state], {field}, s):")
+        else:
+            lines.append(f"{inner}else:")
+        lines += [inner + "    " + x for x in undo]
+    lines.append(f"{inner}raise")
+    return lines
+
+
+def _node_source(loop: Loop, resume: bool) -> list[str]:
+    """The body of ``dfs`` (after the node's count), or with *resume* of ``again``: the same tests
+    and loops without the count and the tick, each loop run only from the one the trail names."""
+    lines: list[str] = []
+    loops = iter(range(len(loop.children) * (3 if loop.order else 1)))
+
+    def each(cut: str, indent: int, ends: bool) -> list[str]:
+        numbered = [(ch, next(loops)) for ch in loop.children]
+        if not resume:
+            return _guarded(numbered, cut, indent, loop.bpmx, ends)
+        out: list[str] = []
+        pad = " " * indent
+        for ch, j in numbered:
+            out += [f"{pad}if where <= {j}:", f"{pad}    skip = where == {j}"]
+            out += _guarded([(ch, j)], cut, indent + 4, loop.bpmx, False, resume=True)
+        return out
+
+    tick = [] if resume else ["            if nodes >= next_tick:", "                next_tick = tick(nodes)"]
+    if loop.tick_slack is None:
+        if not resume:
+            lines += ["        if nodes >= next_tick:", "            next_tick = tick(nodes)"]
+        lines.append("        budget -= 1")
+    elif loop.order is None:
+        lines.append("        budget -= 1")
+        if not resume:
+            lines += [f"        if {loop.tick_slack} and nodes >= next_tick:", "            next_tick = tick(nodes)"]
+    else:
+        parent = loop.parent_value
+        lines += ["        budget -= 1", f"        if {loop.tick_slack}:", *tick, f"            if {loop.order}:"]
+        lines.append("                # Ordering pass: the children whose value does not rise first, the others second.")
+        lines += each(f"h > {parent}", 16, False)
+        lines += each(f"h < {parent} or h > budget", 16, True)
+        if resume:
+            lines.append("                return False")
+    lines += each("h > budget", 8, True)
+    if resume:
+        lines.append("        return False")
     return lines
 
 
@@ -246,8 +336,9 @@ def _key(loop: Loop, body: list[str]) -> list[str]:
     lines += [
         "# " + line
         for line in textwrap.wrap(
-            "make(tables..., tick) -> (dfs, counter).  dfs(b, state, budget, ...) searches below one node: True when the"
-            " goal is within budget moves (its path is then in path); counter(reset) reads and restarts the node count.",
+            "make(tables..., tick) -> (dfs, counter, again, trail).  dfs(b, state, budget, ...) searches below one node:"
+            " True when the goal is within budget moves (its path is then in path); counter(reset) reads and restarts the"
+            " node count; again(...) resumes a search paused by the tick along its trail (fifteen.search.slices).",
             WIDTH - 2,
         )
     ]
@@ -269,81 +360,141 @@ def _wrapped(prefix: str, items: tuple[str, ...], indent: str) -> list[str]:
 
 @cache
 def generate(loop: Loop) -> str:
-    """The source of ``make(<names>, tick) -> (dfs, counter)`` for *loop*, opened by its key."""
+    """The source of ``make(<names>, tick) -> (dfs, counter, again, trail)`` for *loop*, opened by its key."""
     names = loop.names
+    args = ", ".join(("b", "state", "budget") + loop.args)
     signature = ("b", "state", "budget") + loop.args + tuple(f"{n}={n}" for n in names) + ("rec=None",)
     lines = [
         *_wrapped("def make", (*names, "tick"), ""),
         "    nodes = next_tick = 0",
+        "    trail = []  # a paused search's place: (loop, square) per level, the root's last",
         "",
-        "    def counter(reset=None):",
+        "    def counter(reset=None, keep=False):",
         "        nonlocal nodes, next_tick",
         "        if reset is not None:",
-        "            nodes, next_tick = 0, reset",
+        "            next_tick = reset",
+        "            if not keep:",
+        "                nodes = 0",
         "        return nodes",
         "",
         *_wrapped("def dfs", signature, "    "),
         "        nonlocal nodes, next_tick",
         "        nodes += 1",
-    ]
-    if loop.tick_slack is None:
-        lines += ["        if nodes >= next_tick:", "            next_tick = tick(nodes)", "        budget -= 1"]
-    elif loop.order is None:
-        lines += ["        budget -= 1", f"        if {loop.tick_slack} and nodes >= next_tick:", "            next_tick = tick(nodes)"]
-    else:
-        lines += [
-            "        budget -= 1",
-            f"        if {loop.tick_slack}:",
-            "            if nodes >= next_tick:",
-            "                next_tick = tick(nodes)",
-            f"            if {loop.order}:",
-            "                # Ordering pass: the children whose value does not rise first, the others second.",
-        ]
-        parent = loop.parent_value
-        for ch in loop.children:
-            lines += _children_source(ch, f"h > {parent}", 16, loop.bpmx)
-        for ch in loop.children:
-            lines += _children_source(ch, f"h < {parent} or h > budget", 16, loop.bpmx)
-        lines.append("                return False")
-    for ch in loop.children:
-        lines += _children_source(ch, "h > budget", 8, loop.bpmx)
-    lines += [
-        "        return False",
+        *_node_source(loop, resume=False),
+        "",
+        *_wrapped("def again", signature, "    "),
+        "        # dfs resumed along the trail: the nodes on it were counted before the pause.",
+        "        nonlocal nodes",
+        "        if not trail:  # the node whose tick paused the search: searched afresh, counted once",
+        "            nodes -= 1",
+        f"            return rec({args})",
+        "        where, square = trail.pop()",
+        *_node_source(loop, resume=True),
         "",
         "    dfs.__defaults__ = dfs.__defaults__[:-1] + (dfs,)",
-        "    return dfs, counter",
+        "    again.__defaults__ = again.__defaults__[:-1] + (dfs,)",
+        "    return dfs, counter, again, trail",
     ]
     return "\n".join(_key(loop, lines) + lines) + "\n"
 
 
 @cache
 def _compiled(loop: Loop):
-    return compile(generate(loop), f"<fifteen.search.template {loop.name}>", "exec")
+    # Each ``try`` is given the line of the loop it guards: the compiler then drops the no-op it
+    # would run per node to mark the ``try`` line (CPython 3.11-3.14), so a ``try`` costs nothing.
+    tree = ast.parse(generate(loop))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try):
+            node.lineno = node.body[0].lineno
+    return compile(tree, f"<fifteen.search.template {loop.name}>", "exec")
 
 
 class Searcher:
-    """A search from one position: ``h0`` (the bound's value there) and :meth:`run`.
+    """A search from one position: ``h0`` (the bound's value there), :meth:`run` and :meth:`resume`.
 
     Made by :meth:`LoopProgram.searcher`; the contract is :func:`fifteen.search.ida.ida_star`'s.
     """
 
-    __slots__ = ("h0", "_dfs", "_counter", "_tick", "_path", "_blank", "_state", "_args", "_at_goal")
+    __slots__ = ("h0", "_dfs", "_counter", "_again", "_trail", "_tick", "_path", "_blank", "_state", "_args", "_at_goal", "_paused")
 
-    def __init__(self, h0: int, dfs, counter, tick: Tick, path: list[int], blank: int, state: int, args: tuple, at_goal: bool):
+    def __init__(self, h0: int, loop, tick: Tick, path: list[int], blank: int, state: int, args: tuple, at_goal: bool):
         self.h0 = h0
-        self._dfs, self._counter, self._tick, self._path = dfs, counter, tick, path
+        self._dfs, self._counter, self._again, self._trail = loop
+        self._tick, self._path = tick, path
         self._blank, self._state, self._args, self._at_goal = blank, state, args, at_goal
+        self._paused: tuple[int, list[tuple[int, int]]] | None = None  # (budget, trail) of a paused run
 
     def run(self, budget: int) -> tuple[list[int] | None, int]:
         """Search for a solution of at most *budget* moves: ``(path, nodes)``, *path* the blank's
-        squares in reverse order (``None`` when there is none) and *nodes* those expanded."""
+        squares in reverse order (``None`` when there is none) and *nodes* those expanded.  When
+        the tick raises :class:`fifteen.search.slices.Pause` the search is paused: :meth:`resume`
+        continues it."""
         counter = self._counter
         counter(self._tick(0))
-        path = self._path
-        path.clear()
+        self._path.clear()
+        self._paused = None
         ensure_recursion(budget)
-        found = self._at_goal or self._dfs(self._blank, self._state, budget, *self._args)
-        return (list(path) if found else None), counter()
+        if self._at_goal:
+            return [], counter()
+        return self._search(budget, self._dfs)
+
+    @property
+    def nodes(self) -> int:
+        """The nodes of the last run so far (also after it raised)."""
+        return self._counter()
+
+    @property
+    def paused(self) -> bool:
+        """True when the last :meth:`run` or :meth:`resume` was paused by the tick."""
+        return self._paused is not None
+
+    def resume(self) -> tuple[list[int] | None, int]:
+        """Continue the paused run: the same nodes, counted once, and the same result as a run
+        that was never paused (it may pause again)."""
+        if self._paused is None:
+            raise RuntimeError("resume: the search is not paused")
+        budget, trail = self._paused
+        self._paused = None
+        self._trail[:] = trail  # the deepest frame's first: the root's is popped first
+        counter = self._counter
+        counter(counter() + 1, keep=True)  # the next tick at the next node: a pause comes at once if due
+        ensure_recursion(budget)
+        return self._search(budget, self._again)
+
+    def _search(self, budget: int, dfs) -> tuple[list[int] | None, int]:
+        try:
+            found = dfs(self._blank, self._state, budget, *self._args)
+        except Pause as paused:
+            self._paused = (budget, paused.trail)
+            raise
+        return (list(self._path) if found else None), self._counter()
+
+
+def _note(loop: int, square: int) -> None:
+    """In a generated loop's ``except Pause``: the node was searching its child *square* in its
+    loop number *loop* (a global of the loop, so that ``dfs`` has no local more)."""
+    paused = sys.exc_info()[1]
+    assert isinstance(paused, Pause)
+    paused.trail.append((loop, square))
+
+
+def _holds(entries: Sequence[tuple], field: int, square: int) -> bool:
+    """In a generated loop's ``except Pause``: whether a successor list's *entries* move the blank
+    to *square* (their field *field*).  A global of the loop: a comprehension there would make
+    ``s`` a cell variable of ``dfs``, slower on every node."""
+    return any(e[field] == square for e in entries)
+
+
+def _check_disjoint(loop: Loop, static: dict[str, Any]) -> None:
+    """The successor lists of *loop* never hold the same square in one state (a pause out of a
+    child's search is put back by the list that holds its square)."""
+    if len(loop.children) < 2:
+        return
+    lists = [(static[ch.table], ch.fields.index("s")) for ch in loop.children]
+    for state in range(len(lists[0][0])):
+        squares = [e[k] for table, k in lists for e in table[state]]
+        if len(squares) != len(set(squares)):
+            raise ValueError(f"{loop.name}: the successor lists share a square in state {state}")
 
 
 class LoopProgram:
@@ -352,7 +503,8 @@ class LoopProgram:
     def __init__(self, loop: Loop, static: dict[str, Any]):
         self.loop = loop
         self.static = static
-        namespace: dict[str, Any] = {}
+        _check_disjoint(loop, static)
+        namespace: dict[str, Any] = {"Pause": Pause, "note": _note, "holds": _holds}
         exec(_compiled(loop), namespace)
         self._make = namespace["make"]
 
@@ -379,15 +531,25 @@ class LoopProgram:
         blank = list(board).index(0)
         if state is None:
             state = tables.start_states[blank]
+        at_goal = tuple(board) == tuple(tables.shape.goal() if goal is None else goal)
+        return self.bare(board, tick, blank, state, h0, args, values, at_goal)
+
+    def bare(
+        self, board: Sequence[int], tick: Tick, blank: int, state: int, h0: int, args: tuple, values: dict[str, Any], at_goal: bool
+    ) -> Searcher:
+        """A :class:`Searcher` of *board* (a copy is the loop's own; ``board`` in *values*
+        instead, when it is not a plain copy), its blank on *blank*, in automaton *state*, with the
+        state arguments *args* and the per-position lists *values*; *at_goal*: *board* is the
+        goal (the search then expands nothing).  :meth:`searcher` is this for the package's
+        move tables; a search with tables of its own (the anytime windows) calls it directly."""
         path: list[int] = []
         names = dict(self.static, path=path, **values)
         names.setdefault("board", list(board))  # the loop's own copy, moved in and restored
         missing = set(self.loop.names) - set(names)
         if missing:
             raise TypeError(f"{self.loop.name}: no value for {sorted(missing)}")
-        dfs, counter = self._make(tick=tick, **{n: names[n] for n in self.loop.names})
-        at_goal = tuple(board) == tuple(tables.shape.goal() if goal is None else goal)
-        return Searcher(h0, dfs, counter, tick, path, blank, state, args, at_goal)
+        loop = self._make(tick=tick, **{n: names[n] for n in self.loop.names})
+        return Searcher(h0, loop, tick, path, blank, state, args, at_goal)
 
 
 __all__ = ["SKELETON_LEGEND", "Children", "Loop", "LoopProgram", "Searcher", "Tick", "ensure_recursion", "generate"]

@@ -92,38 +92,53 @@ export class BoundsLine {
    * unless it answered for it already, or `force`.
    */
   refresh({ force = false } = {}) {
-    const { model, view, ask } = this.hooks;
+    const { model, ask } = this.hooks;
     clearTimeout(this.timer);
     if (!model.ready || model.job) return;
     const board = model.shownBoard();
     const key = board.key();
-    if (key === this.key && !force) return;
+    if (key === this.key && !force) {
+      this.render(); // (answered already: a checked text's bounds came with its check)
+      return;
+    }
     this.timer = setTimeout(async () => {
       const seq = ++this.seq;
-      const newShape = !this.knownShapes.has(board.shape);
       try {
         const r = await ask(JobKind.BOUNDS, Method.BOUNDS, board.params());
-        if (seq !== this.seq) return;
-        this.key = key;
-        model.boundsAnswered(r);
-        this.render();
-        this.hooks.warmUp(board.shape);
-        if (newShape) {
-          this.knownShapes.add(board.shape);
-          model.solverInfo(await ask(JobKind.INFO, Method.INFO, {}));
-          this.fillMenu();
-        }
+        if (seq === this.seq) this.answered(board, r);
       } catch (err) {
         if (seq !== this.seq || err.type === ErrorType.CANCELLED) return;
-        if (err.type === ErrorType.ASSET) {
-          view.setStatus("error", `Error: ${err.message}`);
-          model.damagedFile(err.file);
-          view.showError("A database file is damaged", err.message, { skip: !!model.damaged });
-        } else {
-          view.bounds.clear(err.message);
-        }
+        if (err.type === ErrorType.ASSET) this.failed(err);
+        else this.hooks.view.bounds.clear(err.message);
       }
     }, 60);
+  }
+
+  /** The solver's "bounds" answer `r` for `board` (asked here, or with a typed text's check: text.js). */
+  async answered(board, r) {
+    const { model, ask } = this.hooks;
+    this.seq++; // (an older answer still on its way is dropped)
+    clearTimeout(this.timer);
+    this.key = board.key();
+    model.boundsAnswered(r);
+    this.render();
+    this.hooks.warmUp(board.shape);
+    if (this.knownShapes.has(board.shape)) return;
+    this.knownShapes.add(board.shape);
+    try {
+      model.solverInfo(await ask(JobKind.INFO, Method.INFO, {})); // (the bounds of the shape's tables, loaded now)
+      this.fillMenu();
+    } catch {
+      this.knownShapes.delete(board.shape); // asked again with the next answer
+    }
+  }
+
+  /** A damaged database (an ASSET error of a "bounds" request): the page says so and offers to go on without it. */
+  failed(err) {
+    const { model, view } = this.hooks;
+    view.setStatus("error", `Error: ${err.message}`);
+    model.damagedFile(err.file);
+    view.showError("A database file is damaged", err.message, { skip: !!model.damaged });
   }
 
   /**

@@ -15,12 +15,12 @@
 //   * a long job has a time budget where it can run long (a hint: the one search it needs
 //     may take minutes); when it runs out the job is stopped and its owner is told why;
 //   * a change of position stops the jobs that belong to the old one (positionChanged);
-//   * a short job (quick: milliseconds) is never stopped (stopping one may cost a restart of
-//     the worker): a stop lets it end and its answer is dropped.
+//   * a short job (quick: milliseconds) is never stopped: a stop lets it end and its answer is
+//     dropped.
 //
-// Stopping is the solver's cancel (SolverPool.cancel: the interrupt buffer when the page is
-// cross-origin isolated, else a restart of the worker); the next job starts once the solver
-// is usable again.  A stopped job's promise rejects with a CANCELLED error whose `why`
+// Stopping is the solver's cancel (SolverPool.cancel: a CANCEL that the worker hears between two
+// time slices of its call, within tens of milliseconds; only a worker that does not answer is
+// restarted); the next job starts once the solver is usable again.  A stopped job's promise rejects with a CANCELLED error whose `why`
 // (Why) says what stopped it and `by` which job did.  Pure of the DOM: the status line is
 // drawn by the caller from status() when onChange fires (tests/js/jobs.test.mjs).
 

@@ -36,7 +36,15 @@ const jobs = new Jobs(client, { onChange: renderStatus });
 /** A short request to the solver as a job of `kind`. */
 const ask = (kind, method, params, options) => jobs.run(kind, () => client.call(method, params), options);
 
-const text = new TextField({ model, view, ask, run, changePosition, shapes: () => model.info?.shapes || SHAPES });
+const text = new TextField({
+  model,
+  view,
+  ask,
+  run,
+  changePosition,
+  shapes: () => model.info?.shapes || SHAPES,
+  bounds: { answered: (board, r) => bounds.answered(board, r), failed: (err) => bounds.failed(err) },
+});
 /** Share links in the address bar (links.js). */
 const links = new Links({ model, view, text, run, linkOpened: (hash) => lab.linkOpened(hash) });
 const bounds = new BoundsLine({ model, view, ask, warmUp: (shape) => startup.warmUp(shape, (params) => ask(JobKind.WARMUP, Method.SOLVE, params)) });
@@ -90,11 +98,11 @@ function solverLost() {
 function solverFailed(err) {
   run(model.solverLost());
   view.setSolveEnabled(false);
-  if (model.job) run(model.solveFailed(model.job, err));
+  const failed = model.job ? model.solveFailed(model.job, err) : [];
+  solving.ended(failed);
   run([model.setStatus("error", `Error: ${err.message}`)]);
   model.damagedFile(err.type === ErrorType.ASSET ? err.file : null);
   view.showError(fatalTitle(err), err.message, { skip: !!model.damaged });
-  solving.ended();
 }
 
 // ------------------------------------------------------------------ effects of the model
@@ -137,14 +145,8 @@ function run(effects) {
       case "applyMoves":
         run(model.applyMoves(e.directions));
         break;
-      case "solve":
-        solving.run(e.job);
-        break;
-      case "cancel":
+      case "cancel": // a position change from the address bar stops the solve
         solving.stop(e.job, e.why);
-        break;
-      case "solvingEnded":
-        solving.ended();
         break;
       case "focusResult":
         view.focusResult();

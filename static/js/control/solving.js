@@ -20,7 +20,10 @@ import { plainInputError } from "./text.js";
 export class Solving {
   /**
    * hooks (main.js): model, view, client (the pool), jobs, startup (its poolView), lab, packs,
-   * bounds, text, run(effects).
+   * bounds, text, run(effects) (what the model's transitions show).  A solve is this class's
+   * from start to end: it asks the model for the job, runs it as a job of jobs.js, stops it and
+   * ends it; main.js only renders what the model says (and stops a solve that a position change
+   * from the address bar cancels: stop()).
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -38,7 +41,9 @@ export class Solving {
       const fast = anytime ?? anytimeByDefault(model.position, bounds, model.info?.limits);
       // an anytime answer starts from the root's first cost bound, a proven lower bound: the prover's first threshold
       const root = fast ? (bounds?.start?.[model.bound] ?? null) : null;
+      const before = model.job;
       run(model.solveRequested(model.bound, performance.now(), { anytime: fast, proven: proven ?? root }));
+      if (model.job && model.job !== before) this.run(model.job);
     };
     if (model.textDirty && model.ready) {
       // the click must use the typed text even before its check ran
@@ -58,20 +63,32 @@ export class Solving {
     // not Cancel's double-click guard: Fast answer is never under the pointer in Solve's place, and
     // a click it ignored would leave `next` for the next Cancel
     this.hooks.run(model.cancelJob(""));
+    this.stop(job, "");
   }
 
   cancel() {
-    this.hooks.run(this.hooks.model.cancelRequested(performance.now()));
+    const { model, run } = this.hooks;
+    const job = model.job;
+    run(model.cancelRequested(performance.now()));
+    if (job?.cancelling) this.stop(job, "");
   }
 
-  /** The solving ended (answer, cancel or failure): the controls come back. */
-  ended() {
+  /** The solving ended (answer, cancel or failure): the controls come back, then `effects` (the model's) are shown. */
+  ended(effects = []) {
     const { model, view, lab, bounds, packs } = this.hooks;
     view.setSolving(false, { ready: model.ready });
     view.setFast({ enabled: model.ready });
     lab.busyChanged();
     bounds.fillMenu();
     packs.render();
+    this.hooks.run(effects);
+  }
+
+  /** The model's answer to `job`'s end (`effects`), when it ended it: the controls come back first. */
+  end(job, effects) {
+    const { model, run } = this.hooks;
+    if (model.job === job) run(effects); // (the job goes on: its status, nothing else)
+    else if (effects.length) this.ended(effects);
   }
 
   async run(job) {
@@ -116,16 +133,16 @@ export class Solving {
       const result = await jobs.run(JobKind.SOLVE, () => client.solve(params, onProgress, { proven: job.proven || 0 }), { user: true });
       // the answer takes the progress's place (its summary says the same), before it is shown and focused
       if (model.job === job && !job.cancelling) view.progress.hide();
-      run(model.solveDone(job, result, { seconds: formatSeconds((performance.now() - t0) / 1000) }));
+      this.end(job, model.solveDone(job, result, { seconds: formatSeconds((performance.now() - t0) / 1000) }));
       if (model.solution?.result === result) lab.solved(job.board, result);
     } catch (err) {
       if (model.job === job && !job.cancelling && err.type === ErrorType.INPUT) text.showError(plainInputError(err));
       if (err instanceof JobStopped && err.why !== Why.USER) {
         view.progress.stopped(); // what it proved stays shown
-        run(model.solveStopped(job, stoppedText(err)));
+        this.end(job, model.solveStopped(job, stoppedText(err)));
         if (job.best) view.progress.hide(); // the best found takes its place
       } else {
-        run(model.solveFailed(job, err));
+        this.end(job, model.solveFailed(job, err));
         if (!model.job && err.type !== ErrorType.CANCELLED) view.progress.hide();
       }
     }
@@ -142,13 +159,16 @@ export class Solving {
     return tips.length ? `Try: ${tips.join(", or ")}.` : "This position needs a stronger bound than this page has, or a Fast answer.";
   }
 
-  /** Stop `job` in the solver; the status then says how it stopped (an anytime search: its best found is shown). */
+  /**
+   * Stop `job` (the model marked it cancelling) in the solver; the status then says how it
+   * stopped (an anytime search: its best found is shown).
+   */
   stop(job, why) {
-    const { model, view, jobs, run } = this.hooks;
+    const { model, view, jobs } = this.hooks;
     view.progress.stopped(); // what it proved stays shown
     view.setCancelling();
     jobs.stop(jobs.find(JobKind.SOLVE), Why.USER).then(({ restarted, seconds }) => {
-      run(model.cancelDone(job, { restarted, seconds: formatSeconds(seconds), why }));
+      this.end(job, model.cancelDone(job, { restarted, seconds: formatSeconds(seconds), why }));
       if (job.best && !why) view.progress.hide(); // the best found takes its place
       const next = this.next;
       this.next = null;

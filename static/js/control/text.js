@@ -110,7 +110,8 @@ export class TextField {
   /**
    * hooks (main.js): model (PageModel), view (PageView), ask(kind, method, params, options) (a
    * request to the solver as a job), run(effects), changePosition(board, source), shapes() the
-   * sizes the solver supports.
+   * sizes the solver supports, bounds (the bounds line, bounds.js: it takes a checked text's
+   * bounds).
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -151,9 +152,21 @@ export class TextField {
   /**
    * Check the text with the solver, towards `goal` (tiles; the position's goal, or its kind on
    * another size: model/board.js goalLike); on success the board follows it.  Resolves to true
-   * when it did.
+   * when it did.  The same check already under way (the field's blur, then a click on Solve) is
+   * awaited, not asked again.
    */
-  async sync({ force = false, goal = null } = {}) {
+  sync(options = {}) {
+    const key = `${this.hooks.model.text.trim()}|${options.goal ?? ""}`;
+    if (this.checking?.key === key) return this.checking.promise;
+    const promise = this.check(options);
+    const checking = (this.checking = { key, promise });
+    promise.finally(() => {
+      if (this.checking === checking) this.checking = null;
+    });
+    return promise;
+  }
+
+  async check({ force = false, goal = null } = {}) {
     const { model, ask, changePosition } = this.hooks;
     const text = model.text.trim();
     if (!force && !model.textDirty) return true;
@@ -164,16 +177,34 @@ export class TextField {
     const d = parseShape(shape);
     const target = goal && goal.length === d.rows * d.cols ? goal : goalLike(model.position, d.rows, d.cols);
     try {
-      const r = await ask(JobKind.CHECK, Method.PARSE, { text, shape, goal: target }, { user: true });
+      // One request checks the text and computes its bounds (the bounds line takes them: no second request)
+      const r = await this.checked(ask, { text, shape, goal: target });
       if (seq !== this.seq) return false;
       model.textValid();
       this.showError("");
-      changePosition(new Board(r.rows, r.cols, r.tiles, r.goal), Source.TEXT);
+      const board = new Board(r.rows, r.cols, r.tiles, r.goal);
+      if (r.bounds) this.hooks.bounds?.answered(board, r);
+      changePosition(board, Source.TEXT);
       return true;
     } catch (err) {
       if (err.type === ErrorType.CANCELLED || seq !== this.seq) return false;
       this.refused(text, shape, err, target);
       return false;
+    }
+  }
+
+  /**
+   * The position of `params` ({text, shape, goal}) with its bounds (fifteen.api "bounds": parsed
+   * and valued in one request); a damaged database is the bounds line's to say, and the
+   * position is then checked alone ("parse").
+   */
+  async checked(ask, params) {
+    try {
+      return await ask(JobKind.CHECK, Method.BOUNDS, params, { user: true });
+    } catch (err) {
+      if (err.type !== ErrorType.ASSET) throw err;
+      this.hooks.bounds?.failed(err);
+      return ask(JobKind.CHECK, Method.PARSE, params, { user: true });
     }
   }
 

@@ -211,9 +211,9 @@ export class Board {
     return `${this.shape}:${this.text()}${name === "standard" ? "" : `|${this.goalText()}`}`;
   }
 
-  /** The position as fifteen.api takes it: {text, shape}, and goal when it is not the standard one. */
+  /** The position as fifteen.api takes it, checked: {tiles, shape} (no text for the solver to parse again), and goal when it is not the standard one. */
   params() {
-    return { text: this.text(), shape: this.shape, ...(this.goalName === "standard" ? {} : { goal: this.goal.slice() }) };
+    return { tiles: this.tiles.slice(), shape: this.shape, ...(this.goalName === "standard" ? {} : { goal: this.goal.slice() }) };
   }
 
   get blank() {

@@ -5,8 +5,9 @@
 // (the controllers keep only their timers), and nothing writes these fields but the methods
 // below.  Pure: no DOM, no timers, no worker (tests/js/page-model.test.mjs drives it under
 // node --test).  Each method that changes what is shown returns a list of effects (plain
-// objects) that main.js carries out: start or cancel a solve, write the URL, render, focus
-// the result, ask before discarding a solution.
+// objects) that main.js carries out: write the URL, render, focus the result, ask before
+// discarding a solution, stop a solve that a position change from the address bar cancels.  A
+// solve is started, stopped and ended by control/solving.js, which calls these methods itself.
 //
 // The rules, in short:
 //   * Every change of position (shuffle, goal, size, example, valid text, a
@@ -282,7 +283,8 @@ export class PageModel {
     if (this.job) {
       // Controls are disabled while solving; only the address bar can get here.
       if (source !== Source.HISTORY && source !== Source.LINK) return [];
-      effects.push(...this.cancelJob("the position changed"));
+      const job = this.job;
+      if (!job.cancelling) effects.push(...this.cancelJob("the position changed"), { type: "cancel", job, why: "the position changed" });
     }
     const same = positionKey(board) === positionKey(this.position);
     if (same && source !== Source.EXAMPLE && source !== Source.START && !this.solution) {
@@ -435,7 +437,8 @@ export class PageModel {
   /**
    * Solve was clicked (or Ctrl+Enter) at time `now` (ms) with bound `bound`; `anytime`: a fast
    * answer improved while it runs (model/anytime.js), not the optimal search; `proven`: a lower
-   * bound already proven (by an optimal search stopped for it).
+   * bound already proven (by an optimal search stopped for it).  A solve that starts is
+   * `this.job` (control/solving.js runs it); the effects only show it.
    */
   solveRequested(bound, now, { anytime = false, proven = null } = {}) {
     if (this.job) return [];
@@ -450,12 +453,7 @@ export class PageModel {
     this.job = { id: ++this.jobSeq, board: this.position.clone(), bound, startedAt: now, cancelling: false, proven, anytime, best: null };
     this.solution = null;
     this.playbackIndex = 0;
-    return [
-      { type: "clearSolution" },
-      this.setStatus(Status.SOLVING, "Solving…"),
-      { type: "solve", job: this.job },
-      { type: "render" },
-    ];
+    return [{ type: "clearSolution" }, this.setStatus(Status.SOLVING, "Solving…"), { type: "render" }];
   }
 
   /** Cancel was clicked (or Escape) at time `now` (ms). */
@@ -465,10 +463,11 @@ export class PageModel {
     return this.cancelJob("");
   }
 
+  /** The solve is being cancelled (`why`: "" for the user's Cancel); whoever cancels it stops it in the solver (control/solving.js stop). */
   cancelJob(why) {
     if (!this.job || this.job.cancelling) return [];
     this.job.cancelling = true;
-    return [this.setStatus(Status.CANCELLED, `Cancelling${why ? ` (${why})` : ""}…`), { type: "cancel", job: this.job, why }];
+    return [this.setStatus(Status.CANCELLED, `Cancelling${why ? ` (${why})` : ""}…`)];
   }
 
   /** The solver stopped after a cancel: restarted (the worker had to be replaced) or not, after `seconds`. */
@@ -478,7 +477,7 @@ export class PageModel {
     const how = restarted ? `the solver had to restart (${seconds})` : `stopped in ${seconds}, no restart needed`;
     const reason = why ? ` because ${why}` : "";
     if (job.best && !why) return this.keepBest(job, `Stopped in ${seconds}${restarted ? " (the solver restarted)" : ""}; the best found is kept`);
-    return [this.setStatus(Status.CANCELLED, `Cancelled${reason}: ${how}.${this.provenText(job)}`), { type: "render" }, { type: "solvingEnded" }];
+    return [this.setStatus(Status.CANCELLED, `Cancelled${reason}: ${how}.${this.provenText(job)}`), { type: "render" }];
   }
 
   /** An improvement of the anytime search of `job`: `best` (model/anytime.js anytimeSolution) is kept; the status says it. */
@@ -493,7 +492,7 @@ export class PageModel {
     this.solution = { start: job.board, bound: job.bound, result: job.best, epoch: this.solverEpoch };
     this.playbackIndex = 0;
     const status = this.setStatus(Status.CANCELLED, `${what}: ${anytimeText(job.best, job.proven)}.`);
-    return [{ type: "solvingEnded" }, { type: "showSolution", focus: true }, status, { type: "render" }];
+    return [{ type: "showSolution", focus: true }, status, { type: "render" }];
   }
 
   /** A progress report for `job`: the status speaks only when the bound rises (throttled announcements). */
@@ -535,7 +534,7 @@ export class PageModel {
       const why = STOPPED_TEXT[result.stopped];
       status.text = this.status.text = `Best found${seconds ? ` in ${seconds}` : ""}: ${anytimeText(result)}${why ? ` (${why})` : ""}.`;
     } else if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, ${optimalWord(result)}.`;
-    return [{ type: "solvingEnded" }, { type: "showSolution", focus: true }, status, { type: "render" }];
+    return [{ type: "showSolution", focus: true }, status, { type: "render" }];
   }
 
   /** The solve of `job` was stopped to make way for another job; `reason`: "Stopped for the comparison." */
@@ -543,14 +542,14 @@ export class PageModel {
     if (this.job !== job || job.cancelling) return [];
     this.job = null;
     if (job.best) return this.keepBest(job, `Solve ${reason.charAt(0).toLowerCase()}${reason.slice(1, -1)}; the best found is kept`);
-    return [this.setStatus(Status.CANCELLED, `Solve ${reason.charAt(0).toLowerCase()}${reason.slice(1)}${this.provenText(job)}`), { type: "solvingEnded" }, { type: "render" }];
+    return [this.setStatus(Status.CANCELLED, `Solve ${reason.charAt(0).toLowerCase()}${reason.slice(1)}${this.provenText(job)}`), { type: "render" }];
   }
 
   /** The solve of `job` failed with `error` ({type, message}). */
   solveFailed(job, error) {
     if (this.job !== job || job.cancelling) return []; // cancelDone will follow
     this.job = null;
-    if (error.type === "cancelled") return [this.setStatus(Status.CANCELLED, "Cancelled: the solver stopped."), { type: "solvingEnded" }, { type: "render" }];
-    return [{ type: "solvingEnded" }, this.setStatus(Status.ERROR, `Error: ${error.message}`), { type: "showError", error }, { type: "render" }];
+    if (error.type === "cancelled") return [this.setStatus(Status.CANCELLED, "Cancelled: the solver stopped."), { type: "render" }];
+    return [this.setStatus(Status.ERROR, `Error: ${error.message}`), { type: "showError", error }, { type: "render" }];
   }
 }

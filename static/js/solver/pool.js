@@ -19,8 +19,8 @@
 // every task of an iteration is done, so they never wait behind a search); this
 // module hands the iteration's task bundles, largest first, to whichever worker
 // is free (the primary included), sums the live node counts of every worker for
-// the progress, stops the others as soon as a task finds a solution (interrupt
-// buffer when isolated, else terminate and restart in the background), asks the
+// the progress, stops the others as soon as a task finds a solution (a CANCEL
+// each hears within a time slice of its call: solver/client.js), asks the
 // worker that found it for the result (PARALLEL_RESULT, which replays it), and
 // puts the bundle of a helper that dies back in the queue.  Only a task that ran
 // to its end counts, so no partial answer is ever reported as optimal.
@@ -67,11 +67,13 @@ export class SolverPool {
     this.createClient = createClient;
     this.size = Math.max(1, size);
     this.helperDelay = helperDelay;
-    this.silent = false; // the primary restarts after a stop: the page is not told
+    this.silent = false; // the primary restarts after the pool's own stop of it: the page is not told
+    this.workersStarted = 0; // Workers made, the first ones and every restart (for automation: fifteenPool)
     this.backgroundShape = null; // the page asked for the workers' background work (background())
     this.settled = false; // the primary's background work was done once: helpers may start
     this.primary = createClient({
       ...handlers,
+      started: () => this.workersStarted++,
       loading: (msg) => {
         if (msg.stage === Stage.BACKGROUND && msg.state === LoadState.DONE) {
           this.settled = true;
@@ -79,7 +81,10 @@ export class SolverPool {
         }
         if (!this.silent || msg.later) handlers.loading?.(msg);
       },
-      restart: () => this.silent || handlers.restart?.(),
+      restart: ({ silent = false } = {}) => {
+        if (silent) this.silent = true;
+        if (!this.silent) handlers.restart?.();
+      },
       ready: (msg) => {
         if (!this.silent) handlers.ready?.(msg);
         this.silent = false;
@@ -213,6 +218,7 @@ export class SolverPool {
       this.scheduleHelpers(0);
     };
     entry.client = this.createClient({
+      started: () => this.workersStarted++,
       ready: () => {
         if (this.backgroundShape) entry.client.background(this.backgroundShape);
         // Warm the shape's tables up (a one-move search), as the page does for the primary.
@@ -284,12 +290,12 @@ export class SolverPool {
   }
 
   /**
-   * Stop the task a worker runs (a solution was found elsewhere): interrupt it, or
-   * restart it in the background; the primary's restart is not shown to the page.
+   * Stop the call a worker runs (a solution was found elsewhere, the answer is proven): a CANCEL
+   * it hears within a slice; a worker that does not answer is restarted in the background (the
+   * primary's restart is not shown to the page).
    */
   stopWorker(client) {
-    if (client === this.primary && !client.interrupt) this.silent = true;
-    return client.cancel();
+    return client.cancel({ silent: true });
   }
 }
 
@@ -297,7 +303,8 @@ export class SolverPool {
 class ParallelSolve extends PoolSolve {
   constructor(pool, params, onProgress, clients) {
     super(pool, onProgress, clients);
-    this.params = { text: params.text, shape: params.shape, bound: params.bound, ...(params.goal ? { goal: params.goal } : {}) };
+    const { text, tiles, shape, bound, goal } = params; // the position (its checked tiles, or a text), its shape, bound and goal
+    this.params = Object.fromEntries(Object.entries({ text, tiles, shape, bound, goal }).filter(([, v]) => v !== undefined && v !== null));
     this.live = clients.map(() => 0); // nodes of each worker's running bundle
     this.lastReport = 0;
   }
@@ -415,9 +422,7 @@ class ParallelSolve extends PoolSolve {
     const finished = this.work.iterations.reduce((a, it) => a + it.seconds, 0);
     its[its.length - 1].seconds = Math.max(0, this.seconds() - finished);
     this.result(i, path, its);
-    if (i !== 0 || this.pool.primary.interrupt) {
-      this.pool.primary.call(Method.PARALLEL_DROP, { search: this.work.search }).catch(() => {});
-    }
+    this.pool.primary.call(Method.PARALLEL_DROP, { search: this.work.search }).catch(() => {});
   }
 
   result(i, path, iterations) {

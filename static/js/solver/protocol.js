@@ -22,13 +22,14 @@
  *             package's download as it starts, before INIT arrives; INIT's `controlled`
  *             is then not read.  A worker without them starts everything at INIT.
  *   CALL      {id, method, params, progress?}
- *             fifteen.api.call(method, params) for a Method below ("solve" without
- *             progress: the page's warm-up); the databases of params.shape are loaded
- *             first when that shape is new; with `progress` true the method's progress
- *             reports come back as PROGRESS {id, progress} (the lab's COMPARE: the
- *             running bound's run so far; the pool's PARALLEL_TASKS and ANYTIME_PROVE: {nodes})
- *   SOLVE     {id, params}   params = {text, shape, bound}
- *             fifteen.api.call("solve", params, progress), with PROGRESS reports
+ *             fifteen.api.call(method, params) for a Method below (SOLVE among them, with
+ *             progress: the page's Solve; without: the warm-up); the databases of params.shape
+ *             are loaded first when that shape is new; with `progress` true the method's
+ *             progress reports come back as PROGRESS {id, progress} (SOLVE: see PROGRESS
+ *             below; the lab's COMPARE: the running bound's run so far; the pool's
+ *             PARALLEL_TASKS and ANYTIME_PROVE: {nodes}).  The worker runs the call in time
+ *             slices of a few tens of milliseconds (fifteen.api.begin and step) and reads its
+ *             messages between two: a CANCEL of the call is heard within a slice.
  *   LOAD_PACK {id, file}
  *             download the optional pack `file` (listed under "packs" in
  *             static/db/manifest.json; never fetched unasked), reporting PROGRESS
@@ -48,11 +49,14 @@
  *             and LOADING {stage: BACKGROUND, state: DONE} ends it.  Never answered; once
  *             per shape.  Nothing is fetched after READY before it (a first visit's bytes
  *             before Ready are the runtime's, the package's and the "ready" databases')
- *   CANCEL    {}
- *             only useful when the page is cross-origin isolated (the worker sets the
- *             interrupt buffer; the page normally writes it itself, as this message
- *             waits behind a running solve); otherwise the page terminates the worker
- *             and starts a new one
+ *   CANCEL    {id?}
+ *             stop the request `id` (without: the one that runs): a CALL ends at the end of
+ *             its running slice, a LOAD_PACK at its next chunk, a request still waiting ends
+ *             as it would start, each with ERROR {type: CANCELLED} (an anytime solve too: its best
+ *             found went out with its PROGRESS reports); the worker then serves the next request.
+ *             Sent out of turn: it does not wait behind the request it stops.  Where the page
+ *             is cross-origin isolated the page also writes SIGINT into the interrupt buffer
+ *             (READY's `interrupt`), which stops even a long step that is not sliced
  *
  * Worker -> page (FromWorker)
  *   LOADING   {stage, state, label, bytes?, loaded?, seconds?, missing?, cached?, snapshot?,
@@ -112,7 +116,6 @@ export function bootOptions(name) {
 export const ToWorker = Object.freeze({
   INIT: "init",
   CALL: "call",
-  SOLVE: "solve",
   LOAD_PACK: "loadPack",
   BACKGROUND: "background",
   CANCEL: "cancel",
@@ -209,7 +212,7 @@ export const PackPhase = Object.freeze({
 });
 
 /**
- * The params of the warm-up: a SOLVE of a one-move position of `shape` ("RxC"), with which the
+ * The params of the warm-up: a CALL of Method.SOLVE on a one-move position of `shape` ("RxC"), with which the
  * solver prepares the tables of its first search of that shape (about a second in the browser).
  * The page sends it when a shape is first shown; the worker's background work runs it too
  * before it makes its memory snapshot, which then holds those tables.
@@ -248,10 +251,9 @@ export const message = Object.freeze({
   // page -> worker
   init: ({ shape, skip = [], controlled = false }) => ({ type: ToWorker.INIT, shape, skip, controlled }),
   call: (id, method, params = {}, { progress = false } = {}) => ({ type: ToWorker.CALL, id, method, params, ...(progress ? { progress } : {}) }),
-  solve: (id, params) => ({ type: ToWorker.SOLVE, id, params }),
   loadPack: (id, file) => ({ type: ToWorker.LOAD_PACK, id, file }),
   background: (shape) => ({ type: ToWorker.BACKGROUND, shape }),
-  cancel: () => ({ type: ToWorker.CANCEL }),
+  cancel: (id) => ({ type: ToWorker.CANCEL, ...(id === undefined ? {} : { id }) }),
   // worker -> page
   loading: (stage, state, label, extra = {}) => ({ type: FromWorker.LOADING, stage, state, label, ...extra }),
   warning: (text) => ({ type: FromWorker.WARNING, message: text }),
