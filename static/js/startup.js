@@ -47,6 +47,10 @@ export class Startup {
         fatal: (err) => this.fatal(err),
         restart: () => this.restart(),
         pool: () => this.renderPool(),
+        // worker 1's starts, restarts included: html[data-solver-starts] (docs/web-app.md, hooks)
+        started: (count) => {
+          if (globalThis.document) document.documentElement.dataset.solverStarts = String(count);
+        },
       },
       // every worker's (the helpers' too) reports of its memory
       { createClient: (handlers) => new SolverClient({ ...handlers, heap: (bytes) => this.heapReported(bytes) }) },
