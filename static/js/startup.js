@@ -6,7 +6,8 @@
 // after a fatal error.  What the page does once the solver is (again) ready, lost or broken is
 // main.js's (the hooks).
 
-import { SolverPool, poolLimits } from "./solver/pool.js";
+import { MAX_WORKERS, SolverPool, poolLimits } from "./solver/pool.js";
+import { measureCores } from "./solver/cores.js";
 import { SolverClient } from "./solver/client.js";
 import { bytesPerWorker } from "./solver/memory.js";
 import { pageControlled, startedWorkerAt } from "./solver/start.js";
@@ -119,6 +120,7 @@ export class Startup {
     const { view } = this.hooks;
     this.buildInfoRead
       .then(() => this.hooks.ask(Method.INFO).catch(() => {}))
+      .then(() => this.fitPoolToCores())
       .then(() => registerOffline(this.buildInfo, { onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000) }))
       .then(() => precacheAll(this.buildInfo))
       .then(
@@ -186,17 +188,48 @@ export class Startup {
     this.poolView.render(this.client.status(), { ...this.workerBytes(), cores: this.cores });
   }
 
+  /**
+   * The cores the default pool counts: navigator.hardwareConcurrency, capped by the cores measured
+   * on this device (solver/cores.js; kept with the figure the browser reported then), and
+   * whether that figure still needs measuring (more than 2 reported, none measured yet).
+   */
+  coresToCount() {
+    const reported = Math.max(1, Math.floor(Number(globalThis.navigator?.hardwareConcurrency) || 1));
+    const kept = prefs.get("cores", null);
+    if (kept && kept.reported === reported && kept.measured >= 1) return { cores: Math.min(reported, kept.measured), unmeasured: false };
+    return { cores: reported, unmeasured: reported > 2 };
+  }
+
   setUpPool() {
-    const limits = poolLimits(globalThis.navigator || {}, this.workerBytes().perWorker);
+    const nav = globalThis.navigator || {};
+    const perWorker = this.workerBytes().perWorker;
+    const limits = poolLimits(nav, perWorker); // the menu: up to the cores the browser reports
+    const { cores, unmeasured } = this.coresToCount();
+    const fitted = poolLimits({ hardwareConcurrency: cores, deviceMemory: nav.deviceMemory }, perWorker);
     const max = Math.max(limits.max, 2); // two workers can always be tried (one core: slower, not wrong)
     const stored = Number(prefs.get("workers", 0));
-    const size = stored >= 1 && stored <= max ? stored : limits.suggested;
+    // the default: the fitted suggestion; one worker until the cores are measured (fitPoolToCores)
+    const size = stored >= 1 && stored <= max ? stored : unmeasured ? 1 : fitted.suggested;
     this.client.setSize(size);
     this.poolView.setChoices(max, size, (n) => {
       prefs.set("workers", n);
       this.client.setSize(n);
     });
     this.renderPool();
+  }
+
+  /**
+   * Once the solver is idle after its first start: when the browser reports more than 2 cores and
+   * none were measured on this device, measure them (solver/cores.js, about half a second; kept)
+   * and size the pool by them, unless the user chose a size.
+   */
+  async fitPoolToCores() {
+    const { unmeasured } = this.coresToCount();
+    if (!unmeasured) return;
+    const reported = Math.floor(Number(globalThis.navigator?.hardwareConcurrency) || 1);
+    const measured = await measureCores(Math.min(reported, MAX_WORKERS));
+    prefs.set("cores", { reported, measured: measured ?? reported });
+    this.setUpPool();
   }
 
   // ---------------------------------------------------------------- start and restart
