@@ -26,6 +26,8 @@ export default [
       "!tests/",
       "!tests/js/",
       "!tests/js/*.mjs",
+      "!tests/e2e/",
+      "!tests/e2e/*.mjs",
       "!bench/",
       "!bench/*.mjs",
       "!eslint.config.js",
@@ -56,8 +58,8 @@ export default [
     rules,
   },
   {
-    // Node: the unit tests, the Pyodide benchmarks and this file.
-    files: ["tests/js/**/*.mjs", "bench/*.mjs", "eslint.config.js"],
+    // Node: the unit tests, the e2e tests' Firefox driver, the Pyodide benchmarks and this file.
+    files: ["tests/js/**/*.mjs", "tests/e2e/*.mjs", "bench/*.mjs", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },
     rules,
   },
