@@ -139,8 +139,14 @@ e2e: assets browser
 
 # The smoke run of the page in one engine (tests/e2e/test_engines.py: load, Korf #1, Stop, a 5x5
 # fast answer, an offline reload); e2e-engines: in the three, one after the other.
-e2e-chromium e2e-firefox e2e-webkit: e2e-%: assets browser
-	$(PY) -m pytest -q tests/e2e/test_engines.py -k $*
+e2e-chromium: assets browser
+	$(PY) -m pytest -q tests/e2e/test_engines.py -k chromium
+
+e2e-firefox: assets browser
+	$(PY) -m pytest -q tests/e2e/test_engines.py -k firefox
+
+e2e-webkit: assets browser
+	$(PY) -m pytest -q tests/e2e/test_engines.py -k webkit
 
 e2e-engines: assets browser
 	$(PY) -m pytest -q tests/e2e/test_engines.py
