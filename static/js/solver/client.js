@@ -177,6 +177,7 @@ export class SolverClient {
         if (!event.message && !this.ready && !retried) {
           retried = true;
           current.terminate();
+          this.failAll(new SolverError(ErrorType.CANCELLED, "Cancelled.")); // (requests sent before READY: none answers now)
           console.warn("The solver worker stopped while starting, with no reason given: starting it again.");
           setTimeout(() => {
             if (this.worker !== current) return; // stopped or restarted meanwhile
