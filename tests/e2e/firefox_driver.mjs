@@ -31,7 +31,18 @@ try {
 }
 const page = await browser.newPage();
 const messages = [];
-page.on("console", (m) => messages.push(`${m.type()}: ${m.text()}`));
+// an error's text from its arguments (m.text() gives "JSHandle@error" for an Error object)
+const argText = (a) => a.evaluate((x) => (x instanceof Error ? `${x.name}: ${x.message}` : String(x))).catch(() => a.toString());
+page.on("console", (m) => {
+  const entry = `${m.type()}: ${m.text()}`;
+  messages.push(entry);
+  if (m.type() === "error" && m.args().length) {
+    Promise.all(m.args().map(argText)).then((parts) => {
+      const i = messages.indexOf(entry);
+      if (i >= 0) messages[i] = `error: ${parts.join(" ")}`;
+    });
+  }
+});
 page.on("pageerror", (e) => messages.push(`pageerror: ${e.message || e}`));
 send({ id: 0, ok: true, value: { version: await browser.version() } });
 
