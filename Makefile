@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: all assets db web serve dist test unit e2e e2e-chromium e2e-firefox e2e-webkit e2e-engines js-test bench clean browser lint lint-python lint-js mutants FORCE
+.PHONY: all assets db web serve dist package test unit e2e e2e-chromium e2e-firefox e2e-webkit e2e-engines js-test bench clean browser lint lint-python lint-js mutants FORCE
 
 all: assets
 
@@ -33,7 +33,8 @@ db: static/db/manifest.json
 
 # ---------------------------------------------------------------- web runtime
 # Vendored Pyodide (from npm, pinned in package-lock.json), the fifteen wheel (rebuilt when
-# py/ changes) and what the worker installs from it, fifteen-*-pyodide.zip: its files plus
+# py/fifteen changes) and what the worker installs from it, fifteen-*-pyodide.zip: the runtime
+# package's files (fifteen/ but its command line: not the wheel's database builder dbbuild/ nor its metadata) plus
 # bytecode compiled by Pyodide's own Python (tools/web_pyc.mjs; no micropip in the browser),
 # static/wheels/manifest.json and static/build-info.json (asset list + hashes: the
 # service worker's cache version).  See docs/web-app.md.  The fifteen wheel is
@@ -41,7 +42,8 @@ db: static/db/manifest.json
 # e.g. every deploy from a fresh checkout, keeps the same cache version.
 PYODIDE_DIR   := static/vendor/pyodide
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
-FIFTEEN_SRC   := pyproject.toml $(FIFTEEN_PY)  # the wheel holds py/fifteen only (pyproject)
+FIFTEEN_SRC   := pyproject.toml $(FIFTEEN_PY)  # what the page's archive is made of
+SOURCE_DATE_EPOCH := 315532800  # 1980-01-01, the earliest zip time stamp: every build the same bytes
 
 node_modules/.stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -54,13 +56,12 @@ $(PYODIDE_DIR)/.stamp: node_modules/.stamp
 
 static/wheels/.fifteen.stamp: $(FIFTEEN_SRC) tools/web_pyc.mjs | $(VENV)/.stamp node_modules/.stamp
 	mkdir -p static/wheels && rm -f static/wheels/fifteen-*.whl static/wheels/fifteen-*.zip
-	mkdir -p .cache && SOURCE_DATE_EPOCH=315532800 $(PY) -m pip wheel -q --no-deps -w static/wheels . >.cache/wheel.log 2>&1 \
+	mkdir -p .cache && SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) $(PY) -m pip wheel -q --no-deps --no-build-isolation -w static/wheels . >.cache/wheel.log 2>&1 \
 	  || { cat .cache/wheel.log; exit 1; }
-	rm -rf py/*.egg-info build/lib build/bdist.*
-	$(PY) -c "import glob, sys, zipfile; names = zipfile.ZipFile(glob.glob('static/wheels/fifteen-*.whl')[0]).namelist(); \
-	  extra = [n for n in names if n.split('/')[0] != 'fifteen' and '.dist-info/' not in n]; \
-	  sys.exit(f'the fifteen wheel holds more than the runtime package: {extra}' if extra else None)"
 	node tools/web_pyc.mjs static/wheels/fifteen-*.whl
+	$(PY) -c "import glob, sys, zipfile; names = zipfile.ZipFile(glob.glob('static/wheels/fifteen-*-pyodide.zip')[0]).namelist(); \
+	  extra = [n for n in names if n.split('/')[0] != 'fifteen' or n.startswith(('fifteen/cli/', 'fifteen/__main__'))]; \
+	  sys.exit(f'the page\'s archive holds more than the browser runs: {extra}' if extra else None)"
 	touch $@
 
 # The xz decoder for the optional 7-8 pack (npm xz-decompress, MIT: xz-embedded compiled to
@@ -116,8 +117,30 @@ PRECOMPRESS ?=
 dist: assets
 	$(PY) tools/web_dist.py --out dist --base "$(SITE_PATH)" --precompress "$(PRECOMPRESS)"
 
+# ---------------------------------------------------------------- the Python package
+# `make package`: the wheel and the sdist users install (`pip install`, `pipx install`), in
+# build/packages/, built by PyPA build with the venv's hatchling (pyproject.toml; as the page's
+# wheel: no download): reproducible (the same SOURCE_DATE_EPOCH as the page's wheel: the same
+# bytes from the same sources), the wheel made from the sdist (so the sdist is complete).  The wheel holds fifteen and dbbuild (`fifteen db build`).
+PACKAGE_DIR := build/packages
+PACKAGE_SRC := pyproject.toml README.md CHANGELOG.md $(FIFTEEN_PY) $(wildcard py/dbbuild/*.py)
+
+$(PACKAGE_DIR)/.stamp: $(PACKAGE_SRC) | $(VENV)/.stamp
+	rm -rf $(PACKAGE_DIR)
+	mkdir -p .cache && SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) $(PY) -m build -q --no-isolation --outdir $(PACKAGE_DIR) . >.cache/package.log 2>&1 \
+	  || { cat .cache/package.log; exit 1; }
+	@ls -l $(PACKAGE_DIR)
+	touch $@
+
+package: $(PACKAGE_DIR)/.stamp
+
+
+# The Python tests run on every core (pytest-xdist), each test file on one worker (the files'
+# fixtures are module- and session-scoped); the browser tests share one page per worker, so they
+# run in one worker of their own, after.
+PYTEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 unit: $(VENV)/.stamp db
-	$(PY) -m pytest -q tests --ignore=tests/e2e
+	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile tests --ignore=tests/e2e
 
 # The three browser engines of the e2e tests, from Debian's packages when missing: chromium
 # (Playwright drives it), firefox-esr (driven over WebDriver BiDi by npm puppeteer-core, no
@@ -157,7 +180,8 @@ js-test: node_modules/.stamp
 	node --test tests/js/*.test.mjs
 
 test: lint js-test assets browser
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile tests --ignore=tests/e2e
+	$(PY) -m pytest -q tests/e2e
 
 # ---------------------------------------------------------------- mutation testing (not CI)
 # mutmut (pinned; installed into the venv here, not by requirements-dev.txt) over the bound and
@@ -210,7 +234,7 @@ pack: $(VENV)/.stamp
 
 # ---------------------------------------------------------------- optional explorer packs
 # Exact-distance tables of 3x4 (and 4x3) and 2x6 (and 6x2) for the small-board explorer
-# (fifteen.lab.explorer): static/db/explore-3x4.f15.xz, explore-2x6.f15.xz, ~30 MB each.  Not part of
+# (fifteen.bounds.exact): static/db/explore-3x4.f15.xz, explore-2x6.f15.xz, ~30 MB each.  Not part of
 # make db / CI.  numpy only; ~1 min of CPU and ~2.2 GB of RAM per board plus xz (see bench/explorer.md).
 # The builder checks each histogram against the published one (OEIS); bench/explorer_pack.py then
 # reads the packs back through the runtime reader and checks them again.

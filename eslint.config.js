@@ -23,6 +23,8 @@ export default [
       "!static/js/**/",
       "!static/js/**/*.js",
       "!sw.js",
+      "!examples/",
+      "!examples/*.js",
       "!tests/",
       "!tests/js/",
       "!tests/js/*.mjs",
@@ -34,8 +36,8 @@ export default [
     ],
   },
   {
-    // The page's modules.
-    files: ["static/js/**/*.js"],
+    // The page's modules, and the embedding example's (examples/embed.js).
+    files: ["static/js/**/*.js", "examples/*.js"],
     ignores: ["static/js/worker/**"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.browser },
     rules,

@@ -1,7 +1,7 @@
 /*
  * Fifteen's service worker: makes the app work offline after the first visit.
  *
- * Registered by static/js/offline.js as `sw.js?v=<build version>` (the version
+ * Registered by static/js/control/offline.js as `sw.js?v=<build version>` (the version
  * comes from static/build-info.json, written by `make web`), so each build gets
  * its own cache "fifteen-<version>"; older caches are deleted on activation.
  *

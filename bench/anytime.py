@@ -91,7 +91,7 @@ def main() -> int:
     p.add_argument("--seeds", default="1,2,3")
     p.add_argument("--sizes", default="6,8,10")
     p.add_argument("--bound", default="auto", help="the prover's bound (default auto)")
-    p.add_argument("--jobs", type=int, default=1, help="processes (2+: fifteen.anytime.parallel, wall clock)")
+    p.add_argument("--jobs", type=int, default=1, help="processes (2+: fifteen.parallel.anytime_processes, wall clock)")
     p.add_argument("--out", help="append one JSON line per instance to this file")
     args = p.parse_args()
     if args.set == "first":
@@ -118,7 +118,7 @@ def main() -> int:
                 first.append((time.perf_counter() - wall0, time.process_time() - cpu0))
 
         if args.jobs > 1:
-            from fifteen.anytime.parallel import anytime_solve_parallel  # --jobs only
+            from fifteen.parallel.anytime_processes import anytime_solve_parallel  # --jobs only
 
             res = anytime_solve_parallel(board, jobs=args.jobs, time_limit=limit, progress=seen, bound=args.bound)
         else:

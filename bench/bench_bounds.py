@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "data")]  # the package; the instances and their reader
 
 from fifteen import Board, Cancelled, solve  # noqa: E402
-from fifteen.db import registry  # noqa: E402
+from fifteen.bounds import databases  # noqa: E402
 from instances import read as read_instances  # noqa: E402
 
 
@@ -87,7 +87,7 @@ def main() -> int:
         instances = instances[: args.first]
     from fifteen import Shape
 
-    registry.ensure_for(Shape(4, 4), args.db)
+    databases.ensure_for(Shape(4, 4), args.db)
     print(f"{'bound':7} {'instance':>10} {'opt':>3} {'nodes':>14} {'seconds':>9} {'nodes/s':>12}  status")
     for bound in args.bounds.split(","):
         run(bound, instances, args.limit, not args.quiet)

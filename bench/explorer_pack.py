@@ -27,16 +27,16 @@ sys.path.insert(0, str(ROOT / "py"))
 from dbbuild import explorer as explorer_build  # noqa: E402
 from fifteen import Board, Shape, solve  # noqa: E402
 from fifteen.board import transpose_tiles  # noqa: E402
-from fifteen.db import registry  # noqa: E402
+from fifteen.bounds import databases  # noqa: E402
 
 
 def check(path: Path, sample: int, seed: int) -> bool:
     t0 = time.perf_counter()
     data = path.read_bytes()
-    meta = registry.load_asset(data, path.name)
+    meta = databases.load_asset(data, path.name)
     load = time.perf_counter() - t0
     shape = Shape(meta["rows"], meta["cols"])
-    table = registry.explorer_tables[shape]
+    table = databases.explorer_tables[shape]
     ok = True
     print(f"## {path.name}: {shape}, {table.ranking.total:,} positions, radius {table.radius} ({table.hardest_count} at it)")
     print(f"file {len(data):,} bytes, table in memory {table.memory_bytes:,} bytes, loaded in {load:.2f} s")
@@ -45,8 +45,8 @@ def check(path: Path, sample: int, seed: int) -> bool:
     print(f"histogram {'agrees with the published one' if known and not problem else problem or '(nothing published to compare)'}")
     ok &= problem is None
     print("histogram: " + json.dumps(list(table.histogram)))
-    ex = registry.require_explorer(shape)
-    flipped = registry.require_explorer(shape.transposed())
+    ex = databases.require_explorer(shape)
+    flipped = databases.require_explorer(shape.transposed())
     for tiles in table.hardest:
         board = Board(shape, tuple(tiles))
         mirror = Board(shape.transposed(), tuple(transpose_tiles(shape, tiles)))

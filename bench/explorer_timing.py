@@ -20,7 +20,7 @@ import time
 
 def run(files: list[str], read=lambda p: open(p, "rb").read()) -> dict:
     from fifteen import Board, Shape
-    from fifteen.db import registry
+    from fifteen.bounds import databases
     from fifteen.lab.hint import Hinter
 
     out: dict = {"python": sys.version.split()[0], "tables": {}}
@@ -29,12 +29,12 @@ def run(files: list[str], read=lambda p: open(p, "rb").read()) -> dict:
         if hasattr(data, "to_bytes"):  # a JS Uint8Array (Pyodide), as the worker hands it over
             data = data.to_bytes()
         t0 = time.perf_counter()
-        meta = registry.load_asset(data, path.rsplit("/", 1)[-1])
+        meta = databases.load_asset(data, path.rsplit("/", 1)[-1])
         load = time.perf_counter() - t0
         if meta["kind"] != "explore":
             continue
         shape = Shape(meta["rows"], meta["cols"])
-        ex = registry.require_explorer(shape)
+        ex = databases.require_explorer(shape)
         rng = random.Random(1)
         boards = [Board(shape, tuple(ex.table.ranking.unrank(rng.randrange(ex.positions)))) for _ in range(200)]
         t0 = time.perf_counter()
@@ -56,16 +56,16 @@ def run(files: list[str], read=lambda p: open(p, "rb").read()) -> dict:
             "random_worst_ms": round(worst[0] * 1e3, 2),
             "random_worst_distance": worst[1],
         }
-    if registry.explorer(Shape(3, 3)):
+    if databases.explorer(Shape(3, 3)):
         hinter = Hinter()
         rng = random.Random(2)
-        ex = registry.require_explorer(Shape(3, 3))
+        ex = databases.require_explorer(Shape(3, 3))
         boards = [Board(Shape(3, 3), tuple(ex.table.ranking.unrank(rng.randrange(ex.positions)))) for _ in range(200)]
         t0 = time.perf_counter()
         for b in boards:
             hinter.hint(b, all_moves=True)
         out["hint_3x3_ms"] = round((time.perf_counter() - t0) / len(boards) * 1e3, 3)
-    if "pdb663" in registry.pattern_databases:
+    if "pdb663" in databases.pattern_databases:
         korf55 = Board.from_tiles([int(x) for x in "5 10 14 4 6 12 11 1 9 0 15 7 13 2 8 3".split()])
         hinter = Hinter()
         t0 = time.perf_counter()

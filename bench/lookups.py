@@ -9,7 +9,7 @@ more with the variants in the reverse order, the figures summed) and prints one 
 (id, optimal length, then nodes and CPU seconds per variant) and the totals: nodes, CPU, CPU
 per node (microseconds) and the ratios to the first variant.  Every solution is checked against
 the published length and replayed.  Variants (keyword arguments of
-:func:`fifteen.search.loops.pdb.pdb_searcher`):
+:func:`fifteen.bounds.pdb_loop.pdb_searcher`):
 
     base        max(PDB, PDBr): the default
     bpmx        base + BPMX (a child's value above the budget + 2 cuts its parent)
@@ -31,10 +31,10 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / "py"), str(HERE.parent / "data")]
 
 from fifteen import Board, Shape  # noqa: E402
+from fifteen.bounds import databases  # noqa: E402
 from fifteen.bounds.pdb import PatternDatabase  # noqa: E402
-from fifteen.db import registry  # noqa: E402
+from fifteen.bounds.pdb_loop import pdb_searcher  # noqa: E402
 from fifteen.search.ida import ida_star  # noqa: E402
-from fifteen.search.loops.pdb import pdb_searcher  # noqa: E402
 from instances import korf100  # noqa: E402
 
 VARIANTS = {
@@ -55,8 +55,8 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=1, help="rounds over the set, every other one in reverse variant order")
     args = ap.parse_args(argv)
     shape = Shape(4, 4)
-    registry.ensure_for(shape, args.db)
-    db = registry.pattern_database(args.bound, shape)
+    databases.ensure_for(shape, args.db)
+    db = databases.pattern_database(args.bound, shape)
     if not isinstance(db, PatternDatabase):
         raise SystemExit(f"{args.bound} is not built (make db)")
     factories = {v: pdb_searcher(db, **VARIANTS[v]) for v in args.variants}

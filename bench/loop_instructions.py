@@ -47,6 +47,7 @@ WORKLOADS = {
     "pdb663-dual": "1",
     "pdb663-dual-bpmx": "1",
     "pdb78": "1",
+    "pdb771": "1",  # the 7-8 loop with the default 7-7-1 tables
 }
 #: the 6-6-3 loops that are not a bound's: pdb_searcher's options
 PDB663_LOOPS = {
@@ -60,20 +61,20 @@ PDB663_LOOPS = {
 def worker(bound: str, reps: int, pack: str | None) -> None:
     import instances
     from fifteen import Board, Shape, solve
-    from fifteen.db import registry
+    from fifteen.bounds import databases
     from fifteen.search.ida import ida_star
 
-    registry.ensure_for(Shape(4, 4))
+    databases.ensure_for(Shape(4, 4))
     if pack:
         from fifteen.bounds.pdb78 import PDB78
 
-        registry.pattern_databases["pdb78"] = PDB78.from_bytes(Path(pack).read_bytes(), name=pack)
+        databases.pattern_databases["pdb78"] = PDB78.from_bytes(Path(pack).read_bytes(), name=pack)
     tiles = next(k.tiles for k in instances.korf100() if k.id == WORKLOADS[bound])
     if bound in PDB663_LOOPS:
         from fifteen.bounds.pdb import PatternDatabase
-        from fifteen.search.loops.pdb import pdb_searcher
+        from fifteen.bounds.pdb_loop import pdb_searcher
 
-        db = registry.pattern_database("pdb663", Shape(4, 4))
+        db = databases.pattern_database("pdb663", Shape(4, 4))
         assert isinstance(db, PatternDatabase), "pdb663 not built: run make db"
         variant = pdb_searcher(db, **PDB663_LOOPS[bound])
     for _ in range(reps):

@@ -20,17 +20,17 @@ _VARIANTS: dict[str, Callable] = {}
 def search(board: Board, bound: str, **kw):
     """``(length, tiles moved, SearchResult)`` of a solve of *board* with *bound*: a bound's
     name, or a PDB bound's name followed by ``+dual`` and/or ``+bpmx`` (options of
-    :func:`fifteen.search.loops.pdb.pdb_searcher`, not bounds of the solver)."""
+    :func:`fifteen.bounds.pdb_loop.pdb_searcher`, not bounds of the solver)."""
     name, *options = bound.split("+")
     if not options:
         sol = solve(board, bound, **kw)
         return sol.length, sol.tiles, sol.result
     if bound not in _VARIANTS:
+        from fifteen.bounds import databases
         from fifteen.bounds.pdb import PatternDatabase
-        from fifteen.db import registry
-        from fifteen.search.loops.pdb import pdb_searcher
+        from fifteen.bounds.pdb_loop import pdb_searcher
 
-        db = registry.pattern_database(name, board.shape)
+        db = databases.pattern_database(name, board.shape)
         if not isinstance(db, PatternDatabase):
             raise ValueError(f"{name} is not a loaded 6-6-3 or 5-5-5 database")
         _VARIANTS[bound] = pdb_searcher(db, **dict.fromkeys(options, True))

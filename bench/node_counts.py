@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
 import instances as instance_files  # noqa: E402
 from fifteen import Board, Shape, solve  # noqa: E402
-from fifteen.db import registry  # noqa: E402
+from fifteen.bounds import databases  # noqa: E402
 
 
 def blank_first(tiles) -> tuple[int, ...]:
@@ -60,7 +60,7 @@ def main() -> int:
     ap.add_argument("--goal", choices=["blank-first"], help="solve the 4x4 instances towards this goal (see above)")
     args = ap.parse_args()
     instances = instance_files.read(f"{args.set}.tsv")[: args.first]
-    registry.ensure_for(Shape(4, 4), args.db)
+    databases.ensure_for(Shape(4, 4), args.db)
     want = {}
     if args.check:
         for text in Path(args.check).read_text().splitlines():

@@ -38,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / "py"), str(HERE.parent / "data")]
 
 from fifteen import Board, Shape, bounds, solve  # noqa: E402
-from fifteen.db import registry  # noqa: E402
+from fifteen.bounds import databases  # noqa: E402
 from fifteen.parallel.processes import solve_parallel  # noqa: E402
 from fifteen.parallel.scheduler import ParallelSearch, TaskRecord, bundles, run_inline  # noqa: E402
 from instances import hard, korf100  # noqa: E402
@@ -192,10 +192,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.db:
         os.environ["FIFTEEN_DB"] = args.db  # for the batch subprocesses too
-        registry.use_directory(args.db)
+        databases.use_directory(args.db)
     if args.mode != "batch":
         t0 = time.perf_counter()
-        loaded = registry.ensure_for(Shape(4, 4))
+        loaded = databases.ensure_for(Shape(4, 4))
         print(f"databases {loaded} read in {time.perf_counter() - t0:.1f} s", flush=True)
     {"native": native, "simulate": simulate, "batch": batch}[args.mode](args)
     return 0

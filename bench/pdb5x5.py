@@ -29,10 +29,10 @@ from dbbuild import pack78  # noqa: E402
 from dbbuild.cache import default_cache_dir  # noqa: E402
 from fifteen.board import Shape  # noqa: E402
 from fifteen.bounds.manhattan import linear_conflict, manhattan  # noqa: E402
+from fifteen.bounds.manhattan_loop import linear_conflict_searcher  # noqa: E402
 from fifteen.bounds.pdb78 import PARTITIONS, PDB78  # noqa: E402
+from fifteen.bounds.pdb78_loop import pdb78_searcher  # noqa: E402
 from fifteen.search.ida import ida_star  # noqa: E402
-from fifteen.search.loops.manhattan import linear_conflict_searcher  # noqa: E402
-from fifteen.search.loops.pdb78 import pdb78_searcher  # noqa: E402
 from support.positions import korf_taylor, scramble  # noqa: E402
 
 FIVE = Shape(5, 5)

@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "py"), str(HERE.parent / "data")]  # bench, the package, the instances
 
 from fifteen.board import Shape  # noqa: E402
-from fifteen.db import registry  # noqa: E402
+from fifteen.bounds import databases  # noqa: E402
 from instances import hard, korf100  # noqa: E402
 from measure import solve_timed  # noqa: E402
 
@@ -38,7 +38,7 @@ def main(argv=None) -> int:
 
     tracemalloc.start()
     t0, c0 = time.perf_counter(), time.process_time()
-    loaded = registry.ensure_for(Shape(4, 4), args.db)
+    loaded = databases.ensure_for(Shape(4, 4), args.db)
     cur, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(

@@ -7,7 +7,7 @@
 
 Each group's table is built by :mod:`dbbuild.pack78` (numba; ~1-2 min per 7-tile group, kept
 in ``~/.cache/fifteen-db/raw`` like the shipped tables), packed as 4-bit entries and searched
-with the loop of :mod:`fifteen.search.loops.pdb78` (plain and reflected lookups).  Prints per
+with the loop of :mod:`fifteen.bounds.pdb78_loop` (plain and reflected lookups).  Prints per
 instance the nodes beside the 6-6-3 record (``data/korf100-pdb663-nodes.tsv``) and the total.
 
 ``--rotated`` (two 7-tile groups whose goal squares map onto each other by the half turn):
@@ -34,8 +34,8 @@ from dbbuild.cache import default_cache_dir  # noqa: E402
 from dbbuild.regions import region_table  # noqa: E402
 from fifteen.board import Shape, tile_mirrors, transpose_squares  # noqa: E402
 from fifteen.bounds.pdb78 import PDB78, LookupGroup, table_size  # noqa: E402
+from fifteen.bounds.pdb78_loop import pdb78_searcher  # noqa: E402
 from fifteen.search.ida import ida_star  # noqa: E402
-from fifteen.search.loops.pdb78 import pdb78_searcher  # noqa: E402
 from instances import korf100  # noqa: E402
 
 N = 16

@@ -4,7 +4,7 @@
     python bench/pdb_partitions.py P1 1,2,4,5,6,7,8,9,10
 
 Builds the partition's tables in memory (numpy, ~2 s) and solves the given
-Korf instances with :mod:`fifteen.search.loops.pdb`.  Results: bench/pdb_build.md.
+Korf instances with :mod:`fifteen.bounds.pdb_loop`.  Results: bench/pdb_build.md.
 """
 
 import sys
@@ -16,8 +16,8 @@ sys.path[:0] = [str(ROOT / "py"), str(ROOT / "data")]  # the packages; the insta
 from dbbuild.pattern import build_pdb_asset  # noqa: E402
 from fifteen import Shape  # noqa: E402
 from fifteen.bounds.pdb import PatternDatabase  # noqa: E402
+from fifteen.bounds.pdb_loop import pdb_searcher  # noqa: E402
 from fifteen.search.ida import ida_star  # noqa: E402
-from fifteen.search.loops.pdb import pdb_searcher  # noqa: E402
 from instances import korf100  # noqa: E402
 
 CANDIDATES = {

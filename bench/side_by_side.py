@@ -531,9 +531,9 @@ def main() -> int:
     args = ap.parse_args()
 
     from fifteen import Shape
-    from fifteen.db import registry
+    from fifteen.bounds import databases
 
-    registry.ensure_for(Shape(4, 4), args.db)
+    databases.ensure_for(Shape(4, 4), args.db)
     instances = select(args)
     bounds = [b for b in args.bounds.split(",") if b] if not args.no_native else []
     pbounds = [] if args.no_pyodide else [b for b in (args.pyodide_bounds or args.bounds).split(",") if b]

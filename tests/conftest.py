@@ -1,6 +1,6 @@
-"""Fixtures shared by the unit tests: a fresh asset registry, the databases of static/db, and
+"""Fixtures shared by the unit tests: a fresh asset databases, the databases of static/db,
 small-board pattern databases built here by the real builders (as tests/test_pdb.py and
-tests/test_pdb78.py do)."""
+tests/test_pdb78.py do), and the project's wheel and sdist (as ``make package`` builds them)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from fifteen import Shape
-from fifteen.db import registry
+from fifteen.bounds import databases
+from support.package import build_package
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def fresh_assets():
     """An empty asset registry (the automatic database directory) for the test, and again after it:
     whatever the test loads or points at does not leak into the other tests."""
-    registry.reset()
-    yield registry
-    registry.reset()
+    databases.reset()
+    yield databases
+    databases.reset()
 
 
 @pytest.fixture(scope="session")
@@ -42,7 +43,7 @@ def databases_without_pack(tmp_path_factory):
 def real_pdbs():
     """The 4x4 PDBs of static/db (``make db``), loaded."""
     shape = Shape(4, 4)
-    found = {name: registry.pattern_database(name, shape) for name in ("pdb771", "pdb663", "pdb555")}
+    found = {name: databases.pattern_database(name, shape) for name in ("pdb771", "pdb663", "pdb555")}
     missing = [name for name, db in found.items() if db is None]
     assert not missing, f"{missing} not built: run `make db`"
     return found
@@ -70,3 +71,9 @@ def small_packs():
         "3x3": PDB78.from_bytes(pack78.build_pack(3, 3, "44", [[1, 2, 3, 4], [5, 6, 7, 8]]), name="pack-44-3x3"),
         "2x4": PDB78.from_bytes(pack78.build_pack(2, 4, "43", [[1, 2, 3, 4], [5, 6, 7]]), name="pack-43-2x4"),
     }
+
+
+@pytest.fixture(scope="session")
+def built_package(tmp_path_factory) -> tuple[Path, Path]:
+    """The wheel and the sdist of the checkout, built once per session (as ``make package``)."""
+    return build_package(ROOT, tmp_path_factory.mktemp("packages"))

@@ -9,6 +9,7 @@ has the speeds)."""
 from __future__ import annotations
 
 import doctest
+import functools
 import random
 from functools import cache
 
@@ -221,7 +222,7 @@ def test_pinned_window_shortening_of_korf_taylor_1():
 def test_a_shortener_resumes_where_another_stopped():
     """carried() then resume() on a new shortener of the same path: its window size, node limit
     and offset, its sweep starting at that offset (what an improver call carries to the next,
-    fifteen.anytime.steps); an offset alone shifts where the first sweep starts."""
+    fifteen.parallel.anytime_steps); an offset alone shifts where the first sweep starts."""
     board = Board.parse(KT1)
     T = label_tables(board.shape)
     path = beam_search(T, board.tiles, board.target.tiles, 256)
@@ -353,3 +354,27 @@ def test_arguments_are_checked():
 
 def test_the_docstring_examples():
     assert doctest.testmod(driver, optionflags=doctest.ELLIPSIS).failed == 0
+
+
+def test_the_time_limit_covers_the_provers_set_up(monkeypatch):
+    """The move tables the prover needs (a second natively, several in the browser, before any
+    node) are built within the time limit: a limit that passes meanwhile stops their build (not
+    kept), and the answer is the first solution, stopped by the time."""
+    from fifteen.search import moves
+
+    monkeypatch.setattr(moves, "_move_tables", functools.cache(moves._move_tables.__wrapped__))  # none built yet
+    board = Board.parse("13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2")
+    checks = []
+    real = moves._setup_step
+
+    def counted(step, every=moves.SETUP_CHECK_STEPS):
+        checks.append(step)
+        real(step, every)
+
+    monkeypatch.setattr(moves, "_setup_step", counted)
+    result = anytime_solve(board, time_limit=1e-6)
+    assert result.stopped == "time" and result.iterations == [] and result.prover_nodes == 0
+    assert board.solves(result.tiles) and result.lower_bound == 51  # the root's best bound (Korf #1: 57 moves)
+    assert moves._move_tables.cache_info().currsize == 0 and 0 < len(checks) <= moves.SETUP_CHECK_STEPS
+    proved = anytime_solve(board, time_limit=600)  # a limit that does not pass: built, and the search proves
+    assert proved.optimal and proved.length == 57 and moves._move_tables.cache_info().currsize == 1

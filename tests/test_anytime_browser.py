@@ -1,5 +1,5 @@
-"""The page pool's anytime protocol (fifteen.anytime.browser through fifteen.api.call), driven here as
-static/js/solver/anytime-job.js drives it: anytime_first, then improvers' anytime_improve calls
+"""The page pool's anytime protocol (fifteen.parallel.anytime_page through fifteen.api.call), driven here as
+static/js/solver/anytime-solve.js drives it: anytime_first, then improvers' anytime_improve calls
 and the prover's anytime_prove iterations until the lower bound meets the best length, then
 anytime_result.  Lengths equal BFS's on 3x3, the prover's iterations have exactly the serial
 IDA*'s node counts, every record the page sends back is checked."""
@@ -161,3 +161,32 @@ def test_result_replays_and_says_how_good():
     assert (r["length"], r["moves"], r["optimal"], r["stopped"], r["workers"], r["worker_nodes"]) == (1, [8], True, "optimal", 2, [3, 4])
     r = call("anytime_result", {"text": "1 2 3 4 5 6 0 7 8", "path": [7, 6, 7, 8], "lower_bound": 2, "stopped": "time"})
     assert (r["length"], r["optimal"], r["stopped"], r["lower_bound"]) == (4, False, "time", 2)
+
+
+@pytest.mark.parametrize("tiles", [[1, 2, 3, 0], [1, 2, 3, 4, 5, 6, 7, 8, 0]])
+def test_an_improver_at_the_goal_is_done_with_a_bounded_width(tiles):
+    """An empty path (the position is the goal): the improver's beam width stops doubling at the
+    memory cap (it once doubled until the JSON encoder refused a 4,300-digit number), and the next
+    call takes what it carried."""
+    r = call("anytime_improve", {"tiles": tiles, "path": []})
+    assert r["path"] == [] and r["done"] and r["carried"]["windows_only"]
+    assert r["carried"]["width"] == 1 << 24  # the first doubling whose beam would pass 20,000,000 nodes (one move long)
+    again = call("anytime_improve", {"tiles": tiles, "path": [], "carried": r["carried"]})
+    assert again["done"] and again["carried"]["width"] == 1 << 24
+
+
+def test_a_provers_time_limit_covers_its_set_up(monkeypatch):
+    """The first ``anytime_prove`` of a worker builds the move tables (seconds in the browser):
+    within its ``time_limit``, which stops the build when it passes ("stopped", nothing kept)."""
+    import functools
+
+    from fifteen.search import moves
+
+    monkeypatch.setattr(moves, "_move_tables", functools.cache(moves._move_tables.__wrapped__))  # none built yet
+    korf1 = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"
+    r = call("anytime_prove", {"text": korf1, "threshold": 0, "time_limit": 1e-6})
+    assert (r["outcome"], r["threshold"], r["nodes"]) == ("stopped", 0, 0)
+    assert moves._move_tables.cache_info().currsize == 0
+    r = call("anytime_prove", {"text": korf1, "threshold": 0, "time_limit": 600})
+    assert (r["outcome"], r["threshold"], r["nodes"]) == ("refuted", 51, 32)  # Korf #1's first pdb771 iteration
+    assert moves._move_tables.cache_info().currsize == 1

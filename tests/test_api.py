@@ -12,13 +12,21 @@ from pathlib import Path
 import pytest
 
 from fifteen import api, bounds
-from fifteen.db import container, registry
+from fifteen.bounds import databases
+from fifteen.db import container
 
 TRANSPOSED = "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0"
 
 
 def _call(method, **params):
     return json.loads(api.call(method, json.dumps(params)))
+
+
+def test_the_method_table_serves_every_method_of_the_schema_and_no_other():
+    from fifteen.schema import METHOD_PARAMS
+
+    assert list(api._METHODS) == list(METHOD_PARAMS)
+    assert all(fn.__name__ == f"_method_{name}" for name, fn in api._METHODS.items())
 
 
 def test_api_parse_and_errors():
@@ -169,8 +177,8 @@ def test_container_size_refuses_what_is_not_a_container(head, match):
 #: What the worker's start-up import of fifteen.api leaves for later: the command line (argparse
 #: alone took ~0.1 s of the ~0.16 s import in Pyodide), the native process pool, the lab's
 #: modules and the page pool's side (5-15 ms each: bench/pyodide_imports.mjs).
-LEFT_OUT = ("argparse", "multiprocessing", "fifteen.cli", "fifteen.cli.lab", "fifteen.parallel.processes", "fifteen.parallel.batch")
-LEFT_OUT += ("fifteen.lab.compare", "fifteen.lab.explain", "fifteen.lab.hint", "fifteen.parallel.browser", "fifteen.parallel.scheduler")
+LEFT_OUT = ("argparse", "multiprocessing", "fifteen.cli", "fifteen.cli.lab", "fifteen.parallel.processes", "fifteen.batch")
+LEFT_OUT += ("fifteen.lab.compare", "fifteen.lab.explain", "fifteen.lab.hint", "fifteen.parallel.page_pool", "fifteen.parallel.scheduler")
 
 
 def test_the_worker_import_leaves_out_the_command_line():
@@ -189,7 +197,7 @@ def _bounds(**params) -> dict:
 
 def test_api_bounds(fresh_assets, databases_without_pack):
     """``bounds``: the position and every bound's value, with the CLI's summary line."""
-    registry.use_directory(databases_without_pack)
+    databases.use_directory(databases_without_pack)
     transposed = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0]
     got = _bounds(text=" ".join(map(str, transposed)))
     assert (got["rows"], got["cols"], got["tiles"]) == (4, 4, transposed)

@@ -1,4 +1,4 @@
-"""Batches (fifteen.parallel.batch, ``python -m fifteen batch``): ids, comments, one JSON line per
+"""Batches (fifteen.batch, ``python -m fifteen batch``): ids, comments, one JSON line per
 position with optimal lengths (BFS, Korf's table) and replayable moves, errors per line,
 resume after an interrupted run, a worker killed mid-batch, and a real Dask LocalCluster;
 nothing lost: duplicate ids refused, lines that end at newlines only, a byte order mark
@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import Board, InputError, Shape
-from fifteen.parallel import batch
+from fifteen import Board, InputError, Shape, batch
 from instances import read
 from support.bfs import distances
 from support.ctrl_c import popen_interruptible
@@ -194,7 +193,10 @@ def test_cli_dask_local(tmp_path, bfs_3x3):
     ("args", "message"),
     [
         (["batch", "/nonexistent/positions.txt"], "fifteen: error: /nonexistent/positions.txt: cannot read (No such file or directory)"),
-        (["batch", "{file}", "--jobs", "-2"], "fifteen: error: --jobs must be 0 (every core) or a positive number, not -2"),
+        (
+            ["batch", "{file}", "--jobs", "-2"],
+            "fifteen: error: --jobs must be 0 (every core) or a number of worker processes from 1 to 256, not -2",
+        ),
         (["batch", "{file}", "--shape", "3x"], "fifteen: error:"),
         (["batch", "{file}", "--dask", "tcp://127.0.0.1:9"], "fifteen: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9"),
     ],
@@ -351,3 +353,93 @@ def test_a_file_that_is_not_a_batchs_output_is_left_as_it_is(tmp_path):
         res = _cli("batch", str(f), "--out", str(notes), "--jobs", "1")
         assert res.returncode == 2 and "is not a result of fifteen batch: give another --out" in res.stderr, res.stderr
         assert notes.read_text() == text
+
+
+# ------------------------------------------------------------------ a resume runs again what failed; one run per output
+def test_a_resume_runs_again_what_failed_for_no_fault_of_its_input(tmp_path, bfs_3x3):
+    """A worker killed on position 2 every time it runs it: its line says so (code ``worker``);
+    the next run with the same --out solves it, says so, and keeps the input error of line 4 and
+    the result of line 1; older lines without a code (``internal:``, a Dask error) are run again."""
+    from fifteen.parallel import processes
+
+    lines = [_text(t) for t in SET_3X3[:3]] + ["1 2 3 4 5 6 8 7 0"]
+    f = tmp_path / "in.txt"
+    f.write_text("\n".join(lines) + "\n")
+    items = batch.read_items(f)
+    out = tmp_path / "out.jsonl"
+    submit = processes.WorkerPool.submit
+
+    def submit_then_kill(self, worker, call_id, fn, *args):
+        if args[0] == "2":  # solve_item's id: the worker dies as it takes it
+            os.kill(worker.process.pid, signal.SIGKILL)
+            worker.process.join()
+        submit(self, worker, call_id, fn, *args)
+
+    output = batch.Output(str(out))
+    processes.WorkerPool.submit = submit_then_kill  # type: ignore[method-assign]
+    try:
+        batch.run_batch(items[:2] + items[3:], output.write, jobs=2, bound="md", notice=lambda m: None)
+    finally:
+        processes.WorkerPool.submit = submit  # type: ignore[method-assign]
+        output.close()
+    with out.open("a") as o:  # position 3 as older runs wrote an internal error (no code)
+        o.write(json.dumps({"id": "3", "error": "internal: ValueError: something (x.py:1)"}) + "\n")
+    first = {r["id"]: r for r in _records(out)}
+    assert first["2"] == {"id": "2", "error": "a worker process died twice on this position (out of memory?)", "code": "worker"}
+    assert first["4"]["code"] == "unsolvable" and "length" in first["1"]
+    res = _cli("batch", str(f), "--jobs", "1", "--out", str(out), "--bound", "md")
+    assert res.returncode == 0, res.stderr
+    assert res.stderr.splitlines()[0] == (
+        "batch: 2 positions whose line was an error not of its input (a worker that died, a damaged database,"
+        " an internal error) are run again: 2, 3"
+    )
+    assert "batch: 2 solved, 0 errors, 2 skipped" in res.stderr
+    records = _records(out)
+    assert sorted(r["id"] for r in records) == ["1", "2", "3", "4"]  # each id once: the failed lines removed
+    assert records[:2] == [first["1"], first["4"]]
+    _check(records[:1] + records[2:], {str(i + 1): bfs_3x3[bytes(t)] for i, t in enumerate(SET_3X3[:3])})
+    again = _cli("batch", str(f), "--jobs", "1", "--out", str(out), "--quiet")
+    assert again.returncode == 0 and again.stderr == "" and _records(out) == records  # an input error stays
+
+
+def test_resume_from_keeps_the_file_whole_and_its_permissions(tmp_path):
+    out = tmp_path / "out.jsonl"
+    ok = {"id": "a", "length": 3}
+    out.write_text(json.dumps(ok) + "\n" + json.dumps(batch.error_record("b", "x", "asset_corrupt")) + "\n" + '{"id": "c", "le')
+    out.chmod(0o640)
+    resume = batch.resume_from(out)
+    assert resume == batch.Resume({"a"}, ["b"])
+    assert out.read_text() == json.dumps(ok) + "\n" and out.stat().st_mode & 0o777 == 0o640
+    assert list(tmp_path.iterdir()) == [out]
+    assert batch.retried({"id": "x", "error": "m", "code": "worker"}) and batch.retried({"id": "x", "error": "KilledWorker: ..."})
+    assert not batch.retried({"id": "x", "error": "m", "code": "duplicate"}) and not batch.retried(ok)
+
+
+def test_two_runs_on_one_output_one_refuses_and_no_id_is_written_twice(tmp_path):
+    """Started together: one holds ``OUT.lock`` for its whole run, the other stops at once (status
+    2, one line); every id is in the output once.  A lock file left by a killed run (the kernel
+    released its lock) does not block the next run."""
+    from support.positions import korf_taylor
+
+    f = tmp_path / "in.txt"
+    f.write_text("".join(f"kt{number}\t{_text(tiles)}\n" for number, tiles, _ in korf_taylor()[:2]))
+    out = tmp_path / "out.jsonl"
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    args = [sys.executable, "-m", "fifteen", "batch", str(f), "--out", str(out), "--jobs", "1", "--time-limit", "2", "--quiet"]
+    runs = [subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    ended = [(run.wait(timeout=120), run.stderr.read()) for run in runs]
+    for run in runs:
+        run.stdout.close()
+        run.stderr.close()
+    refused = [err for status, err in ended if status == 2]
+    assert sorted(status for status, _ in ended) == [0, 2], ended
+    assert refused[0] == (
+        f"fifteen: error: {out}: another fifteen batch is writing it (it holds {out}.lock); wait for it to end, or give another --out\n"
+    )
+    assert sorted(r["id"] for r in _records(out)) == ["kt1", "kt2"]
+    assert not Path(f"{out}.lock").exists()  # removed by the run that held it
+    Path(f"{out}.lock").write_text("")  # left by a run killed with kill -9: nobody holds it
+    out.write_text(out.read_text().splitlines(keepends=True)[0])
+    res = _cli("batch", str(f), "--out", str(out), "--jobs", "1", "--time-limit", "2", "--quiet")
+    assert res.returncode == 0, res.stderr
+    assert sorted(r["id"] for r in _records(out)) == ["kt1", "kt2"]

@@ -16,7 +16,7 @@ from fifteen import Board, InputError, Shape, api, bound_values, solve
 from fifteen.bounds import available_bounds, resolve_bound
 from fifteen.bounds.inversion import distance_table
 from fifteen.bounds.manhattan import LineExtras, line_extras, line_table, linear_conflict, manhattan
-from fifteen.search.loops.manhattan import linear_conflict_searcher
+from fifteen.bounds.manhattan_loop import linear_conflict_searcher
 from support.positions import scramble
 
 TEN = Shape(10, 10)

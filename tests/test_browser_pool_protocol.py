@@ -1,4 +1,4 @@
-"""The browser pool's JSON protocol (fifteen.parallel.browser through fifteen.api.call), driven here as
+"""The browser pool's JSON protocol (fifteen.parallel.page_pool through fifteen.api.call), driven here as
 static/js/solver/pool.js drives it: parallel_begin, bundles run by parallel_tasks (in any
 order, one lost and run again as when a worker dies), parallel_step per iteration, and
 parallel_result for the solution.  Lengths equal the serial ones (BFS, Korf #1), solutions

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from fifteen import api
+from fifteen.bounds import databases
 from support.cli import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +80,7 @@ def test_a_solve_has_one_json_in_the_cli_the_api_and_batches(tmp_path):
 def test_cli_bounds_json_is_the_api_bounds_result():
     cli = json.loads(run_cli("bounds", TRANSPOSED, "--json").stdout)
     assert cli == _call("bounds", text=TRANSPOSED)["result"]
-    assert list(cli) == ["shape", "rows", "cols", "tiles", "goal", "bounds", "summary", "start", "auto", "goal_frame"]
+    assert list(cli) == ["shape", "rows", "cols", "tiles", "goal", "bounds", "summary", "start", "auto", "goal_frame", "anytime"]
 
 
 @pytest.mark.parametrize(
@@ -118,3 +119,113 @@ def test_cli_errors_exit_2_without_traceback(args, message):
 def test_cli_runs_from_elsewhere_with_db(tmp_path):
     r = run_cli("bounds", TRANSPOSED, "--json", "--db", str(ROOT / "static" / "db"), cwd=tmp_path)
     assert r.returncode == 0
+
+
+# ------------------------------------------------------------------ every number has a range
+KORF1 = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"
+NEAR_3X3 = "1 2 3 4 5 6 7 0 8"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["solve", KORF1, "--jobs", "100000000000"],
+            "--jobs must be 0 (every core) or a number of worker processes from 1 to 256, not 100000000000",
+        ),
+        (["solve", KORF1, "--jobs", "9223372036854775807"], "from 1 to 256, not 9223372036854775807"),
+        (["solve", KORF1, "--jobs", "257"], "from 1 to 256, not 257"),
+        (["batch", "/dev/null", "--jobs", "100000000000"], "from 1 to 256, not 100000000000"),
+        (["solve", NEAR_3X3, "--jobs", "٢"], "argument --jobs/-j: a whole number written with the digits 0-9, not '٢'"),
+        (["solve", NEAR_3X3, "--time-limit", "١"], "argument --time-limit: a number of seconds written with the digits 0-9"),
+        (["solve", NEAR_3X3, "--time-limit", "nan"], "argument --time-limit: a number of seconds written with the digits 0-9"),
+        (["solve", NEAR_3X3, "--time-limit", "1e999"], "argument --time-limit: a finite number of seconds, not '1e999'"),
+        (["solve", NEAR_3X3, "--time-limit", "-5"], "--time-limit must be more than 0 and at most 3600 seconds, not -5.0"),
+        (["solve", NEAR_3X3, "--anytime", "--stall-seconds", "nan"], "argument --stall-seconds: a number of seconds written with"),
+        (
+            ["solve", NEAR_3X3, "--anytime", "--stall-seconds", "-5"],
+            "--stall-seconds must be 0 (never) or a positive number of seconds, not -5.0",
+        ),
+        (["batch", "/dev/null", "--stall-seconds", "inf"], "argument --stall-seconds: a number of seconds written with"),
+        (["hint", NEAR_3X3, "--budget", "1" * 50], "argument --budget: a number of 50 digits; at most 40 are read"),
+        (["hint", NEAR_3X3, "--budget", "-5"], "--budget must be from 0 to 1,099,511,627,776, not -5"),
+        (["compare", NEAR_3X3, "--budget", "٣"], "argument --budget: a whole number written with the digits 0-9"),
+        (["explore", "3x3", "--random-at", "9" * 41], "argument --random-at: a number of 41 digits; at most 40 are read"),
+        (["trace", NEAR_3X3, "--moves", "8" * 4400], "--moves: a tile of 4,400 digits; at most 10,000 tile numbers of at most 8 digits"),
+        (["trace", NEAR_3X3, "--moves", "8 " * 10_001], "--moves: 10,001 moves; at most 10,000 tile numbers"),
+        (["trace", NEAR_3X3, "--moves", "8 " * 50_000], "--moves is 100,000 characters long; at most 90,000 are read"),
+        (["batch", "/dev/null", "--goal", "1 1 1"], "the goal: 3 tiles do not make a supported board"),
+    ],
+)
+def test_every_number_has_a_range(argv, message, capsys, monkeypatch, fresh_assets):
+    """The issue's inputs: each refused in one line with status 2 (an input error), never an
+    ``internal error``; the numbers of solve, batch and hint before any database is read or any
+    process is started (so at once: ``--jobs 100000000000`` once tried to reserve 781 GB)."""
+    from fifteen import cli
+    from fifteen.parallel import processes
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a worker pool was started")
+
+    def no_read(file):
+        raise AssertionError(f"{file} was read")
+
+    monkeypatch.setattr(processes, "WorkerPool", no_pool)
+    if argv[0] in ("solve", "batch", "hint"):
+        monkeypatch.setattr(databases, "_read", no_read)
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [err.strip()] and err.startswith("fifteen: error: ") and message in err, err
+    assert "internal" not in err
+
+
+def test_a_batch_of_nothing_with_a_good_goal_is_fine(capsys):
+    from fifteen import cli
+
+    assert cli.main(["batch", "/dev/null", "--goal", "blank-first", "--quiet"]) == 0
+    assert cli.main(["batch", "/dev/null", "--goal", "0 1 2 3 4 5 6 7 8", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_jobs_beyond_what_memory_holds_are_refused(monkeypatch):
+    """``--jobs N`` within 256 but more than the free memory holds (``WORKER_BYTES`` each) is
+    refused; ``--jobs 0`` (every core) takes what memory allows."""
+    from fifteen import InputError
+    from fifteen.parallel import processes
+
+    monkeypatch.setattr(processes, "available_memory", lambda: 3 * processes.WORKER_BYTES + 5)
+    monkeypatch.setattr(processes, "default_jobs", lambda: 8)
+    assert processes.resolve_jobs(3) == 3 and processes.resolve_jobs(0) == 3
+    with pytest.raises(InputError, match=r"--jobs 4: this machine's free memory \(0.1 GB\) holds about 3 worker processes") as err:
+        processes.resolve_jobs(4)
+    assert err.value.code == "range"
+    monkeypatch.setattr(processes, "available_memory", lambda: None)
+    assert processes.resolve_jobs(256) == 256 and processes.resolve_jobs(0) == 8
+
+
+@pytest.mark.parametrize("after", ["fifteen.errors", "fifteen.bounds.databases", "fifteen.optimal", "fifteen.cli.options", "fifteen.cli"])
+def test_ctrl_c_while_the_package_is_imported_is_one_line_and_status_130(after):
+    """Ctrl-C before the command line's guard is in place (the first tenths of a second: the
+    package's imports) ends as it does later: ``fifteen: interrupted``, status 130, no traceback.
+    The moment is found with ``-X importtime``, which writes a line as each module is imported."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from support.cli import PACKAGE_PATH
+    from support.ctrl_c import popen_interruptible
+
+    args = [sys.executable, "-X", "importtime", "-m", "fifteen", "solve", KORF1, "--bound", "md", "--quiet"]
+    env = dict(os.environ, PYTHONPATH=str(PACKAGE_PATH))
+    proc = popen_interruptible(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    lines = []
+    for line in proc.stderr:
+        lines.append(line)
+        if line.split("|")[-1].strip() == after:  # "import time: self | cumulative | <indent>module"
+            os.killpg(proc.pid, signal.SIGINT)
+            break
+    rest = proc.stderr.read()
+    assert proc.wait(timeout=60) == 130, lines[-3:] + [rest]
+    ours = [line for line in rest.splitlines() if not line.startswith("import time:")]
+    assert ours == ["fifteen: interrupted"], rest

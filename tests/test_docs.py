@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import importlib.util
 import inspect
 import os
 import pkgutil
@@ -29,7 +30,7 @@ import pytest
 
 import fifteen
 from fifteen import Board, solve
-from fifteen.db import registry
+from fifteen.bounds import databases
 from instances import korf100
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,12 +102,58 @@ def test_readme_python_examples(readme_databases):
 
 
 def test_package_docstring_examples(readme_databases):
+    """Every example in the package's docstrings runs as shown (the package's own, on its first page, included)."""
     runner = doctest.DocTestRunner(checker=_TolerantChecker(), optionflags=doctest.ELLIPSIS)
+    ran = set()
     for module in package_modules("fifteen"):
         for test in doctest.DocTestFinder().find(module):
+            if test.examples:
+                ran.add(test.name)
             runner.run(test)
     result = runner.summarize(verbose=False)
     assert result.failed == 0 and result.attempted > 0
+    assert {"fifteen", "fifteen.search.estimate", "fifteen.anytime.driver.anytime_solve"} <= ran, ran
+
+
+#: Constants the documents quote, each with its value in the code: (document, the words quoting it, value).
+QUOTED_CONSTANTS = [
+    ("docs/web-app.md", "A link of more than {} characters is refused", "static/js/model/share.js:MAX_LINK_CHARS"),
+    (
+        "docs/web-app.md",
+        "a link of more than {} characters\nof position (or {} moves)",
+        "static/js/model/share.js:MAX_LINK_CHARS,MAX_LINK_MOVES",
+    ),
+    ("docs/api.md", "JSON parameters\nat most {} KiB (4 MiB", "py:fifteen.limits.MAX_PARAMS_CHARS/1024"),
+    ("docs/api.md", "({} MiB for the page pool's", "py:fifteen.limits.MAX_POOL_PARAMS_CHARS/1048576"),
+    ("docs/api.md", "a position's text at most {} characters, a tile at most {} digits", "py:fifteen.limits.MAX_TEXT_CHARS,MAX_TILE_CHARS"),
+]
+
+
+def _code_value(where: str) -> list[str]:
+    if where.startswith("py:"):
+        out = []
+        module, _, names = where[3:].rpartition(".")
+        first, *rest = names.split(",")
+        for name in [first, *rest]:
+            name, _, div = name.partition("/")
+            value = getattr(importlib.import_module(module), name)
+            out.append(f"{value // int(div) if div else value:,}")
+        return out
+    path, _, names = where.partition(":")
+    text = (ROOT / path).read_text()
+    values = []
+    for name in names.split(","):
+        m = re.search(rf"export const {name} = ([\d_]+);", text)
+        assert m, f"{path}: no {name}"
+        values.append(f"{int(m.group(1).replace('_', '')):,}")
+    return values
+
+
+@pytest.mark.parametrize("doc, words, where", QUOTED_CONSTANTS, ids=[w for _, _, w in QUOTED_CONSTANTS])
+def test_the_constants_the_documents_quote_are_those_of_the_code(doc, words, where):
+    text = re.sub(r"[ \t]+", " ", (ROOT / doc).read_text())
+    expected = words.format(*_code_value(where))
+    assert expected in text, f"{doc} should say: {expected!r}"
 
 
 # ----------------------------------------------------------------- ```console: commands and outputs
@@ -283,6 +330,18 @@ def test_docs_examples_run_and_links_resolve(doc, readme_databases):
     check_links_paths_and_names(text, doc.parent)
 
 
+def test_the_testing_page_lists_every_test_file():
+    """docs/testing.md's tables name every test file (Python, browser and JavaScript), and only those."""
+    text = (ROOT / "docs" / "testing.md").read_text()
+    listed = set(re.findall(r"^\| `(tests/[\w/.-]+)` \|", text, flags=re.M))
+    files = {
+        str(p.relative_to(ROOT))
+        for pattern in ("tests/test_*.py", "tests/e2e/test_*.py", "tests/js/*.test.mjs")
+        for p in ROOT.glob(pattern)
+    }
+    assert listed == files
+
+
 def test_docs_has_the_architecture():
     assert (ROOT / "docs" / "architecture.md") in DOCS
 
@@ -301,6 +360,13 @@ _ROLE = re.compile(r":(?:func|class|mod|data|meth|attr|exc):`~?([\w.]+)`")
 def _resolves(target: str, module) -> bool:
     for candidate in (f"{module.__name__}.{target}", target, f"fifteen.{target}", f"dbbuild.{target}", f"builtins.{target}"):
         parts = candidate.split(".")
+        if parts[-1] == "__main__":  # a program: found, not run
+            try:
+                if importlib.util.find_spec(candidate) is not None:
+                    return True
+            except ImportError:
+                pass
+            continue
         for i in range(len(parts), 0, -1):
             try:
                 obj = importlib.import_module(".".join(parts[:i]))
@@ -327,7 +393,7 @@ def _resolves(target: str, module) -> bool:
 def test_docstring_references_resolve(package):
     """Every :func:/:class:/:mod:... reference in the source names something that exists."""
     names = [m.__name__ for m in package_modules(package)]
-    assert package != "fifteen" or {"fifteen.bounds.walking", "fifteen.search.loops.template", "fifteen.cli.guard"} <= set(names)
+    assert package != "fifteen" or {"fifteen.bounds.walking", "fifteen.search.template", "fifteen.cli.guard"} <= set(names)
     seen = 0
     for module in package_modules(package):
         for target in _ROLE.findall(inspect.getsource(module)):
@@ -361,7 +427,7 @@ def test_the_readme_is_a_users():
 def test_the_seed_is_defined_once():
     assert README.count("**The seed.**") == 1
     assert "http://www.ic-net.or.jp/home/takaken/nt/slide/solve15.html" in README
-    assert fifteen.__doc__ and registry.__doc__
+    assert fifteen.__doc__ and databases.__doc__
 
 
 def test_readme_node_counts_of_the_browser_table(readme_databases):

@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 from dbbuild import explorer as explorer_build  # noqa: E402
 from fifteen import Board, InputError, Shape, solve  # noqa: E402
 from fifteen.board import transpose_tiles  # noqa: E402
-from fifteen.db import container, registry  # noqa: E402
+from fifteen.bounds import databases, exact  # noqa: E402
+from fifteen.bounds.exact import Ranking  # noqa: E402
+from fifteen.db import container  # noqa: E402
 from fifteen.db.container import AssetError  # noqa: E402
-from fifteen.lab import explorer  # noqa: E402
-from fifteen.lab.explorer import Ranking  # noqa: E402
 from support.bfs import antipodes, distances  # noqa: E402
 
 # OEIS A090036: the 5 X 2 puzzle (the 2x5 graph transposed), positions at each distance.
@@ -47,21 +47,19 @@ def bfs33():
 
 @pytest.fixture(scope="module")
 def tables():
-    """The default explorer tables, built by the real builder and loaded through the registry."""
-    saved = dict(registry.explorer_tables)
+    """The default explorer tables, built by the real builder and loaded through the databases."""
     out = {}
-    for shape in explorer.DEFAULT_SHAPES:
+    for shape in exact.DEFAULT_SHAPES:
         rows, cols = (int(x) for x in shape.split("x"))
-        meta = registry.load_asset(explorer_build.build_asset(rows, cols), f"test-{shape}")
+        meta = databases.load_asset(explorer_build.build_asset(rows, cols), f"test-{shape}")
         assert meta["kind"] == "explore"
-        out[shape] = registry.explorer_tables[Shape(rows, cols)]
+        out[shape] = databases.explorer_tables[Shape(rows, cols)]
     yield out
-    registry.explorer_tables.clear()
-    registry.explorer_tables.update(saved)
+    databases.reset()  # the tables and the record of the files read: the next module loads what it needs afresh
 
 
-def ex(shape: str) -> explorer.Explorer:
-    return registry.require_explorer(Shape.parse(shape))
+def ex(shape: str) -> exact.Explorer:
+    return databases.require_explorer(Shape.parse(shape))
 
 
 # ----------------------------------------------------------------- rank
@@ -209,7 +207,7 @@ def test_random_at_every_3x3_distance_has_that_distance(tables, bfs33):
 def test_random_at_is_uniform(tables):
     # 2x3 (360 positions, none listed): every draw by rejection sampling; 3x3 at 31 moves: the 2
     # antipodes, read from the asset's list.
-    small = explorer.Explorer(explorer.ExplorerTable.from_bytes(explorer_build.build_asset(2, 3)), Shape(2, 3))
+    small = exact.Explorer(exact.ExplorerTable.from_bytes(explorer_build.build_asset(2, 3)), Shape(2, 3))
     assert not small.table.lists and 31 in ex("3x3").table.lists
     rng = random.Random(4)
     truth = distances(Shape(2, 3))
@@ -234,16 +232,16 @@ def test_a_position_never_reaches_another_boards_table(tables):
     with pytest.raises(InputError, match="this is a 3x3 position"):
         ex("2x4").moves(Board.goal("3x3"))
     with pytest.raises(InputError, match="no table for a 4x4 board: tables exist for 3x3, 2x4, 4x2"):
-        registry.require_explorer(Shape(4, 4))
+        databases.require_explorer(Shape(4, 4))
 
 
 def test_boards_without_a_loaded_table_say_why(tables, monkeypatch):
-    monkeypatch.setattr(registry, "explorer_tables", {})
+    monkeypatch.setattr(databases, "explorer_tables", {})
     with pytest.raises(InputError, match=r"4x3 table is an optional pack \(explore-3x4.f15.xz"):
-        registry.require_explorer(Shape(4, 3))
+        databases.require_explorer(Shape(4, 3))
     with pytest.raises(InputError, match=r"its table \(explore-2x5.f15, made by make db\) is not loaded"):
-        registry.require_explorer(Shape(5, 2))
-    assert registry.explorer(Shape(3, 3)) is None and registry.explorer_shapes() == []
+        databases.require_explorer(Shape(5, 2))
+    assert databases.explorer(Shape(3, 3)) is None and databases.explorer_shapes() == []
 
 
 # ----------------------------------------------------------------- the asset
@@ -255,25 +253,25 @@ def _rewrite(data: bytes, **changes) -> bytes:
 
 def test_asset_refusals(tables):
     data = explorer_build.build_asset(2, 3)
-    explorer.ExplorerTable.from_bytes(data)
+    exact.ExplorerTable.from_bytes(data)
     bad = bytearray(data)
     bad[len(bad) // 2] ^= 1
     with pytest.raises(AssetError, match="checksum"):
-        explorer.ExplorerTable.from_bytes(bytes(bad))
+        exact.ExplorerTable.from_bytes(bytes(bad))
     with pytest.raises(AssetError, match="layout version 2"):
-        explorer.ExplorerTable.from_bytes(_rewrite(data, explore_format=2))
+        exact.ExplorerTable.from_bytes(_rewrite(data, explore_format=2))
     with pytest.raises(AssetError, match="histogram does not count"):
-        explorer.ExplorerTable.from_bytes(_rewrite(data, histogram=[1, 2, 3]))
+        exact.ExplorerTable.from_bytes(_rewrite(data, histogram=[1, 2, 3]))
     with pytest.raises(AssetError, match="unknown explorer index or encoding"):
-        explorer.ExplorerTable.from_bytes(_rewrite(data, encoding="mod3"))
+        exact.ExplorerTable.from_bytes(_rewrite(data, encoding="mod3"))
     a = container.read_asset(data)
     with pytest.raises(AssetError, match="payload is"):
-        explorer.ExplorerTable.from_bytes(container.write_asset(a.meta, a.payload + b"\0"))
+        exact.ExplorerTable.from_bytes(container.write_asset(a.meta, a.payload + b"\0"))
     flipped = bytearray(a.payload)
     goal = Ranking(Shape(2, 3)).goal_rank
     flipped[goal >> 3] ^= 1 << (goal & 7)
     with pytest.raises(AssetError, match="goal's entry"):
-        explorer.ExplorerTable.from_bytes(container.write_asset(a.meta, bytes(flipped)))
+        exact.ExplorerTable.from_bytes(container.write_asset(a.meta, bytes(flipped)))
     with pytest.raises(AssetError, match="holds a 'explore' database, expected 'pdb'"):
         container.read_asset(data, kind="pdb")
 
@@ -281,10 +279,10 @@ def test_asset_refusals(tables):
 def test_xz_pack_form_loads_through_the_registry(tables, tmp_path):
     data = explorer_build.build_asset(3, 2, xz=True)
     assert container.is_xz(data)
-    meta = registry.load_asset(data, "test-3x2.f15.xz")
+    meta = databases.load_asset(data, "test-3x2.f15.xz")
     assert meta["kind"] == "explore" and ex("2x3").radius == 21
     assert explorer_build.pack_info(meta)["memory_bytes"] == meta["bits_bytes"] + 4 * sum(e["count"] for e in meta["lists"])
-    del registry.explorer_tables[Shape(3, 2)]
+    del databases.explorer_tables[Shape(3, 2)]
 
 
 def test_make_db_lists_the_explorer_tables_for_their_shapes():
@@ -303,7 +301,7 @@ def test_explorer_packs_in_static_db_have_the_published_histograms():
     In CI no pack is built and nothing is checked here: the 3x4 builder is checked on the
     smaller boards above, and ``make explorer-pack`` checks the full table."""
     for path in sorted((ROOT / "static/db").glob("explore-*.f15.xz")):
-        table = explorer.ExplorerTable.from_bytes(path.read_bytes(), name=path.name)
+        table = exact.ExplorerTable.from_bytes(path.read_bytes(), name=path.name)
         shape = table.shape
         assert explorer_build.check_published(shape.rows, shape.cols, list(table.histogram)) is None
         if (shape.rows, shape.cols) == (3, 4):
@@ -311,4 +309,4 @@ def test_explorer_packs_in_static_db_have_the_published_histograms():
             board = Board(shape, table.hardest[0])
             assert table.distance(board.tiles) == 53
             transposed = Board(Shape(4, 3), tuple(transpose_tiles(shape, board.tiles)))
-            assert explorer.Explorer(table, Shape(4, 3)).distance(transposed) == 53
+            assert exact.Explorer(table, Shape(4, 3)).distance(transposed) == 53

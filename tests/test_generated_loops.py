@@ -18,11 +18,11 @@ import pytest
 
 from fifteen import Shape
 from fifteen.bounds import bound_info
+from fifteen.bounds.manhattan_loop import MD_LOOP
+from fifteen.bounds.pdb_loop import pdb_loop, pdb_searcher
 from fifteen.search.ida import Cancelled, ida_star
-from fifteen.search.loops.manhattan import MD_LOOP
-from fifteen.search.loops.pdb import pdb_loop, pdb_searcher
-from fifteen.search.loops.template import Loop, generate
 from fifteen.search.moves import tables_for
+from fifteen.search.template import Loop, generate
 from support.cancel import CancelInTheLoop
 
 

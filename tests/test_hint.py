@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from fifteen import Board, InputError, Shape, api, solve
-from fifteen.db import registry
+from fifteen.bounds import databases
 from fifteen.lab.hint import Hinter, solves_within
 from instances import korf100
 from support.bfs import distances
@@ -34,18 +34,18 @@ def bfs33():
 
 @pytest.fixture(scope="module")
 def tables():
-    saved = dict(registry.explorer_tables)
+    saved = dict(databases.explorer_tables)
     for rows, cols in ((3, 3), (2, 4)):
-        registry.load_asset(explorer_build.build_asset(rows, cols), f"test-{rows}x{cols}")
+        databases.load_asset(explorer_build.build_asset(rows, cols), f"test-{rows}x{cols}")
     yield
-    registry.explorer_tables.clear()
-    registry.explorer_tables.update(saved)
+    databases.explorer_tables.clear()
+    databases.explorer_tables.update(saved)
 
 
 @pytest.fixture(scope="module")
 def pdb4x4():
-    registry.ensure_for(Shape(4, 4))
-    assert "pdb663" in registry.pattern_databases, "make db builds the 6-6-3 PDB"
+    databases.ensure_for(Shape(4, 4))
+    assert "pdb663" in databases.pattern_databases, "make db builds the 6-6-3 PDB"
 
 
 def optimal_by_bfs(board: Board, bfs: dict) -> set[int]:
@@ -81,7 +81,7 @@ def test_table_hints_are_exactly_the_moves_that_reduce_the_distance(tables, bfs3
 
 
 def test_solver_hints_without_a_table_equal_bfs(tables, bfs33, monkeypatch):
-    monkeypatch.setattr(registry, "explorer_tables", {})  # as on a board with no table
+    monkeypatch.setattr(databases, "explorer_tables", {})  # as on a board with no table
     rng = random.Random(8)
     for tiles in rng.sample(sorted(bfs33), 25):
         board = Board(Shape(3, 3), tiles)
@@ -92,7 +92,7 @@ def test_solver_hints_without_a_table_equal_bfs(tables, bfs33, monkeypatch):
 
 
 def test_solves_within_stops_at_the_limit(tables, bfs33, monkeypatch):
-    monkeypatch.setattr(registry, "explorer_tables", {})
+    monkeypatch.setattr(databases, "explorer_tables", {})
     board = Board(Shape(3, 3), next(k for k, d in bfs33.items() if d == 24))
     assert solves_within(board, 24)[0] is True and solves_within(board, 22)[0] is False
     far = Board(Shape(3, 3), next(k for k, d in bfs33.items() if d == 31))
@@ -110,7 +110,7 @@ def test_solves_within_stops_at_the_limit(tables, bfs33, monkeypatch):
 
 
 def test_hinter_follows_its_solution_and_solves_again_off_it(tables, monkeypatch, bfs33):
-    monkeypatch.setattr(registry, "explorer_tables", {})
+    monkeypatch.setattr(databases, "explorer_tables", {})
     board = Board(Shape(3, 3), next(k for k, d in bfs33.items() if d == 20))
     hinter = Hinter()
     first = hinter.hint(board)
@@ -256,4 +256,4 @@ def test_cli_explore_and_hint_errors(args, message):
 
 def test_input_error_is_a_value_error():
     with pytest.raises(InputError):
-        registry.require_explorer(Shape(5, 5))
+        databases.require_explorer(Shape(5, 5))

@@ -173,14 +173,22 @@ def test_parallel_step_after_a_search_solved_in_the_split_tree():
 
 def test_schema_is_the_one_list_of_methods_and_codes():
     """``python -m fifteen schema``: every method with its parameters (those api.call runs and
-    checks), every parameter described, the error types and codes."""
+    checks), every parameter described, the error types and codes, the limits (as ``info``'s)."""
     from fifteen.errors import ERROR_CODES, ERROR_TYPES
     from fifteen.schema import METHOD_PARAMS, PARAM_RULES
 
     res = run_cli("schema")
     assert res.returncode == 0, res.stderr
     schema = json.loads(res.stdout)
-    assert set(schema) == {"methods", "params", "error_types", "error_codes"}
+    assert set(schema) == {"methods", "params", "error_types", "error_codes", "limits"}
+    # the limits a program (the page) decides with, the solver's own, as info gives them
+    from fifteen.limits import DEFAULT_TIME_LIMIT, OPTIMAL_MAX_LOWER_BOUND, OPTIMAL_MAX_SQUARES, PAGE_TIME_LIMIT
+    from fifteen.search.estimate import OUT_OF_REACH_SECONDS
+
+    assert schema["limits"] == json.loads(api.call("info"))["result"]["limits"]
+    assert (schema["limits"]["anytime_squares"], schema["limits"]["anytime_lower_bound"]) == (OPTIMAL_MAX_SQUARES, OPTIMAL_MAX_LOWER_BOUND)
+    assert (schema["limits"]["time_limit"], schema["limits"]["cli_time_limit"]) == (PAGE_TIME_LIMIT, DEFAULT_TIME_LIMIT)
+    assert schema["limits"]["out_of_reach_seconds"] == OUT_OF_REACH_SECONDS
     assert schema["methods"] == {name: list(params) for name, params in METHOD_PARAMS.items()}
     assert set(schema["methods"]) == set(api._METHODS)  # every method listed is the one run
     assert {p for params in schema["methods"].values() for p in params} <= set(schema["params"]) == set(PARAM_RULES)

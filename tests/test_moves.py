@@ -73,11 +73,11 @@ OWN_MIRROR_4X4 = [
 
 def test_own_mirror_4x4_positions_same_length_as_the_ordinary_tables(monkeypatch):
     """Half the root's moves, same optimal length as the ordinary tables, fewer nodes."""
-    from fifteen.db import registry
+    from fifteen.bounds import databases
 
     shape = Shape(4, 4)
-    registry.ensure_for(shape)
-    if "pdb663" not in registry.pattern_databases:
+    databases.ensure_for(shape)
+    if "pdb663" not in databases.pattern_databases:
         pytest.skip("pdb-663 not built")
     for tiles in OWN_MIRROR_4X4:
         assert is_own_mirror(shape, tiles)

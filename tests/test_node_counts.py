@@ -42,16 +42,16 @@ def set_counts(shape: Shape, positions, run) -> tuple[str, ...]:
 
 
 def pdb_runner(db, reflect: bool, **more):
+    from fifteen.bounds.pdb_loop import pdb_searcher
     from fifteen.search.ida import ida_star
-    from fifteen.search.loops.pdb import pdb_searcher
 
     factory = pdb_searcher(db, reflect=reflect, **more)
     return lambda shape, tiles: ida_star(shape, tiles, factory)
 
 
 def pdb78_runner(db, reflect: bool):
+    from fifteen.bounds.pdb78_loop import pdb78_searcher
     from fifteen.search.ida import ida_star
-    from fifteen.search.loops.pdb78 import pdb78_searcher
 
     factory = pdb78_searcher(db, reflect=reflect)
     return lambda shape, tiles: ida_star(shape, tiles, factory)

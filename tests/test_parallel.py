@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from fifteen import Board, Cancelled, Shape, bounds
-from fifteen.db import registry
+from fifteen.bounds import databases
 from fifteen.parallel.processes import WorkerError, WorkerPool, solve_parallel
 from fifteen.parallel.scheduler import TASK_TICK_NODES, ParallelSearch, Task, outcome_from_json, run_inline, run_task, run_task_json
 from fifteen.search.ida import ida_star
@@ -104,8 +104,8 @@ def test_random_positions_against_bfs(bfs_3x3, bfs_2x4):
 @pytest.mark.parametrize("reflect", [True, False])
 def test_small_pattern_databases(small_pdbs, small_packs, reflect):
     """The PDB loop (with its ordering pass) and the 7-8 loop, through the same contract."""
-    from fifteen.search.loops.pdb import pdb_searcher
-    from fifteen.search.loops.pdb78 import pdb78_searcher
+    from fifteen.bounds.pdb78_loop import pdb78_searcher
+    from fifteen.bounds.pdb_loop import pdb_searcher
 
     for make, dbs in ((pdb_searcher, small_pdbs), (pdb78_searcher, small_packs)):
         for shape, positions in ((Shape(3, 3), SET_3X3 + OWN_MIRROR_3X3), (Shape(2, 4), SET_2X4)):
@@ -117,7 +117,7 @@ def test_small_pattern_databases(small_pdbs, small_packs, reflect):
 
 def test_korf_and_own_mirror_4x4_inline():
     """4x4 with pdb663: Korf #9 and the own-mirror positions, split finely."""
-    registry.ensure_for(Shape(4, 4))
+    databases.ensure_for(Shape(4, 4))
     factory = bounds.resolve_bound(Shape(4, 4), "pdb663").factory
     for tiles in [KORF["9"]] + OWN_MIRROR_4X4:
         result = check_against_serial(Shape(4, 4), tiles, "pdb663", factory, 8, **SPLITS[1])
@@ -126,7 +126,7 @@ def test_korf_and_own_mirror_4x4_inline():
 
 def test_the_split_is_adaptive():
     """A task far above its share is split for the next iteration: more tasks, none too big."""
-    registry.ensure_for(Shape(4, 4))
+    databases.ensure_for(Shape(4, 4))
     factory = bounds.resolve_bound(Shape(4, 4), "pdb663").factory
     result = run_inline(ParallelSearch(Shape(4, 4), KORF["1"], "pdb663", factory, 8, min_task_nodes=4096))
     counts = [len(t) for t in result.tasks]
@@ -169,7 +169,7 @@ def test_task_json_round_trip():
 def test_pool_korf_instances_pinned_counts():
     """Real processes (2 workers), pdb663: Korf #1 (pinned per-iteration counts of the README
     example) and a few quick instances against Korf's table."""
-    registry.ensure_for(Shape(4, 4))
+    databases.ensure_for(Shape(4, 4))
     optimal = {i.id: i.optimal for i in read("korf100.tsv")}
     sol = solve_parallel(Board(Shape(4, 4), KORF["1"]), "pdb663", jobs=2)
     assert sol.length == optimal["1"] == 57
@@ -192,7 +192,7 @@ def test_pool_own_mirror_and_classic_bound(bfs_3x3):
 
 
 def test_pool_cancel_stops_every_worker():
-    registry.ensure_for(Shape(4, 4))
+    databases.ensure_for(Shape(4, 4))
     pools = []
     calls = [0]
 
@@ -208,7 +208,7 @@ def test_pool_cancel_stops_every_worker():
 def test_pool_killed_worker_task_rerun():
     """A worker killed (SIGKILL) right after it got a task: a clear message, its task re-run
     by another worker, and still the optimal answer with the serial counts."""
-    registry.ensure_for(Shape(4, 4))
+    databases.ensure_for(Shape(4, 4))
     notices: list[str] = []
     submitted = [0]
 
@@ -257,7 +257,7 @@ def test_pool_reports_failures_and_deaths():
 
 def test_a_task_that_kills_every_worker_gives_no_answer():
     """Three deaths on one subtree: an error, never an answer."""
-    registry.ensure_for(Shape(4, 4))
+    databases.ensure_for(Shape(4, 4))
 
     def hook(pool: WorkerPool) -> None:
         submit = pool.submit

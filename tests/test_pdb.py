@@ -287,7 +287,7 @@ def test_dual_corrections_of_the_663_database(real_pdbs):
 def _dual_walk_check(db, rows, cols, steps, seed):
     """The dual slots moved by each move's row (as the loop moves them) equal the slots computed
     from scratch, and their value the reference dual value, along a random walk."""
-    from fifteen.search.loops.pdb import _dual_row
+    from fifteen.bounds.pdb_loop import _dual_row
 
     n, k = rows * cols, len(db.groups)
     tabs = (db.dual_tables(False, 0), db.dual_tables(True, k + 1))
@@ -613,11 +613,11 @@ def test_real_asset_memory(pdb_real):
         assert (STATIC_DB / "pdb-663.f15").stat().st_size <= 4 * 10**6
 
 
-# ----------------------------------------------------------------- search (fifteen.search.loops.pdb)
+# ----------------------------------------------------------------- search (fifteen.bounds.pdb_loop)
 def _pdb_solve(db, tiles, reflect=True):
     from fifteen import Board, Shape
+    from fifteen.bounds.pdb_loop import pdb_searcher
     from fifteen.search.ida import ida_star
-    from fifteen.search.loops.pdb import pdb_searcher
 
     shape = Shape(db.rows, db.cols)
     res = ida_star(shape, tiles, pdb_searcher(db, reflect=reflect))

@@ -13,13 +13,20 @@ np = pytest.importorskip("numpy")
 
 from dbbuild import pack78, specs  # noqa: E402
 from fifteen.board import Board, Shape  # noqa: E402
-from fifteen.bounds import available_bounds, bound_values, bounds_json, pdb78, resolve_bound  # noqa: E402
+from fifteen.bounds import (  # noqa: E402
+    available_bounds,
+    bound_values,
+    bounds_json,
+    databases,  # noqa: E402
+    pdb78,
+    pdb78_loop,  # noqa: E402
+    resolve_bound,
+)
 from fifteen.bounds.manhattan import manhattan  # noqa: E402
 from fifteen.bounds.pdb import reflect_board  # noqa: E402
 from fifteen.bounds.pdb78 import PDB78, AssetError  # noqa: E402
-from fifteen.db import container, registry  # noqa: E402
-from fifteen.search.loops import pdb78 as loops_pdb78  # noqa: E402
-from fifteen.search.optimal import solve  # noqa: E402
+from fifteen.db import container  # noqa: E402
+from fifteen.optimal import solve  # noqa: E402
 from support import positions  # noqa: E402
 from support.positions import korf_taylor  # noqa: E402
 
@@ -33,7 +40,7 @@ def scramble(steps: int, seed: int) -> Board:
 
 @pytest.fixture(scope="module")
 def real55554():
-    db = registry.pattern_database("pdb55554", FIVE)
+    db = databases.pattern_database("pdb55554", FIVE)
     assert db is not None, "pdb-55554.f15 not built: run `make db`"
     return db
 
@@ -79,10 +86,10 @@ def test_the_builder_refuses_boards_it_cannot_mask():
 
 
 def test_a_vertical_move_on_5x5_jumps_four_squares(real55554):
-    assert loops_pdb78.jump_slots(4) == loops_pdb78.jump_slots(3) == 3 and loops_pdb78.jump_slots(5) == 4
-    loop = loops_pdb78.pdb78_loop(True, 4)
+    assert pdb78_loop.jump_slots(4) == pdb78_loop.jump_slots(3) == 3 and pdb78_loop.jump_slots(5) == 4
+    loop = pdb78_loop.pdb78_loop(True, 4)
     assert loop.name == "pdb78-reflected-j4" and loop.fields == ("s", "row", "st", "j1", "j2", "j3", "j4")
-    assert loops_pdb78.pdb78_loop(True) is loops_pdb78.PDB78_REFLECTED_LOOP
+    assert pdb78_loop.pdb78_loop(True) is pdb78_loop.PDB78_REFLECTED_LOOP
 
 
 # ----------------------------------------------------------------- the real tables
@@ -152,7 +159,7 @@ def test_lc_finds_the_same_lengths_on_the_cheap_scrambles():
 
 
 def test_auto_picks_the_tables_on_5x5(databases_without_pack, fresh_assets):
-    registry.use_directory(databases_without_pack)
+    databases.use_directory(databases_without_pack)
     board = Board(FIVE, tuple(korf_taylor()[0][1]))
     assert resolve_bound(FIVE, "auto").name == "pdb55554"
     assert available_bounds(FIVE) == ["auto", "pdb55554", "id", "lc", "md"]
@@ -169,7 +176,7 @@ def test_without_the_file_5x5_falls_back_to_lc(databases_without_pack, fresh_ass
     for entry in manifest["assets"]:
         (tmp_path / entry["file"]).symlink_to(databases_without_pack / entry["file"])
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
-    registry.use_directory(tmp_path)
+    databases.use_directory(tmp_path)
     assert resolve_bound(FIVE, "auto").name == "lc"
     assert available_bounds(FIVE) == ["auto", "id", "lc", "md"]
     assert resolve_bound(Shape(4, 4), "auto").name == "pdb771"

@@ -14,13 +14,19 @@ np = pytest.importorskip("numpy")
 
 from dbbuild import pack78, specs  # noqa: E402
 from fifteen.board import Board, Shape  # noqa: E402
-from fifteen.bounds import available_bounds, bound_values, bounds_json, pdb78, resolve_bound  # noqa: E402
+from fifteen.bounds import (  # noqa: E402
+    available_bounds,
+    bound_values,
+    bounds_json,
+    databases,  # noqa: E402
+    pdb78,
+    pdb78_loop,  # noqa: E402
+    resolve_bound,
+)
 from fifteen.bounds.pdb import reflect_board  # noqa: E402
 from fifteen.bounds.pdb78 import PDB78  # noqa: E402
-from fifteen.db import registry  # noqa: E402
+from fifteen.optimal import solve  # noqa: E402
 from fifteen.search.ida import ida_star  # noqa: E402
-from fifteen.search.loops import pdb78 as loops_pdb78  # noqa: E402
-from fifteen.search.optimal import solve  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "data"))
@@ -51,7 +57,7 @@ def dist3():
 
 @pytest.fixture(scope="module")
 def real771():
-    db = registry.pattern_database("pdb771", Shape(4, 4))
+    db = databases.pattern_database("pdb771", Shape(4, 4))
     assert db is not None, "pdb-771.f15 not built: run `make db`"
     return db
 
@@ -82,7 +88,7 @@ def test_reflected_lookup_is_the_plain_one_on_the_mirror_image(db331, dist3):
 def test_searcher_is_optimal_on_3x3(db331, dist3):
     rng = random.Random(11)
     for s in rng.sample(sorted(dist3), 60):
-        r = ida_star(Shape(3, 3), list(s), loops_pdb78.pdb78_searcher(db331))
+        r = ida_star(Shape(3, 3), list(s), pdb78_loop.pdb78_searcher(db331))
         assert r.length == dist3[s], s
         assert Board(Shape(3, 3), s).solves(r.tiles)
 
@@ -109,7 +115,7 @@ def test_korf100_bounds_at_most_the_optimum(real771):
 
 
 def test_auto_picks_the_771_on_4x4_without_the_pack(databases_without_pack, fresh_assets):
-    registry.use_directory(databases_without_pack)
+    databases.use_directory(databases_without_pack)
     board = Board(Shape(4, 4), korf100()[8].tiles)
     assert resolve_bound(Shape(4, 4), "auto", board.target).name == "pdb771"
     assert "pdb771" in available_bounds(Shape(4, 4), board.target)
@@ -120,7 +126,7 @@ def test_auto_picks_the_771_on_4x4_without_the_pack(databases_without_pack, fres
 
 
 def test_bounds_json_names_the_771(databases_without_pack, fresh_assets):
-    registry.use_directory(databases_without_pack)
+    databases.use_directory(databases_without_pack)
     out = bounds_json(Board(Shape(4, 4), korf100()[0].tiles))
     assert out["auto"] == "pdb771" and out["bounds"]["pdb771"] == 51
     assert out["start"]["pdb771"] == 51 and out["start"]["pdb663"] == 47

@@ -18,14 +18,17 @@ np = pytest.importorskip("numpy")
 
 from dbbuild import pack78, pattern  # noqa: E402
 from fifteen.board import Board, Shape, tile_squares  # noqa: E402
-from fifteen.bounds import pdb78  # noqa: E402
+from fifteen.bounds import (  # noqa: E402
+    databases,
+    pdb78,
+    pdb78_loop,  # noqa: E402
+)
 from fifteen.bounds.pdb import reflect_board  # noqa: E402
 from fifteen.bounds.pdb78 import PDB78, rank, table_size, unrank  # noqa: E402
-from fifteen.db import container, registry  # noqa: E402
+from fifteen.db import container  # noqa: E402
 from fifteen.db.container import AssetError  # noqa: E402
+from fifteen.optimal import solve  # noqa: E402
 from fifteen.search.ida import ida_star  # noqa: E402
-from fifteen.search.loops import pdb78 as loops_pdb78  # noqa: E402
-from fifteen.search.optimal import solve  # noqa: E402
 
 GROUPS_3x3 = [[1, 2, 3, 4], [5, 6, 7, 8]]
 
@@ -393,7 +396,7 @@ def test_searcher_is_optimal_on_3x3(db3, dist3):
     states = rng.sample(sorted(dist3), 40) + [tuple(reflect_board(goal(3, 3), 3))]
     for s in states:
         for reflect in (True, False):
-            r = ida_star(Shape(3, 3), list(s), loops_pdb78.pdb78_searcher(db3, reflect=reflect))
+            r = ida_star(Shape(3, 3), list(s), pdb78_loop.pdb78_searcher(db3, reflect=reflect))
             assert r.length == dist3[s], (s, reflect)
             b = list(s)
             blank = b.index(0)
@@ -406,8 +409,8 @@ def test_searcher_is_optimal_on_3x3(db3, dist3):
 def test_reflection_prunes(db3, dist3):
     rng = random.Random(4)
     states = rng.sample(sorted(dist3), 30)
-    with_r = sum(ida_star(Shape(3, 3), list(s), loops_pdb78.pdb78_searcher(db3)).nodes for s in states)
-    without = sum(ida_star(Shape(3, 3), list(s), loops_pdb78.pdb78_searcher(db3, reflect=False)).nodes for s in states)
+    with_r = sum(ida_star(Shape(3, 3), list(s), pdb78_loop.pdb78_searcher(db3)).nodes for s in states)
+    without = sum(ida_star(Shape(3, 3), list(s), pdb78_loop.pdb78_searcher(db3, reflect=False)).nodes for s in states)
     assert with_r < without
 
 
@@ -416,7 +419,7 @@ def test_reflection_prunes(db3, dist3):
 def registered_3x3_pack(pack3, fresh_assets):
     """The 3x3 pack registered under the name pdb78 (partition renamed), removed afterwards."""
     data = _rewrite(pack3, {"partition": "78"})
-    meta = registry.load_asset(data, "pdb-78-3x3.f15")
+    meta = databases.load_asset(data, "pdb-78-3x3.f15")
     assert meta["kind"] == "pdb78"
     return data
 
@@ -436,7 +439,7 @@ def test_solver_uses_the_pack(registered_3x3_pack, dist3):
 def test_without_the_pack_nothing_changes(fresh_assets, databases_without_pack):
     from fifteen import bounds
 
-    registry.use_directory(databases_without_pack)
+    databases.use_directory(databases_without_pack)
     shape = Shape(4, 4)
     assert bounds.available_bounds(shape) == ["auto", "pdb771", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
     assert bounds.resolve_bound(shape, "auto").name == "pdb771"
@@ -459,7 +462,7 @@ def test_cli_accepts_pdb78(tmp_path, pack3, capsys, fresh_assets):
     rc = cli.main(["solve", "1 2 3 4 5 6 0 7 8", "--db", str(tmp_path), "--bound", "pdb78", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert rc == 0 and out["bound"] == "pdb78" and out["length"] == 2 and "pdb78" in out["bounds"]
-    assert registry.pattern_databases["pdb78"].rows == 3  # read lazily from --db
+    assert databases.pattern_databases["pdb78"].rows == 3  # read lazily from --db
 
 
 def test_build_db_lists_the_pack_as_optional(tmp_path, pack3):

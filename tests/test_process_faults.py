@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import Board, Shape, cli
-from fifteen.db import registry
-from fifteen.parallel import batch, processes
+from fifteen import Board, Shape, batch, cli
+from fifteen.bounds import databases
+from fifteen.parallel import processes
 from fifteen.parallel.processes import WorkerPool, solve_parallel
 from support.ctrl_c import popen_interruptible
 from support.positions import HARD_3X3, KORF, KT1, SET_3X3
@@ -123,7 +123,7 @@ def test_sigterm_ends_the_run_like_ctrl_c(tmp_path, command):
     wait_until(f"workers {pids} gone", lambda: all(gone(p) for p in pids))
     lines = err.splitlines()
     if command == "solve":
-        progress = ("  bound ", "  the rest of the search: ")  # the per-iteration lines and their estimates
+        progress = ("  bound ", "  the whole search", "  the optimal search is out of reach")  # the per-iteration lines and their estimates
         assert lines[-1] == "fifteen: terminated" and all(line.startswith(progress) for line in lines[:-1]), err
     else:
         assert lines == [f"fifteen: terminated; the finished results are in {out}: run again to resume"], err
@@ -232,6 +232,22 @@ def test_sigterm_during_a_batch_anytime_keeps_the_finished_lines(tmp_path):
     assert all(Board.parse(KT1).solves(r["moves"]) and r["lower_bound"] <= 100 for r in again[2:])
 
 
+def test_sigterm_during_a_dask_batch_says_one_line_of_its_own(tmp_path):
+    """SIGTERM to ``batch --dask local`` while its LocalCluster's workers search: status 143 and
+    one line on stderr, the batch's own (Dask's logging is configured: no heartbeat, shutdown or
+    traceback lines of its workers or scheduler), the finished lines kept."""
+    (tmp_path / "in.txt").write_text(f"a\t{HARD_3X3}\nc\t{KT1}\nd\t{KT1}\n")
+    out = tmp_path / "out.jsonl"
+    args = ["batch", str(tmp_path / "in.txt"), "--anytime", "--time-limit", "600", "--dask", "local", "--jobs", "2", "--out", str(out)]
+    proc = start([*args, "--quiet"], text=True)
+    wait_until("the 3x3 line written", lambda: out.exists() and out.read_text().count("\n") >= 1 or proc.poll() is not None)
+    os.kill(proc.pid, signal.SIGTERM)  # (the KT1 lines under way on the workers: a 10-minute limit)
+    _, err = proc.communicate(timeout=DEADLINE)
+    assert proc.returncode == 143, err
+    assert err.splitlines() == [f"fifteen: terminated; the finished results are in {out}: run again to resume"], err
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ["a"]
+
+
 def test_ctrl_c_during_a_batch_still_one_line(tmp_path):
     """SIGINT to the process group (Ctrl-C) of ``batch --jobs 2``: status 130, one line, no worker left."""
     (tmp_path / "in.txt").write_text(SLOW_LINES)
@@ -329,7 +345,7 @@ def test_a_worker_terminated_is_replaced_its_tasks_rerun(monkeypatch, capsys):
     """SIGTERM to a worker of ``solve --jobs 2`` (the CLI has its own SIGTERM handler, which a
     forked worker must not keep): the worker dies, its tasks are run by another, the answer
     is the optimal one."""
-    registry.ensure_for(Shape(4, 4))
+    databases.ensure_for(Shape(4, 4))
     stopped: list[int] = []
     monkeypatch.setattr(WorkerPool, "submit", _stop_then(signal.SIGTERM, (8,), stopped))
     assert cli.main(["solve", " ".join(map(str, KORF["1"])), "--bound", "pdb663", "--jobs", "2", "--json"]) == 0
@@ -360,7 +376,7 @@ def test_a_stopped_worker_is_noticed_and_its_tasks_given_to_another(monkeypatch)
     """SIGSTOP to a worker, never resumed: after ``stall_seconds`` without progress the pool says
     so, ends it and hands its tasks to another; the answer is the optimal one, with the serial
     node counts."""
-    registry.ensure_for(Shape(4, 4))
+    databases.ensure_for(Shape(4, 4))
     stopped: list[int] = []
     notices: list[str] = []
     monkeypatch.setattr(WorkerPool, "submit", _stop_then(signal.SIGSTOP, (8,), stopped))

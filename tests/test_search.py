@@ -137,8 +137,8 @@ def test_tick_and_cancel_in_every_loop(real_pdbs, bound):
 
 @pytest.mark.parametrize("reflect", [True, False])
 def test_tick_and_cancel_in_the_pdb78_loop(small_packs, reflect):
+    from fifteen.bounds.pdb78_loop import pdb78_searcher
     from fifteen.search.ida import ida_star
-    from fifteen.search.loops.pdb78 import pdb78_searcher
 
     factory = pdb78_searcher(small_packs["3x3"], reflect=reflect)
     tiles = [8, 6, 7, 2, 5, 4, 3, 0, 1]  # 31 moves
@@ -154,8 +154,8 @@ def test_tick_and_cancel_in_the_pdb78_loop(small_packs, reflect):
 
 def test_setup_is_not_search_time():
     """Set-up (tables, automaton) is reported apart; the iterations add up to the search time."""
+    from fifteen.bounds.manhattan_loop import linear_conflict_searcher
     from fifteen.search.ida import ida_star
-    from fifteen.search.loops.manhattan import linear_conflict_searcher
 
     result = ida_star(Shape(4, 4), KORF9, linear_conflict_searcher)
     assert result.setup_seconds > 0 and result.cpu_seconds > 0

@@ -23,7 +23,7 @@ import pytest
 
 from fifteen import Shape, bounds
 from fifteen.board import blank_steps
-from fifteen.db import registry
+from fifteen.bounds import databases
 from fifteen.search.ida import ida_star
 from fifteen.search.moves import tables_for
 from support.positions import KORF, OWN_MIRROR_3X3, OWN_MIRROR_4X4, SET_2X4, SET_3X3
@@ -102,8 +102,8 @@ def test_contract_small_boards(bound):
 
 @pytest.mark.parametrize("reflect", [True, False])
 def test_contract_small_pdb(small_pdbs, small_packs, reflect):
-    from fifteen.search.loops.pdb import pdb_searcher
-    from fifteen.search.loops.pdb78 import pdb78_searcher
+    from fifteen.bounds.pdb78_loop import pdb78_searcher
+    from fifteen.bounds.pdb_loop import pdb_searcher
 
     for make, dbs in ((pdb_searcher, small_pdbs), (pdb78_searcher, small_packs)):
         for shape, positions in ((Shape(3, 3), SET_3X3 + OWN_MIRROR_3X3), (Shape(2, 4), SET_2X4)):
@@ -117,7 +117,7 @@ def test_contract_dual_lookups(small_pdbs, real_pdbs):
     """The loop with the dual lookups keeps the contract (its ``h0`` takes the dual too); the
     loop with BPMX does not (a node's count depends on its children's order), so it stays out of
     the parallel search."""
-    from fifteen.search.loops.pdb import pdb_searcher
+    from fifteen.bounds.pdb_loop import pdb_searcher
 
     factory = pdb_searcher(small_pdbs["3x3"], dual=True)
     for tiles in SET_3X3 + OWN_MIRROR_3X3:
@@ -129,7 +129,7 @@ def test_contract_dual_lookups(small_pdbs, real_pdbs):
 def test_contract_korf9(bound):
     """Korf #9 on 4x4, every bound, split one and two levels deep (the PDB loop's ordering pass
     applies at the root from the third iteration)."""
-    registry.ensure_for(Shape(4, 4))
+    databases.ensure_for(Shape(4, 4))
     factory = bounds.resolve_bound(Shape(4, 4), bound).factory
     assert check_contract(factory, Shape(4, 4), KORF["9"], ordering=bound.startswith("pdb")) >= 5
 
@@ -137,7 +137,7 @@ def test_contract_korf9(bound):
 def test_contract_own_mirror_4x4():
     """Own-mirror roots: the mirror-closed tables with half the root's moves; the children are
     ordinary positions, searched with the root's tables (their own default would differ)."""
-    registry.ensure_for(Shape(4, 4))
+    databases.ensure_for(Shape(4, 4))
     factory = bounds.resolve_bound(Shape(4, 4), "pdb663").factory
     tiles = list(OWN_MIRROR_4X4[2])
     tables = tables_for(Shape(4, 4), tiles)

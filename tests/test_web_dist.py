@@ -36,6 +36,12 @@ def _sw_const(name: str) -> str:
     return "".join(a or b for a, b in parts).replace("${CSP}", POLICY)
 
 
+def _meta_policy(html: str) -> str:
+    m = re.search(r'<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"', html)
+    assert m, "no <meta http-equiv=Content-Security-Policy>"
+    return m.group(1)
+
+
 def _directives(policy: str) -> dict[str, list[str]]:
     out = {}
     for part in policy.split(";"):
@@ -61,8 +67,10 @@ def test_policy_is_strict():
     assert "frame-ancestors" not in d, "a meta tag cannot carry frame-ancestors (sw.js sends it)"
 
 
-def test_page_has_no_inline_script_or_style():
-    html = (ROOT / "index.html").read_text()
+@pytest.mark.parametrize("page", ["index.html", "examples/embed.html"])
+def test_page_has_no_inline_script_or_style(page):
+    html = (ROOT / page).read_text()
+    assert _meta_policy(html) == POLICY  # the page's policy (the embedding example keeps the app's)
     assert not re.search(r"\sstyle=", html), "inline style attribute"
     assert not re.search(r"<style[\s>]", html), "inline <style>"
     assert not re.search(r"\son[a-z]+=", html), "inline event handler"
@@ -104,7 +112,7 @@ def _site(root: Path, assets=None, packs=None) -> dict[str, bytes]:
     files = {
         "index.html": (ROOT / "index.html").read_bytes(),
         "sw.js": b"// sw\n",
-        "static/js/main.js": b"export const x = 1;\n" * 800,  # compresses well
+        "static/js/control/main.js": b"export const x = 1;\n" * 800,  # compresses well
         "static/vendor/pyodide/pyodide.asm.wasm": os.urandom(4000),  # does not
         "static/db/wd-3x3.f15": os.urandom(900),
     }
@@ -185,9 +193,9 @@ def test_precompressed_siblings_only_where_they_help(tmp_path):
     web_dist.build(out, "/", ["gzip", "br"], root=src, log=lambda *_: None)
     siblings = {p for p in _tree(out) if p.endswith((".gz", ".br"))}
     # main.js (16 kB of text) and the page shrink; random bytes and tiny files do not.
-    assert {"static/js/main.js.gz", "static/js/main.js.br", "index.html.gz", "index.html.br"} <= siblings
+    assert {"static/js/control/main.js.gz", "static/js/control/main.js.br", "index.html.gz", "index.html.br"} <= siblings
     assert not [p for p in siblings if "wasm" in p or "f15" in p or p.startswith("sw.js")], siblings
-    assert gzip.decompress((out / "static/js/main.js.gz").read_bytes()) == files["static/js/main.js"]
+    assert gzip.decompress((out / "static/js/control/main.js.gz").read_bytes()) == files["static/js/control/main.js"]
     assert brotli.decompress((out / "index.html.br").read_bytes()) == files["index.html"]
     for s in siblings:
         assert (out / s).stat().st_size <= 0.9 * (out / s[:-3]).stat().st_size, s

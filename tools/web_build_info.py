@@ -40,6 +40,9 @@ PATTERNS = [
     "static/vendor/pyodide/*.zip",
     "static/vendor/pyodide/pyodide-lock.json",
     "static/vendor/xz/*.mjs",
+    "examples/*.html",  # the embedding example (docs/embed.md) and its script and style
+    "examples/*.js",
+    "examples/*.css",
     "static/wheels/fifteen-*-pyodide.zip",  # what the worker installs (not the wheel; no micropip)
     "static/wheels/manifest.json",
     "static/db/manifest.json",

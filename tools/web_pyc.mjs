@@ -2,7 +2,9 @@
 //
 //     node tools/web_pyc.mjs static/wheels/fifteen-X.Y.Z-py3-none-any.whl
 //
-// writes static/wheels/fifteen-X.Y.Z-pyodide.zip: the wheel's files plus their bytecode
+// writes static/wheels/fifteen-X.Y.Z-pyodide.zip: the runtime package's files (fifteen/, without the
+// command line fifteen/cli/ and fifteen/__main__.py, which the browser never runs; not the wheel's
+// database builder dbbuild/, which needs numpy, nor its metadata) plus their bytecode
 // (fifteen/__pycache__/*.cpython-3NN.pyc), compiled by the Python of the vendored Pyodide
 // itself (node_modules/pyodide, the npm package static/vendor/pyodide is copied from) with
 // "unchecked-hash" invalidation: the worker unpacks the zip into site-packages and imports
@@ -24,7 +26,8 @@ pyodide.FS.writeFile("/tmp/in.whl", new Uint8Array(readFileSync(wheel)));
 pyodide.runPython(`
 import compileall, os, py_compile, zipfile
 with zipfile.ZipFile("/tmp/in.whl") as whl:
-    whl.extractall("/tmp/pkg")
+    browser = [n for n in whl.namelist() if n.startswith("fifteen/") and not n.startswith(("fifteen/cli/", "fifteen/__main__.py"))]
+    whl.extractall("/tmp/pkg", browser)
 ok = compileall.compile_dir("/tmp/pkg", quiet=1, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 if not ok:
     raise SystemExit("web_pyc: the package does not compile")

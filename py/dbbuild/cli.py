@@ -23,9 +23,11 @@ from .cache import default_cache_dir, ensure_asset
 from .manifest import write_manifest
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> int:
+    """Build the assets (*argv*: the options above); *prog* names the command in messages
+    (``fifteen db build`` runs this too)."""
     ap = argparse.ArgumentParser(
-        prog="build_db.py", description=(__doc__ or "").split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+        prog=prog, description=(__doc__ or "").split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--out", default="static/db", help="output directory (default static/db)")
     ap.add_argument("--only", nargs="+", metavar="NAME", help="build only these assets (file name, pdb-663 or pdb663)")

@@ -2,7 +2,7 @@
 
 Used by :mod:`dbbuild.specs` (``make db`` for 3x3, 2x4 and 2x5; ``make explorer-pack``
 for the optional 3x4 and 2x6 packs); the runtime reader is
-:mod:`fifteen.lab.explorer` (stdlib only), which documents the index, the encoding
+:mod:`fifteen.bounds.exact` (stdlib only), which documents the index, the encoding
 and the asset.
 
 A breadth-first search from the goal over the blank-major ranks of the
@@ -32,8 +32,8 @@ import time
 import numpy as np
 
 from fifteen.board import Shape, neighbours
+from fifteen.bounds import exact as rt
 from fifteen.db.container import write_asset, write_xz
-from fifteen.lab import explorer as rt
 
 #: Build version of the ``"explore"`` assets: bump it when this builder changes what it writes.
 BUILD_VERSION = 1
@@ -166,7 +166,7 @@ def build_distances(rows: int, cols: int, *, log=None, chunk: int = CHUNK) -> np
 
 
 def encode(rows: int, cols: int, dist: np.ndarray) -> tuple[dict, bytes]:
-    """Metadata and payload of the ``"explore"`` asset (see :mod:`fifteen.lab.explorer`)."""
+    """Metadata and payload of the ``"explore"`` asset (see :mod:`fifteen.bounds.exact`)."""
     shape = Shape(rows, cols)
     rk = rt.Ranking(shape)
     histogram = np.bincount(dist, minlength=int(dist.max()) + 1).tolist()

@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from fifteen.bounds import exact
 from fifteen.db import container
-from fifteen.lab import explorer
 
 from . import explorer as explorer_build
 from .cache import atomic_write
@@ -60,7 +60,7 @@ def pack_info(path: Path) -> dict[str, Any]:
         head = container.unxz_head(head, name=str(path))
     meta = container.read_meta(head, name=str(path))
     info: dict[str, Any]
-    if meta["kind"] == explorer.KIND:  # an exact-distance table of the small-board explorer
+    if meta["kind"] == exact.KIND:  # an exact-distance table of the small-board explorer
         info = {"optional": True, **explorer_build.pack_info(meta)}
     else:
         total = meta["tables"][-1]["offset"] + meta["tables"][-1]["size"]

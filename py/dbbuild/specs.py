@@ -24,9 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from fifteen.board import Shape
-from fifteen.bounds import pdb, pdb78, walking
+from fifteen.bounds import exact, pdb, pdb78, walking
 from fifteen.db import container
-from fifteen.lab import explorer
 
 from . import explorer as explorer_build
 from . import pack78, pattern
@@ -109,14 +108,14 @@ def _build_explorer(params: dict[str, Any], log: Log, cache: Path) -> bytes:
 
 
 def _explorer_spec(shape: str, *, pack: bool = False) -> AssetSpec:
-    """An exact-distance table of the small-board explorer (fifteen.lab.explorer); serves the transposed shape too."""
+    """An exact-distance table of the small-board explorer (fifteen.bounds.exact); serves the transposed shape too."""
     rows, cols = (int(x) for x in shape.split("x"))
     return AssetSpec(
-        file=explorer.asset_file(shape),
-        kind=explorer.KIND,
+        file=exact.asset_file(shape),
+        kind=exact.KIND,
         shapes=(shape,) if rows == cols else (shape, f"{cols}x{rows}"),
         build=_build_explorer,
-        version={"build": explorer_build.BUILD_VERSION, "container": container.FORMAT_VERSION, "explore_format": explorer.EXPLORE_FORMAT},
+        version={"build": explorer_build.BUILD_VERSION, "container": container.FORMAT_VERSION, "explore_format": exact.EXPLORE_FORMAT},
         params={"rows": rows, "cols": cols, "xz": pack},
     )
 
@@ -175,7 +174,7 @@ ASSETS: list[AssetSpec] = [
     _pdb_spec("663"),
     _pdb_spec("555"),
     *_wd_specs(),
-    *(_explorer_spec(s) for s in explorer.DEFAULT_SHAPES),
+    *(_explorer_spec(s) for s in exact.DEFAULT_SHAPES),
 ]
 
 
@@ -184,4 +183,4 @@ ASSETS: list[AssetSpec] = [
 # When present in --out, listed in the manifest under "packs" (not "assets"), with
 # "optional": true, so that nothing that loads "assets" fetches them unasked.
 #: Optional downloads (``make pack``): listed under ``"packs"`` in the manifest.
-PACKS: list[AssetSpec] = [_pdb78_spec("78"), *(_explorer_spec(s, pack=True) for s in explorer.PACK_SHAPES)]
+PACKS: list[AssetSpec] = [_pdb78_spec("78"), *(_explorer_spec(s, pack=True) for s in exact.PACK_SHAPES)]

@@ -33,11 +33,12 @@ list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
   it, and solutions reach it.  A position in a result is :meth:`fifteen.board.Board.to_json`
   (``shape``, ``rows``, ``cols``, ``tiles``, ``goal``); ``bounds`` is
   :func:`fifteen.bounds.bounds_json` (as ``bounds --json``), ``solve``
-  :meth:`fifteen.search.optimal.Solution.to_json` with the position's ``bounds`` and
+  :meth:`fifteen.optimal.Solution.to_json` with the position's ``bounds`` and
   ``summary`` (as ``solve --json``); both say how the goal was searched in ``goal_frame``
   (``null`` for the standard goal; see :mod:`fifteen.frame`).  ``progress`` is
-  called with one JSON string (:meth:`fifteen.search.ida.Progress.to_json`) about
-  four times a second during a solve and after every finished iteration.
+  called with one JSON string (:meth:`fifteen.search.ida.Progress.to_json` plus ``estimate``:
+  :meth:`fifteen.search.estimate.Estimate.to_json`, or ``null``) about four times a second
+  during a solve and after every finished iteration.
   ``solve`` with ``"anytime": true`` (and by default, when no ``bound`` is named, on boards of
   more than 25 squares but for positions near the goal) runs the anytime search (:mod:`fifteen.anytime`) for ``time_limit``
   seconds (absent: until optimal or cancelled; at most 3600): each improvement (a shorter
@@ -50,10 +51,10 @@ list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
   with the best found (``"stopped": "cancelled"``), not an error.
   ``parallel_begin``, ``parallel_step``, ``parallel_tasks``, ``parallel_result``
   and ``parallel_drop`` serve the page's pool of workers
-  (:mod:`fifteen.parallel.browser`); ``anytime_first``, ``anytime_improve``,
-  ``anytime_prove`` and ``anytime_result`` its anytime search (:mod:`fifteen.anytime.browser`).
+  (:mod:`fifteen.parallel.page_pool`); ``anytime_first``, ``anytime_improve``,
+  ``anytime_prove`` and ``anytime_result`` its anytime search (:mod:`fifteen.parallel.anytime_page`).
 
-Small-board explorer and hints (:mod:`fifteen.lab.explorer`, :mod:`fifteen.lab.hint`).
+Small-board explorer and hints (:mod:`fifteen.bounds.exact`, :mod:`fifteen.lab.hint`).
 A position is given as for ``solve`` (``tiles`` list or text, ``shape``);
 moves are ``{"tile": t, "direction": "U"}`` (the tile that slides, the
 blank's direction).  A board without a loaded table gets an ``input`` error
@@ -85,23 +86,26 @@ naming the boards that have one.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random as _random
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
-from fifteen import __version__
 from fifteen.board import GOAL_NAMES, Board, Goal, Shape, check_tiles, parse_tiles, solvability_problem
-from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json, start_bound
+from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json, databases, start_bound
 from fifteen.bounds.walking import supported_shapes
-from fifteen.db import container, registry
+from fifteen.db import container
 from fifteen.errors import AssetError, AssetWarning, FifteenError, InputError
-from fifteen.limits import MAX_PARAMS_CHARS, describe, internal_message, past_optimal_reach
-from fifteen.schema import LONG_PARAMS, METHOD_PARAMS, check_params, parse_params
+from fifteen.limits import MAX_COUNT, MAX_PARAMS_CHARS, describe, internal_message, past_optimal_reach
+from fifteen.optimal import solve_steps
+from fifteen.schema import LONG_PARAMS, check_params, page_limits, parse_params
+from fifteen.search.estimate import estimate
 from fifteen.search.ida import Cancelled, Progress
-from fifteen.search.optimal import solve
+from fifteen.search.slices import Steps, forget, time_slice, value
+from fifteen.version import __version__
 
 PROGRESS_SECONDS = 0.25
 AUTO_LABEL = "Strongest available"  # the label of ``auto``, which is not a bound of its own
@@ -139,7 +143,7 @@ def load_asset(name: str, data: Any) -> str:
             data = data.to_bytes()
         if not isinstance(data, bytes | bytearray | memoryview):
             raise AssetError(f"{name}: expected the file's bytes, got {describe(data)}", code="asset_corrupt")
-        meta = registry.load_asset(data, name, take=isinstance(data, bytearray))
+        meta = databases.load_asset(data, name, take=isinstance(data, bytearray))
         return _ok(meta)
     except AssetError as exc:
         return _error("asset", str(exc), exc.code)
@@ -149,7 +153,7 @@ def load_asset(name: str, data: Any) -> str:
 
 def manifest(text: Any, name: str = "static/db/manifest.json") -> str:
     """The database list for the page's worker: the manifest's *text* checked by the rules the
-    native side uses (:func:`fifteen.db.registry.manifest_lists`), as a JSON reply ``{"assets",
+    native side uses (:func:`fifteen.bounds.databases.manifest_lists`), as a JSON reply ``{"assets",
     "packs", "warnings"}``: invalid JSON or JSON of the wrong shape is a warning and leaves
     out what cannot be used, never an error."""
     with warnings.catch_warnings(record=True) as caught:
@@ -161,9 +165,9 @@ def manifest(text: Any, name: str = "static/db/manifest.json") -> str:
         except (ValueError, RecursionError) as exc:
             found: list = []
             packs: list = []
-            warnings.warn(f"{name}: unreadable manifest ({describe(str(exc), 80)}); {registry.NOT_USED}", AssetWarning, stacklevel=1)
+            warnings.warn(f"{name}: unreadable manifest ({describe(str(exc), 80)}); {databases.NOT_USED}", AssetWarning, stacklevel=1)
         else:
-            found, packs = registry.manifest_lists(doc, name)
+            found, packs = databases.manifest_lists(doc, name)
     return _ok({"assets": found, "packs": packs, "warnings": [str(w.message) for w in caught]})
 
 
@@ -201,6 +205,7 @@ def _method_info(params: dict, **_: Any) -> dict:
         "bounds": {str(s): available_bounds(s) for s in supported_shapes()},
         "labels": {"auto": AUTO_LABEL, **{b.name: b.label for b in bound_infos()}},
         "goals": list(GOAL_NAMES),
+        "limits": page_limits(),
     }
 
 
@@ -209,7 +214,27 @@ def _method_parse(params: dict, **_: Any) -> dict:
 
 
 def _method_bounds(params: dict, **_: Any) -> dict:
-    return bounds_json(_board(params))
+    board = _board(params)
+    return bounds_json(board, _values(board))
+
+
+_last_values: tuple[Any, dict[str, int]] | None = None
+
+
+def _values(board: Board) -> dict[str, int]:
+    """:func:`fifteen.bounds.bound_values` of *board*, those of the call before when it computed
+    them for the same position with the same databases loaded: the page's Solve after the check
+    of a typed position (``bounds``) computes them once."""
+    global _last_values
+
+    def key() -> tuple:
+        return (board, tuple(map(id, databases.pattern_databases.values())))
+
+    if _last_values is not None and _last_values[0] == key():
+        return dict(_last_values[1])
+    values = bound_values(board)
+    _last_values = (key(), dict(values))
+    return values
 
 
 def _method_random(params: dict, **_: Any) -> dict:
@@ -238,23 +263,28 @@ def _anytime_wanted(params: dict, board: Board) -> bool:
     return not params.get("bound") and past_optimal_reach(board.shape.size, start_bound(board))
 
 
-def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
+def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> Steps[dict]:
     board = _board(params)
     if _anytime_wanted(params, board):
-        return _solve_anytime(board, params, progress, cancel)
+        return (yield from _solve_anytime(board, params, progress, cancel))
     bound = params.get("bound") or "auto"
     last = [0.0]
+    longest = databases.longest_optimum(board.shape, board.target)
+    ahead: list[Any] = [0, None]  # the finished iterations of the last estimate, and its JSON
 
     def report(p: Progress) -> None:
         assert progress is not None  # report is passed only with a progress callback
         now = time.perf_counter()
-        if progress is None or (not p.done and now - last[0] < PROGRESS_SECONDS):
+        if not p.done and now - last[0] < PROGRESS_SECONDS:
             return
         last[0] = now
-        progress(json.dumps(p.to_json()))
+        if ahead[0] != len(p.iterations):  # the estimate changes only when an iteration ends
+            e = estimate(p.iterations, longest)
+            ahead[:] = [len(p.iterations), None if e is None else e.to_json()]
+        progress(json.dumps({**p.to_json(), "estimate": ahead[1]}))
 
-    values = bound_values(board)
-    sol = solve(
+    values = _values(board)
+    sol = yield from solve_steps(
         board,
         bound,
         progress=report if progress is not None else None,
@@ -264,15 +294,15 @@ def _method_solve(params: dict, progress: Callable[[str], Any] | None = None, ca
     return sol.to_json(values)
 
 
-def _solve_anytime(board: Board, params: dict, progress: Callable[[str], Any] | None, cancel) -> dict:
+def _solve_anytime(board: Board, params: dict, progress: Callable[[str], Any] | None, cancel) -> Steps[dict]:
     """``solve`` by the anytime search (:func:`fifteen.anytime.anytime_solve`): progress is one
     message per improvement (:meth:`fifteen.anytime.Improvement.progress_json`), the result
     :meth:`fifteen.anytime.AnytimeResult.to_json` with the position's bounds; a cancel keeps
     the best found (``"stopped": "cancelled"``)."""
-    from fifteen.anytime import anytime_solve  # at the first anytime solve: not at the worker's start-up
+    from fifteen.anytime import anytime_solve_steps  # at the first anytime solve: not at the worker's start-up
 
-    values = bound_values(board)
-    result = anytime_solve(
+    values = _values(board)
+    result = yield from anytime_solve_steps(
         board,
         time_limit=params.get("time_limit"),
         progress=(lambda imp: progress(json.dumps(imp.progress_json()))) if progress is not None else None,
@@ -283,21 +313,21 @@ def _solve_anytime(board: Board, params: dict, progress: Callable[[str], Any] | 
 
 
 # ------------------------------------------------------------------ the browser pool's parallel search
-# fifteen.parallel.browser: the page's pool of workers drives fifteen.parallel.scheduler's scheduler step by step.
+# fifteen.parallel.page_pool: the page's pool of workers drives fifteen.parallel.scheduler's scheduler step by step.
 
 
-def _browser():
+def _page_pool():
     # Imported at the first parallel call, not with this module: the worker imports fifteen.api at
     # start-up, and browser with the scheduler it imports adds 10-15 ms to Pyodide's import of it
     # (bench/pyodide_imports.mjs), for the page's pool of workers only.
-    from fifteen.parallel import browser
+    from fifteen.parallel import page_pool
 
-    return browser
+    return page_pool
 
 
 def _method_parallel_begin(params: dict, **_: Any) -> dict:
     min_task_nodes = params.get("min_task_nodes")
-    return _browser().begin(
+    return _page_pool().begin(
         _board(params),
         params.get("bound") or "auto",
         params.get("workers") or 2,
@@ -306,49 +336,49 @@ def _method_parallel_begin(params: dict, **_: Any) -> dict:
 
 
 def _method_parallel_step(params: dict, **_: Any) -> dict:
-    return _browser().step(params)
+    return _page_pool().step(params)
 
 
 def _method_parallel_drop(params: dict, **_: Any) -> dict:
-    return _browser().drop(params)
+    return _page_pool().drop(params)
 
 
-def _method_parallel_tasks(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> dict:
-    return _browser().run_bundle(params, progress)
+def _method_parallel_tasks(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> Steps[dict]:
+    return _page_pool().run_bundle(params, progress)
 
 
 def _method_parallel_result(params: dict, **_: Any) -> dict:
     """The ``solve`` result of a solution found by the pool (the path replayed to the goal),
     with ``workers`` and ``worker_nodes``."""
-    return _browser().result(_board(params), params)
+    return _page_pool().result(_board(params), params)
 
 
 # ------------------------------------------------------------------ the browser pool's anytime search
-# fifteen.anytime.browser: with two workers or more, the page proves the lower bound on one while the others improve.
+# fifteen.parallel.anytime_page: with two workers or more, the page proves the lower bound on one while the others improve.
 
 
-def _anytime_browser():
+def _anytime_page():
     # Imported at the first call, as the anytime search and the pool's parallel search are.
-    from fifteen.anytime import browser
+    from fifteen.parallel import anytime_page
 
-    return browser
+    return anytime_page
 
 
 def _method_anytime_first(params: dict, **_: Any) -> dict:
-    return _anytime_browser().first(_board(params), params.get("bound") or "auto")
+    return _anytime_page().first(_board(params), params.get("bound") or "auto")
 
 
-def _method_anytime_improve(params: dict, **_: Any) -> dict:
-    return _anytime_browser().improve_call(_board(params), params)
+def _method_anytime_improve(params: dict, **_: Any) -> Steps[dict]:
+    return _anytime_page().improve_call(_board(params), params)
 
 
-def _method_anytime_prove(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> dict:
-    return _anytime_browser().prove_call(_board(params), params, progress)
+def _method_anytime_prove(params: dict, progress: Callable[[str], Any] | None = None, **_: Any) -> Steps[dict]:
+    return _anytime_page().prove_call(_board(params), params, progress)
 
 
 def _method_anytime_result(params: dict, **_: Any) -> dict:
     """The ``solve`` result of the best path the pool found, replayed to the goal, with ``workers`` and ``worker_nodes``."""
-    return _anytime_browser().result(_board(params), params)
+    return _anytime_page().result(_board(params), params)
 
 
 # ------------------------------------------------------------------ the heuristic lab
@@ -358,7 +388,7 @@ def _method_anytime_result(params: dict, **_: Any) -> dict:
 # (bench/pyodide_imports.mjs), for what the page uses only when the lab or a hint is asked for.
 
 
-def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> dict:
+def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, cancel=None) -> Steps[dict]:
     """Each of ``bounds`` (a list or "md,lc"; default every available one, weakest first) in turn.
 
     ``budget``: nodes per bound (absent: ``fifteen.lab.compare.DEFAULT_BUDGET``;
@@ -368,7 +398,7 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
     iteration.
     """
     # at the first call (see above)
-    from fifteen.lab.compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound
+    from fifteen.lab.compare import DEFAULT_BUDGET, BoundRun, check_budget, comparison_json, parse_bound_names, run_bound_steps
 
     board = _board(params)
     names = parse_bound_names(params.get("bounds"), board.shape, board.target)
@@ -383,7 +413,9 @@ def _method_compare(params: dict, progress: Callable[[str], Any] | None = None, 
         if progress is not None:
             progress(json.dumps(run.to_json()))
 
-    runs = {name: run_bound(board, name, budget=budget, progress=report, cancel=cancel) for name in names}
+    runs = {}
+    for name in names:
+        runs[name] = yield from run_bound_steps(board, name, budget=budget, progress=report, cancel=cancel)
     return comparison_json(runs)
 
 
@@ -408,14 +440,14 @@ def _method_explain(params: dict, **_: Any) -> dict:
 
 # ----------------------------------------------------------------- explorer and hints
 def _move_json(m) -> dict:
-    """A move (:class:`fifteen.lab.hint.Move`, :class:`fifteen.lab.explorer.MoveInfo`): ``{"tile", "direction"}``."""
+    """A move (:class:`fifteen.lab.hint.Move`, :class:`fifteen.bounds.exact.MoveInfo`): ``{"tile", "direction"}``."""
     return {"tile": m.tile, "direction": m.direction}
 
 
 def _method_explore_info(params: dict, **_: Any) -> dict:
     if not params.get("shape"):
-        return {"shapes": registry.explorer_shapes()}
-    ex = registry.require_explorer(Shape.parse(params["shape"]))
+        return {"shapes": databases.explorer_shapes()}
+    ex = databases.require_explorer(Shape.parse(params["shape"]))
     return {
         "shape": str(ex.shape),
         "table_shape": str(ex.table.shape),
@@ -430,7 +462,7 @@ def _method_explore_info(params: dict, **_: Any) -> dict:
 
 def _method_explore_position(params: dict, **_: Any) -> dict:
     board = _board(params)
-    ex = registry.require_explorer(board.shape)
+    ex = databases.require_explorer(board.shape)
     d = ex.distance(board)
     moves = ex.moves(board, d)
     return {
@@ -452,7 +484,7 @@ def _int_param(params: dict, key: str, default=None) -> int | None:
 
 def _method_explore_random(params: dict, **_: Any) -> dict:
     shape = Shape.parse(params.get("shape") or "3x3")
-    ex = registry.require_explorer(shape)
+    ex = databases.require_explorer(shape)
     distance = _int_param(params, "distance")
     if distance is None:
         raise InputError("give the distance of the position to draw", code="param")
@@ -466,7 +498,7 @@ def _method_explore_random(params: dict, **_: Any) -> dict:
 _hinter = None  # the worker's Hinter (one per page)
 
 
-def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
+def _method_hint(params: dict, cancel=None, **_: Any) -> Steps[dict]:
     from fifteen.lab.hint import DEFAULT_BUDGET, Hinter  # at the first call, as the lab's modules
 
     global _hinter
@@ -474,6 +506,8 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
     budget = _int_param(params, "budget", DEFAULT_BUDGET)
     if budget is None:
         budget = DEFAULT_BUDGET
+    if not 0 <= budget <= MAX_COUNT:
+        raise InputError(f"budget must be from 0 to {MAX_COUNT:,} nodes per move, not {describe(budget)}", code="range")
     bound = params.get("bound") or "auto"
     previous = params.get("solution")
     if previous is not None:  # stateless: follow the solution the caller kept
@@ -486,7 +520,7 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
         if _hinter is None or _hinter.bound != bound:
             _hinter = Hinter(bound)
         hinter = _hinter
-    h = hinter.hint(board, all_moves=bool(params.get("all")), budget=budget, cancel=cancel)
+    h = yield from hinter.hint_steps(board, all_moves=bool(params.get("all")), budget=budget, cancel=cancel)
     out = {
         **board.to_json(),
         "distance": h.distance,
@@ -502,25 +536,50 @@ def _method_hint(params: dict, cancel=None, **_: Any) -> dict:
     return out
 
 
-#: The methods, by name: the functions ``_method_<name>`` of the methods :data:`fifteen.schema.METHOD_PARAMS`
-#: lists (the one list of the API's methods; ``python -m fifteen schema`` prints it).
-_METHODS: dict[str, Callable[..., dict]] = {name: globals()[f"_method_{name}"] for name in METHOD_PARAMS}
+#: The methods, by name (the names and parameters are :data:`fifteen.schema.METHOD_PARAMS`, the one list of
+#: the API's methods that ``python -m fifteen schema`` prints; a test checks that the two name the same).
+_METHODS: dict[str, Callable[..., dict | Steps[dict]]] = {
+    "info": _method_info,
+    "parse": _method_parse,
+    "bounds": _method_bounds,
+    "random": _method_random,
+    "solve": _method_solve,
+    "compare": _method_compare,
+    "trace": _method_trace,
+    "explain": _method_explain,
+    "explore_info": _method_explore_info,
+    "explore_position": _method_explore_position,
+    "explore_random": _method_explore_random,
+    "hint": _method_hint,
+    "parallel_begin": _method_parallel_begin,
+    "parallel_step": _method_parallel_step,
+    "parallel_tasks": _method_parallel_tasks,
+    "parallel_result": _method_parallel_result,
+    "parallel_drop": _method_parallel_drop,
+    "anytime_first": _method_anytime_first,
+    "anytime_improve": _method_anytime_improve,
+    "anytime_prove": _method_anytime_prove,
+    "anytime_result": _method_anytime_result,
+}
 #: The methods of the page's pool of workers begin so (named together in the message of an unknown method).
 _POOL_PREFIXES = ("parallel_", "anytime_")
 
 
-def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
-    """Run one API method; see the module docstring.  Never raises: the parameters are
-    checked by :mod:`fifteen.schema` (size, nesting, each known parameter's kind, the
-    ones the method takes) before the method runs."""
+def _start(method: str, params_json: str, progress: Callable[[str], Any] | None, cancel) -> Any:
+    """The method's result, or its steps (a generator) for the methods that search."""
+    fn = _METHODS.get(method) if isinstance(method, str) else None
+    if fn is None:
+        public = ", ".join(m for m in _METHODS if not m.startswith(_POOL_PREFIXES))
+        pool = "or the page pool's parallel_* and anytime_*"
+        raise InputError(f"unknown method {describe(method)} (one of {public}, {pool})", code="method")
+    params = check_params(method, parse_params(params_json, LONG_PARAMS.get(method, MAX_PARAMS_CHARS)))
+    return fn(params, progress=progress, cancel=cancel)
+
+
+def _reply(work: Callable[[], Any]) -> str:
+    """``work()``'s result as a reply (:func:`_ok`), or its failure as an error reply (never raises)."""
     try:
-        fn = _METHODS.get(method) if isinstance(method, str) else None
-        if fn is None:
-            public = ", ".join(m for m in _METHODS if not m.startswith(_POOL_PREFIXES))
-            pool = "or the page pool's parallel_* and anytime_*"
-            return _error("input", f"unknown method {describe(method)} (one of {public}, {pool})", "method")
-        params = check_params(method, parse_params(params_json, LONG_PARAMS.get(method, MAX_PARAMS_CHARS)))
-        return _ok(fn(params, progress=progress, cancel=cancel))
+        return _ok(work())
     except AssetError as exc:  # before FifteenError, its base class
         return _error("asset", str(exc), exc.code)
     except FifteenError as exc:
@@ -531,3 +590,106 @@ def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | 
         return _error("internal", "out of memory")
     except Exception as exc:  # never a traceback in the page; keep the last frame for bug reports
         return _error("internal", internal_message(exc))
+
+
+def call(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, cancel=None) -> str:
+    """Run one API method; see the module docstring.  Never raises: the parameters are
+    checked by :mod:`fifteen.schema` (size, nesting, each known parameter's kind, the
+    ones the method takes) before the method runs."""
+    return _reply(lambda: value(_start(method, params_json, progress, cancel)))
+
+
+# ------------------------------------------------------------------ sliced calls
+# The page's worker runs a call in time slices (fifteen.search.slices), so that it handles its
+# messages (a Cancel) between two of them: begin, then step until the reply is not pending.
+
+#: Seconds of one slice of a sliced call: the worker returns to its event loop this often.
+SLICE_SECONDS = 0.04
+#: A sliced call's reply while it runs: ``{"pending": id}``.
+_CALLS: dict[int, Any] = {}
+_CALL_IDS = itertools.count(1)
+
+
+class _Pending(BaseException):
+    """The call's slice ended before the call did (not an error: the reply is ``{"pending": id}``)."""
+
+    def __init__(self, call_id: int):
+        super().__init__(call_id)
+        self.call_id = call_id
+
+
+def _run_slice(call_id: int, steps: Any, seconds: float) -> Any:
+    """One slice of a call's *steps*: their result when they end in it (the call is forgotten)."""
+    try:
+        with time_slice(seconds):
+            next(steps)
+    except StopIteration as end:
+        _ended(call_id)
+        return end.value
+    except BaseException:
+        _ended(call_id)
+        raise
+    raise _Pending(call_id)
+
+
+def _ended(call_id: int) -> None:
+    _CALLS.pop(call_id, None)
+    forget()  # what the call kept to resume (fifteen.search.slices.resumable)
+
+
+def _sliced(work: Callable[[], Any]) -> str:
+    try:
+        return _reply(work)
+    except _Pending as pending:
+        return json.dumps({"pending": pending.call_id})
+
+
+def begin(method: str, params_json: str = "{}", progress: Callable[[str], Any] | None = None, slice_seconds: float = SLICE_SECONDS) -> str:
+    """Begin *method* as a sliced call and run its first slice of *slice_seconds*: the reply of
+    :func:`call` when the method ended in it, else ``{"pending": id}`` (:func:`step` goes on,
+    :func:`cancel` stops).  Every method can be called so; those that search (``solve``,
+    ``compare``, ``hint``, ``parallel_tasks``, ``anytime_improve``, ``anytime_prove``) pause at
+    the end of each slice, exactly where they are (:mod:`fifteen.search.slices`)."""
+
+    def first() -> Any:
+        started = _start(method, params_json, progress, None)
+        if not isinstance(started, Generator):
+            return started
+        call_id = next(_CALL_IDS)
+        _CALLS[call_id] = started
+        return _run_slice(call_id, started, slice_seconds)
+
+    return _sliced(first)
+
+
+def step(call_id: int, slice_seconds: float = SLICE_SECONDS) -> str:
+    """One more slice of the sliced call *call_id* (:func:`begin`): its reply, or ``{"pending": id}``."""
+
+    def more() -> Any:
+        steps = _CALLS.get(call_id)
+        if steps is None:
+            raise InputError(f"no sliced call {describe(call_id)} (ended, cancelled or never begun)", code="param")
+        return _run_slice(call_id, steps, slice_seconds)
+
+    return _sliced(more)
+
+
+def cancel(call_id: int) -> str:
+    """Stop the sliced call *call_id* between two slices: the reply of a cancelled call (an
+    anytime search's steps may answer with the best found instead: they hear the cancel as
+    :class:`fifteen.Cancelled` where they paused)."""
+
+    def stop() -> Any:
+        steps = _CALLS.get(call_id)
+        if steps is None:
+            raise Cancelled()
+        _ended(call_id)
+        try:
+            with time_slice(0):  # steps that go on after the cancel (a bundle's next task) pause at once
+                steps.throw(Cancelled())
+        except StopIteration as end:
+            return end.value
+        steps.close()
+        raise Cancelled()
+
+    return _reply(stop)

@@ -316,6 +316,11 @@ GOAL_NAMES = ("standard", "blank-first")
 _GOAL_ALIASES = {"standard": "standard", "blank-last": "standard", "blank-first": "blank-first"}
 
 
+def is_goal_name(text: str) -> bool:
+    """Whether *text* names a goal (``standard``, ``blank-first``...) rather than giving its tiles."""
+    return text.strip().lower() in _GOAL_ALIASES
+
+
 @dataclass(frozen=True)
 class Goal:
     """A goal: the arrangement a board is solved towards, tiles by square like a position.

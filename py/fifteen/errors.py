@@ -6,7 +6,8 @@ for a person and a stable code meant for a program.
     ValueError
      └─ FifteenError      anything this package refuses
          ├─ InputError    a position, shape, bound, move list, parameter or file that cannot be used
-         └─ AssetError    a database asset that is missing, corrupt, truncated or of the wrong kind
+         └─ AssetError    a database asset that is missing, corrupt, truncated or of the wrong kind,
+                          or one an answer contradicts (fifteen.optimal.check_answer)
 
 The CLI prints them (exit status 2) and :func:`fifteen.api.call` reports them as
 ``{"type": "input", "code": ..., "message": ...}`` (or ``"type": "asset"``); never a traceback.
@@ -46,12 +47,20 @@ ERROR_CODES: dict[str, str] = {
     "file": "a file or directory that cannot be read or written: missing, a directory, no permission, a full disk",
     # asset
     "asset_missing": "a database asset or directory that is not there or cannot be read",
-    "asset_corrupt": "a database asset that is corrupt, truncated, of another format version or of the wrong kind",
+    "asset_corrupt": (
+        "a database asset that is corrupt (its checksum or SHA-256 differs, or an answer found with it does not replay),"
+        " truncated, of another format version or of the wrong kind"
+    ),
     # the others
     "worker": "worker processes kept dying or failed: no answer",
     "cancelled": "the call was cancelled",
     "internal": "a bug: the message names the error and where it happened",
 }
+
+
+#: The codes of errors that are no fault of the input: a database, a worker that died, a bug, a
+#: cancel.  Every other code is an input's (a batch's resume runs the lines of these again).
+NOT_INPUT_CODES: tuple[str, ...] = ("asset_missing", "asset_corrupt", "worker", "cancelled", "internal")
 
 
 class FifteenError(ValueError):

@@ -56,8 +56,13 @@ OPTIMAL_MAX_SQUARES = 25
 OPTIMAL_MAX_LOWER_BOUND = 50
 #: The longest time limit of an anytime search, in seconds (an hour).
 MAX_TIME_LIMIT = 3600.0
-#: The time limit of an anytime search of the command line (``solve``, ``batch``) when none is given.
+#: The time limit of an anytime search of the command line (``solve``, ``batch``) when none is given:
+#: short, since a batch spends it on every position and a script waits for it.
 DEFAULT_TIME_LIMIT = 10.0
+#: The time limit of the page's anytime answers (Fast answer, Solve past 5x5): longer, since the
+#: page shows every better answer as it comes and Cancel keeps the best found (the page reads it
+#: from the API's ``info``: :func:`fifteen.schema.page_limits`).
+PAGE_TIME_LIMIT = 60.0
 
 
 def past_optimal_reach(squares: int, lower_bound: int) -> bool:
@@ -96,12 +101,12 @@ def non_ascii_digit_problem(token: str) -> bool:
     return not token.isascii() and any(ch.isdigit() and not ch.isascii() for ch in token)
 
 
-def check_text(text: Any, what: str = "a position") -> str:
-    """*text* if it is a string of at most :data:`MAX_TEXT_CHARS` characters."""
+def check_text(text: Any, what: str = "a position", limit: int = MAX_TEXT_CHARS) -> str:
+    """*text* if it is a string of at most *limit* characters (default :data:`MAX_TEXT_CHARS`)."""
     if not isinstance(text, str):
         raise InputError(f"{what} is text, not {describe(text)}", code="param")
-    if len(text) > MAX_TEXT_CHARS:
-        raise InputError(f"{what} is {len(text):,} characters long; at most {MAX_TEXT_CHARS:,} are read", code="too_long")
+    if len(text) > limit:
+        raise InputError(f"{what} is {len(text):,} characters long; at most {limit:,} are read", code="too_long")
     return text
 
 

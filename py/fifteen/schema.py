@@ -1,7 +1,8 @@
 """The JSON API's methods and parameters: how the parameters are read (:func:`parse_params`:
 length, nesting, number sizes, NaN refused), the methods and what each takes
 (:data:`METHOD_PARAMS`, the one list of the API's methods) with the kind of each parameter
-(:data:`PARAM_RULES`, checked by :func:`check_params`), within the limits of :mod:`fifteen.limits`.
+(:data:`PARAM_RULES`, checked by :func:`check_params`), within the limits of :mod:`fifteen.limits`;
+the limits a program needs to decide as the solver does (:func:`page_limits`, the ``limits`` of ``info``).
 
 :func:`schema` gathers them with the error types and codes (:mod:`fifteen.errors`) as the JSON
 ``python -m fifteen schema`` prints: what the page's tests and ``static/js/solver/protocol.js``'s
@@ -17,6 +18,7 @@ from typing import Any, NoReturn
 from fifteen.board import MAX_SQUARES
 from fifteen.errors import ERROR_CODES, ERROR_TYPES, InputError
 from fifteen.limits import (
+    DEFAULT_TIME_LIMIT,
     MAX_COUNT,
     MAX_DEPTH,
     MAX_INT_DIGITS,
@@ -27,10 +29,14 @@ from fifteen.limits import (
     MAX_TEXT_CHARS,
     MAX_TIME_LIMIT,
     MAX_WORKERS,
+    OPTIMAL_MAX_LOWER_BOUND,
+    OPTIMAL_MAX_SQUARES,
+    PAGE_TIME_LIMIT,
     TOKEN_CHARS,
     describe,
     is_number,
 )
+from fifteen.search.estimate import OUT_OF_REACH_SECONDS
 
 
 def _parse_int(text: str) -> int:
@@ -166,7 +172,7 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "moves": (_moves, f"a list of tile numbers or a string of directions (at most {MAX_MOVES:,})"),
     "all": (lambda v: isinstance(v, bool), "true or false"),
     "solution": (lambda v: isinstance(v, dict), 'an object {"tiles": [...], "moves": [...]}'),
-    # the browser pool's parallel search (fifteen.parallel.browser): records it made itself, checked again there
+    # the browser pool's parallel search (fifteen.parallel.page_pool): records it made itself, checked again there
     "workers": (lambda v: is_int(v) and 1 <= v <= MAX_WORKERS, f"an integer from 1 to {MAX_WORKERS}"),
     "min_task_nodes": (_count(1), f"an integer from 1 to {MAX_COUNT:,}"),
     "search": (_count(0), "the number of a parallel search"),
@@ -178,7 +184,7 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "seconds": (is_number, "a number of seconds"),
     "setup_seconds": (is_number, "a number of seconds"),
     "worker_nodes": (_ints(MAX_WORKERS), "a list of node counts"),
-    # the browser pool's anytime search (fifteen.anytime.browser), checked again there
+    # the browser pool's anytime search (fifteen.parallel.anytime_page), checked again there
     "mode": (_short_text(TOKEN_CHARS), "an improver's mode (beam+windows, windows)"),
     "carried": (lambda v: isinstance(v, dict) and len(v) <= 10, "the carried object the last anytime_improve gave"),
     "threshold": (_count(0), "an integer from 0"),
@@ -205,13 +211,13 @@ METHOD_PARAMS: dict[str, tuple[str, ...]] = {
     "explore_position": _POSITION,
     "explore_random": ("shape", "distance", "seed"),
     "hint": (*_TOWARDS, "all", "budget", "bound", "solution"),
-    # the browser pool (fifteen.parallel.browser)
+    # the browser pool (fifteen.parallel.page_pool)
     "parallel_begin": (*_TOWARDS, "bound", "workers", "min_task_nodes"),
     "parallel_step": ("search", "outcomes"),
     "parallel_tasks": ("shape", "tasks"),
     "parallel_result": (*_TOWARDS, "bound", "path", "iterations", "h0", "seconds", "setup_seconds", "workers", "worker_nodes"),
     "parallel_drop": ("search",),
-    # the browser pool's anytime search (fifteen.anytime.browser)
+    # the browser pool's anytime search (fifteen.parallel.anytime_page)
     "anytime_first": (*_TOWARDS, "bound"),
     "anytime_improve": (*_TOWARDS, "path", "mode", "carried", "time_limit"),
     "anytime_prove": (*_TOWARDS, "bound", "threshold", "time_limit"),
@@ -246,12 +252,40 @@ def check_params(method: str, params: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
+def page_limits() -> dict[str, Any]:
+    """The limits a program driving the API needs to decide as the solver does (the ``limits`` of
+    ``info``; the page reads them there instead of copying them):
+
+    * ``anytime_squares``, ``anytime_lower_bound``: a ``solve`` with no bound named gives the
+      anytime answer on boards of more squares, unless the position's lower bound is at most the
+      second (:func:`fifteen.limits.past_optimal_reach`; ``bounds`` says it per position: ``anytime``);
+    * ``time_limit``: the page's anytime answers' seconds; ``cli_time_limit``: the command line's
+      and batches' (:data:`fifteen.limits.PAGE_TIME_LIMIT` and :data:`~fifteen.limits.DEFAULT_TIME_LIMIT`
+      say why they differ); ``max_time_limit``: the most ``time_limit`` takes;
+    * ``out_of_reach_seconds``: an optimal search whose running iteration needs more than this at
+      its rate, if it holds no solution, gets the offer of an anytime answer; one whose soonest end
+      is farther is out of reach here (:meth:`fifteen.search.estimate.Estimate.slow`,
+      :meth:`~fifteen.search.estimate.Estimate.out_of_reach`; the progress reports carry the
+      estimate in nodes, the page divides by its own rate).
+    """
+    return {
+        "anytime_squares": OPTIMAL_MAX_SQUARES,
+        "anytime_lower_bound": OPTIMAL_MAX_LOWER_BOUND,
+        "time_limit": PAGE_TIME_LIMIT,
+        "cli_time_limit": DEFAULT_TIME_LIMIT,
+        "max_time_limit": MAX_TIME_LIMIT,
+        "out_of_reach_seconds": OUT_OF_REACH_SECONDS,
+    }
+
+
 def schema() -> dict[str, Any]:
     """The API's methods with their parameters, each parameter's description, the error types
-    and the error codes with their meanings (``python -m fifteen schema``)."""
+    and the error codes with their meanings, and the limits of :func:`page_limits` (``python -m
+    fifteen schema``)."""
     return {
         "methods": {name: list(params) for name, params in METHOD_PARAMS.items()},
         "params": {name: rule[1] for name, rule in PARAM_RULES.items()},
         "error_types": list(ERROR_TYPES),
         "error_codes": dict(ERROR_CODES),
+        "limits": page_limits(),
     }

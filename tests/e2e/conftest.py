@@ -163,10 +163,12 @@ class SiteServer:
 
 
 def copy_site(tmp: Path, skip_assets=()) -> tuple[Path, dict]:
-    """A copy of the site in *tmp* (symlinks, except ``static/db``) for tests that serve a changed
-    database directory.  Links every built asset but those named in *skip_assets*; returns the new
+    """A copy of the site in *tmp* (symlinks, except ``static/db``; every top-level entry the build lists:
+    ``index.html``, ``sw.js``, ``examples/``...) for tests that serve a changed database directory.
+    Links every built asset but those named in *skip_assets*; returns the new
     ``static/db`` directory and the manifest (not yet written: the caller edits and writes it)."""
-    for name in ("index.html", "sw.js"):
+    info = json.loads((ROOT / "static/build-info.json").read_text())
+    for name in sorted({path.split("/")[0] for path in info["files"]} - {"static"}):  # index.html, sw.js, examples...
         os.symlink(ROOT / name, tmp / name)
     static = tmp / "static"
     static.mkdir()
@@ -399,8 +401,8 @@ def ready_app(app):
 
 
 def memory_text(nbytes: int) -> str:
-    """view/pool.js memoryText: rounded up to 10 MB, to 100 MB from 1 GB on."""
-    mb = nbytes / 2**20
+    """view/pool-view.js memoryText: decimal units (1 MB = 10^6 bytes), rounded up to 10 MB, to 100 MB from 1 GB on."""
+    mb = nbytes / 1e6
     return f"{math.ceil(mb / 100) / 10:.1f} GB" if mb >= 1000 else f"{math.ceil(mb / 10) * 10} MB"
 
 

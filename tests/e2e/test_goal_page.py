@@ -3,9 +3,10 @@
 The size menu offers every shape the solver accepts (squares first); a 10x10 fits a 1280 and a
 390 px wide screen with its tiles' numbers inside their tiles; share links carry any shape and
 goal and round-trip; the Goal field takes a name or tiles (errors said with their code, never a
-traceback), the one-click goals change the position's goal (and a position that cannot reach it
-is replaced, undoably); a blank-first goal opened from a link is solved towards it with the
-databases kept (the solution's goal frame and bound say how), and its playback ends on that goal.
+traceback), the one-click goals change the position's goal and keep the position (one that
+cannot reach it keeps its goal, and the field offers the fix: two tiles swapped); a blank-first
+goal opened from a link is solved towards it with the databases kept (the solution's goal frame
+and bound say how), and its playback ends on that goal.
 """
 
 from __future__ import annotations
@@ -92,17 +93,35 @@ def test_goal_field_buttons_errors_and_links(ready_app: App):
     start = apply_tile_moves(list(range(1, 16)) + [0], 4, [12, 8, 7, 6])  # 4 moves from the standard goal
     app.set_position(start)
     assert page.input_value("#goal-input") == "standard"
-    # A goal this position cannot reach (the 4x4's blank-first goal is in the other half): a new one is drawn, undoably
+    # A goal this position cannot reach (the 4x4's blank-first goal is in the other half): issue 33, a
+    # random position was drawn; the position and its goal are kept, the field says why and offers the fix
+    standard = ",".join(map(str, [*range(1, 16), 0]))
     page.click("#goal-blank-first")
+    page.wait_for_function("() => document.querySelector('#goal-error').dataset.code === 'unsolvable'")
+    assert app.board_tiles() == start and page.get_attribute("#board", "data-goal") == standard and "goal=" not in page.url
+    assert "cannot reach the blank-first goal" in page.inner_text("#goal-error")
+    assert page.input_value("#goal-input") == "blank-first" and page.get_attribute("#goal-input", "aria-invalid") == "true"
+    assert page.inner_text("#goal-fix") == "Swap tiles 14 and 15 for this goal"
+    assert_no_axe_violations(page, "a goal the position cannot reach, with its fix")
+    page.click("#goal-fix")
     page.wait_for_function("() => document.querySelector('#board').dataset.goal === [...Array(16).keys()].join(',')")
-    assert "&goal=blank-first" in page.url
-    assert page.input_value("#goal-input") == "blank-first"
+    assert app.board_tiles() == [15 if t == 14 else 14 if t == 15 else t for t in start]
+    assert "&goal=blank-first" in page.url and page.input_value("#goal-input") == "blank-first"
     assert page.inner_text("#goal-line") == "Goal: the gap first, then 1 2 3 … 15 (blank first)"
-    assert "cannot reach the blank-first goal" in page.inner_text("#position-notice")
-    assert app.board_tiles() != start
+    assert page.inner_text("#goal-error") == "" and page.is_hidden("#goal-fix")
     page.click("#undo-button")
     page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, start)))
     assert page.input_value("#goal-input") == "standard" and "goal=" not in page.url
+    # Typed under the standard goal, 0 1 2 ... 15 is offered the blank-first goal, not only a swap
+    page.fill("#tiles-input", " ".join(map(str, range(16))))
+    page.wait_for_selector("#text-goal-button:not([hidden])")
+    assert page.inner_text("#text-goal-button") == "Use the blank-first goal" and page.inner_text("#fix-button") == "Swap tiles 14 and 15"
+    assert page.inner_text("#tiles-error").endswith("It can reach the blank-first goal instead.")
+    page.click("#text-goal-button")
+    page.wait_for_function("() => document.querySelector('#board').dataset.goal === [...Array(16).keys()].join(',')")
+    assert app.board_tiles() == list(range(16)) and page.inner_text("#tiles-error") == "" and page.is_hidden("#fixes")
+    app.set_position(start)
+    page.wait_for_function("g => document.querySelector('#board').dataset.goal === g", arg=standard)
     # Typed goals: the parser's rules, the error with its code, never a traceback
     for typed, code, words in [
         ("1 2 3", "count", "13 numbers are missing"),

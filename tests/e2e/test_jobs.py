@@ -1,4 +1,4 @@
-"""End-to-end tests of the page's jobs (static/js/jobs.js): every request to the solver is a job,
+"""End-to-end tests of the page's jobs (static/js/control/jobs.js): every request to the solver is a job,
 shown in the status line while it runs, with its seconds, its budget and a Stop; a job the
 user starts stops the one that runs first (and says so); a new position stops the jobs of the
 old one; nothing waits unseen behind a request the user cannot see.

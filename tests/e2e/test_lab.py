@@ -1,4 +1,4 @@
-"""End-to-end tests of the lab (static/js/lab/lab.js): Compare bounds, the bound trace,
+"""End-to-end tests of the lab (static/js/control/lab.js): Compare bounds, the bound trace,
 Explain, the small-board explorer and hints, on the shared page (fixture
 ``ready_app``: no extra Pyodide start).
 

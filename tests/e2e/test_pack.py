@@ -104,7 +104,7 @@ def test_optional_pack_download_use_and_offline(browser, tmp_path):
         page.wait_for_selector("#pack-panel:not([hidden])", timeout=10_000)
         assert page.get_attribute("#pack-panel", "data-state") == "offered"
         button = page.inner_text("#pack-button")
-        assert "Download hard-positions pack" in button and "KB" in button, button
+        assert "Download hard-positions pack" in button and "kB" in button, button  # decimal units (issue 33)
         assert "400 MB" not in page.inner_text("#pack-note")  # the manifest's figures are used
         assert "of memory while loading" in page.inner_text("#pack-note")
         assert "pdb78" not in _bound_options(page)
@@ -222,14 +222,14 @@ def test_an_explorer_table_is_offered_downloaded_and_kept_like_the_pack(browser,
         page.wait_for_function("() => /Choose a board/.test(document.querySelector('#explorer-status').textContent)")
         assert page.input_value("#explorer-shape") == ""  # no board preselected
         labels = page.eval_on_selector_all("#explorer-shape option", "os => os.map(o => o.textContent)")
-        assert "2×4 (optional, 3 KB)" in labels, labels
+        assert "2×4 (optional, 3 kB)" in labels, labels
         page.select_option("#explorer-shape", "3x3")
         page.wait_for_selector("#lab-explorer[data-shape='3x3']", state="attached", timeout=30_000)
         # The optional table: offered with its size, fetched only when asked.
         page.select_option("#explorer-shape", "2x4")
         page.wait_for_selector("#explorer-pack[data-state=offered]", timeout=30_000)
         assert page.get_attribute("#board", "data-shape") == "2x4"
-        assert page.inner_text("#explorer-pack-button") == "Download the 2×4 and 4×2 table (3 KB)"
+        assert page.inner_text("#explorer-pack-button") == "Download the 2×4 and 4×2 table (3 kB)"
         assert "optional download" in page.inner_text("#explorer-status")
         assert page.is_hidden("#pack-panel")  # not the Solve card's pack
         assert not any(TABLE_FILE in u for u in requests)

@@ -1,8 +1,8 @@
-"""The pool of solver workers on the real page (solver/pool.js, fifteen.parallel.browser): the Solve
+"""The pool of solver workers on the real page (solver/pool.js, fifteen.parallel.page_pool): the Solve
 card's worker count (remembered), a solve with 2 workers equal to the serial length with the
 progress of both workers, a worker killed mid-solve (its tasks re-run: still the optimum),
-Cancel with 2 workers, and an anytime answer on 2 workers (solver/anytime-job.js,
-fifteen.anytime.browser: one proves the lower bound while the other improves) ending proven
+Cancel with 2 workers, and an anytime answer on 2 workers (solver/anytime-solve.js,
+fifteen.parallel.anytime_page: one proves the lower bound while the other improves) ending proven
 optimal.  They share the session's page (one more Pyodide for the helper);
 the count goes back to 1 at the end so that the other tests see the page as before."""
 
@@ -18,7 +18,7 @@ from .test_anytime_page import _random_5, _real_fast_answer
 # Korf's #3 (59 moves, 1.6 M nodes serially with pdb663), #88 (65 moves, 1.8 M nodes)
 KORF_3 = (1, 15, 10, 13, 0, 11, 4, 7, 12, 6, 5, 3, 14, 8, 9, 2)
 KORF_88 = (12, 10, 6, 0, 9, 8, 13, 15, 11, 7, 3, 2, 5, 4, 14, 1)
-HARD_80 = (0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1)  # beyond reach without the pack: a long solve
+HARD_80 = (0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1)  # 80 moves: a long solve (about a minute without the pack)
 HELPER_TIMEOUT_MS = 240_000
 # 51 moves (Manhattan distance's IDA*: 1.44 M nodes up to bound 49, then 4.59 M in the last iteration)
 FOUR_51 = (12, 1, 10, 2, 7, 11, 4, 14, 5, 0, 9, 15, 8, 13, 6, 3)
@@ -124,7 +124,7 @@ def test_two_workers_give_the_serial_length_with_both_workers_progress(pool_app:
 KILL_WHILE_RUNNING = """() => new Promise((resolve) => {
   const start = Date.now();
   const timer = setInterval(() => {
-    const job = fifteenPool.job;
+    const job = fifteenPool.current;
     if (job && !job.done && job.running.has(1)) {
       clearInterval(timer);
       job.clients[1].kill("killed by the test");
@@ -178,13 +178,16 @@ def test_cancel_stops_both_workers_and_the_next_solve_works(pool_app: App):
 
 # Every text the anytime line and the workers line show, in order (a MutationObserver: none is missed).
 WATCH_LINES = """() => {
-  window.__lines = { lower: [], workers: [] };
-  const watch = (id, list) => new MutationObserver(() => {
-    const text = document.getElementById(id).textContent;
+  window.__lines = { lower: [], workers: [], bound: [], nodes: [], rows: [] };
+  const watch = (id, list, read = (el) => el.textContent) => new MutationObserver(() => {
+    const text = read(document.getElementById(id));
     if (text && list.at(-1) !== text) list.push(text);
   }).observe(document.getElementById(id), { childList: true, characterData: true, subtree: true });
   watch("p-lower", window.__lines.lower);
   watch("p-workers", window.__lines.workers);
+  watch("p-bound", window.__lines.bound);
+  watch("p-nodes", window.__lines.nodes);
+  watch("p-iterations", window.__lines.rows, (el) => String(el.querySelectorAll("tbody tr").length));
 }"""
 
 
@@ -210,14 +213,19 @@ def test_an_anytime_answer_on_two_workers_proves_and_improves_and_ends_proven_op
     status = page.inner_text("#status-text")
     assert status.startswith("Solved in ") and status.endswith("51 moves, proven optimal."), status
     # both workers took part, each in its role, and the line said so
-    assert any(w.startswith("worker 1: improving") for w in lines["workers"]), lines["workers"]
-    assert any(re.search(r"worker 2: proving ≥ \d+", w) for w in lines["workers"]), lines["workers"]
+    assert any(w.startswith("Worker 1 is improving the answer") for w in lines["workers"]), lines["workers"]
+    assert any(re.search(r"worker 2 is proving optimal ≥ \d+", w) for w in lines["workers"]), lines["workers"]
+    assert not any("≥ 2 " in w or w.endswith("≥ 2") for w in lines["workers"]), lines["workers"]  # issue 33: "proving ≥ 2"
     # the lower bound shown never exceeds the optimum, and only rises; the last line says proven optimal
     bounds = [int(m) for text in lines["lower"] for m in re.findall(r"optimal ≥ (\d+)", text)]
     assert bounds and max(bounds) <= 51 and bounds == sorted(bounds), lines["lower"]
     found = [int(m) for text in lines["lower"] for m in re.findall(r"^(\d+) moves", text)]
     assert found and min(found) == 51 and found == sorted(found, reverse=True), lines["lower"]
     assert lines["lower"][-1] == "51 moves · proven optimal", lines["lower"]
+    # issue 33: the view was frozen (Nodes 0, the Bound a clipped "≥ …", no iterations): the prover's figures show
+    assert any(n not in ("0", "–") for n in lines["nodes"]), lines["nodes"]
+    assert any(re.fullmatch(r"≥ \d+", b) for b in lines["bound"]), lines["bound"]
+    assert any(int(r) > 0 for r in lines["rows"]), lines["rows"]
     print(f"\nanytime on 2 workers: {lines['lower']} · {lines['workers'][-1]}")
     page.select_option("#bound-select", "auto")
 
@@ -232,10 +240,12 @@ def test_cancel_of_an_anytime_answer_on_two_workers_keeps_the_best_and_its_bound
     app.set_position(tiles, "5x5")
     page.evaluate(WATCH_LINES)
     page.wait_for_selector("#workers-note[data-ready='2']", state="attached", timeout=HELPER_TIMEOUT_MS)
-    proving = "() => /worker 2: proving/.test(document.querySelector('#p-workers').textContent)"
+    # the position's bounds known: the prover starts from the root's bound and the line says which it proves
+    page.wait_for_function("t => document.querySelector('#bounds').dataset.tiles === t", arg=",".join(map(str, tiles)), timeout=60_000)
+    proving = "() => /worker 2 is proving/.test(document.querySelector('#p-workers').textContent)"
     _real_fast_answer(app, tiles, before_cancel=lambda: page.wait_for_function(proving, timeout=120_000))
     workers = page.evaluate("() => window.__lines.workers")
-    assert any(w.startswith("worker 1: improving") and "worker 2: proving ≥" in w for w in workers), workers
+    assert any(w.startswith("Worker 1 is improving") and "worker 2 is proving optimal ≥" in w for w in workers), workers
     assert "the best found is kept" in page.inner_text("#status-text")
     app.set_position(KORF_3)  # back to a 4x4 for the tests after
 
@@ -248,7 +258,7 @@ def test_fast_answer_during_a_two_worker_optimal_search_keeps_its_bound_and_both
     page = app.page
     wait_workers_ready(app, 2)
     app.wait_ready()
-    app.set_position(HARD_80)  # 80 moves; beyond reach without the pack
+    app.set_position(HARD_80)  # 80 moves: about a minute without the pack
     page.select_option("#bound-select", "auto")
     page.click("#solve-button")
     page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
@@ -257,7 +267,7 @@ def test_fast_answer_during_a_two_worker_optimal_search_keeps_its_bound_and_both
     page.evaluate(WATCH_LINES)
     page.click("#fast-button")
     page.wait_for_function("() => /moves found/.test(document.querySelector('#p-lower').textContent)", timeout=120_000)
-    page.wait_for_function("() => /worker 2: proving/.test(document.querySelector('#p-workers').textContent)", timeout=HELPER_TIMEOUT_MS)
+    page.wait_for_function("() => /worker 2 is proving/.test(document.querySelector('#p-workers').textContent)", timeout=HELPER_TIMEOUT_MS)
     page.click("#cancel-button")
     app.wait_state("cancelled", "solved")
     lines = page.evaluate("() => window.__lines")

@@ -75,7 +75,7 @@ def test_first_visit_fetches_each_file_once_and_reload_downloads_nothing(fresh):
     asked = [p for p in server.requests if not p.startswith("/sw.js?")]
     assert not _twice(asked), f"asked for more than once: {_twice(asked)}"
     served = set(server.downloads)
-    for path in ("/index.html", "/static/js/main.js", "/static/vendor/pyodide/pyodide.asm.wasm", "/static/db/pdb-771.f15"):
+    for path in ("/index.html", "/static/js/control/main.js", "/static/vendor/pyodide/pyodide.asm.wasm", "/static/db/pdb-771.f15"):
         assert path in served, f"{path} was not fetched at all: {sorted(served)}"
     assert "build" in app.page.inner_text("#build-line").lower()
 
@@ -87,7 +87,7 @@ def test_first_visit_fetches_each_file_once_and_reload_downloads_nothing(fresh):
     assert set(server.downloads) <= {"/static/build-info.json"}, server.downloads
     steps = app.page.inner_text("#loading-steps")
     assert "Python runtime" in steps, steps
-    assert not any(unit in steps for unit in (" KB", " MB", " GB")), f"a cached start shows a download size: {steps!r}"
+    assert not any(unit in steps for unit in (" kB", " KB", " MB", " GB")), f"a cached start shows a download size: {steps!r}"
     line = app.page.inner_text("#build-line")
     assert "download" not in line, f"build line after a reload: {line!r}"
     phases = app.page.get_attribute("html", "data-phases") or ""

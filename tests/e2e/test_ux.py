@@ -172,7 +172,8 @@ def test_board_progress_and_answer_fit_1280x800(ready_app: App):
         app.solve("auto")
         assert page.evaluate("() => window.scrollY") == 0, "the page scrolled to show the answer"
         assert page.locator("#progress").is_hidden(), "the answer takes the progress's place"
-        for sel in ("#board", "#results", "#solution", "#status"):
+        # Issue 33: Play was just below the fold (the playback under the board); it heads the answer now
+        for sel in ("#board", "#results", "#solution", "#status", "#play-toggle", "#solve-button"):
             box = page.locator(sel).bounding_box()
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= 800 and box["x"] + box["width"] <= 1280, (sel, box)
         # Tap targets: every visible button and menu is at least 44 px high.
@@ -185,6 +186,47 @@ def test_board_progress_and_answer_fit_1280x800(ready_app: App):
         assert not small, small
     finally:
         page.set_viewport_size({"width": 1280, "height": 900})
+
+
+# Every visible control smaller than 24 x 24 CSS px (WCAG 2.2's target size minimum), but for links
+# inside a sentence (inline: exempt) and the board's tiles.
+SMALL_TARGETS = """() => [...document.querySelectorAll('a[href], button, input, select, textarea, summary, ' +
+    '[tabindex]:not([tabindex="-1"])')]
+  .filter(e => e.offsetParent && !e.closest('.board') && getComputedStyle(e).visibility !== 'hidden')
+  .filter(e => !(e.tagName === 'A' && getComputedStyle(e).display === 'inline'
+                 && e.parentElement.textContent.trim() !== e.textContent.trim()))
+  .map(e => { const r = e.getBoundingClientRect(); return [e.id || e.className || e.tagName, Math.round(r.width), Math.round(r.height)]; })
+  .filter(([, w, h]) => w < 24 || h < 24)"""
+
+
+def test_a_phone_shows_the_board_and_solve_first_and_keeps_the_board_in_view_during_playback(browser, site):
+    """Issue 33, 5: at 390x844 Solve sat at y≈1016 under room kept for the playback, and after a
+    solve the page scrolled to the answer while the playback ran off-screen; tap targets of 13-16 px."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        app = App(ctx.new_page(), site)
+        page = app.page
+        app.open("#" + _hash(EXAMPLES["korf1"]["tiles"]))
+        assert page.evaluate("() => window.scrollY") == 0
+        for sel in ("#board", "#solve-button"):
+            box = page.locator(sel).bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (sel, box)
+        print(f"\nphone: board {page.locator('#board').bounding_box()}, Solve {page.locator('#solve-button').bounding_box()}")
+        assert not page.evaluate(SMALL_TARGETS), page.evaluate(SMALL_TARGETS)
+        sol = app.solve("auto")
+        assert sol["length"] == 57
+        assert page.evaluate("() => document.activeElement.id") == "solution"  # the answer has the focus
+        page.click("#play-toggle")
+        for _ in range(3):  # while it plays: the whole board and the playback's controls on the screen
+            page.wait_for_timeout(400)
+            board, play = page.locator("#board").bounding_box(), page.locator("#play-toggle").bounding_box()
+            assert board["y"] >= 0 and board["y"] + board["height"] <= 844, board
+            assert play["y"] >= 0 and play["y"] + play["height"] <= 844, play
+        print(f"phone after the solve: scrollY {page.evaluate('() => window.scrollY')}, board {board}, Play {play}")
+        page.click("#play-toggle")
+        assert not page.evaluate(SMALL_TARGETS), page.evaluate(SMALL_TARGETS)
+    finally:
+        ctx.close()
 
 
 # Layout shifts as the page reports them (PerformanceObserver 'layout-shift'), each tagged with
@@ -203,9 +245,15 @@ new PerformanceObserver((list) => {
 """
 
 
+def _phase(page, name: str) -> None:
+    page.evaluate("n => { window.__phase = n; }", name)
+
+
 def _layout_shift(browser, site, **context) -> dict[str, float]:
-    """The layout shift of each phase of a session: load, solve (Korf #1), playback, cancel (a
-    long solve); the change of position between (by the address bar: not an input) is left out."""
+    """The layout shift of each action of a session, each its own phase: load, solve (Korf #1),
+    playback, an example picked (the answer box once collapsed: 0.23), shuffle, a size changed
+    and back, the blank-first goal, a position typed, a text error, a long solve cancelled, a
+    fast answer; the position for the cancel is set through the address bar between."""
     ctx = browser.new_context(**context)
     ctx.add_init_script(SHIFT_OBSERVER)
     try:
@@ -213,18 +261,46 @@ def _layout_shift(browser, site, **context) -> dict[str, float]:
         page = app.page
         app.open("#" + _hash(EXAMPLES["korf1"]["tiles"]))
         page.wait_for_timeout(3500)  # the Loading card goes 2.5 s after ready
-        page.evaluate("() => { window.__phase = 'solve'; }")
+        _phase(page, "solve")
         assert app.solve("auto")["length"] == 57
         page.wait_for_timeout(1000)
-        page.evaluate("() => { window.__phase = 'playback'; }")
+        _phase(page, "playback")
         page.click("#play-toggle")
         page.wait_for_timeout(3000)
         page.click("#play-toggle")
-        page.evaluate("() => { window.__phase = 'position'; }")
+        page.wait_for_timeout(500)
+        _phase(page, "example")
+        page.select_option("#examples", "korf12")
+        page.wait_for_timeout(1000)
+        _phase(page, "shuffle")
+        page.click("#shuffle-button")
+        page.wait_for_timeout(1000)
+        _phase(page, "size")
+        page.select_option("#shape-select", "3x3")
+        page.wait_for_timeout(1000)
+        page.select_option("#shape-select", "4x4")
+        page.wait_for_timeout(1000)
+        _phase(page, "goal")
+        page.click("#goal-blank-first")
+        page.wait_for_timeout(1000)
+        page.click("#goal-standard")
+        page.wait_for_timeout(1000)
+        _phase(page, "typed")
+        page.click("#tiles-input")  # as a person does before typing
+        page.fill("#tiles-input", " ".join(map(str, KORF12["tiles"])))
+        page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, KORF12["tiles"])))
+        page.wait_for_timeout(1000)
+        _phase(page, "text error")
+        page.fill("#tiles-input", "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0")
+        page.wait_for_selector("#fix-button:not([hidden])")
+        page.wait_for_timeout(1000)
+        page.click("#fix-button")
+        page.wait_for_timeout(1000)
+        _phase(page, "position")
         app.set_position(HARD_80)
         page.select_option("#bound-select", "md")
         page.wait_for_timeout(500)
-        page.evaluate("() => { window.__phase = 'cancel'; }")
+        _phase(page, "cancel")
         page.click("#solve-button")
         page.wait_for_function("() => document.querySelectorAll('#p-iterations tbody tr:not(.current)').length >= 3", timeout=120_000)
         page.wait_for_timeout(1500)
@@ -236,7 +312,16 @@ def _layout_shift(browser, site, **context) -> dict[str, float]:
             page.inner_text("#status-text"),
             page.inner_text("#p-lower"),
         )
-        page.wait_for_timeout(2000)
+        page.wait_for_timeout(1000)
+        _phase(page, "fast answer")
+        page.select_option("#bound-select", "auto")
+        page.click("#fast-button")
+        page.wait_for_function("() => /moves found|proven optimal/.test(document.querySelector('#p-lower').textContent)", timeout=60_000)
+        page.wait_for_timeout(2500)
+        if page.is_visible("#cancel-button"):
+            page.click("#cancel-button")
+        app.wait_ready()
+        page.wait_for_timeout(1000)
         shifts = page.evaluate("() => window.__shifts")
         phases = {}
         for s in shifts:
@@ -248,17 +333,17 @@ def _layout_shift(browser, site, **context) -> dict[str, float]:
         ctx.close()
 
 
-def test_nothing_jumps_over_load_solve_playback_and_cancel(browser, site):
-    """Issue 24, 5: the status pill wrapped onto its own line when Solve was pressed and the board
-    moved down 52 px (layout shift 0.62). Target: the layout shift over load, solve, playback and
-    cancel (CLS's rules: not right after an input) below 0.1, on a desktop and on a phone."""
+def test_nothing_jumps_on_any_action(browser, site):
+    """Issue 24, 5 and issue 33, 5: the status pill wrapped onto its own line when Solve was pressed
+    (layout shift 0.62); later 0.09 over a session, and 0.23 when picking an example collapsed the
+    answer box.  Target: the layout shift of every action (CLS's rules: not right after an input)
+    below 0.05, on a desktop and on a phone."""
     for context in (
         {"viewport": {"width": 1280, "height": 800}},
         {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True},
     ):
         phases = _layout_shift(browser, site, **context)
-        counted = sum(v for k, v in phases.items() if k != "position")
-        assert counted < 0.1, (context["viewport"], phases)
+        assert all(v < 0.05 for v in phases.values()), (context["viewport"], phases)
 
 
 LAB_CARDS = ("lab-compare", "lab-explain", "lab-explorer", "lab-hint", "bounds-legend", "replay")
@@ -428,11 +513,53 @@ def test_axe_finds_nothing_in_light_and_dark(ready_app: App, app_context, site):
         page.click("#bounds-legend summary")
         _axe(app, f"solved ({scheme})")
         page.click("#bounds-legend summary")
+        page.click("#play-toggle")  # issue 33: the answer's move lists scroll: they take the focus (scrollable-region-focusable)
+        _axe(app, f"solved, playing back ({scheme})")
+        page.click("#play-toggle")
         page.fill("#tiles-input", "1 2 3 4 5 6 8 7 0")  # unsolvable: the text error and its fix
         page.wait_for_selector("#fix-button:not([hidden])")
         _axe(app, f"input error ({scheme})")
     page.emulate_media(color_scheme="light")
     assert "Space" in page.text_content(".keys") and "Home" in page.text_content(".keys")
+
+
+def test_axe_finds_nothing_on_a_phone(browser, site):
+    """Issue 33, 7: axe 0 in every state at 390x844 too (the lab's and the explorer's are
+    test_the_lab_has_room_and_the_page_never_scrolls_sideways's, an anytime answer's test_anytime_page's)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        app = App(ctx.new_page(), site)
+        page = app.page
+        page.goto(site.url + "index.html#" + _hash(HARD_80))
+        page.wait_for_selector("#status[data-state=loading]", state="attached")
+        _axe(app, "loading at 390 px")
+        app.wait_ready()
+        _axe(app, "ready at 390 px")
+        page.select_option("#bound-select", "md")
+        page.click("#solve-button")
+        page.wait_for_function("() => document.querySelector('#p-iterations tbody').children.length > 0", timeout=60_000)
+        _axe(app, "solving at 390 px")
+        page.wait_for_timeout(700)  # past the double-click guard
+        page.click("#cancel-button")
+        app.wait_state("cancelled")
+        app.wait_ready()
+        _axe(app, "cancelled at 390 px")
+        page.select_option("#bound-select", "auto")
+        app.set_position(EIGHT["tiles"], "3x3")
+        app.solve("auto")
+        page.click("#play-toggle")
+        _axe(app, "solved, playing back at 390 px")
+        page.click("#play-toggle")
+        page.fill("#tiles-input", "1 2 3 4 5 6 8 7 0")
+        page.wait_for_selector("#fix-button:not([hidden])")
+        _axe(app, "input error at 390 px")
+        page.click("#goal-blank-first")
+        page.fill("#goal-input", "1 2 x")
+        page.press("#goal-input", "Enter")
+        page.wait_for_function("() => document.querySelector('#goal-error').dataset.code === 'token'")
+        _axe(app, "goal error at 390 px")
+    finally:
+        ctx.close()
 
 
 # ------------------------------------------------------------------ progress and bounds
@@ -473,9 +600,12 @@ def test_progress_is_honest_and_the_bounds_line_is_labelled(ready_app: App):
     )
     page.click("#solve-button")
     app.wait_state("solving")
-    page.wait_for_function(
-        "() => /ends in|Beyond reach|irregular|longer/.test(document.querySelector('#p-estimate').textContent)", timeout=120_000
-    )
+    # Issue 33: a tile clicked during a solve was silently ignored; the page says why now
+    page.click("#board .tile[data-tile='1']")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.inner_text("#toast") == "The board waits while the solver works: Cancel to move tiles."
+    assert app.board_tiles() == HARD_80
+    page.wait_for_function("() => /ends in|out of reach|longer/.test(document.querySelector('#p-estimate').textContent)", timeout=120_000)
     start_bound = int(page.get_attribute("#bounds", "data-lb"))
     seen = page.evaluate("() => { window.__obs.disconnect(); return window.__seen; }")
     page.wait_for_timeout(400)  # the first iterations can end within the double-click guard (CLICK_GUARD_MS)
@@ -486,7 +616,7 @@ def test_progress_is_honest_and_the_bounds_line_is_labelled(ready_app: App):
     lowers = [int(s["lower"].split("≥ ")[1].split()[0]) for s in solving]
     assert lowers[0] >= start_bound and lowers == sorted(lowers), lowers  # from the bounds line's LB, rising
     early = [s for s in seen if s["rows"] < 3]
-    assert early and not [s for s in early if "ends in" in s["estimate"] or "Beyond" in s["estimate"]], early
+    assert early and not [s for s in early if "ends in" in s["estimate"] or "out of reach" in s["estimate"]], early
     # Announcements: the status changes once per bound, not on every progress tick.
     statuses = [s["status"] for s in seen]
     changes = sum(1 for a, b in zip(statuses, statuses[1:], strict=False) if a != b)
@@ -557,6 +687,17 @@ def test_input_checked_when_complete_with_a_one_click_fix(ready_app: App):
     # (the message of the long token stays until the new text is checked: wait for the new one)
     page.wait_for_function("() => /^11 numbers/.test(document.querySelector('#tiles-error').textContent)")
     assert page.inner_text("#tiles-error") == "11 numbers are missing: a 4x4 board takes 16 (0 for the gap), this text has 5."
+    assert "needs fixing" in page.inner_text("#status-text")
+    # Issue 33: clearing the text cleared nothing; now the old error goes, and the status says Ready
+    page.fill("#tiles-input", "")
+    page.wait_for_function("() => document.querySelector('#tiles-error').textContent === ''")
+    assert page.get_attribute("#tiles-input", "aria-invalid") == "false" and page.inner_text("#status-text") == "Ready"
+    # 12 numbers on a 4x4: read as 3x4 (issue 33: "4 numbers are missing")
+    page.fill("#tiles-input", "1 2 3 4 5 6 7 8 9 10 0 11")
+    page.press("#tiles-input", "Enter")
+    page.wait_for_function("() => document.querySelector('#board').dataset.shape === '3x4'")
+    assert app.board_tiles() == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 11] and page.input_value("#shape-select") == "3x4"
+    assert page.inner_text("#tiles-error") == ""
     app.set_position(goal(4, 4))
 
 

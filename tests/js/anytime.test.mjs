@@ -1,13 +1,12 @@
 // model/anytime.js and the page model's anytime solve: the line that says how good the answer
 // is, the best found kept through a Cancel (playable), the answer never called optimal unless it
-// is; and model/format.js's estimate of the whole optimal search (out of reach past 10 minutes).
+// is; the limits are the solver's (info.limits), the choice per position its bounds' `anytime`.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { Board, blankFirstTiles } from "../../static/js/model/board.js";
 import {
-  ANYTIME_SQUARES,
   AnytimeTally,
   Role,
   anytimeByDefault,
@@ -17,7 +16,9 @@ import {
   workersText,
 } from "../../static/js/model/anytime.js";
 import { PageModel, Status } from "../../static/js/model/page-model.js";
-import { OUT_OF_REACH_SECONDS, WHOLE_STEPS, wholeSearch, wholeSearchText } from "../../static/js/model/format.js";
+
+/** The solver's limits (fifteen.schema.page_limits), as the info of a worker carries them. */
+const LIMITS = { anytime_squares: 25, anytime_lower_bound: 50, time_limit: 60, cli_time_limit: 10, max_time_limit: 3600, out_of_reach_seconds: 600 };
 
 const types = (effects) => effects.map((e) => e.type);
 
@@ -40,13 +41,20 @@ describe("anytime answers", () => {
     assert.equal(anytimeText({ length: 1, lower_bound: 1, optimal: true }), "1 move · proven optimal");
   });
 
-  test("boards past 5x5 get an anytime answer by default; the params ask fifteen.api for one", () => {
-    assert.equal(ANYTIME_SQUARES, 25);
-    assert.equal(anytimeByDefault(new Board(5, 5)), false);
-    assert.equal(anytimeByDefault(new Board(5, 6)), true);
-    assert.equal(anytimeByDefault(new Board(10, 10)), true);
+  test("the solver says which positions get an anytime answer by default; the params ask fifteen.api for one", () => {
+    // the position's bounds answer decides (fifteen.limits.past_optimal_reach: a 6x6 near its goal is solved optimally)
+    assert.equal(anytimeByDefault(new Board(6, 6), { anytime: false }, LIMITS), false);
+    assert.equal(anytimeByDefault(new Board(5, 5), { anytime: true }, LIMITS), true);
+    // before that answer: by the board's size, the solver's limit
+    assert.equal(anytimeByDefault(new Board(5, 5), null, LIMITS), false);
+    assert.equal(anytimeByDefault(new Board(5, 6), null, LIMITS), true);
+    assert.equal(anytimeByDefault(new Board(5, 6), null, { ...LIMITS, anytime_squares: 30 }), false);
+    assert.equal(anytimeByDefault(new Board(10, 10), null, null), false); // no solver yet: nothing to decide with
     const b = new Board(3, 3, null, blankFirstTiles(3, 3));
-    assert.deepEqual(anytimeParams(b, "auto"), { text: "0 1 2 3 4 5 6 7 8", shape: "3x3", goal: blankFirstTiles(3, 3), bound: "auto", anytime: true, time_limit: 60 });
+    const params = { tiles: [0, 1, 2, 3, 4, 5, 6, 7, 8], shape: "3x3", goal: blankFirstTiles(3, 3), bound: "auto", anytime: true };
+    assert.deepEqual(anytimeParams(b, "auto", LIMITS), { ...params, time_limit: 60 });
+    assert.deepEqual(anytimeParams(b, "auto", { ...LIMITS, time_limit: 15 }), { ...params, time_limit: 15 });
+    assert.deepEqual(anytimeParams(b, "auto"), params); // without limits: until proven optimal or cancelled
   });
 
   test("a progress report's moves become a playable solution; moves that do not solve the board are dropped", () => {
@@ -66,7 +74,8 @@ describe("the page model's anytime solve", () => {
 
   test("each improvement is kept and said; Cancel keeps the best found as the solution shown", () => {
     const m = ready();
-    const [, , { job }] = m.solveRequested("auto", 1000, { anytime: true });
+    m.solveRequested("auto", 1000, { anytime: true });
+    const job = m.job;
     assert.equal(job.anytime, true);
     const first = anytimeSolution(m.position, { moves: LONG, lower_bound: 3, optimal: false, seconds: 0.2 });
     assert.deepEqual(types(m.anytimeProgress(job, first)), ["status"]);
@@ -75,7 +84,7 @@ describe("the page model's anytime solve", () => {
     assert.deepEqual(m.anytimeProgress(job, null), []); // a report that does not replay changes nothing
     m.cancelRequested(5000);
     const effects = m.cancelDone(job, { restarted: true, seconds: "1.2 s" });
-    assert.deepEqual(types(effects), ["solvingEnded", "showSolution", "status", "render"]);
+    assert.deepEqual(types(effects), ["showSolution", "status", "render"]);
     assert.equal(m.job, null);
     assert.equal(m.solution.result, first);
     assert.equal(m.status.state, Status.CANCELLED);
@@ -83,22 +92,26 @@ describe("the page model's anytime solve", () => {
     assert.equal(m.shownBoard().text(), start().text()); // playable from the start
     assert.equal(m.lastSolved, null); // not the shortest: nothing to compare a replay with
     // a new Solve runs again (a better answer may come), it does not just focus the old one
-    assert.deepEqual(types(m.solveRequested("auto", 9000)).includes("solve"), true);
+    m.solveRequested("auto", 9000);
+    assert.ok(m.job);
   });
 
   test("a cancel before any solution says what was proven; a result not proven optimal is never called optimal", () => {
     const m = ready();
-    let [, , { job }] = m.solveRequested("auto", 1000, { anytime: true, proven: 3 });
+    m.solveRequested("auto", 1000, { anytime: true, proven: 3 });
+    let job = m.job;
     m.cancelRequested(5000);
     m.cancelDone(job, { restarted: false, seconds: "5 ms" });
     assert.equal(m.solution, null);
     assert.match(m.status.text, /^Cancelled: stopped in 5 ms, no restart needed\. The shortest solution has at least 3 moves\.$/);
-    [, , { job }] = m.solveRequested("auto", 9000, { anytime: true });
+    m.solveRequested("auto", 9000, { anytime: true });
+    job = m.job;
     m.solveDone(job, { length: 5, moves: LONG, directions: "LRRDD", lower_bound: 3, optimal: false, stopped: "time", nodes: 10, seconds: 60 }, { seconds: "1 min 00 s" });
     assert.equal(m.status.state, Status.SOLVED);
     assert.equal(m.status.text, "Best found in 1 min 00 s: 5 moves found · optimal ≥ 3 (its time ran out).");
     assert.equal(m.lastSolved, null);
-    [, , { job }] = m.solveRequested("auto", 20000, { anytime: true });
+    m.solveRequested("auto", 20000, { anytime: true });
+    job = m.job;
     m.solveDone(job, { length: 3, moves: SHORT, directions: "RDD", lower_bound: 3, optimal: true, stopped: "optimal", nodes: 10, seconds: 1 }, { seconds: "1.0 s" });
     assert.equal(m.status.text, "Solved in 1.0 s: 3 moves, proven optimal.");
     assert.equal(m.lastSolved.length, 3);
@@ -106,7 +119,8 @@ describe("the page model's anytime solve", () => {
 
   test("a lower bound proven by the optimal search stopped for the fast answer counts", () => {
     const m = ready();
-    const [, , { job }] = m.solveRequested("auto", 1000, { anytime: true, proven: 5 });
+    m.solveRequested("auto", 1000, { anytime: true, proven: 5 });
+    const job = m.job;
     m.solveDone(job, { length: 5, moves: LONG, directions: "LRRDD", lower_bound: 3, optimal: false, stopped: "time", seconds: 60 });
     assert.equal(m.solution.result.optimal, true);
     assert.equal(m.status.text, "Solved: 5 moves, proven optimal.");
@@ -168,6 +182,7 @@ describe("the pool's anytime answer: the tally of a prover and improvers", () =>
       optimal: false,
       moves: [1, 2],
       workers: [{ role: "improving" }, { role: "proving", threshold: 36 }],
+      iterations: [],
     });
     t.proved({ outcome: "refuted", threshold: 36 });
     t.changed(2);
@@ -182,35 +197,28 @@ describe("the pool's anytime answer: the tally of a prover and improvers", () =>
     );
   });
 
-  test("the workers line says what each worker does", () => {
+  test("the workers line says what each worker does, in words", () => {
     const roles = [{ role: Role.IMPROVING }, { role: Role.PROVING, threshold: 76, nodes: 1_234_567 }, { role: Role.IDLE }, { role: Role.STARTING }];
-    assert.equal(workersText(roles, 82), "worker 1: improving, best 82 · worker 2: proving ≥ 78 (1.23 M nodes) · worker 3: idle · worker 4: starting");
-    assert.equal(workersText([{ role: Role.IMPROVING }, { role: Role.PROVING, threshold: 40 }]), "worker 1: improving · worker 2: proving ≥ 42");
-  });
-});
-
-describe("the whole optimal search's estimate", () => {
-  const its = [
-    { bound: 40, nodes: 1e5 },
-    { bound: 42, nodes: 1e6 },
-    { bound: 44, nodes: 1e7 },
-  ];
-
-  test(`the running iteration and ${WHOLE_STEPS} more at the growth seen (geometric mean), from what is done`, () => {
-    const w = wholeSearch({ bound: 46, iteration_nodes: 2e7, iterations: its }, 1e6);
-    // 1e8 + 1e9 + 1e10 nodes for bounds 46, 48, 50, less the 2e7 done, at 1e6 nodes/s
-    assert.equal(w.bound, 50);
-    assert.ok(Math.abs(w.growth - 10) < 1e-9);
-    assert.ok(Math.abs(w.seconds - (1.11e10 - 2e7) / 1e6) < 1e-3, w.seconds);
-    assert.equal(wholeSearchText(w), "The optimal search is out of reach here: about 3 h at this rate (up to bound 50, growth ×10.0). A fast answer takes seconds; this search may go on.");
+    assert.equal(
+      workersText(roles, 82, 76),
+      "Worker 1 is improving the answer (best 82 moves) · worker 2 is proving optimal ≥ 78 (1.23 M nodes) · worker 3 is idle · worker 4 is starting",
+    );
+    assert.equal(workersText([{ role: Role.IMPROVING }, { role: Role.PROVING, threshold: 40 }]), "Worker 1 is improving the answer · worker 2 is proving optimal ≥ 42");
+    // issue 33: the prover's first call goes out with threshold 0 (the solver raises it to the root's
+    // bound): never "proving ≥ 2"; nor a threshold below what is proven already
+    assert.equal(workersText([{ role: Role.IMPROVING }, { role: Role.PROVING, threshold: 0 }]), "Worker 1 is improving the answer · worker 2 is proving the lower bound");
+    assert.equal(workersText([{ role: Role.PROVING, threshold: 30, nodes: 500 }], null, 52), "Worker 1 is proving the lower bound (500 nodes)");
   });
 
-  test(`within ${OUT_OF_REACH_SECONDS / 60} minutes it says how long the whole search takes; no estimate without growth`, () => {
-    const w = wholeSearch({ bound: 46, iteration_nodes: 0, iterations: its }, 1e8);
-    assert.equal(wholeSearchText(w), "The whole search: about 2 min at this rate if the shortest solution has at most 50 moves.");
-    assert.equal(wholeSearch({ bound: 44, iterations: its.slice(0, 2) }, 1e6), null);
-    assert.equal(wholeSearch({ bound: 46, iterations: its }, null), null);
-    assert.equal(wholeSearch({ bound: 46, iterations: [its[0], its[1], { bound: 44, nodes: 5e8 }] }, 1e6), null); // x10 then x500
-    assert.equal(wholeSearchText(null), "");
+  test("the tally keeps the prover's finished iterations for the page's table", () => {
+    const t = new AnytimeTally({ workers: 2 });
+    t.proved({ outcome: "refuted", threshold: 52, nodes: 1000, seconds: 0.5 });
+    t.proved({ outcome: "stopped", threshold: 54, nodes: 0, seconds: 0.1 }); // not an iteration
+    t.proved({ outcome: "refuted", threshold: 54, nodes: 9000, seconds: 2 });
+    assert.deepEqual(t.report(3).iterations, [
+      { bound: 52, nodes: 1000, seconds: 0.5 },
+      { bound: 54, nodes: 9000, seconds: 2 },
+    ]);
+    assert.equal(t.report(3).lower_bound, 56);
   });
 });

@@ -365,8 +365,8 @@ describe("Board moves", () => {
     assert.deepEqual(new Board(2, 3, null, goal).tiles, goal, "a board without tiles shows its goal");
     assert.equal(new Board(2, 3).key(), "2x3:1 2 3 4 5 0");
     assert.equal(b.key(), "2x3:1 0 2 3 4 5|0 1 2 3 4 5");
-    assert.deepEqual(new Board(2, 3).params(), { text: "1 2 3 4 5 0", shape: "2x3" });
-    assert.deepEqual(b.params(), { text: "1 0 2 3 4 5", shape: "2x3", goal });
+    assert.deepEqual(new Board(2, 3).params(), { tiles: [1, 2, 3, 4, 5, 0], shape: "2x3" });
+    assert.deepEqual(b.params(), { tiles: [1, 0, 2, 3, 4, 5], shape: "2x3", goal });
     assert.deepEqual(b.withGoal(goalTiles(2, 3)).goal, goalTiles(2, 3));
     assert.equal(goalName([2, 1, 3, 0], 2, 2), null);
     assert.equal(goalName([1, 2, 3, 0], 2, 2), "standard");

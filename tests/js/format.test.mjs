@@ -21,7 +21,8 @@ import {
   goalFrameText,
 } from "../../static/js/model/format.js";
 
-const MB = 1024 * 1024;
+const MB = 1e6;
+const MiB = 2 ** 20;
 
 describe("nodeRate", () => {
   test("nodes over the whole time, none in the first second", () => {
@@ -44,17 +45,18 @@ describe("formatting", () => {
   });
 
   test("sizes", () => {
-    const cases = [[undefined, ""], [0, "0 B"], [1023, "1023 B"], [2048, "2 KB"], [1.5 * MB, "1.5 MB"]];
+    // decimal units, as the README's sizes: the site's 34,431,212 bytes are 34.4 MB (32.8 MiB)
+    const cases = [[undefined, ""], [0, "0 B"], [999, "999 B"], [2048, "2 kB"], [1.5 * MB, "1.5 MB"], [34_431_212, "34.4 MB"], [2.5e9, "2.50 GB"]];
     for (const [b, t] of cases) assert.equal(formatBytes(b), t, String(b));
     assert.equal(formatPackSize(52.4 * MB), "52 MB");
-    assert.equal(formatPackSize(4096), "4 KB");
+    assert.equal(formatPackSize(4096), "4 kB");
   });
 
   test("a pack's memory: table + download (+ the xz dictionary), rounded up", () => {
     assert.equal(packMemoryText({}), "needs about 400 MB of memory while loading");
     assert.equal(packMemoryText({ memory_bytes: 4096, bytes: 1000 }), "needs about 1 MB of memory while loading");
-    // The real pack: a 288 MB table, a 52 MB download, xz: 404 MB -> 500 MB.
-    assert.equal(packMemoryText({ memory_bytes: 288 * MB, bytes: 52 * MB, compression: "xz" }), "needs about 500 MB of memory while loading");
+    // The real pack: a 288 MiB table, a 52 MiB download, xz's 64 MiB: 424 MB -> 500 MB.
+    assert.equal(packMemoryText({ memory_bytes: 288 * MiB, bytes: 52 * MiB, compression: "xz" }), "needs about 500 MB of memory while loading");
     assert.equal(packMemoryText({ memory_bytes: 40 * MB, bytes: 10 * MB }), "needs about 50 MB of memory while loading");
   });
 });
@@ -72,32 +74,63 @@ describe("progress", () => {
     assert.equal(currentIteration(found).bound, 44);
   });
 
-  test("no estimate before three finished iterations (two growth ratios)", () => {
-    assert.equal(estimateText({ iterations: [] }, 100), "");
-    assert.match(estimateText({ bound: 42, iterations: [{ bound: 40, nodes: 10 }] }, 100), /^No time estimate yet/);
-    const two = { bound: 44, iterations: [{ bound: 40, nodes: 10 }, { bound: 42, nodes: 50 }] };
-    assert.match(estimateText(two, 100), /^No time estimate yet/);
-    assert.match(estimateText({ ...two, iterations: [...two.iterations, { bound: 44, nodes: 300 }] }, null), /^No time estimate yet/);
+  // the solver's estimate (fifteen.search.estimate.Estimate.to_json), in nodes from the running iteration's start
+  const LIMITS = { out_of_reach_seconds: 600 };
+  const its = [{ bound: 72, nodes: 15_332 }, { bound: 74, nodes: 158_940 }, { bound: 76, nodes: 1_623_311 }];
+  const estimate = { bound: 78, growth: [10.21, 10.37], running: [16_574_000, 16_834_000], longest: 80, whole: [18_266_000, 191_410_000], soonest_share: 0.01 };
+  const at = (done, extra = {}) => ({ bound: 78, iteration_nodes: done, iterations: its, estimate, ...extra });
+  const none = { text: "", offer: false, outOfReach: false };
+
+  test("no estimate before the solver gives one", () => {
+    assert.deepEqual(estimateText({ iterations: [] }, 100), none);
+    assert.match(estimateText({ bound: 42, iterations: [{ bound: 40, nodes: 10 }], estimate: null }, 100).text, /^No time estimate yet/);
+    assert.match(estimateText(at(0), null).text, /^No time estimate yet/); // no rate yet
+    assert.match(estimateText(at(0, { bound: 80 }), 1e5).text, /^No time estimate yet/); // an estimate of another iteration
+    assert.deepEqual(estimateText({ ...at(0), bound: 76, found: true }, 1e5), none); // the search found its solution
   });
 
-  test("the estimate is a range from the smallest to the largest recent growth", () => {
-    const its = [{ bound: 40, nodes: 100 }, { bound: 42, nodes: 500 }, { bound: 44, nodes: 5000 }];
-    const p = { bound: 46, iteration_nodes: 1000, iterations: its };
-    // growth x5 and x10: 25 k - 50 k nodes at bound 46, 24 k - 49 k left at 1 k/s.
-    assert.equal(estimateText(p, 1000), "If no solution has 46 moves, bound 46 ends in 24 s – 49 s (growth ×5.0–×10.0 per iteration).");
+  test("the running iteration, then the whole search near the longest optimum, as ranges at the page's rate", () => {
+    // H01 at 394 k nodes/s (its 20.9 M nodes in 53 s in the page) when bound 78 begins
+    assert.deepEqual(estimateText(at(0), 394_000, { limits: LIMITS }), {
+      text:
+        "If no solution has 78 moves, bound 78 ends in 42 s – 43 s (growth ×10.2–×10.4 per iteration). " +
+        "If the shortest solution has 80 moves, the most this position can need, the search ends in 46 s – 8 min at this rate; sooner if it has fewer.",
+      offer: false,
+      outOfReach: false,
+    });
+    // what the running iteration searched is subtracted; past its largest size it is said to take longer
+    assert.match(estimateText(at(16_000_000), 394_000, { limits: LIMITS }).text, /^If no solution has 78 moves, bound 78 ends in 1 s – 2 s/);
+    assert.match(estimateText(at(17_000_000), 394_000, { limits: LIMITS }).text, /^Bound 78 is taking longer than the last iterations' growth \(×10\.2–×10\.4\) predicted\. If the shortest/);
+    // the last iteration the longest optimum allows holds the solution: only the whole search is said
+    const last = { bound: 80, growth: [10, 10], running: [160e6, 160e6], longest: 80, whole: [1.6e6, 160e6], soonest_share: 0.01 };
+    assert.equal(
+      estimateText({ bound: 80, iteration_nodes: 0, iterations: its, estimate: last }, 394_000, { limits: LIMITS }).text,
+      "If the shortest solution has 80 moves, the most this position can need, the search ends in 4 s – 7 min at this rate; sooner if it has fewer.",
+    );
     assert.equal(formatRange(90, 400), "2 min – 7 min");
     assert.equal(formatRange(3 * 3600, 3 * 3600 + 30), "about 3 h");
   });
 
-  test("irregular growth gives no estimate; a hopeless search is called beyond reach", () => {
-    const irregular = [{ bound: 40, nodes: 100 }, { bound: 42, nodes: 200 }, { bound: 44, nodes: 10000 }];
-    assert.match(estimateText({ bound: 46, iterations: irregular }, 1000), /^No time estimate: the iterations grow irregularly \(×2\.0 to ×50\.0\)/);
-    const steep = [{ bound: 60, nodes: 1e8 }, { bound: 62, nodes: 6e8 }, { bound: 64, nodes: 4e9 }];
-    assert.equal(
-      estimateText({ bound: 66, iteration_nodes: 0, iterations: steep }, 1e6, { suggestion: "Try: download the hard-positions pack." }),
-      "Beyond reach with this bound: bound 66 alone needs more than about 7 h at this speed. Try: download the hard-positions pack.",
-    );
-    assert.match(estimateText({ bound: 46, iteration_nodes: 99999, iterations: [{ bound: 40, nodes: 100 }, { bound: 42, nodes: 500 }, { bound: 44, nodes: 5000 }] }, 1000), /taking longer/);
+  test("a long running iteration offers a fast answer; out of reach only when even its soonest end is past the limit", () => {
+    // the transposed goal's last iteration (72) in the page: 24 min if it held no solution; it ends after 2.5 % of it
+    const transposed = { bound: 72, growth: [6.5, 6.57], running: [696e6, 703e6], longest: null, whole: null, soonest_share: 0.01 };
+    const p = { bound: 72, iteration_nodes: 0, iterations: its, estimate: transposed };
+    const r = estimateText(p, 492_000, { limits: LIMITS, suggestion: "Try: download the hard-positions pack." });
+    assert.deepEqual(r, {
+      text: "If no solution has 72 moves, bound 72 ends in about 24 min (growth ×6.5–×6.6 per iteration): a fast answer takes seconds.",
+      offer: true,
+      outOfReach: false,
+    });
+    assert.ok(!/out of reach/.test(r.text));
+    const steep = { bound: 66, growth: [6, 7], running: [2.4e11, 2.8e11], longest: null, whole: null, soonest_share: 0.01 };
+    const q = { bound: 66, iteration_nodes: 0, iterations: its, estimate: steep };
+    assert.deepEqual(estimateText(q, 1e6, { limits: LIMITS, suggestion: "Try: download the hard-positions pack." }), {
+      text: "The optimal search is out of reach here: bound 66 alone needs about 3 days at this rate, and even if it holds the solution it most likely ends after more than 10 min. A fast answer takes seconds; this search may go on. Try: download the hard-positions pack.",
+      offer: true,
+      outOfReach: true,
+    });
+    assert.equal(estimateText(q, 1e10, { limits: LIMITS }).offer, false); // 28 s at 10 G/s
+    assert.equal(estimateText(q, 1e6, { limits: { out_of_reach_seconds: 1e9 } }).offer, false); // the solver's limit, not a copy
     assert.equal(lowerBoundText(46), "Shortest solution ≥ 46 moves");
   });
 });

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { JobKind, JobStopped, Jobs, SHOW_AFTER_MS, Why, stoppedText } from "../../static/js/jobs.js";
+import { JobKind, JobStopped, Jobs, SHOW_AFTER_MS, Why, stoppedText } from "../../static/js/control/jobs.js";
 
 /** A promise with its resolve and reject. */
 function deferred() {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { seriesStyle } from "../../static/js/view/lab.js";
+import { seriesStyle } from "../../static/js/view/lab-view.js";
 
 const BOUNDS = ["md", "lc", "id", "wd", "wdid", "pdb555", "pdb663", "pdb771", "pdb78", "pdb55554"];
 const SHAPES = ["circle", "square", "triangle", "diamond", "down"];

@@ -1,9 +1,9 @@
-// lab/chart.js and lab/table.js: the heuristic lab's chart geometry and its tables as text.
+// model/lab-chart.js and model/lab-table.js: the heuristic lab's chart geometry and its tables as text.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { decades, integerTicks, linearScale, logScale, nodesChart, pathData, powerLabel, traceChart } from "../../static/js/lab/chart.js";
+import { decades, integerTicks, linearScale, logScale, nodesChart, pathData, powerLabel, traceChart } from "../../static/js/model/lab-chart.js";
 import {
   formatEbf,
   iterationTable,
@@ -15,7 +15,7 @@ import {
   summaryTable,
   toMarkdown,
   toTSV,
-} from "../../static/js/lab/table.js";
+} from "../../static/js/model/lab-table.js";
 
 // The 8-puzzle's farthest position (preset 8p31), md and wdid, as `fifteen compare` reports them
 // (docs/web-app.md, "The lab"); lc stopped by a budget of 1,000 nodes in its 27 iteration.

@@ -7,7 +7,7 @@ import vm from "node:vm";
 import { describe, test } from "node:test";
 
 import { sha256Hex } from "../../static/js/model/digest.js";
-import { integrityOf, precacheFiles } from "../../static/js/offline.js";
+import { integrityOf, precacheFiles } from "../../static/js/control/offline.js";
 import { DOWNLOADS_CACHE, SNAPSHOT_CACHE } from "../../static/js/solver/protocol.js";
 
 describe("precache", () => {
@@ -23,10 +23,10 @@ describe("precache", () => {
     assert.equal(integrityOf("z".repeat(64)), "");
   });
   test("every file of the build but the service worker's own script", () => {
-    const info = { files: { "index.html": { bytes: 1 }, "sw.js": { bytes: 2 }, "static/js/main.js": { bytes: 3 } } };
+    const info = { files: { "index.html": { bytes: 1 }, "sw.js": { bytes: 2 }, "static/js/control/main.js": { bytes: 3 } } };
     assert.deepEqual(
       precacheFiles(info).map(([p]) => p),
-      ["index.html", "static/js/main.js"],
+      ["index.html", "static/js/control/main.js"],
     );
     assert.deepEqual(precacheFiles(null), []);
   });
@@ -100,7 +100,7 @@ describe("the service worker", () => {
 
   test("a script is served from the build's cache once fetched; a page carries the isolation headers and the CSP", async () => {
     const sw = serviceWorker("v3");
-    const url = "https://example.org/app/static/js/main.js";
+    const url = "https://example.org/app/static/js/control/main.js";
     const first = await sw.request(url);
     assert.equal(await first.text(), "body");
     assert.ok(sw.stores.get("fifteen-v3").has(url), "cached on the way");

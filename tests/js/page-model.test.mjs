@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 
 import { Board } from "../../static/js/model/board.js";
-import { CLICK_GUARD_MS, PageModel, Source, Status } from "../../static/js/model/page-model.js";
+import { CLICK_GUARD_MS, PageModel, Source, Status, answerProblem } from "../../static/js/model/page-model.js";
 
 // The goal with the blank moved up twice and left once: solved by R, D, D (tiles 8... below).
 const start = () => {
@@ -13,16 +13,22 @@ const start = () => {
   for (const d of "UUL") b.moveBlank(d);
   return b;
 };
-const RESULT = { length: 3, directions: "RDD", moves: [], nodes: 4, seconds: 0.01 };
+const RESULT = { length: 3, directions: "RDD", moves: [2, 3, 6], nodes: 4, seconds: 0.01 };
 const types = (effects) => effects.map((e) => e.type);
 
 /** A ready model with `start()` solved and the solution shown. */
 function solvedModel() {
   const m = new PageModel(start());
   m.solverReady();
-  const [, , { job }] = m.solveRequested("auto", 1000);
+  const job = started(m, "auto", 1000);
   m.solveDone(job, RESULT);
   return m;
+}
+
+/** The job that Solve at `now` starts (control/solving.js takes it from the model). */
+function started(m, bound, now) {
+  m.solveRequested(bound, now);
+  return m.job;
 }
 
 test("ready after loading; a new position resets a stale status and the example name", () => {
@@ -56,15 +62,30 @@ test("solve then shuffle, size change and typing: the status never stays 'Solved
   assert.equal(m.job, null);
 });
 
+test("an emptied text field drops its old error: the status says Ready again and Solve solves the board", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  m.textEdited("1 2 2");
+  m.textInvalid("duplicate: tile 2");
+  assert.match(m.status.text, /needs fixing/);
+  assert.deepEqual(types(m.textCleared()), ["status"]);
+  assert.deepEqual([m.textError, m.textDirty, m.text, m.status.text], ["", false, "", "Ready"]);
+  m.solveRequested("auto", 1000);
+  assert.ok(m.job, "Solve solves the board");
+  assert.deepEqual(new PageModel(start()).textCleared(), [], "nothing to say without an error");
+});
+
 test("a double click on Solve starts one job and never cancels it", () => {
   const m = new PageModel(start());
   m.solverReady();
   const first = m.solveRequested("auto", 1000);
-  assert.ok(types(first).includes("solve"));
+  assert.deepEqual(types(first), ["clearSolution", "status", "render"]);
+  assert.ok(m.job && m.job.startedAt === 1000, "the job starts (control/solving.js runs it)");
   assert.deepEqual(m.solveRequested("auto", 1100), [], "a second Solve while solving does nothing");
   assert.deepEqual(m.cancelRequested(1000 + CLICK_GUARD_MS - 1), [], "Cancel right after Solve is the double click's second half");
   assert.ok(m.job && !m.job.cancelling);
-  assert.deepEqual(types(m.cancelRequested(1000 + CLICK_GUARD_MS)), ["status", "cancel"]);
+  assert.deepEqual(types(m.cancelRequested(1000 + CLICK_GUARD_MS)), ["status"]);
+  assert.ok(m.job.cancelling, "cancelling: whoever cancelled it stops it");
   assert.deepEqual(m.cancelRequested(1000 + CLICK_GUARD_MS + 5), [], "one cancel per job");
 });
 
@@ -73,15 +94,17 @@ test("Solve again on the solution shown does not start a second solve", () => {
   assert.deepEqual(types(m.solveRequested("auto", 9000)), ["focusResult"]);
   assert.equal(m.job, null);
   m.boundsChanged(); // a pack loaded: the same bound may now search differently
-  assert.ok(types(m.solveRequested("auto", 9000)).includes("solve"));
+  m.solveRequested("auto", 9000);
+  assert.ok(m.job);
   const again = solvedModel();
-  assert.ok(types(again.solveRequested("md", 9000)).includes("solve"), "another bound solves again");
+  again.solveRequested("md", 9000);
+  assert.ok(again.job, "another bound solves again");
 });
 
 test("the cancel status says what happened, only once the solver stopped", () => {
   const m = new PageModel(start());
   m.solverReady();
-  const job = m.solveRequested("auto", 0)[2].job;
+  const job = started(m, "auto", 0);
   m.cancelRequested(5000);
   assert.match(m.status.text, /^Cancelling/);
   assert.deepEqual(m.solveDone(job, RESULT), [], "an answer racing the cancel is dropped");
@@ -90,12 +113,12 @@ test("the cancel status says what happened, only once the solver stopped", () =>
   assert.equal(m.status.state, Status.CANCELLED);
   assert.equal(m.status.text, "Cancelled: the solver had to restart (7.5 s).");
   assert.equal(m.job, null);
-  const job2 = m.solveRequested("auto", 9000)[2].job;
+  const job2 = started(m, "auto", 9000);
   m.cancelRequested(20000);
   m.cancelDone(job2, { restarted: false, seconds: "40 ms" });
   assert.equal(m.status.text, "Cancelled: stopped in 40 ms, no restart needed.");
   // what the search had proved stays said
-  const job3 = m.solveRequested("auto", 30000)[2].job;
+  const job3 = started(m, "auto", 30000);
   m.solveProgress(job3, 64);
   m.solveProgress(job3, 66);
   m.cancelRequested(40000);
@@ -106,7 +129,7 @@ test("the cancel status says what happened, only once the solver stopped", () =>
 test("Back/Forward during a solve cancels it and shows the position, without pushing history", () => {
   const m = new PageModel(start());
   m.solverReady();
-  const job = m.solveRequested("auto", 0)[2].job;
+  const job = started(m, "auto", 0);
   assert.deepEqual(m.setPosition(new Board(3, 3), { source: Source.SHUFFLE }), [], "controls are inert while solving");
   const effects = m.setPosition(new Board(3, 3), { source: Source.HISTORY });
   assert.deepEqual(types(effects), ["status", "cancel", "positionChanged", "clearSolution", "render"]);
@@ -140,7 +163,7 @@ test("Back then Forward return to a history entry with the solution it showed", 
 test("progress announces only when the bound rises", () => {
   const m = new PageModel(start());
   m.solverReady();
-  const job = m.solveRequested("auto", 0)[2].job;
+  const job = started(m, "auto", 0);
   assert.equal(m.solveProgress(job, 21).length, 1);
   assert.equal(m.status.text, "Solving · the shortest solution has at least 21 moves");
   assert.deepEqual(m.solveProgress(job, 21), []);
@@ -229,7 +252,7 @@ test("the page's state is declared in the constructor and changed only through t
   assert.ok(m.textDirty);
   m.textShown("1 2 3");
   m.textValid();
-  const [, , { job }] = m.solveRequested("auto", 0);
+  const job = started(m, "auto", 0);
   m.solveProgress(job, 3);
   m.solveDone(job, RESULT);
   assert.deepEqual(m.lastSolved, { key: `3x3:${start().text()}`, length: 3 });
@@ -255,9 +278,43 @@ test("the page's state is declared in the constructor and changed only through t
 test("a solve stopped for another job (a comparison started) ends with that reason", () => {
   const m = new PageModel(start());
   m.solverReady();
-  const job = m.solveRequested("auto", 0)[2].job;
-  assert.deepEqual(types(m.solveStopped(job, "Stopped for the comparison.")), ["status", "solvingEnded", "render"]);
+  const job = started(m, "auto", 0);
+  assert.deepEqual(types(m.solveStopped(job, "Stopped for the comparison.")), ["status", "render"]);
   assert.deepEqual(m.status, { state: Status.CANCELLED, text: "Solve stopped for the comparison." });
   assert.equal(m.job, null);
   assert.deepEqual(m.solveStopped(job, "Stopped."), [], "once");
+});
+
+test("an answer that does not replay is never put on the board: a damaged database's error instead", () => {
+  const m = new PageModel(start());
+  m.solverReady();
+  assert.equal(answerProblem(start(), RESULT), "");
+  assert.equal(answerProblem(start(), { length: 0, directions: "", moves: [] }).includes("does not reach the goal"), true);
+  const bad = [
+    [{ ...RESULT, length: 1, directions: "R", moves: [2] }, "The solver's 1-move answer does not reach the goal."], // a zeroed database's "solution"
+    [{ ...RESULT, directions: "RDU", moves: [2, 3, 3] }, "The solver's 3-move answer does not reach the goal."],
+    [{ ...RESULT, directions: "RDD", moves: [2, 3, 5] }, "move 3 is not a move of this position"],
+    [{ ...RESULT, directions: "LDD" }, "move 1 is not a move of this position"],
+    [{ ...RESULT, moves: [2, 3] }, "malformed"],
+    [{ ...RESULT, length: 4 }, "malformed"],
+    [{ ...RESULT, lower_bound: 5, optimal: false }, "shorter than the lower bound 5 it proved"],
+  ];
+  for (const [result, message] of bad) {
+    const job = started(m, "auto", 1000);
+    const effects = m.solveDone(job, result);
+    assert.ok(answerProblem(start(), result).includes(message), answerProblem(start(), result));
+    assert.deepEqual(types(effects), ["status", "showError", "render"]);
+    assert.equal(effects[1].error.type, "asset");
+    assert.equal(m.solution, null, "nothing on the board");
+    assert.equal(m.status.state, Status.ERROR);
+    assert.match(m.status.text, message === "malformed" ? /Reload the page/ : /A database file is damaged: reload the page/);
+    assert.equal(m.job, null);
+  }
+  // a bound proven by an optimal search stopped before (Fast answer) counts too
+  m.solveRequested("auto", 1000, { anytime: true, proven: 5 });
+  m.solveDone(m.job, { ...RESULT, lower_bound: 1, optimal: false, stopped: "time" });
+  assert.equal(m.solution, null);
+  const again = started(m, "auto", 1000);
+  m.solveDone(again, RESULT);
+  assert.equal(m.solution.result, RESULT);
 });

@@ -83,12 +83,19 @@ describe("the builders", () => {
       params: { bounds: ["md"] },
       progress: true,
     });
-    assert.deepEqual(message.solve(9, { text: "x", shape: "4x4", bound: "auto" }), {
-      type: "solve",
+    // a solve is a call like any other: one door per request
+    assert.deepEqual(message.call(9, Method.SOLVE, { text: "x", shape: "4x4", bound: "auto" }, { progress: true }), {
+      type: "call",
       id: 9,
+      method: "solve",
       params: { text: "x", shape: "4x4", bound: "auto" },
+      progress: true,
     });
+    assert.equal(message.solve, undefined);
+    assert.equal(ToWorker.SOLVE, undefined);
     assert.deepEqual(message.loadPack(10, "pdb-78.f15.xz"), { type: "loadPack", id: 10, file: "pdb-78.f15.xz" });
+    // a cancel names the request it stops (without an id: the one that runs)
+    assert.deepEqual(message.cancel(9), { type: "cancel", id: 9 });
     assert.deepEqual(message.cancel(), { type: "cancel" });
   });
 
@@ -116,7 +123,7 @@ describe("the builders", () => {
   });
 
   test("every builder's message is recognised on the side that receives it", () => {
-    for (const m of [message.init({ shape: "4x4" }), message.call(1, Method.INFO), message.solve(1, {}), message.loadPack(1, "f"), message.cancel()]) {
+    for (const m of [message.init({ shape: "4x4" }), message.call(1, Method.INFO), message.loadPack(1, "f"), message.cancel(1), message.cancel()]) {
       assert.ok(isToWorker(m) && !isFromWorker(m), m.type);
     }
     for (const m of [

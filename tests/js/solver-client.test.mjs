@@ -1,7 +1,8 @@
 // SolverClient (the page's side of the protocol) against a scripted fake
 // worker that speaks solver/protocol.js: requests become promises, progress reaches
 // its request, errors keep their type, a fatal error fails everything, a
-// replaced worker's late messages are ignored, cancel restarts or interrupts.
+// replaced worker's late messages are ignored, cancel sends CANCEL and waits for the request's
+// end (no restart; SIGINT too with an interrupt buffer), and restarts only a worker that does not answer.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -11,7 +12,7 @@ import { RETRY_DELAY_MS, SolverClient, SolverError, phaseTimeout, workerFailure 
 import { FakeWorker } from "./fake-worker.mjs";
 
 /** A client with fake workers and recorded handler calls. */
-function setup() {
+function setup({ cancelWait, interruptAfter } = {}) {
   const workers = [];
   const calls = [];
   const record =
@@ -26,6 +27,8 @@ function setup() {
         workers.push(w);
         return w;
       },
+      cancelWait,
+      interruptAfter,
     },
   );
   return { client, workers, calls, worker: () => workers.at(-1) };
@@ -92,15 +95,16 @@ describe("SolverClient", () => {
     const seen = [];
     const solving = client.solve({ text: "t", shape: "4x4", bound: "auto" }, (p) => seen.push(p));
     const other = client.call(Method.INFO);
-    const s = worker().last(ToWorker.SOLVE);
+    const s = worker().calls(Method.SOLVE).at(-1);
+    assert.equal(s.progress, true);
     assert.deepEqual(s.params, { text: "t", shape: "4x4", bound: "auto" });
     worker().emit(message.progress(s.id, { bound: 40, nodes: 10 }));
-    worker().emit(message.progress(worker().last(ToWorker.CALL).id, { bound: 0 })); // no callback: ignored
+    worker().emit(message.progress(worker().calls(Method.INFO).at(-1).id, { bound: 0 })); // no callback: ignored
     worker().emit(message.progress(999, { bound: 1 })); // unknown id: ignored
     worker().emit(message.result(s.id, { length: 42 }));
     assert.deepEqual(await solving, { length: 42 });
     assert.deepEqual(seen, [{ bound: 40, nodes: 10 }]);
-    worker().emit(message.result(worker().last(ToWorker.CALL).id, {}));
+    worker().emit(message.result(worker().calls(Method.INFO).at(-1).id, {}));
     await other;
   });
 
@@ -203,13 +207,41 @@ describe("SolverClient", () => {
     await assert.rejects(client.call(Method.INFO), (e) => e.type === ErrorType.INTERNAL);
   });
 
-  test("cancel without an interrupt buffer: restart; the old worker's late messages are ignored", async () => {
+  test("cancel sends CANCEL for the request that runs; the worker ends it and stays (no restart)", async () => {
     const { client, workers, worker, calls } = setup();
     client.start("3x3");
     worker().emit(READY);
     const solving = client.solve({ text: "t", shape: "3x3", bound: "auto" });
+    const next = client.call(Method.INFO); // queued behind the solve: not cancelled
+    const id = worker().calls(Method.SOLVE)[0].id;
+    const stopped = client.cancel();
+    assert.deepEqual(worker().cancels(), [{ type: ToWorker.CANCEL, id }]);
+    await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
+    await stopped;
+    assert.equal(workers.length, 1);
+    assert.ok(!worker().terminated && client.ready);
+    assert.ok(!calls.some((c) => c[0] === "restart"));
+    worker().emit(message.result(worker().calls(Method.INFO)[0].id, { version: "0" }));
+    assert.deepEqual(await next, { version: "0" });
+  });
+
+  test("cancel with nothing running: nothing to stop, nothing sent", async () => {
+    const { client, workers, worker } = setup();
+    client.start();
+    worker().emit(READY);
+    await client.cancel();
+    assert.deepEqual(worker().cancels(), []);
+    assert.equal(workers.length, 1);
+  });
+
+  test("a worker that does not answer a cancel is restarted; the old worker's late messages are ignored", async () => {
+    const { client, workers, worker, calls } = setup({ cancelWait: 20 });
+    client.start("3x3");
+    worker().emit(READY);
+    const solving = client.solve({ text: "t", shape: "3x3", bound: "auto" });
     const old = worker();
-    const id = old.last(ToWorker.SOLVE).id;
+    old.stuck = true;
+    const id = old.calls(Method.SOLVE)[0].id;
     const restarted = client.cancel();
     await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
     assert.equal(old.terminated, true);
@@ -225,17 +257,38 @@ describe("SolverClient", () => {
     assert.equal(client.ready, true);
   });
 
-  test("cancel with an interrupt buffer writes SIGINT and keeps the worker", async () => {
-    const { client, workers, worker, calls } = setup();
+  test("cancel({hard}) restarts at once", async () => {
+    const { client, workers, worker } = setup();
+    client.start();
+    worker().emit(READY);
+    const solving = client.solve({ text: "t", shape: "4x4", bound: "auto" });
+    const restarted = client.cancel({ hard: true });
+    await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
+    assert.equal(workers.length, 2);
+    worker().emit(READY);
+    await restarted;
+  });
+
+  test("cancel with an interrupt buffer: SIGINT only for a request that does not end in time (a step not sliced); the worker stays", async () => {
+    const { client, workers, worker, calls } = setup({ interruptAfter: 10 });
     client.start();
     const buffer = new SharedArrayBuffer(4);
     worker().emit({ ...READY, interrupt: buffer });
     assert.ok(client.interrupt instanceof Int32Array);
+    // a sliced call ends at the CANCEL: no SIGINT
+    const first = client.solve({ text: "t", shape: "4x4", bound: "auto" });
+    await Promise.all([client.cancel(), assert.rejects(first, (e) => e.type === ErrorType.CANCELLED)]);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(Atomics.load(new Int32Array(buffer), 0), 0);
+    // a call that does not hear the CANCEL is interrupted
     const solving = client.solve({ text: "t", shape: "4x4", bound: "auto" });
-    const id = worker().last(ToWorker.SOLVE).id;
+    const id = worker().calls(Method.SOLVE)[1].id;
+    worker().stuck = true;
     const stopped = client.cancel();
+    assert.equal(worker().last(ToWorker.CANCEL).id, id);
+    await new Promise((r) => setTimeout(r, 20));
     assert.equal(Atomics.load(new Int32Array(buffer), 0), SIGINT);
-    worker().emit(message.error(id, { type: ErrorType.CANCELLED, message: "Cancelled." }));
+    worker().emit(message.error(id, { type: ErrorType.CANCELLED, message: "Cancelled." })); // (KeyboardInterrupt)
     await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
     await stopped;
     assert.equal(workers.length, 1);

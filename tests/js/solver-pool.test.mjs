@@ -1,10 +1,11 @@
 // SolverPool (solver/pool.js) against scripted fake workers that speak solver/protocol.js,
 // through real SolverClients: helpers start only after the primary is ready, one after
-// the other; with no helper a solve is the serial SOLVE; a parallel solve sends
+// the other; with no helper a solve is the serial SOLVE call; a parallel solve sends
 // PARALLEL_BEGIN to the primary, hands bundles largest first to free workers,
 // aggregates their progress, steps the scheduler when an iteration's tasks are all
 // done, stops the others when one finds a solution and asks that one for the result;
-// a helper that dies has its bundle re-run; cancel stops every worker.  An anytime solve
+// a helper that dies has its bundle re-run; cancel stops every worker (a CANCEL each, no
+// restart; a worker that does not answer is restarted).  An anytime solve
 // with a helper: the primary finds the first solution and improves it, the helper proves the
 // lower bound an IDA* iteration at a time, and the answer ends proven optimal when they meet.
 
@@ -20,7 +21,7 @@ const tick = () => new Promise((r) => setTimeout(r, 0));
 const READY = (interrupt = null) => message.ready({ info: { bounds: { "4x4": ["auto"] } }, seconds: 1, interrupt });
 
 /** A pool of `size` workers with fake Web Workers; workers[k] = the k-th Worker made. */
-function setup(size = 2, { isolated = false } = {}) {
+function setup(size = 2, { isolated = false, cancelWait, interruptAfter } = {}) {
   const workers = [];
   const events = [];
   const record =
@@ -39,12 +40,16 @@ function setup(size = 2, { isolated = false } = {}) {
             workers.push(w);
             return w;
           },
+          cancelWait,
+          interruptAfter,
         }),
     },
   );
   const ready = async (w) => {
     w.emit(READY(isolated ? new SharedArrayBuffer(4) : null));
     await tick();
+    const warmUp = w.calls(Method.SOLVE)[0]; // a helper's warm-up search: done at once
+    if (warmUp && !w.answered.has(warmUp.id)) w.emit(message.result(warmUp.id, { length: 1 }));
   };
   return { pool, workers, events, ready };
 }
@@ -102,7 +107,7 @@ describe("SolverPool", () => {
     assert.equal(workers.length, 1);
     const solving = pool.solve({ text: "1 2", shape: "4x4", bound: "md" }, () => {});
     const req = workers[0].sent.at(-1);
-    assert.equal(req.type, ToWorker.SOLVE);
+    assert.deepEqual([req.type, req.method, req.progress], [ToWorker.CALL, Method.SOLVE, true]);
     workers[0].emit(message.result(req.id, { length: 3 }));
     assert.deepEqual(await solving, { length: 3 });
   });
@@ -135,7 +140,7 @@ describe("SolverPool", () => {
     const progress = [];
     const solving = pool.solve({ text: "t", shape: "4x4", bound: "auto", goal: [0, 1], anytime: true, time_limit: 60 }, (p) => progress.push(p), { proven: 40 });
     const req = primary.sent.at(-1);
-    assert.equal(req.type, ToWorker.SOLVE);
+    assert.deepEqual([req.type, req.method], [ToWorker.CALL, Method.SOLVE]);
     assert.deepEqual(req.params, { text: "t", shape: "4x4", bound: "auto", goal: [0, 1], anytime: true, time_limit: 60 });
     primary.emit(message.progress(req.id, { kind: "anytime", length: 9, lower_bound: 5, optimal: false, moves: [] }));
     primary.emit(message.result(req.id, { length: 9, optimal: false }));
@@ -156,7 +161,7 @@ describe("SolverPool", () => {
     const params = { text: "t", shape: "4x4", bound: "auto", goal: [0, 1], anytime: true, time_limit: 60 };
     const solving = pool.solve(params, (p) => progress.push(p), { proven: 4 });
     const pos = { text: "t", shape: "4x4", goal: [0, 1] };
-    assert.equal(primary.calls(Method.SOLVE).filter((c) => c.type === ToWorker.SOLVE).length, 0, "no serial anytime SOLVE");
+    assert.equal(primary.calls(Method.SOLVE).length, 0, "no serial anytime SOLVE");
     assert.deepEqual(primary.calls(Method.ANYTIME_FIRST).at(-1).params, { ...pos, bound: "auto" });
     // the prover starts at once, from the bound the stopped optimal search proved
     const p1 = helper.calls(Method.ANYTIME_PROVE).at(-1);
@@ -227,7 +232,7 @@ describe("SolverPool", () => {
     );
     helper.emit(message.result(res.id, { length: 8, optimal: true }));
     assert.deepEqual(await solving, { length: 8, optimal: true });
-    assert.equal(pool.job, null);
+    assert.equal(pool.current, null);
   });
 
   test("an anytime solve: the improver reaching the lower bound ends it, the prover is stopped; a prover's solution is optimal", async () => {
@@ -238,7 +243,7 @@ describe("SolverPool", () => {
     await tick();
     answer(primary, Method.ANYTIME_IMPROVE, { path: [1, 2, 3, 4], moves: [1, 2, 3, 4], carried: {}, done: false, nodes: 5 });
     await tick();
-    assert.equal(Atomics.load(pool.helpers[0].client.interrupt, 0), SIGINT, "the prover's iteration is interrupted");
+    assert.equal(helper.last(ToWorker.CANCEL).id, helper.calls(Method.ANYTIME_PROVE).at(-1).id, "the prover's iteration is cancelled");
     const res = primary.calls(Method.ANYTIME_RESULT).at(-1);
     assert.deepEqual([res.params.stopped, res.params.lower_bound, res.params.path, res.params.bound], ["optimal", 4, [1, 2, 3, 4], "md"]);
     primary.emit(message.result(res.id, { length: 4 }));
@@ -313,7 +318,8 @@ describe("SolverPool", () => {
     // 2 moves = the root's bound: proven optimal, the result from the improver that found it, the prover stopped
     const res = third.calls(Method.ANYTIME_RESULT).at(-1);
     assert.deepEqual([res.params.stopped, res.params.path, res.params.lower_bound, res.params.workers], ["optimal", [1, 2], 2, 3]);
-    assert.ok(prover.terminated);
+    assert.deepEqual(prover.cancels(), [{ type: ToWorker.CANCEL, id: prover.calls(Method.ANYTIME_PROVE)[0].id }], "the prover is stopped");
+    assert.ok(!prover.terminated);
     third.emit(message.result(res.id, { length: 2 }));
     assert.deepEqual(await solving, { length: 2 });
     // the goal itself: its first "solution" (no move) is optimal at once, nothing else is asked
@@ -363,9 +369,13 @@ describe("SolverPool", () => {
     await tick();
     assert.notEqual(primary.calls(Method.ANYTIME_IMPROVE).at(-1).id, i1.id, "the primary goes on improving");
     assert.equal(progress.filter((p) => p.kind === "anytime").at(-1).lower_bound, 4);
-    pool.cancel();
+    const started = pool.workersStarted;
+    const done = pool.cancel();
     await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
-    assert.ok(primary.terminated);
+    await done;
+    assert.equal(primary.last(ToWorker.CANCEL).id, primary.calls(Method.ANYTIME_IMPROVE).at(-1).id, "the improver's call is cancelled");
+    assert.ok(!primary.terminated);
+    assert.equal(pool.workersStarted, started, "no restart");
   });
 
   test("a parallel solve: largest first, aggregated progress, a step per iteration, the finder's result", async () => {
@@ -425,7 +435,7 @@ describe("SolverPool", () => {
         [4, 2],
       ],
     );
-    // next iteration: the helper's task finds the solution; the primary's is stopped (restart: not isolated)
+    // next iteration: the helper's task finds the solution; the primary's is stopped (a CANCEL: no restart)
     answer(primary, Method.PARALLEL_STEP, { ...WORK, bound: 42, split_nodes: 1, iterations: [...WORK.iterations, { bound: 40, nodes: 1264, seconds: 1 }], bundles: [[task(5, 9, [4, 8])], [task(6, 3, [1])]] });
     await tick();
     const t5 = primary.calls(Method.PARALLEL_TASKS).at(-1);
@@ -433,8 +443,9 @@ describe("SolverPool", () => {
     assert.equal(t5.params.tasks[0].id, 5);
     helper.emit(message.result(t6.id, { outcomes: [{ id: 6, path: [2, 3], nodes: 11, stopped: false }] }));
     await tick();
-    assert.ok(primary.terminated, "the primary's task was stopped (no interrupt buffer: restarted)");
-    assert.equal(workers.length, 3, "the primary restarts in the background");
+    assert.equal(primary.last(ToWorker.CANCEL).id, t5.id, "the primary's task was stopped");
+    assert.ok(!primary.terminated);
+    assert.equal(workers.length, 2, "no worker restarts");
     const res = helper.calls(Method.PARALLEL_RESULT).at(-1);
     assert.deepEqual(res.params.path, [1, 2, 3]);
     assert.equal(res.params.bound, "md");
@@ -452,16 +463,20 @@ describe("SolverPool", () => {
     assert.deepEqual(await solving, { length: 3, moves: [1, 2, 3] });
   });
 
-  test("a silent restart of the primary after a stop: the page sees no restart", async () => {
-    const { pool, workers, events } = await upWithHelper();
+  test("a primary that does not answer the stop after a solution found elsewhere restarts silently: the page sees no restart", async () => {
+    const { pool, workers, events } = await upWithHelper({ cancelWait: 10 });
     const solving = pool.solve({ text: "t", shape: "4x4", bound: "md" });
     answer(workers[0], Method.PARALLEL_BEGIN, WORK);
     await tick();
+    workers[0].stuck = true;
     const t2 = workers[1].calls(Method.PARALLEL_TASKS).at(-1);
     workers[1].emit(message.result(t2.id, { outcomes: [{ id: 2, path: [5], nodes: 1, stopped: false }] }));
     await tick();
     answer(workers[1], Method.PARALLEL_RESULT, { length: 2 });
     await solving;
+    await new Promise((r) => setTimeout(r, 30));
+    assert.ok(workers[0].terminated, "the stuck primary is restarted");
+    assert.equal(pool.workersStarted, 3);
     const before = events.length;
     workers[2].emit(READY());
     await tick();
@@ -500,13 +515,15 @@ describe("SolverPool", () => {
     assert.equal(workers.length, 3, "a new helper is started in the background");
   });
 
-  test("cancel with interrupt buffers: SIGINT to every busy worker, none restarted", async () => {
-    const { pool, workers } = await upWithHelper({ isolated: true });
+  test("cancel with interrupt buffers of workers that do not hear it: SIGINT to every busy worker, none restarted", async () => {
+    const { pool, workers } = await upWithHelper({ isolated: true, interruptAfter: 5 });
     const solving = pool.solve({ text: "t", shape: "4x4", bound: "md" });
     answer(workers[0], Method.PARALLEL_BEGIN, WORK);
     await tick();
+    for (const w of workers) w.stuck = true;
     const done = pool.cancel();
     await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
+    await new Promise((r) => setTimeout(r, 20));
     for (const w of workers) {
       const client = w === workers[0] ? pool.primary : pool.helpers[0].client;
       assert.equal(Atomics.load(client.interrupt, 0), SIGINT);
@@ -519,17 +536,44 @@ describe("SolverPool", () => {
     assert.ok(!workers[0].terminated && !workers[1].terminated);
   });
 
-  test("cancel without interrupt buffers: every busy worker is terminated and restarted", async () => {
+  test("cancel without interrupt buffers (a first visit, any engine): a CANCEL to every busy worker, none restarted", async () => {
     const { pool, workers, events } = await upWithHelper();
     const solving = pool.solve({ text: "t", shape: "4x4", bound: "md" });
     answer(workers[0], Method.PARALLEL_BEGIN, WORK);
     await tick();
-    pool.cancel();
+    assert.equal(pool.workersStarted, 2);
+    const done = pool.cancel();
     await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
-    assert.ok(workers[0].terminated && workers[1].terminated);
-    assert.equal(workers.length, 4);
-    assert.equal(events.filter((e) => e[0] === "restart").length, 1, "the page sees its solver restart");
-    assert.equal(workers[2].sent[0].type, ToWorker.INIT);
+    await done;
+    for (const w of workers) assert.equal(w.last(ToWorker.CANCEL).id, w.calls(Method.PARALLEL_TASKS).at(-1).id);
+    assert.ok(!workers[0].terminated && !workers[1].terminated);
+    assert.equal(workers.length, 2);
+    assert.equal(pool.workersStarted, 2, "no restart");
+    assert.equal(events.filter((e) => e[0] === "restart").length, 0);
+    // the next solve starts at once on the same workers
+    const next = pool.solve({ text: "t", shape: "4x4", bound: "md" });
+    answer(workers[0], Method.PARALLEL_BEGIN, { ...WORK, solved_path: [1], iterations: [] });
+    await tick();
+    answer(workers[0], Method.PARALLEL_RESULT, { length: 1 });
+    assert.deepEqual(await next, { length: 1 });
     assert.equal(FromWorker.READY, "ready");
+  });
+
+  test("cancel of a stuck worker: restarted once it has not answered in time (the page is told)", async () => {
+    const { pool, workers, events } = await upWithHelper({ cancelWait: 10 });
+    const solving = pool.solve({ text: "t", shape: "4x4", bound: "md" });
+    answer(workers[0], Method.PARALLEL_BEGIN, WORK);
+    await tick();
+    workers[0].stuck = true;
+    const done = pool.cancel();
+    await assert.rejects(solving, (e) => e.type === ErrorType.CANCELLED);
+    await tick();
+    assert.ok(!workers[1].terminated, "the helper answered");
+    await new Promise((r) => setTimeout(r, 30));
+    assert.ok(workers[0].terminated);
+    assert.equal(workers[2].sent[0].type, ToWorker.INIT);
+    assert.equal(events.filter((e) => e[0] === "restart").length, 1, "the page sees its solver restart");
+    workers[2].emit(READY());
+    await done;
   });
 });

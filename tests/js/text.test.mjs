@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { linkDrawable, plainInputError, unsolvableFix } from "../../static/js/text.js";
+import { SHAPES } from "../../static/js/model/board.js";
+import { linkDrawable, otherGoals, plainInputError, shapeForCount, unsolvableFix } from "../../static/js/control/text.js";
 
 describe("plainInputError", () => {
   test("an unsolvable position is explained by its code, whatever the message says", () => {
@@ -61,5 +62,34 @@ describe("linkDrawable", () => {
     const big = [...Array(99).keys()].map((i) => i + 1).concat(0);
     assert.equal(linkDrawable({ tiles: big, shape: "10x10", goal: big }), true);
     assert.equal(linkDrawable(null), false);
+  });
+});
+
+describe("otherGoals", () => {
+  test("the named goals other than the board's: those an unsolvable text may reach instead (the solver decides)", () => {
+    const standard = [...Array(15).keys()].map((i) => i + 1).concat(0);
+    assert.deepEqual(otherGoals("4x4", standard), [["blank-first", [...Array(16).keys()]]]);
+    assert.deepEqual(otherGoals("2x2", [0, 1, 2, 3]), [["standard", [1, 2, 3, 0]]]);
+    assert.equal(otherGoals("2x2", [2, 1, 3, 0]).length, 2); // a goal of its own: both named ones
+    assert.deepEqual(otherGoals(null, null), []);
+  });
+});
+
+describe("shapeForCount", () => {
+  test("a count that fits the size chosen keeps it; a square count is its square", () => {
+    assert.equal(shapeForCount(12, "4x3", SHAPES), "4x3");
+    assert.equal(shapeForCount(9, "4x4", SHAPES), "3x3");
+  });
+  test("12 numbers are read as 3x4 (the squarest shape, wider than high); others likewise", () => {
+    assert.equal(shapeForCount(12, "4x4", SHAPES), "3x4");
+    assert.equal(shapeForCount(6, "4x4", SHAPES), "2x3");
+    assert.equal(shapeForCount(20, "4x4", SHAPES), "4x5");
+    assert.equal(shapeForCount(14, "4x4", SHAPES), "2x7");
+    assert.equal(shapeForCount(12, "4x4", ["4x4", "4x3"]), "4x3"); // the one shape the solver has
+  });
+  test("one number off the size chosen, or a count no shape has: the size chosen (the message says what is missing)", () => {
+    assert.equal(shapeForCount(15, "4x4", SHAPES), "4x4");
+    assert.equal(shapeForCount(17, "4x4", SHAPES), "4x4");
+    assert.equal(shapeForCount(5, "4x4", SHAPES), "4x4");
   });
 });

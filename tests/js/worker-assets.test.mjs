@@ -2,13 +2,14 @@
 // the manifest's order; a missing one is a warning, a damaged one a LoadError naming it.
 
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { beforeEach, describe, test } from "node:test";
 
 const posted = [];
 globalThis.self ??= globalThis; // (worker/common.js posts with self.postMessage)
 globalThis.self.postMessage = (msg) => posted.push(msg);
 
-const { Databases } = await import("../../static/js/worker/assets.js");
+const { Databases, digestProblem } = await import("../../static/js/worker/assets.js");
 
 const ASSETS = [
   { file: "wd-4x4.f15", shapes: ["4x4"], bytes: 3 },
@@ -106,6 +107,30 @@ describe("the databases of a shape", () => {
     const loading = dbs.ensureShape("4x4");
     for (const f of ["wd-4x4.f15", "pdb-555.f15", "pdb-663.f15"]) await release(f);
     await assert.rejects(loading, (e) => e.file === "pdb-555.f15" && /bad CRC-32/.test(e.message));
+  });
+
+  test("one whose SHA-256 is not the manifest's is refused before Python sees it, naming it; one that matches is loaded", async () => {
+    const zeros = (n) => createHash("sha256").update(new Uint8Array(n)).digest("hex");
+    const listed = ASSETS.map((a) => ({ ...a, sha256: a.file === "pdb-555.f15" ? zeros(3) : zeros(a.bytes) }));
+    const { release } = gatedFetch();
+    const api = { ...fakeApi(), manifest: () => JSON.stringify({ ok: true, result: { assets: listed, packs: [], warnings: [] } }) };
+    const loaded = [];
+    api.load_asset = (file) => (loaded.push(file), JSON.stringify({ ok: true, result: {} }));
+    const dbs = new Databases(api, [], false, list);
+    const loading = dbs.ensureShape("4x4");
+    for (const f of ["wd-4x4.f15", "pdb-555.f15", "pdb-663.f15"]) await release(f);
+    await assert.rejects(loading, (e) => {
+      assert.equal(e.file, "pdb-555.f15");
+      assert.equal(e.type, "asset");
+      assert.equal(
+        e.message,
+        "pdb-555.f15 is damaged: its SHA-256 is not the one static/db/manifest.json lists (2 bytes). Reload the page to fetch it again; if it stays, rebuild the databases (make db).",
+      );
+      return true;
+    });
+    assert.deepEqual(loaded, ["wd-4x4.f15"]); // the damaged one never reached Python
+    assert.equal(await digestProblem(listed[0], new Uint8Array(3)), "");
+    assert.equal(await digestProblem({ file: "x", bytes: 1 }, new Uint8Array(1)), ""); // no digest listed: nothing to check
   });
 
   test("a skipped one is not fetched", async () => {

@@ -1,5 +1,5 @@
 // The memory one solver worker takes (solver/memory.js) as the Workers card states it
-// (view/pool.js) and the pool's size limit counts it (solver/pool.js poolLimits): the largest
+// (view/pool-view.js) and the pool's size limit counts it (solver/pool.js poolLimits): the largest
 // wasm memory a worker reported plus the measured rest of a worker, else the measured
 // estimate plus the loaded pack's table.
 
@@ -16,15 +16,16 @@ const byId = {};
 globalThis.document = {
   getElementById: (id) => (byId[id] ??= { id, textContent: "", dataset: {}, hidden: false, value: "", replaceChildren() {} }),
 };
-const { PoolView, memoryText } = await import("../../static/js/view/pool.js");
+const { PoolView, memoryText } = await import("../../static/js/view/pool-view.js");
 
 describe("bytesPerWorker", () => {
   test("the measured figures (bench/memory.md)", () => {
     assert.equal(WORKER_BASE_BYTES, 170 * MB);
     assert.equal(WORKER_REST_BYTES, 40 * MB);
-    assert.equal(memoryText(bytesPerWorker(0)), "170 MB");
-    assert.equal(memoryText(bytesPerWorker(114.0 * MB)), "160 MB"); // a fresh start's report
-    assert.equal(memoryText(bytesPerWorker(136.9 * MB)), "180 MB"); // a start resumed from the snapshot
+    // said in decimal megabytes, as every size of the page (170 MiB = 178 MB)
+    assert.equal(memoryText(bytesPerWorker(0)), "180 MB");
+    assert.equal(memoryText(bytesPerWorker(114.0 * MB)), "170 MB"); // a fresh start's report
+    assert.equal(memoryText(bytesPerWorker(136.9 * MB)), "190 MB"); // a start resumed from the snapshot
   });
 
   test("before any report: the estimate, plus the loaded pack's table", () => {
@@ -62,20 +63,22 @@ describe("PoolView.render", () => {
   test("one worker: the total only; before any report data-heap-bytes is 0; with the pack it says so", () => {
     const view = new PoolView();
     view.render({ size: 1, ready: 1, starting: 0 }, { perWorker: 110 * MB });
-    assert.equal(view.note.textContent, "about 110 MB of memory.");
+    assert.equal(view.note.textContent, "about 120 MB of memory."); // 110 MiB: 115 MB
     assert.equal(view.note.dataset.heapBytes, "0");
     view.render({ size: 4, ready: 1, starting: 3 }, { perWorker: 400 * MB, packBytes: 288 * MB, heapBytes: 345 * MB });
-    assert.equal(view.note.textContent, "1 of 4 ready (more starting) · about 1.6 GB of memory, 400 MB per worker with the pack.");
+    assert.equal(view.note.textContent, "1 of 4 ready (more starting) · about 1.7 GB of memory, 420 MB per worker with the pack.");
   });
 });
 
+const DECIMAL_MB = 1e6;
+
 describe("memoryText", () => {
   test("rounded up to 10 MB, to 100 MB from 1 GB on", () => {
-    assert.equal(memoryText(101 * MB), "110 MB");
-    assert.equal(memoryText(110 * MB), "110 MB");
-    assert.equal(memoryText(999 * MB), "1000 MB");
-    assert.equal(memoryText(1000 * MB), "1.0 GB");
-    assert.equal(memoryText(1500 * MB), "1.5 GB");
-    assert.equal(memoryText(1501 * MB), "1.6 GB");
+    assert.equal(memoryText(101 * DECIMAL_MB), "110 MB");
+    assert.equal(memoryText(110 * DECIMAL_MB), "110 MB");
+    assert.equal(memoryText(999 * DECIMAL_MB), "1000 MB");
+    assert.equal(memoryText(1000 * DECIMAL_MB), "1.0 GB");
+    assert.equal(memoryText(1500 * DECIMAL_MB), "1.5 GB");
+    assert.equal(memoryText(1501 * DECIMAL_MB), "1.6 GB");
   });
 });

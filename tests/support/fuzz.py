@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from fifteen import Board, InputError, api, cli, solve
 from fifteen.board import Shape, solvability_problem
-from fifteen.db import registry
+from fifteen.bounds import databases
 from fifteen.errors import ERROR_CODES
 from fifteen.schema import METHOD_PARAMS, PARAM_RULES
 from support import bfs
@@ -191,7 +191,7 @@ def check_cli(argv: list[str]) -> str:
         raise Escape(f"main({argv!r:.200}) raised {type(exc).__name__}: {exc!s:.200}") from exc
     finally:
         if "--db" in argv:
-            registry.reset()  # back to the checkout's databases for the next input
+            databases.reset()  # back to the checkout's databases for the next input
     stderr = err.getvalue()
     if code == 2:
         lines = stderr.splitlines()

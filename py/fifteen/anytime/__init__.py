@@ -12,14 +12,16 @@ shape (2x2 to 10x10) and goal, improved while time allows, with a proven lower b
 * :mod:`fifteen.anytime.decompose` — row-and-column decomposition (the first solution past
   5x5, and whenever a beam finds nothing);
 * :mod:`fifteen.anytime.windows` — window shortening of a path by optimal re-solving;
-* :mod:`fifteen.anytime.driver` — the schedule: prover and improvers sharing one thread;
-* :mod:`fifteen.anytime.steps` — one step of the prover (an IDA* iteration) or of an improver;
-* :mod:`fifteen.anytime.parallel` — the same with ``--jobs N`` processes (a prover, improvers);
-* :mod:`fifteen.anytime.browser` — the same on the page's pool of workers, call by call.
+* :mod:`fifteen.anytime.driver` — the schedule: prover and improvers sharing one thread.
+
+On several workers (:mod:`fifteen.parallel`, the layer above): one step of the prover or of an
+improver (:mod:`fifteen.parallel.anytime_steps`), handed to ``--jobs N`` processes
+(:mod:`fifteen.parallel.anytime_processes`) or to the page's pool of workers, call by call
+(:mod:`fifteen.parallel.anytime_page`).
 
 Methods compared and figures: ``bench/anytime.md``.
 """
 
-from fifteen.anytime.driver import MAX_TIME_LIMIT, STOPS, AnytimeResult, Improvement, anytime_solve, check_time_limit
+from fifteen.anytime.driver import MAX_TIME_LIMIT, STOPS, AnytimeResult, Improvement, anytime_solve, anytime_solve_steps, check_time_limit
 
-__all__ = ["MAX_TIME_LIMIT", "STOPS", "AnytimeResult", "Improvement", "anytime_solve", "check_time_limit"]
+__all__ = ["MAX_TIME_LIMIT", "STOPS", "AnytimeResult", "Improvement", "anytime_solve", "anytime_solve_steps", "check_time_limit"]

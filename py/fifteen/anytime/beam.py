@@ -17,6 +17,7 @@ from array import array
 from collections.abc import Callable, Sequence
 
 from fifteen.anytime.tables import LabelTables, labelled
+from fifteen.search.slices import Steps, due, resumable
 
 #: A beam's duplicate detection looks this many layers back.
 DUP_LAYERS = 16
@@ -40,8 +41,29 @@ def beam_search(
     ``None`` when the beam dies out (every child pruned or a duplicate), keeps more than
     *max_states* positions, or reaches *max_depth* layers (default: *upper*, else
     ``4 * h0 + 4 * N``: a beam that forgets old layers can otherwise wander).  *check* is
-    called once per layer (it may raise to stop the search).
+    called once per layer (it may raise to stop the search).  In a time slice that ends first
+    the beam is kept and :class:`~fifteen.search.slices.Pause` raised: the same call goes on where
+    it stopped (:func:`fifteen.search.slices.resumable`; a layer's sort is not cut).
     """
+    key = ("beam", T, tuple(start), tuple(target), width, check, upper, dup_layers, max_states, max_depth)
+    return resumable(key, lambda: _beam_steps(T, start, target, width, check, upper, dup_layers, max_states, max_depth))
+
+
+#: Parents (or sorted children) between two looks at the time slice's clock.
+CHUNK = 2048
+
+
+def _beam_steps(
+    T: LabelTables,
+    start: Sequence[int],
+    target: Sequence[int],
+    width: int,
+    check: Callable[[], None] | None,
+    upper: int | None,
+    dup_layers: int,
+    max_states: int,
+    max_depth: int | None,
+) -> Steps[list[int] | None]:
     board = labelled(start, target)
     blank = list(start).index(0)
     blank_label = board[blank]
@@ -69,21 +91,24 @@ def beam_search(
         room = limit - g  # a child's h must stay below this (g + h < upper)
         keys: list[int] = []
         add = keys.append
-        for i in range(len(boards)):
-            bd = boards[i]
-            hp = hs[i]
-            cd = codes[i]
-            j = i << 2
-            for s, m, _st, l1, l2, _l3 in succ[states[i]]:
-                mt = m + bd[s]
-                c1 = cd[l1]
-                c2 = cd[l2]
-                n1 = c1 + d1[mt]
-                n2 = c2 + d2[mt]
-                h = hp + mdd[mt] + lt[n1] - lt[c1] + lt[n2] - lt[c2]
-                if h < room:
-                    add(h << 40 | j)
-                j += 1
+        for lo in range(0, len(boards), CHUNK):
+            for i in range(lo, min(lo + CHUNK, len(boards))):
+                bd = boards[i]
+                hp = hs[i]
+                cd = codes[i]
+                j = i << 2
+                for s, m, _st, l1, l2, _l3 in succ[states[i]]:
+                    mt = m + bd[s]
+                    c1 = cd[l1]
+                    c2 = cd[l2]
+                    n1 = c1 + d1[mt]
+                    n2 = c2 + d2[mt]
+                    h = hp + mdd[mt] + lt[n1] - lt[c1] + lt[n2] - lt[c2]
+                    if h < room:
+                        add(h << 40 | j)
+                    j += 1
+            if due():
+                yield
         keys.sort()
         nb: list[bytes] = []
         nbl: list[int] = []
@@ -92,42 +117,49 @@ def beam_search(
         ncd: list[tuple[int, ...]] = []
         par = array("i")
         mv = bytearray()
-        for key in keys:
-            i = (key >> 2) & 0x3FFFFFFFFF
-            s, m, st, l1, l2, l3 = succ[states[i]][key & 3]
-            b = blanks[i]
-            child = bytearray(boards[i])
-            t = child[s]
-            child[b] = t
-            child[s] = blank_label
-            ckey = bytes(child)
-            old = seen.get(ckey)
-            if old is not None and g - old <= horizon:
-                continue
-            h = key >> 40
-            if h == 0:
-                path = [s]
-                jj = i
-                for d in range(len(parents) - 1, -1, -1):
-                    path.append(moved[d][jj])
-                    jj = parents[d][jj]
-                path.reverse()
-                return path
-            seen[ckey] = g
-            mt = m + t
-            nc = list(codes[i])
-            nc[l1] += d1[mt]
-            nc[l2] += d2[mt]
-            nc[l3] += d3[mt]
-            nb.append(ckey)
-            nbl.append(s)
-            nst.append(st)
-            nh.append(h)
-            ncd.append(tuple(nc))
-            par.append(i)
-            mv.append(s)
-            if len(nb) >= width:
+        full = False
+        for lo in range(0, len(keys), CHUNK):
+            for key in keys[lo : lo + CHUNK]:
+                i = (key >> 2) & 0x3FFFFFFFFF
+                s, m, st, l1, l2, l3 = succ[states[i]][key & 3]
+                b = blanks[i]
+                child = bytearray(boards[i])
+                t = child[s]
+                child[b] = t
+                child[s] = blank_label
+                ckey = bytes(child)
+                old = seen.get(ckey)
+                if old is not None and g - old <= horizon:
+                    continue
+                h = key >> 40
+                if h == 0:
+                    path = [s]
+                    jj = i
+                    for d in range(len(parents) - 1, -1, -1):
+                        path.append(moved[d][jj])
+                        jj = parents[d][jj]
+                    path.reverse()
+                    return path
+                seen[ckey] = g
+                mt = m + t
+                nc = list(codes[i])
+                nc[l1] += d1[mt]
+                nc[l2] += d2[mt]
+                nc[l3] += d3[mt]
+                nb.append(ckey)
+                nbl.append(s)
+                nst.append(st)
+                nh.append(h)
+                ncd.append(tuple(nc))
+                par.append(i)
+                mv.append(s)
+                if len(nb) >= width:
+                    full = True
+                    break
+            if full:
                 break
+            if due():
+                yield
         if dup_layers and g % dup_layers == 0:
             seen = {k: v for k, v in seen.items() if g - v < dup_layers}
         if len(seen) > max_states:

@@ -36,13 +36,16 @@ from typing import Any
 from fifteen.anytime.beam import DUP_LAYERS, beam_search
 from fifteen.anytime.decompose import decompose_to
 from fifteen.anytime.tables import LabelTables, label_tables
-from fifteen.anytime.windows import Shortener, Stop, remove_cycles
+from fifteen.anytime.windows import Shortener, remove_cycles
 from fifteen.board import Board, tiles_along
 from fifteen.bounds import bound_values, check_board, resolve_bound, start_bound, summary
 from fifteen.errors import InputError
 from fifteen.frame import frame_for
 from fifteen.limits import MAX_TIME_LIMIT, describe, is_number
-from fifteen.search.ida import SECONDS_DIGITS, Iteration, Progress, first_bound, ida_star
+from fifteen.optimal import check_answer
+from fifteen.search.ida import SECONDS_DIGITS, Cancelled, Iteration, Progress, Stop, first_bound, ida_steps
+from fifteen.search.moves import checking_setup
+from fifteen.search.slices import Steps, drive, retried
 
 #: Width of the first beam (boards of up to 25 squares).
 FIRST_BEAM = 256
@@ -135,6 +138,10 @@ class AnytimeResult:
     prover_nodes: int = 0
     improver_nodes: int = 0
 
+    def __post_init__(self) -> None:
+        if self.tiles is not None:  # never an answer that does not replay, or one shorter than the bound proved
+            check_answer(self.board, self.tiles, None, lower_bound=self.lower_bound)
+
     @classmethod
     def of_path(
         cls, board: Board, bound: str, squares: list[int] | None, lower_bound: int, h0: int, stopped: str, **figures: Any
@@ -168,7 +175,7 @@ class AnytimeResult:
         return f"{self.length} moves found · optimal >= {self.lower_bound}"
 
     def to_json(self, values: dict[str, int] | None = None) -> dict[str, Any]:
-        """The keys of an optimal solve (:meth:`fifteen.search.optimal.Solution.to_json`: the
+        """The keys of an optimal solve (:meth:`fifteen.optimal.Solution.to_json`: the
         position, ``bound`` (the prover's), ``length``, ``moves``, ``directions``, ``goal_frame``,
         ``h0`` (the root's lower bound), ``nodes`` (the prover's and the improvers'), the times,
         ``nodes_per_second``, ``iterations`` (the prover's)), then ``lower_bound``, ``optimal``,
@@ -279,16 +286,16 @@ class Improver:
             self.done = True
             return
         width = self.width * 2
-        if width * len(self.best) > BEAM_MAX_NODES:
+        if width * max(1, len(self.best)) > BEAM_MAX_NODES:  # (an empty path, at the goal, bounds it too)
             self.windows_only = True  # no wider beam: polish to the end
             if sh is None or sh.exhausted:
                 self.done = True
             elif sh.squares != self.best:
                 self.shortener = self._shortener(self.best)
             return
-        self.width = width
         c0 = clock()
         path = beam_search(self.T, self.tiles, self.target, width, check, upper=len(self.best), dup_layers=DUP_LAYERS)
+        self.width = width  # (after the beam: a beam paused at the end of a time slice is asked again, the same)
         self.beams.append((width, None if path is None else len(path)))
         if path is None and self.T.n > FIRST_BEAM_MAX_SQUARES:
             self.windows_only = True  # a beam that finds nothing there wanders; wider ones cost more
@@ -342,6 +349,37 @@ def anytime_solve(
     >>> result.describe()
     '2 moves, proven optimal'
     """
+    return drive(
+        anytime_solve_steps(
+            board,
+            time_limit=time_limit,
+            progress=progress,
+            cancel=cancel,
+            bound=bound,
+            prove_share=prove_share,
+            mode=mode,
+            first_beam=first_beam,
+            clock=clock,
+        )
+    )
+
+
+def anytime_solve_steps(
+    board: Board,
+    *,
+    time_limit: float | None = None,
+    progress: Callable[[Improvement], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    bound: str = "auto",
+    prove_share: float = 0.25,
+    mode: str = "beam+windows",
+    first_beam: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Steps[AnytimeResult]:
+    """:func:`anytime_solve` as steps (:mod:`fifteen.search.slices`): the first solution's beam,
+    the improver's window searches and beams and the prover's iterations pause at the end of each
+    time slice and go on where they stopped; a :class:`fifteen.Cancelled` thrown in where it paused
+    ends it as *cancel* does (``stopped: "cancelled"``, the best found kept)."""
     check_board(board)
     time_limit = check_time_limit(time_limit)
     for name, callback in (("progress", progress), ("cancel", cancel)):
@@ -421,11 +459,12 @@ def anytime_solve(
         report()
         return result("optimal")
     try:
-        offer(remove_cycles(tiles, first_solution(T, tiles, target, check_cancel, first_beam)))
+        first = yield from retried(lambda: first_solution(T, tiles, target, check_cancel, first_beam))
+        offer(remove_cycles(tiles, first))
         improver = Improver(T, tiles, target, state["best"], offer, mode, first_beam or FIRST_BEAM, POLISH_RATIO, clock, clock() - t0)
         if prove_share <= 0:
             while not improver.done:
-                improver.step(check)
+                yield from retried(lambda: improver.step(check))
             return result("exhausted")
         loop_start = clock()
         used = [0.0]  # the improver's seconds
@@ -441,29 +480,43 @@ def anytime_solve(
             now = clock()
             elapsed = now - loop_start
             if elapsed - used[0] >= prove_share * elapsed:  # the prover has had its share
-                improver.work(IMPROVER_SLICE, check)
-                used[0] += clock() - now
+                try:
+                    improver.work(IMPROVER_SLICE, check)
+                finally:  # (also when a time slice paused it: it goes on at the prover's next tick)
+                    used[0] += clock() - now
 
-        found = ida_star(
-            shape,
-            frame.position(tiles),
-            info.factory,
-            progress=on_progress,
-            tick_nodes=TICK_NODES,
-            start_bound=start_bound(board, bound),
-            goal=frame.search_goal,
-        )
+        with checking_setup(check):  # the prover's set-up (move tables) within the time limit too
+            found = yield from ida_steps(
+                shape,
+                frame.position(tiles),
+                info.factory,
+                progress=on_progress,
+                tick_nodes=TICK_NODES,
+                start_bound=start_bound(board, bound),
+                goal=frame.search_goal,
+            )
         state["prover"], state["iterations"] = found.nodes, found.iterations
         path = frame.back(found, tiles).path
+        check_answer(board, tiles_along(shape, tiles, path), info.name, lower_bound=found.h0)  # before it is offered as optimal
         raise_bound(len(path))  # an iteration found it: no shorter one exists
         offer(path)
         return result("optimal")
     except _Solved:
         return result("optimal")
-    except _Cancelled:
+    except (_Cancelled, Cancelled):
         return result("cancelled")
     except _Deadline:
         return result("time")
 
 
-__all__ = ["AnytimeResult", "Improvement", "Improver", "MAX_TIME_LIMIT", "STOPS", "anytime_solve", "check_time_limit", "first_solution"]
+__all__ = [
+    "AnytimeResult",
+    "Improvement",
+    "Improver",
+    "MAX_TIME_LIMIT",
+    "STOPS",
+    "anytime_solve",
+    "anytime_solve_steps",
+    "check_time_limit",
+    "first_solution",
+]

@@ -1,6 +1,6 @@
 """The lower bounds by name: the registry of every bound (its searcher factory, where it is
 available, its inner loop) and their values at a position (solving with one:
-:func:`fifteen.search.optimal.solve`).
+:func:`fifteen.optimal.solve`).
 
 Bound names (``--bound`` in the CLI, ``bound`` in the API):
 
@@ -26,32 +26,33 @@ databases are not offered (:func:`available_bounds` with the goal).
 
 from __future__ import annotations
 
+import functools
+import sys
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from fifteen.board import Board, Goal, InputError, Shape, tile_squares, transpose_tiles
+from fifteen.bounds import databases, manhattan_loop, pdb78_loop, pdb_loop, walking_loop
 from fifteen.bounds.inversion import inversion_distance
 from fifteen.bounds.manhattan import linear_conflict, manhattan
+from fifteen.bounds.pdb import PARTITIONS as PDB_PARTITIONS
 from fifteen.bounds.pdb import PatternDatabase
 from fifteen.bounds.pdb78 import PARTITIONS as PDB78_PARTITIONS
 from fifteen.bounds.pdb78 import PDB78
 from fifteen.bounds.walking import axis_counts, walking_available
-from fifteen.db import registry
+from fifteen.errors import AssetWarning
 from fifteen.frame import frame_for
-from fifteen.limits import describe
+from fifteen.limits import describe, past_optimal_reach
 from fifteen.search.ida import SearcherFactory, first_bound
-from fifteen.search.loops import manhattan as loops_manhattan
-from fifteen.search.loops import walking as loops_walking
-from fifteen.search.loops.pdb import pdb_loop, pdb_searcher
-from fifteen.search.loops.pdb78 import jump_slots, pdb78_loop, pdb78_searcher
-from fifteen.search.loops.template import Loop, generate
+from fifteen.search.template import Loop, generate
 
 
 @dataclass(frozen=True)
 class BoundInfo:
     """A bound: its searcher factory (the contract of :mod:`fifteen.search.ida`), where it is
-    available, and its inner loop (:class:`fifteen.search.loops.template.Loop`) on a shape."""
+    available, and its inner loop (:class:`fifteen.search.template.Loop`) on a shape."""
 
     name: str
     label: str
@@ -69,18 +70,16 @@ def _always(shape: Shape) -> bool:
 
 
 def _id_wd_loop(use_wd: bool, use_id: bool) -> Callable[[Shape], Loop]:
-    return lambda shape: loops_walking.id_wd_loop((shape.cols - 1, shape.rows - 1), use_wd, use_id)
+    return lambda shape: walking_loop.id_wd_loop((shape.cols - 1, shape.rows - 1), use_wd, use_id)
 
 
 _CLASSIC = [
-    BoundInfo("md", "Manhattan distance", loops_manhattan.manhattan_searcher, _always, lambda shape: loops_manhattan.MD_LOOP),
+    BoundInfo("md", "Manhattan distance", manhattan_loop.manhattan_searcher, _always, lambda shape: manhattan_loop.MD_LOOP),
+    BoundInfo("lc", "Manhattan + linear conflict", manhattan_loop.linear_conflict_searcher, _always, lambda shape: manhattan_loop.LC_LOOP),
+    BoundInfo("id", "Inversion distance", walking_loop.inversion_searcher, _always, _id_wd_loop(False, True)),
+    BoundInfo("wd", "Walking distance", walking_loop.walking_searcher, walking_available, _id_wd_loop(True, False)),
     BoundInfo(
-        "lc", "Manhattan + linear conflict", loops_manhattan.linear_conflict_searcher, _always, lambda shape: loops_manhattan.LC_LOOP
-    ),
-    BoundInfo("id", "Inversion distance", loops_walking.inversion_searcher, _always, _id_wd_loop(False, True)),
-    BoundInfo("wd", "Walking distance", loops_walking.walking_searcher, walking_available, _id_wd_loop(True, False)),
-    BoundInfo(
-        "wdid", "max(WD, ID) per axis (the seed's)", loops_walking.walking_inversion_searcher, walking_available, _id_wd_loop(True, True)
+        "wdid", "max(WD, ID) per axis (the seed's)", walking_loop.walking_inversion_searcher, walking_available, _id_wd_loop(True, True)
     ),
 ]
 
@@ -99,22 +98,26 @@ def _pdb_bound(name: str) -> BoundInfo:
     made: list = [None, None]  # (database, its searcher factory): the factory caches per-shape tables
 
     def factory(shape, board, tick, *, tables=None, state=None, goal=None):
-        db = registry.pattern_database(name, shape)  # read from the database directory at first use
+        db = databases.pattern_database(name, shape)  # read from the database directory at first use
         if made[0] is not db:
             if isinstance(db, PDB78):
-                made[:] = [db, pdb78_searcher(db)]
+                made[:] = [db, pdb78_loop.pdb78_searcher(db)]
             elif isinstance(db, PatternDatabase):
-                made[:] = [db, pdb_searcher(db)]
+                made[:] = [db, pdb_loop.pdb_searcher(db)]
             else:  # resolve_bound checked availability
                 raise InputError(f"bound {name!r} is not available for a {shape} board", code="bound")
         return made[1](shape, board, tick, tables=tables, state=state, goal=goal)
 
     def available(shape: Shape) -> bool:
-        return registry.offers_pattern_database(name, shape)
+        return databases.offers_pattern_database(name, shape)
 
     def loop(shape: Shape) -> Loop:
         reflect = shape.rows == shape.cols  # the reflected lookup needs a square board
-        return pdb78_loop(reflect, jump_slots(shape.cols)) if name[3:] in PDB78_PARTITIONS else pdb_loop(reflect)
+        return (
+            pdb78_loop.pdb78_loop(reflect, pdb78_loop.jump_slots(shape.cols))
+            if name[3:] in PDB78_PARTITIONS
+            else pdb_loop.pdb_loop(reflect)
+        )
 
     return BoundInfo(name, _PDB_LABELS.get(name, name), factory, available, loop)
 
@@ -149,6 +152,44 @@ def available_bounds(shape: Shape, goal: Goal | None = None) -> list[str]:
     return ["auto"] + [b.name for b in bound_infos() if _serves(b, shape, goal)]
 
 
+def asset_bounds(kind: str, file: str) -> list[str]:
+    """The bounds a database file serves, from its manifest entry's *kind* and *file*: a pattern
+    database its own bound (``pdb-771.f15``: ``pdb771``); the walking-distance tables (kind
+    ``wd``) the bounds that read them (built in-process without the file); none for the small-board
+    explorer's tables (kind ``explore``)."""
+    if kind == "wd":
+        return [b.name for b in _CLASSIC if b.available is walking_available]
+    return [b.name for b in _PDB_BOUNDS if databases._pattern_file(b.name) == file]
+
+
+#: How to get the databases natively (the end of the notice below).
+GET_DATABASES = "get them with `fifteen db fetch URL` or `fifteen db build` (`fifteen db status` shows where they are looked for)"
+_told_without_databases = False
+
+
+def _tell_without_databases(shape: Shape, goal: Goal | None, bound: BoundInfo) -> None:
+    """Once per process, natively: a 4x4 search of the standard frame without its pattern
+    databases says how to get them (an :class:`AssetWarning`: one line on stderr in the CLI)."""
+    global _told_without_databases
+    if _told_without_databases or bound.name.startswith("pdb") or (shape.rows, shape.cols) != (4, 4) or sys.platform == "emscripten":
+        return
+    if goal is not None and not frame_for(goal).standard:
+        return  # the pattern databases would not apply anyway
+    _told_without_databases = True
+    warnings.warn(
+        f"no pattern databases found: 4x4 searches use {bound.name}, with many times more nodes; {GET_DATABASES}",
+        AssetWarning,
+        stacklevel=3,
+    )
+
+
+def _missing_database(name: str, shape: Shape) -> bool:
+    """Whether the pattern-database bound *name* is made for boards of *shape* (its groups' tiles)
+    but its database was not found, natively."""
+    groups = (PDB78_PARTITIONS.get(name[3:]) or PDB_PARTITIONS.get(name[3:])) if name.startswith("pdb") else None
+    return groups is not None and max(map(max, groups)) + 1 == shape.size and sys.platform != "emscripten"
+
+
 def resolve_bound(shape: Shape, name: str, goal: Goal | None = None) -> BoundInfo:
     """The bound named *name* (``auto``: the strongest available) for boards of *shape* solved
     towards *goal* (default the standard goal); :class:`InputError` when it is not available."""
@@ -157,16 +198,19 @@ def resolve_bound(shape: Shape, name: str, goal: Goal | None = None) -> BoundInf
         # The strongest available: a pattern database, else the seed's WD+ID, else MD+LC.
         for b in bound_infos():
             if _serves(b, shape, goal) and b.name not in ("wd", "id"):
+                _tell_without_databases(shape, goal, b)
                 return b
     for b in bound_infos():
         if b.name == name:
             if not _serves(b, shape, goal):
-                why = f"a {shape} board"
+                why, how = f"a {shape} board", ""
                 if b.available(shape) and goal is not None:
                     r, c = divmod(goal.blank, shape.cols)
                     why = f"this goal: the pattern databases need its blank in a corner, not on row {r + 1}, column {c + 1}"
+                elif _missing_database(b.name, shape):
+                    how = f"; no pattern databases found: {GET_DATABASES}"
                 raise InputError(
-                    f"bound {describe(name)} is not available for {why} (available: {', '.join(available_bounds(shape, goal))})",
+                    f"bound {describe(name)} is not available for {why} (available: {', '.join(available_bounds(shape, goal))}){how}",
                     code="bound",
                 )
             return b
@@ -185,8 +229,8 @@ _CHEAP_BOUNDS = ("md", "lc", "id", "wd", "wdid")
 
 def walking_distance(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> tuple[int, int]:
     """``(WD_v, WD_h)`` of a position towards *goal* (its tiles; default the standard goal): its
-    tables in the vertical and horizontal WD tables of that goal (:func:`fifteen.db.registry.walking_pair`)."""
-    vertical, horizontal = registry.walking_pair(shape, goal)
+    tables in the vertical and horizontal WD tables of that goal (:func:`fifteen.bounds.databases.walking_pair`)."""
+    vertical, horizontal = databases.walking_pair(shape, goal)
     if goal is None:
         return vertical.value(tiles), horizontal.value(transpose_tiles(shape, tiles))
     home = tile_squares(goal)
@@ -196,6 +240,13 @@ def walking_distance(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | N
 
 
 def _cheap_values(board: Board) -> dict[str, int]:
+    """MD, LC, ID and WD (with WD+ID) of *board*: a new dict each time, the values computed once
+    per board (``bound_values`` and then ``start_bound`` of the same solve ask for them both)."""
+    return dict(_computed_cheap_values(board))
+
+
+@functools.lru_cache(maxsize=64)  # (forgotten with the databases: databases.reset)
+def _computed_cheap_values(board: Board) -> tuple[tuple[str, int], ...]:
     shape = board.shape
     frame = frame_for(board.target)
     tiles, goal = frame.position(board.tiles), frame.search_goal
@@ -206,7 +257,10 @@ def _cheap_values(board: Board) -> dict[str, int]:
     if walking_available(shape):
         wd_v, wd_h = walking_distance(shape, tiles, goal)
         out.update(wd_v=wd_v, wd_h=wd_h, wd=wd_v + wd_h, wdid=max(wd_v, id_v) + max(wd_h, id_h))
-    return out
+    return tuple(out.items())
+
+
+databases.on_reset(_computed_cheap_values.cache_clear)
 
 
 def start_bound(board: Board, bound: str = "auto") -> int:
@@ -229,7 +283,7 @@ def bound_values(board: Board) -> dict[str, int]:
     frame = frame_for(board.target)
     tiles = frame.position(board.tiles)
     for name in _PDB_NAMES if frame.standard else ():
-        db = registry.pattern_database(name, shape)  # read from the database directory at first use
+        db = databases.pattern_database(name, shape)  # read from the database directory at first use
         if db is not None:
             plain = db.value(tiles)
             reflected = db.reflected_value(tiles) if db.rgroups else plain
@@ -260,8 +314,11 @@ def bounds_json(board: Board, values: dict[str, int] | None = None) -> dict[str,
     """The JSON of a position's bounds (``bounds --json``, the API's ``bounds``): the position
     (:meth:`fifteen.board.Board.to_json`), ``bounds`` (*values*, default :func:`bound_values`),
     ``summary``, ``start`` (:func:`start_values`: the first cost bound of each bound's search),
-    ``auto`` (the bound ``auto`` picks) and ``goal_frame`` (how the goal is searched:
-    :meth:`fifteen.frame.Frame.describe`, ``null`` for the standard goal)."""
+    ``auto`` (the bound ``auto`` picks), ``goal_frame`` (how the goal is searched:
+    :meth:`fifteen.frame.Frame.describe`, ``null`` for the standard goal) and ``anytime``
+    (whether a solve with no bound named gives the anytime answer:
+    :func:`fifteen.limits.past_optimal_reach` of the board's size and :func:`start_bound`; the page
+    reads it to choose what Solve does)."""
     values = bound_values(board) if values is None else values
     return {
         **board.to_json(),
@@ -270,6 +327,7 @@ def bounds_json(board: Board, values: dict[str, int] | None = None) -> dict[str,
         "start": start_values(board, values),
         "auto": resolve_bound(board.shape, "auto", board.target).name,
         "goal_frame": frame_for(board.target).describe(),
+        "anytime": past_optimal_reach(board.shape.size, start_bound(board)),
     }
 
 

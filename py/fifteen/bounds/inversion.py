@@ -61,11 +61,6 @@ def goal_labels(shape: Shape, goal: tuple[int, ...] | None = None) -> tuple[tupl
     return _ranks(row_major, tiles), _ranks(column_major, tiles)
 
 
-def column_labels(shape: Shape) -> tuple[int, ...]:
-    """``labels[t]``: tile *t* renumbered by its standard goal square's column-major rank (blank stays 0)."""
-    return goal_labels(shape)[1]
-
-
 def vertical_inversions(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> int:
     if goal is None:
         return inversions(tiles)

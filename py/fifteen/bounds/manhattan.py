@@ -149,16 +149,6 @@ def line_codes(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = 
     return codes
 
 
-def row_codes(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> list[int]:
-    """Line codes (see :func:`line_table`) of each row."""
-    return line_codes(shape, tiles, goal)[: shape.rows]
-
-
-def column_codes(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> list[int]:
-    """Line codes of each column (each read top to bottom)."""
-    return line_codes(shape, tiles, goal)[shape.rows :]
-
-
 def linear_conflict(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> int:
     """Extra moves from linear conflicts (add to :func:`manhattan` for the MD+LC bound)."""
     rows = shape.rows

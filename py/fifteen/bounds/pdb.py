@@ -93,7 +93,7 @@ group's Manhattan distance), usually +-1 but +-3 or +-5 on ~1 % of moves
 worse region), so ``value`` and ``reflected_value`` keep the parity of
 ``g + h`` but are not 1-Lipschitz: "no cut within k moves while
 g + h + 2k <= bound" does not hold for PDB values.
-:func:`fifteen.search.loops.pdb.pdb_searcher` is an IDA* inner loop written
+:func:`fifteen.bounds.pdb_loop.pdb_searcher` is an IDA* inner loop written
 against this interface.
 
 Dual lookups

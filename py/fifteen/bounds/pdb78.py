@@ -1,6 +1,6 @@
 """Pattern databases with mixed-radix indices and 4-bit entries: the default 7-7-1 tables (4x4),
 the default 5-5-5-5-4 tables (5x5) and the optional 7-8 pack; reader, lookups and incremental
-interface (their IDA* loop: :mod:`fifteen.search.loops.pdb78`).
+interface (their IDA* loop: :mod:`fifteen.bounds.pdb78_loop`).
 
 Pure Python, standard library only (natively and in Pyodide).  Both are built by
 ``build_db.py`` (numpy + numba, native only, see :mod:`dbbuild.pack78`) and travel as

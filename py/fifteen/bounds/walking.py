@@ -9,14 +9,14 @@ table needs: a lower bound on the vertical moves of any position reduced to
 it.  Horizontal WD is the same on the transposed board (columns and goal
 columns), i.e. the table of the transposed shape.  WD = vertical + horizontal.
 On 4x4 there are 24,964 tables, the largest distance 35.  The tables the bounds use
-come from :func:`fifteen.db.registry.walking_table` (an asset, else built here, once);
+come from :func:`fifteen.bounds.databases.walking_table` (an asset, else built here, once);
 :func:`fifteen.bounds.walking_distance` gives a position's ``(WD_v, WD_h)`` (:func:`axis_counts`
 reduces it to its tables).
 
 **Any goal.**  The tables depend on the goal only through the blank's goal row (the row that
 holds ``cols - 1`` tiles in the goal's table) and the goal row of each tile.  The assets are
 for the standard goal (blank in the last row); for a goal with its blank in another row,
-:func:`fifteen.db.registry.walking_table` builds that row's tables in-process, once, at first use (a breadth-first
+:func:`fifteen.bounds.databases.walking_table` builds that row's tables in-process, once, at first use (a breadth-first
 search from that goal's table: as exact, so as admissible).  Horizontal WD reads columns and
 goal columns the same way (the table of the transposed shape, the blank's goal column).
 

@@ -1,7 +1,8 @@
 """Command line: ``python -m fifteen solve|bounds|hint|compare|explain|trace "<tiles>" [--goal GOAL] [options]``,
-``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``, ``python -m fifteen schema``
+``python -m fifteen explore SHAPE``, ``python -m fifteen loops --bound B``, ``python -m fifteen schema``,
+``python -m fifteen db status|fetch|build|path`` (the databases: :mod:`fifteen.cli.assets`)
 (the JSON API's methods, parameters and error codes, :func:`fifteen.schema.schema`),
-``python -m fifteen batch FILE [options]`` (:mod:`fifteen.parallel.batch`); ``solve --jobs N`` searches
+``python -m fifteen batch FILE [options]`` (:mod:`fifteen.batch`); ``solve --jobs N`` searches
 with N processes (:mod:`fifteen.parallel.processes`).
 
 Bad input prints the precise error on one line and exits with status 2, never a traceback
@@ -16,21 +17,25 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from fifteen.board import Board, Shape
-from fifteen.bounds import available_bounds, bound_info, bound_values, bounds_json
+from fifteen.board import Board, Goal, Shape, is_goal_name
+from fifteen.bounds import available_bounds, bound_info, bound_infos, bound_values, bounds_json, databases
 from fifteen.cli import anytime as anytime_cli
-from fifteen.cli import lab
+from fifteen.cli import assets, lab
 from fifteen.cli.goals import GOAL_HELP, add_goal_option, goal_lines, print_position
 from fifteen.cli.guard import UsageError, guard_cli, interruption, quiet_stdout
-from fifteen.db import registry
+from fifteen.cli.options import check_count, seconds, whole
 from fifteen.errors import FifteenError
 from fifteen.limits import clip_tokens
+from fifteen.optimal import solve
 from fifteen.schema import schema
-from fifteen.search.estimate import rough_duration, whole_search
+from fifteen.search.estimate import Estimate, estimate, rough_range
 from fifteen.search.ida import Progress
-from fifteen.search.optimal import solve
 
-BOUND_CHOICES = ["auto", "pdb78", "pdb771", "pdb663", "pdb555", "wdid", "wd", "id", "lc", "md"]
+#: ``--db``: the search order of the database directory (:func:`fifteen.bounds.databases.default_directory`).
+DB_HELP = "directory of the databases (default: $FIFTEEN_DB, else the checkout's static/db, else the user cache: fifteen db status)"
+
+#: ``--bound``: ``auto`` and every bound of the registry (:func:`fifteen.bounds.bound_infos`), strongest first.
+BOUND_CHOICES = ["auto"] + [b.name for b in bound_infos()]
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -51,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("tiles", help='the position row by row, e.g. "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0" (blank: 0, _ or .)')
         sp.add_argument("--shape", help="RxC, e.g. 3x4 (inferred for 9, 16, 25, ... 100 tiles)")
         add_goal_option(sp)
-        sp.add_argument("--db", help="directory of the database assets (default: $FIFTEEN_DB, else the checkout's static/db)")
+        sp.add_argument("--db", help=DB_HELP)
         sp.add_argument("--json", action="store_true", help="print one JSON object")
         if name == "solve":
             sp.add_argument(
@@ -61,7 +66,7 @@ def _parser() -> argparse.ArgumentParser:
                 help="lower bound of an optimal search (default: auto, the strongest)",
             )
             sp.add_argument("--quiet", "-q", action="store_true", help="no per-iteration lines while searching")
-            sp.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1; 0: every core)")
+            sp.add_argument("--jobs", "-j", type=whole, default=1, help="worker processes (default 1; 0: every core)")
             _add_stall_option(sp)
             anytime_cli.add_options(sp)
     _add_batch_parser(sub)
@@ -71,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     lab.add_parsers(sub)  # compare, explain, trace (the heuristic lab)
     _explorer_parsers(sub)
     sub.add_parser("schema", help="print the JSON API's methods, parameters, error types and error codes as JSON")
+    assets.add_parsers(sub)  # fifteen db status|fetch|build|path
     return p
 
 
@@ -80,19 +86,19 @@ def _explorer_parsers(sub) -> None:
     sp.add_argument("shape", help="RxC, e.g. 3x3")
     sp.add_argument("--histogram", action="store_true", help="the number of positions at each distance")
     sp.add_argument("--hardest", action="store_true", help="the positions farthest from the goal")
-    sp.add_argument("--random-at", type=int, metavar="D", help="a uniformly random position exactly D moves from the goal")
-    sp.add_argument("--seed", type=int, help="seed of --random-at")
+    sp.add_argument("--random-at", type=whole, metavar="D", help="a uniformly random position exactly D moves from the goal")
+    sp.add_argument("--seed", type=whole, help="seed of --random-at")
     sp.add_argument("--position", metavar="TILES", help="the exact distance and every move of this position")
-    sp.add_argument("--db", help="directory of the database assets (default: the checkout's static/db)")
+    sp.add_argument("--db", help=DB_HELP)
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp = sub.add_parser("hint", help="the next optimal move (from the explorer's table, else one solve)")
     sp.add_argument("tiles", help="the position row by row (blank: 0, _ or .)")
     sp.add_argument("--shape", help="RxC, e.g. 3x4 (inferred for 9, 16, 25, ... 100 tiles)")
     add_goal_option(sp)
     sp.add_argument("--all", action="store_true", help="every optimal move (without a table: one bounded search per other move)")
-    sp.add_argument("--budget", type=int, default=None, help="search nodes per other move with --all (default 2,000,000)")
+    sp.add_argument("--budget", type=whole, default=None, help="search nodes per other move with --all (default 2,000,000)")
     sp.add_argument("--bound", default="auto", choices=BOUND_CHOICES, help="lower bound of the searches (default: auto)")
-    sp.add_argument("--db", help="directory of the database assets (default: the checkout's static/db)")
+    sp.add_argument("--db", help=DB_HELP)
     sp.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -112,7 +118,7 @@ def _moves_text(moves: list[dict]) -> str:
 
 def _explore(args) -> int:
     shape = Shape.parse(args.shape)
-    registry.ensure_for(shape, args.db, explorer=True)
+    databases.ensure_for(shape, args.db, explorer=True)
     info = _call("explore_info", {"shape": str(shape)})
     out: dict = {"shape": info["shape"], "positions": info["positions"], "radius": info["radius"], "hardest_count": info["hardest_count"]}
     show_all = not (args.histogram or args.hardest or args.random_at is not None or args.position)
@@ -151,7 +157,8 @@ def _explore(args) -> int:
 
 
 def _hint(board: Board, args) -> int:
-    registry.ensure_for(board.shape, args.db, explorer=True)
+    check_count(args.budget, "--budget")
+    databases.ensure_for(board.shape, args.db, explorer=True)
     params: dict = {
         "tiles": list(board.tiles),
         "shape": str(board.shape),
@@ -194,8 +201,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "schema":
             print(json.dumps(schema(), indent=1))
             return 0
+        if args.command == "db":
+            return assets.run(args)
+        if args.command in ("solve", "batch"):
+            _check_numbers(args)  # before any database is read: a bad --jobs is refused at once
         if args.db:
-            registry.use_directory(args.db)  # else $FIFTEEN_DB or the checkout's static/db
+            databases.use_directory(args.db)  # else $FIFTEEN_DB or the checkout's static/db
         if args.command == "explore":
             return _explore(args)
         if args.command == "batch":
@@ -220,32 +231,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
 
 
+def estimate_lines(e: Estimate | None, rate: float) -> list[str]:
+    """What the command line says after a finished iteration (``fifteen.search.estimate``): the
+    next iteration's time (with ``--anytime`` offered when it is long), or that the optimal
+    search is out of reach here; the whole search's near the board's longest optimum, when that
+    is known."""
+    if e is None or rate <= 0:
+        return []
+    low, high = (e.seconds(n, 0, rate) for n in e.running)
+    anytime = "--anytime answers in seconds with a proven lower bound"
+    if e.out_of_reach(0, rate):
+        return [f"the optimal search is out of reach here: bound {e.bound} alone needs {rough_range(low, high)} at this rate; {anytime}"]
+    lines = []
+    if not e.last:
+        offer = f"; {anytime}" if e.slow(0, rate) else ""
+        lines.append(f"bound {e.bound}, if it holds no solution: {rough_range(low, high)} at this rate{offer}")
+    if e.whole is not None:
+        soon, late = (e.seconds(n, 0, rate) for n in e.whole)
+        lines.append(
+            f"the whole search, if the shortest solution has {e.longest} moves (the most this position can need): "
+            f"{rough_range(soon, late)} more at this rate; sooner if it has fewer"
+        )
+    return lines
+
+
 def _solve(board: Board, args, values: dict) -> int:
     if anytime_cli.wanted(args, board.shape.size, values["lb"]):
-        return anytime_cli.solve(board, args, values, _jobs(args.jobs))
+        return anytime_cli.solve(board, args, values, args.workers, args.stall)
+
+    longest = databases.longest_optimum(board.shape, board.target)
 
     def progress(p: Progress) -> None:
         if p.done:
             it = p.iterations[-1]
             rate = it.nodes / it.seconds if it.seconds > 0 else 0
             print(f"  bound {it.bound}: {_fmt_nodes(it.nodes)} nodes, {it.seconds:.2f} s ({rate:,.0f} nodes/s)", file=sys.stderr)
-            whole = whole_search(p.iterations, 0, rate)
-            if whole is not None and not p.found:
-                time = rough_duration(whole.seconds)
-                if whole.out_of_reach:
-                    print(
-                        f"  the optimal search is out of reach here: about {time} at this rate (up to bound {whole.bound}, "
-                        f"growth x{whole.growth:.1f}); --anytime answers in seconds with a proven lower bound",
-                        file=sys.stderr,
-                    )
-                else:
-                    print(f"  the rest of the search: about {time} at this rate if the optimum is at most {whole.bound}", file=sys.stderr)
+            if not p.found:
+                for line in estimate_lines(estimate(p.iterations, longest), rate):
+                    print(f"  {line}", file=sys.stderr)
 
-    jobs = _jobs(args.jobs)
     if not args.json:
         print_position(board, values)
     show = not args.json and not args.quiet
-    sol = _solve_jobs(board, args.bound or "auto", jobs, progress if show else None, _stall_seconds(args))
+    sol = _solve_jobs(board, args.bound or "auto", args.workers, progress if show else None, args.stall)
     r = sol.result
     if args.json:
         print(json.dumps(sol.to_json(values)))
@@ -282,10 +310,20 @@ def _solve_jobs(board: Board, bound: str, jobs: int, progress, stall_seconds: fl
     return solve_parallel(board, bound, jobs=jobs, progress=progress, stall_seconds=stall_seconds)
 
 
+def _check_numbers(args) -> None:
+    """``solve`` and ``batch``: ``--jobs``, ``--stall-seconds`` and ``--time-limit`` checked
+    against their ranges (before anything is read or started); the pool's size and stall
+    seconds kept as ``args.workers`` and ``args.stall``."""
+    args.workers = _jobs(args.jobs)
+    args.stall = _stall_seconds(args)
+    if args.time_limit is not None:
+        anytime_cli.time_limit(args)
+
+
 def _add_stall_option(sp) -> None:
     sp.add_argument(
         "--stall-seconds",
-        type=float,
+        type=seconds,
         default=None,
         metavar="S",
         help="end a worker process that shows no progress for S seconds and give its work to another (default 60; 0: never)",
@@ -302,12 +340,12 @@ def _stall_seconds(args) -> float | None:
 def _add_batch_parser(sub) -> None:
     sp = sub.add_parser("batch", help="solve many positions (one per line), one JSON line each as it finishes")
     sp.add_argument("file", help="positions, one per line; # comments; an optional id first, then a tab")
-    sp.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default 0: every core)")
+    sp.add_argument("--jobs", "-j", type=whole, default=0, help="worker processes (default 0: every core)")
     sp.add_argument("--out", "-o", help="append the JSON lines to this file and skip the ids already in it (resume)")
     sp.add_argument("--bound", default=None, choices=BOUND_CHOICES, help="lower bound (default: auto); an optimal search")
     sp.add_argument("--shape", help="RxC, for positions whose shape cannot be inferred")
     sp.add_argument("--goal", help=GOAL_HELP + "; every position's")
-    sp.add_argument("--db", help="directory of the database assets")
+    sp.add_argument("--db", help=DB_HELP)
     sp.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://host:8786, or local (a LocalCluster)")
     sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     _add_stall_option(sp)
@@ -315,20 +353,35 @@ def _add_batch_parser(sub) -> None:
 
 
 def _batch(args) -> int:
-    from fifteen.parallel import batch  # the batch command only (see above)
+    from fifteen import batch  # the batch command only (see above)
 
-    jobs = _jobs(args.jobs)
-    stall_seconds = _stall_seconds(args)
     if args.shape:
         shape = Shape.parse(args.shape)  # a bad shape (or goal) is an error of the command, not of every line
         if args.goal:
             Board.goal(shape, args.goal)
+    elif args.goal and not is_goal_name(args.goal):
+        Goal.parse(args.goal)  # tiles: checked as a goal of the shape their count gives (an empty batch too)
     items = batch.read_items(args.file)
-    skipped = 0
-    if args.out:
-        done = batch.finished_ids(args.out)
-        skipped = sum(item.id in done for item in items)
-        items = [item for item in items if item.id not in done]
+    if not args.out:
+        return _run_batch(args, items, 0)
+    with batch.OutputLock(args.out):  # one run per output: a second one stops here (status 2)
+        resume = batch.resume_from(args.out)
+        skipped = sum(item.id in resume.done for item in items)
+        if resume.retried and not args.quiet:
+            shown = ", ".join(resume.retried[:5]) + (", ..." if len(resume.retried) > 5 else "")
+            count = len(resume.retried)
+            print(
+                f"batch: {count} position{'s' * (count != 1)} whose line was an error not of its input (a worker that died,"
+                f" a damaged database, an internal error) {'are' if count != 1 else 'is'} run again: {shown}",
+                file=sys.stderr,
+            )
+        return _run_batch(args, [item for item in items if item.id not in resume.done], skipped)
+
+
+def _run_batch(args, items: list, skipped: int) -> int:
+    from fifteen import batch  # the batch command only (see above)
+
+    jobs, stall_seconds = args.workers, args.stall
     output = batch.Output(args.out)  # cannot be opened: an OutputError, status 2
     bar = None if args.quiet else batch.ProgressBar(len(items), skipped=skipped)
     client = None

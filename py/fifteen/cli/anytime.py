@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from fifteen.board import Board
 from fifteen.cli.goals import print_position
 from fifteen.cli.guard import Terminated
+from fifteen.cli.options import seconds
 from fifteen.limits import DEFAULT_TIME_LIMIT, OPTIMAL_MAX_SQUARES, past_optimal_reach
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def add_options(sp: argparse.ArgumentParser) -> None:
     )
     sp.add_argument(
         "--time-limit",
-        type=float,
+        type=seconds,
         default=None,
         metavar="S",
         help=f"seconds the anytime search may take (default {DEFAULT_TIME_LIMIT:g}; implies --anytime)",
@@ -122,8 +123,10 @@ def _signals_stop() -> Iterator[_SignalStop]:
             signal.signal(sig, handler)
 
 
-def solve(board: Board, args: argparse.Namespace, values: dict[str, int], jobs: int) -> int:
-    """``solve`` with the anytime search: the text or JSON output (module docstring)."""
+def solve(board: Board, args: argparse.Namespace, values: dict[str, int], jobs: int, stall_seconds: float | None = None) -> int:
+    """``solve`` with the anytime search: the text or JSON output (module docstring); with *jobs*
+    of 2 or more, a worker process without progress for *stall_seconds* (``--stall-seconds``;
+    None: never) is ended and its call given to another."""
     from fifteen.anytime import anytime_solve  # the anytime solves only: not every command's start-up
 
     limit = time_limit(args)
@@ -138,10 +141,16 @@ def solve(board: Board, args: argparse.Namespace, values: dict[str, int], jobs: 
         if not args.json:
             print_position(board, values)
         if jobs > 1:
-            from fifteen.anytime.parallel import anytime_solve_parallel  # --jobs only: the process pool
+            from fifteen.parallel.anytime_processes import anytime_solve_parallel  # --jobs only: the process pool
 
             res = anytime_solve_parallel(
-                board, jobs=jobs, time_limit=limit, progress=show if show_progress else None, cancel=stop, bound=bound
+                board,
+                jobs=jobs,
+                time_limit=limit,
+                progress=show if show_progress else None,
+                cancel=stop,
+                bound=bound,
+                stall_seconds=stall_seconds,
             )
         else:
             res = anytime_solve(board, time_limit=limit, progress=show if show_progress else None, cancel=stop, bound=bound)

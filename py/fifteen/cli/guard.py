@@ -1,6 +1,8 @@
 """The command line's entry point guard: bad input prints one line and exits with status 2,
 never a traceback (:func:`guard_cli`); Ctrl-C and SIGTERM end a run the same way, with one
-line and status 130 or 143 (:func:`interruption`)."""
+line and status 130 or 143 (:func:`interruption`).  A Ctrl-C before the guard is in place,
+while the package is imported, is the package's own start-up handler's (``fifteen/__init__.py``:
+one line, status 130, when the package is the program)."""
 
 from __future__ import annotations
 
@@ -68,6 +70,12 @@ def guard_cli(main: Callable[P, int]) -> Callable[P, int]:
 
         handles_term = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGTERM, _terminated) if handles_term else None
+        # The program itself (python -m fifteen, the fifteen command: the package set its start-up
+        # handler, fifteen/__init__.py): from here a Ctrl-C is caught below, and once the command
+        # has ended (its answer printed, or its one line) another one changes nothing.
+        program = handles_term and getattr(signal.getsignal(signal.SIGINT), "__name__", "") == "_interrupted_at_start"
+        if program:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         with warnings.catch_warnings():
             warnings.showwarning = show
             try:
@@ -82,6 +90,8 @@ def guard_cli(main: Callable[P, int]) -> Callable[P, int]:
                 print("fifteen: error: out of memory", file=sys.stderr)
                 return 1
             except KeyboardInterrupt as exc:
+                if program:
+                    signal.signal(signal.SIGINT, signal.SIG_IGN)
                 word, status = interruption(exc)
                 print(f"fifteen: {word}", file=sys.stderr)
                 return status
@@ -94,5 +104,7 @@ def guard_cli(main: Callable[P, int]) -> Callable[P, int]:
             finally:
                 if handles_term:
                     signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+                if program:
+                    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     return guarded

@@ -20,8 +20,9 @@ import sys
 from typing import Any
 
 from fifteen.board import Board
+from fifteen.bounds import databases
 from fifteen.cli.goals import add_goal_option, goal_lines
-from fifteen.db import registry
+from fifteen.cli.options import whole
 from fifteen.errors import InputError
 from fifteen.lab.compare import (
     DEFAULT_BUDGET,
@@ -37,10 +38,12 @@ from fifteen.lab.compare import (
     summary_rows,
 )
 from fifteen.lab.explain import explain, trace
-from fifteen.limits import describe
-from fifteen.search.optimal import solve
+from fifteen.limits import MAX_MOVES, MAX_TILE_CHARS, check_text, describe
+from fifteen.optimal import solve
 
 COMMANDS = ("compare", "explain", "trace")
+#: The longest ``--moves`` text read: the most moves, each a tile number and a separator.
+MAX_MOVES_TEXT = MAX_MOVES * (MAX_TILE_CHARS + 1)
 FORMATS = ("text", "tsv", "markdown")
 
 
@@ -52,7 +55,7 @@ def add_parsers(sub: Any) -> None:
     cp.add_argument("--preset", help="a position of static/data/lab-presets.json by id (korf1, transposed, h80, ...)")
     cp.add_argument("--bounds", help="comma-separated bound names (default: every available one, weakest first)")
     cp.add_argument(
-        "--budget", type=int, help=f"nodes per bound before it is stopped (default {DEFAULT_BUDGET:,}, or the preset's; 0 = no limit)"
+        "--budget", type=whole, help=f"nodes per bound before it is stopped (default {DEFAULT_BUDGET:,}, or the preset's; 0 = no limit)"
     )
     cp.add_argument(
         "--format", choices=FORMATS, default="text", help="text: both tables; tsv, markdown: the nodes per iteration only, to copy"
@@ -85,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no position given (or use --preset)", code="usage")
     else:
         board = Board.parse(args.tiles, args.shape, args.goal)
-    registry.ensure_for(board.shape, args.db)
+    databases.ensure_for(board.shape, args.db)
     if args.command == "compare":
         return _compare(board, args, DEFAULT_BUDGET if budget is None else check_budget(budget))
     if args.command == "explain":
@@ -170,9 +173,14 @@ def _explain(board: Board, args: argparse.Namespace) -> int:
 
 def _trace(board: Board, args: argparse.Namespace) -> int:
     if args.moves:
-        tokens = args.moves.replace(",", " ").split()
+        tokens = check_text(args.moves, "--moves", MAX_MOVES_TEXT).replace(",", " ").split()
         moves: list[int] | str
         if all(t.isascii() and t.isdigit() for t in tokens):
+            if len(tokens) > MAX_MOVES or max(map(len, tokens), default=0) > MAX_TILE_CHARS:
+                what = f"{len(tokens):,} moves" if len(tokens) > MAX_MOVES else f"a tile of {max(map(len, tokens)):,} digits"
+                raise InputError(
+                    f"--moves: {what}; at most {MAX_MOVES:,} tile numbers of at most {MAX_TILE_CHARS} digits are read", code="too_long"
+                )
             moves = [int(t) for t in tokens]
         elif all(t.isalpha() for t in tokens):
             moves = "".join(tokens)

@@ -1,1 +1,2 @@
-"""The databases: their container format (:mod:`fifteen.db.container`) and the registry of loaded ones (:mod:`fifteen.db.registry`)."""
+"""The container format every database travels in (:mod:`fifteen.db.container`); the registry of
+loaded databases is :mod:`fifteen.bounds.databases`, with the bounds it serves."""

@@ -1,1 +1,2 @@
-"""The heuristic lab: bounds compared and explained, the small-board explorer, hints."""
+"""The heuristic lab: bounds compared and explained, hints (the small-board explorer's exact-distance
+tables are :mod:`fifteen.bounds.exact`)."""

@@ -47,9 +47,10 @@ from typing import Any, Protocol
 from fifteen.board import Board, Goal, Shape
 from fifteen.bounds import available_bounds, bound_infos, bound_values
 from fifteen.errors import InputError
-from fifteen.limits import describe
+from fifteen.limits import MAX_COUNT, describe
+from fifteen.optimal import solve_steps
 from fifteen.search.ida import SECONDS_DIGITS, Cancelled, Iteration
-from fifteen.search.optimal import solve
+from fifteen.search.slices import Steps, drive
 
 #: Nodes between two looks at a running search (progress and budget checks).
 TICK_NODES = 1 << 10
@@ -204,8 +205,8 @@ def check_budget(budget: Any) -> int | None:
         return None
     if isinstance(budget, bool) or not isinstance(budget, int):
         raise InputError(f"budget must be a whole number of nodes, got {describe(budget)}", code="param")
-    if budget < 0:
-        raise InputError(f"budget must not be negative, got {budget}", code="range")
+    if not 0 <= budget <= MAX_COUNT:
+        raise InputError(f"budget must be from 0 (none) to {MAX_COUNT:,} nodes, got {describe(budget)}", code="range")
     return budget or None
 
 
@@ -225,7 +226,22 @@ def run_bound(
     last, ``finished: false``) every *tick_nodes* nodes and after each
     iteration.  *cancel* returning true stops the search with
     :class:`fifteen.Cancelled` (a user's cancel: not a budget stop).
+    :func:`run_bound_steps` is the same as steps (:mod:`fifteen.search.slices`).
     """
+    return drive(run_bound_steps(board, name, budget=budget, progress=progress, cancel=cancel, tick_nodes=tick_nodes))
+
+
+def run_bound_steps(
+    board: Board,
+    name: str,
+    *,
+    budget: int | None = None,
+    progress: Callable[[BoundRun], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    tick_nodes: int = TICK_NODES,
+) -> Steps[BoundRun]:
+    """:func:`run_bound` as steps: the search pauses at the end of each time slice (the budget
+    stops it at the same node counts)."""
     (name,) = parse_bound_names([name], board.shape, board.target)
     label = bound_label(name)
     h0 = bound_values(board)[name]
@@ -251,7 +267,7 @@ def run_bound(
         return over_budget[0] or (cancel is not None and bool(cancel()))
 
     try:
-        sol = solve(board, name, progress=on_progress, cancel=stop, tick_nodes=tick_nodes)
+        sol = yield from solve_steps(board, name, progress=on_progress, cancel=stop, tick_nodes=tick_nodes)
     except Cancelled:
         if not over_budget[0]:
             raise

@@ -39,11 +39,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from fifteen.board import Board, Shape, tile_squares
-from fifteen.bounds import bound_values
+from fifteen.bounds import bound_values, databases
 from fifteen.bounds.inversion import horizontal_inversions, moves_for_inversions, vertical_inversions
 from fifteen.bounds.manhattan import goal_squares
 from fifteen.bounds.walking import WalkingTable, axis_counts, walking_available
-from fifteen.db import registry
 from fifteen.errors import InputError
 from fifteen.frame import frame_for
 from fifteen.lab.compare import bound_label, lab_bounds
@@ -185,7 +184,7 @@ def explain(board: Board) -> dict[str, Any]:
         "id": {"value": vertical["moves"] + horizontal["moves"], "vertical": vertical, "horizontal": horizontal},
     }
     if walking_available(shape):
-        table_v, table_h = registry.walking_pair(shape, goal)
+        table_v, table_h = databases.walking_pair(shape, goal)
         blank_row, blank_col = divmod(tiles.index(0), shape.cols)
         wd_v = _walking_axis(table_v, axis_counts(shape, tiles, home, True), blank_row)
         wd_h = _walking_axis(table_h, axis_counts(shape, tiles, home, False), blank_col)
@@ -193,9 +192,9 @@ def explain(board: Board) -> dict[str, Any]:
         v, h = max(wd_v["distance"], vertical["moves"]), max(wd_h["distance"], horizontal["moves"])
         out["wdid"] = {"value": v + h, "vertical": v, "horizontal": h}
     out["pdb"] = {
-        name: _pdb_explanation(name, registry.pattern_databases[name], shape, tiles)
+        name: _pdb_explanation(name, databases.pattern_databases[name], shape, tiles)
         for name in lab_bounds(shape, board.target)
-        if name.startswith("pdb") and name in registry.pattern_databases
+        if name.startswith("pdb") and name in databases.pattern_databases
     }
     out["frame"] = None if frame.identity else {"description": frame.describe(), "tiles": tiles, "goal": list(frame.goal)}
     return out

@@ -1,6 +1,6 @@
 """Hints: the next optimal move, or every optimal move, from any position.
 
-Where the explorer has a table for the board (:mod:`fifteen.lab.explorer`: 3x3,
+Where the explorer has a table for the board (:mod:`fifteen.bounds.exact`: 3x3,
 2x4, 2x5 and their transposes; 3x4, 4x3, 2x6, 6x2 with a pack) and the board's goal is the
 standard one (the tables hold distances to it), a hint is a
 lookup: the optimal moves are exactly those that lead one move closer.
@@ -26,11 +26,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from fifteen.board import Board, InputError
-from fifteen.bounds import bound_values
-from fifteen.db import registry
-from fifteen.lab.explorer import Explorer
+from fifteen.bounds import bound_values, databases
+from fifteen.bounds.exact import Explorer
+from fifteen.optimal import solve_steps
 from fifteen.search.ida import Cancelled
-from fifteen.search.optimal import solve
+from fifteen.search.slices import Steps, drive
 
 #: Search nodes per candidate move for "all optimal moves" without a table (about 1-3 s natively
 #: with the 6-6-3 PDB, twice that in Pyodide).
@@ -77,6 +77,18 @@ def solves_within(
     ``None`` when the node *budget* ran out first.  The IDA* search is
     stopped as soon as it starts an iteration beyond *limit*.
     """
+    return drive(solves_within_steps(board, limit, bound=bound, budget=budget, cancel=cancel))
+
+
+def solves_within_steps(
+    board: Board,
+    limit: int,
+    *,
+    bound: str = "auto",
+    budget: int = DEFAULT_BUDGET,
+    cancel: Callable[[], bool] | None = None,
+) -> Steps[tuple[bool | None, int]]:
+    """:func:`solves_within` as steps (:mod:`fifteen.search.slices`)."""
     if bound_values(board)["lb"] > limit:
         return False, 0
     state = {"past": False, "nodes": 0, "budget": False, "user": False}
@@ -92,7 +104,7 @@ def solves_within(
         return bool(state["user"] or state["past"] or state["budget"])
 
     try:
-        sol = solve(board, bound, progress=progress, cancel=stop, tick_nodes=_TICK_NODES)
+        sol = yield from solve_steps(board, bound, progress=progress, cancel=stop, tick_nodes=_TICK_NODES)
     except Cancelled:
         if state["user"]:
             raise
@@ -141,20 +153,32 @@ class Hinter:
         budget: int = DEFAULT_BUDGET,
         cancel: Callable[[], bool] | None = None,
     ) -> Hint:
-        """The next optimal move from *board* (and, with *all_moves*, every optimal move)."""
-        ex = registry.explorer(board.shape) if board.target.is_standard else None
+        """The next optimal move from *board* (and, with *all_moves*, every optimal move);
+        :meth:`hint_steps` is the same as steps (:mod:`fifteen.search.slices`)."""
+        return drive(self.hint_steps(board, all_moves=all_moves, budget=budget, cancel=cancel))
+
+    def hint_steps(
+        self,
+        board: Board,
+        *,
+        all_moves: bool = False,
+        budget: int = DEFAULT_BUDGET,
+        cancel: Callable[[], bool] | None = None,
+    ) -> Steps[Hint]:
+        """:meth:`hint` as steps: its searches pause at the end of each time slice."""
+        ex = databases.explorer(board.shape) if board.target.is_standard else None
         if ex is not None:
             return self._from_table(ex, board)
         rest = self.remaining(board)
         source, nodes = "path", 0
         if rest is None:
-            sol = solve(board, self.bound, cancel=cancel)
+            sol = yield from solve_steps(board, self.bound, cancel=cancel)
             self.follow(board, sol.tiles)
             rest, source, nodes = list(sol.tiles), "solve", sol.result.nodes
         distance = len(rest)
         hint = Hint(board, distance, _move(board, rest[0]) if rest else None, source=source, nodes=nodes, remaining=rest)
         if all_moves:
-            self._all_moves(hint, budget, cancel)
+            yield from self._all_moves(hint, budget, cancel)
         return hint
 
     @staticmethod
@@ -163,7 +187,7 @@ class Hinter:
         optimal = [Move(m.tile, m.direction) for m in ex.moves(board, d) if m.distance < d]
         return Hint(board, d, optimal[0] if optimal else None, optimal=optimal, source="table")
 
-    def _all_moves(self, hint: Hint, budget: int, cancel) -> None:
+    def _all_moves(self, hint: Hint, budget: int, cancel) -> Steps[None]:
         board = hint.board
         hint.optimal = [hint.next] if hint.next else []
         for tile in board.movable_tiles():
@@ -174,7 +198,7 @@ class Hinter:
             if (rest := self.remaining(child)) is not None:  # the kept path passes there
                 answer, nodes = len(rest) == hint.distance - 1, 0
             else:
-                answer, nodes = solves_within(child, hint.distance - 1, bound=self.bound, budget=budget, cancel=cancel)
+                answer, nodes = yield from solves_within_steps(child, hint.distance - 1, bound=self.bound, budget=budget, cancel=cancel)
             hint.nodes += nodes
             if answer:
                 hint.optimal.append(_move(board, tile))

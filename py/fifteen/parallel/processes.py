@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import math
 import multiprocessing
 import os
 import signal
@@ -37,13 +38,13 @@ from multiprocessing.connection import wait as wait_for
 from typing import Any
 
 from fifteen.board import Board
-from fifteen.bounds import resolve_bound, start_bound
-from fifteen.db import registry
+from fifteen.bounds import databases, resolve_bound, start_bound
 from fifteen.errors import FifteenError, InputError
 from fifteen.frame import frame_for
+from fifteen.limits import MAX_WORKERS, describe
+from fifteen.optimal import Solution
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_tasks
 from fifteen.search.ida import Cancelled, Progress
-from fifteen.search.optimal import Solution
 
 
 class WorkerError(FifteenError):
@@ -62,17 +63,52 @@ def default_jobs() -> int:
 
 
 def resolve_stall_seconds(seconds: float) -> float | None:
-    """``--stall-seconds``: ``0`` means never; negative is an input error."""
-    if not seconds >= 0:
-        raise InputError(f"--stall-seconds must be 0 (never) or a positive number of seconds, not {seconds}", code="range")
+    """``--stall-seconds``: ``0`` means never; negative, infinite or NaN is an input error."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < math.inf:
+        raise InputError(f"--stall-seconds must be 0 (never) or a positive number of seconds, not {describe(seconds)}", code="range")
     return seconds or None
 
 
+#: What a worker process needs of its own besides what it shares with its parent (copy on write:
+#: the databases, the tables): the interpreter's own pages, its search's lists; a generous guess
+#: (a forked worker of a 4x4 search holds about 10 MB), used to refuse a --jobs no memory could hold.
+WORKER_BYTES = 32 << 20
+
+
+def available_memory() -> int | None:
+    """The bytes of memory this machine can give new processes now (Linux's MemAvailable, else
+    the free pages), or None when it cannot tell."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):  # pragma: no cover - not POSIX
+        return None
+
+
 def resolve_jobs(jobs: int) -> int:
-    """``0`` means every core; negative is an input error."""
-    if jobs < 0:
-        raise InputError(f"--jobs must be 0 (every core) or a positive number, not {jobs}", code="range")
-    return jobs or default_jobs()
+    """``--jobs``: ``0`` means every core (as many as memory allows); else from 1 to
+    :data:`~fifteen.limits.MAX_WORKERS`, and no more than this machine's free memory can hold
+    (:data:`WORKER_BYTES` each): anything else is an input error, before any process starts."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 0 <= jobs <= MAX_WORKERS:
+        raise InputError(
+            f"--jobs must be 0 (every core) or a number of worker processes from 1 to {MAX_WORKERS}, not {describe(jobs)}", code="range"
+        )
+    free = available_memory()
+    room = MAX_WORKERS if free is None else max(1, free // WORKER_BYTES)
+    if jobs == 0:
+        return min(default_jobs(), room)
+    if free is not None and jobs > room:
+        raise InputError(
+            f"--jobs {jobs}: this machine's free memory ({free / (1 << 30):.1f} GB) holds about {room} worker processes; give fewer",
+            code="range",
+        )
+    return jobs
 
 
 def _context():
@@ -92,8 +128,8 @@ STALL_SECONDS = 60.0
 
 def _use_databases(directory: str | None) -> None:
     """In a worker: read databases from *directory* (a spawned worker; a forked one has them)."""
-    if directory is not None and str(registry.directory()) != directory:
-        registry.use_directory(directory)
+    if directory is not None and str(databases.directory()) != directory:
+        databases.use_directory(directory)
 
 
 def _set_parent_death_signal() -> bool:
@@ -185,7 +221,9 @@ def _worker_main(conn, stop, beats, index: int, directory: str | None, parent_pi
             value = fn(*args, stopped=stopped)
             reply = ("done", call_id, value, time.process_time() - cpu)
         except BaseException as exc:  # noqa: B036 - reported to the parent, never a traceback on the terminal
-            reply = ("error", call_id, f"{type(exc).__name__}: {exc}", time.process_time() - cpu)
+            # the package's own errors as they are (an AssetError stays one), any other as its name and message
+            error = exc if isinstance(exc, FifteenError) else f"{type(exc).__name__}: {exc}"
+            reply = ("error", call_id, error, time.process_time() - cpu)
         try:
             conn.send(reply)
         except (OSError, ValueError):
@@ -208,7 +246,7 @@ class Event:
     kind: str  # "done", "error" or "died"
     worker: Worker
     call_id: Any
-    value: Any = None  # the result, the error message, or the exit code
+    value: Any = None  # the result, the error (the package's own error as it is, else its name and message), or the exit code
     cpu_seconds: float = 0.0
     stalled: float | None = None  # "died": ended by the pool after this many seconds without progress
 
@@ -359,7 +397,8 @@ def describe_death(event: Event) -> str:
 STOP_WAIT_SECONDS = 5.0
 
 
-def _stderr(message: str) -> None:
+def print_notice(message: str) -> None:
+    """A notice of the pools (a worker replaced, a retry) on stderr, one line: ``fifteen: <message>``."""
     print(f"fifteen: {message}", file=sys.stderr, flush=True)
 
 
@@ -378,7 +417,7 @@ def run_search(
     *,
     progress: Callable[[Progress], None] | None = None,
     cancel: Callable[[], bool] | None = None,
-    notice: Callable[[str], None] = _stderr,
+    notice: Callable[[str], None] = print_notice,
     max_deaths: int = 3,
     progress_seconds: float = 0.25,
 ) -> ParallelResult:
@@ -418,7 +457,7 @@ def run_search(
                             queue.clear()
                             pool.stop_running()  # the others return their partial counts
                 elif event.kind == "error":
-                    raise WorkerError(f"a worker failed: {event.value}")
+                    raise event.value if isinstance(event.value, FifteenError) else WorkerError(f"a worker failed: {event.value}")
                 elif event.kind == "died":
                     deaths_total += 1
                     if run is not None and not solved:
@@ -462,13 +501,13 @@ def solve_parallel(
     jobs: int = 0,
     progress: Callable[[Progress], None] | None = None,
     cancel: Callable[[], bool] | None = None,
-    notice: Callable[[str], None] = _stderr,
+    notice: Callable[[str], None] = print_notice,
     pool_hook: Callable[[WorkerPool], None] | None = None,
     stall_seconds: float | None = STALL_SECONDS,
 ):
     """A shortest solution of *board* searched by *jobs* worker processes (0: every core).
 
-    Returns a :class:`fifteen.search.optimal.Solution` whose ``result`` is a
+    Returns a :class:`fifteen.optimal.Solution` whose ``result`` is a
     :class:`fifteen.parallel.scheduler.ParallelResult` (``workers``, ``worker_nodes``).  *notice* receives
     the messages about dead and stalled workers; *pool_hook* is called with the pool once it is
     started (tests use it to kill a worker); a worker without progress for *stall_seconds* is
@@ -487,7 +526,7 @@ def solve_parallel(
         start_bound=start_bound(board, bound),
         goal=frame.search_goal,
     )
-    directory = registry.directory()
+    directory = databases.directory()
     with WorkerPool(jobs, None if directory is None else str(directory), stall_seconds=stall_seconds) as pool:
         if pool_hook is not None:
             pool_hook(pool)

@@ -44,8 +44,9 @@ from typing import Any, TypeVar
 
 from fifteen.board import Shape, tiles_along
 from fifteen.bounds import resolve_bound
-from fifteen.search.ida import Iteration, Progress, SearcherFactory, SearchResult, first_bound
+from fifteen.search.ida import Iteration, Progress, SearcherFactory, SearchResult, Stop, first_bound
 from fifteen.search.moves import move_tables, normal_goal, tables_for
+from fifteen.search.slices import Steps, drive, retried, search_steps, ticks
 
 T = TypeVar("T")
 
@@ -99,10 +100,6 @@ class TaskOutcome:
     cpu_seconds: float = 0.0
 
 
-class _Stop(Exception):
-    pass
-
-
 def _never_stopped() -> bool:
     return False
 
@@ -117,27 +114,44 @@ def run_task(
     """Search one task (in a worker).  *factory* defaults to the bound named by the task
     (its databases read at first use, once per process); *stopped* is polled every
     :data:`TASK_TICK_NODES` nodes and ends the task early (``stopped=True``) when true;
-    *ticked* (optional) receives the task's nodes so far at the same points (live progress)."""
+    *ticked* (optional) receives the task's nodes so far at the same points (live progress).
+    :func:`task_steps` is the same search as steps (paused at the end of each time slice)."""
+    return drive(task_steps(task, factory, stopped=stopped, ticked=ticked))
+
+
+def task_steps(
+    task: Task,
+    factory: SearcherFactory | None = None,
+    *,
+    stopped: Callable[[], bool] = _never_stopped,
+    ticked: Callable[[int], None] | None = None,
+) -> Steps[TaskOutcome]:
+    """:func:`run_task` as steps (:mod:`fifteen.search.slices`)."""
     shape = Shape.parse(task.shape)
     if factory is None:
         factory = resolve_bound(shape, task.bound).factory
     last = [0]
 
-    def tick(nodes: int) -> int:
+    def on_tick(nodes: int) -> None:
         last[0] = nodes
-        if ticked is not None and nodes:
+        if ticked is not None:
             ticked(nodes)
-        if nodes and stopped():
-            raise _Stop
-        return nodes + TASK_TICK_NODES
+        if stopped():
+            raise Stop
+
+    tick = ticks(TASK_TICK_NODES, on_tick)
 
     cpu = time.process_time()
-    tables = move_tables(shape, task.mirror_closed)
     goal = {} if task.goal is None else {"goal": task.goal}
-    searcher = factory(shape, list(task.board), tick, tables=tables, state=task.state, **goal)
+    made = factory
+
+    def searcher_of_task():
+        return made(shape, list(task.board), tick, tables=move_tables(shape, task.mirror_closed), state=task.state, **goal)
+
+    searcher = yield from retried(searcher_of_task)  # (the shape's first tables: paused at slices' ends)
     try:
-        path, nodes = searcher.run(task.budget)
-    except _Stop:
+        path, nodes = yield from search_steps(searcher, task.budget)
+    except Stop:
         return TaskOutcome(None, last[0], True, time.process_time() - cpu)
     return TaskOutcome(None if path is None else path[::-1], nodes, False, time.process_time() - cpu)
 

@@ -3,7 +3,7 @@
 :func:`ida_star` starts at the position's lower bound rounded to the solution's parity (fixed
 by the blank's colour on a chessboard) and raises the bound by 2 until a depth-first search
 within the bound finds the goal.  The depth-first search is a bound's *searcher*; its inner
-loop is generated from one template (:mod:`fifteen.search.loops.template`).
+loop is generated from one template (:mod:`fifteen.search.template`).
 
 The searcher contract
 ---------------------
@@ -21,12 +21,18 @@ and the searcher it returns has
   child within the budget that is not the goal).  A child is within the budget when its
   value is at most the budget left after the move (``f <= bound``); the goal is recognised
   when generated, not expanded.  ``run`` may be called again with another budget (the next
-  iteration); after it returns a path or raises, the searcher is spent.
+  iteration); after it returns a path or raises (but to pause), the searcher is spent;
+* ``searcher.resume() -> (path, nodes)`` — after ``run`` (or ``resume``) raised
+  :class:`fifteen.search.slices.Pause` out of *tick*, the same run continued where it stopped:
+  the nodes are counted once, in the order of a run that never paused, and the result is that
+  run's.  This is how a host with one thread and an event loop (the page's worker) searches
+  in time slices and handles a Cancel between two of them (:mod:`fifteen.search.slices`).
 
 *board* is the position (a list; the searcher works on its own copy); *tick* is called as
 ``tick(nodes)`` at the start of every ``run`` (with 0) and every so often during it (with
 the nodes so far), and returns the node count of its next call (``sys.maxsize`` for never):
-it reports progress and may raise to cancel.  *tables* are the move tables
+it reports progress, may raise to cancel (the searcher is then spent) or raise
+:class:`~fifteen.search.slices.Pause` to pause.  *tables* are the move tables
 (:class:`fifteen.search.moves.MoveTables`) whose duplicate-pruning automaton the search follows
 (default ``tables_for(shape, board, goal)``: the mirror-closed tables, with half the root's
 moves, for a position that is its own mirror image, as the goal); *state* is the automaton
@@ -64,13 +70,21 @@ from typing import Any, Protocol
 
 from fifteen.board import Shape, blank_steps, tiles_along
 from fifteen.search.moves import MoveTables
+from fifteen.search.slices import Steps, drive, retried, search_steps, sliced, ticks
 
 TICK_NODES = 1 << 16
 #: Times in every JSON output are rounded to this many digits after the point (0.1 ms).
 SECONDS_DIGITS = 4
 
 
-class Cancelled(Exception):
+class Stop(Exception):
+    """Raised out of a search (by its tick, its progress or its cancel callback) to end it before its
+    end: the one exception every search of the package stops with.  What stopped it is the
+    subclass (:class:`Cancelled`; the anytime search's node limit, deadline, solved...) or nothing
+    more (a step or a task asked to stop)."""
+
+
+class Cancelled(Stop):
     """The search was stopped by its cancel callback."""
 
 
@@ -81,9 +95,11 @@ class Searcher(Protocol):
 
     def run(self, budget: int) -> tuple[list[int] | None, int]: ...
 
+    def resume(self) -> tuple[list[int] | None, int]: ...
+
 
 class SearcherFactory(Protocol):
-    """``factory(shape, board, tick, *, tables=None, state=None) -> Searcher`` (see the module docstring)."""
+    """``factory(shape, board, tick, *, tables=None, state=None, goal=None) -> Searcher`` (see the module docstring)."""
 
     def __call__(
         self,
@@ -171,6 +187,11 @@ class Progress:
         }
 
 
+def never(nodes: int) -> int:
+    """The tick of a search nobody watches: never called again."""
+    return sys.maxsize
+
+
 def first_bound(shape: Shape, tiles: Sequence[int], lower: int, goal: Sequence[int] | None = None) -> int:
     """The first cost bound of a search whose root has the lower bound *lower*: *lower*, or
     one more when that has the wrong parity (every solution of a position has the parity of
@@ -199,8 +220,37 @@ def ida_star(
     *cancel* is checked at the same moments and stops the search with
     :class:`Cancelled` when it returns true.  The first iteration's bound is
     :func:`first_bound` of the searcher's ``h0`` and *start_bound* (another lower
-    bound of the position, known to the caller; 0: none).
+    bound of the position, known to the caller; 0: none).  :func:`ida_steps` is the same
+    search as steps (:mod:`fifteen.search.slices`): paused at the end of each time slice.
     """
+    steps = ida_steps(
+        shape,
+        tiles,
+        searcher,
+        progress=progress,
+        cancel=cancel,
+        tick_nodes=tick_nodes,
+        max_bound=max_bound,
+        start_bound=start_bound,
+        goal=goal,
+    )
+    return drive(steps)
+
+
+def ida_steps(
+    shape: Shape,
+    tiles: Sequence[int],
+    searcher: SearcherFactory,
+    *,
+    progress: Callable[[Progress], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    tick_nodes: int = TICK_NODES,
+    max_bound: int | None = None,
+    start_bound: int = 0,
+    goal: Sequence[int] | None = None,
+) -> Steps[SearchResult]:
+    """:func:`ida_star` as steps: inside a time slice (:func:`fifteen.search.slices.time_slice`)
+    the search pauses when the slice is over (a yield) and goes on at the next step, exactly."""
     board = list(tiles)
     iterations: list[Iteration] = []
     done_nodes = 0  # nodes of finished iterations
@@ -221,22 +271,16 @@ def ida_star(
                 )
             )
 
-    if progress is None and cancel is None:
+    def ticked(nodes: int) -> None:
+        if cancel is not None and cancel():
+            raise Cancelled()
+        report(nodes, False)
 
-        def tick(nodes: int) -> int:
-            return sys.maxsize
-
-    else:
-
-        def tick(nodes: int) -> int:
-            if nodes:
-                if cancel is not None and cancel():
-                    raise Cancelled()
-                report(nodes, False)
-            return nodes + tick_nodes
+    tick = ticks(tick_nodes, ticked) if progress is not None or cancel is not None or sliced() else never
 
     setup_start = time.perf_counter()
-    search = searcher(shape, board, tick) if goal is None else searcher(shape, board, tick, goal=goal)
+    # (the first search of a shape builds its move tables: a second or two, paused at slices' ends)
+    search = yield from retried(lambda: searcher(shape, board, tick) if goal is None else searcher(shape, board, tick, goal=goal))
     start = iter_start = time.perf_counter()
     cpu_start = time.process_time()
     setup_seconds = start - setup_start
@@ -245,7 +289,7 @@ def ida_star(
     while True:
         if cancel is not None and cancel():
             raise Cancelled()
-        path, nodes = search.run(bound)
+        path, nodes = yield from search_steps(search, bound)
         now = time.perf_counter()
         iterations.append(Iteration(bound, nodes, now - iter_start))
         done_nodes += nodes
@@ -268,4 +312,16 @@ def ida_star(
             raise RuntimeError(f"no solution within {max_bound} moves (is the position solvable?)")
 
 
-__all__ = ["Cancelled", "Iteration", "Progress", "SECONDS_DIGITS", "SearchResult", "Searcher", "SearcherFactory", "TICK_NODES", "ida_star"]
+__all__ = [
+    "Cancelled",
+    "Iteration",
+    "Progress",
+    "SECONDS_DIGITS",
+    "SearchResult",
+    "Searcher",
+    "SearcherFactory",
+    "Stop",
+    "TICK_NODES",
+    "ida_star",
+    "ida_steps",
+]

@@ -61,18 +61,25 @@ edges it could forbid less than the exact enumeration; on every shape where both
 
 **Goals.**  The pruning is about positions reached twice, whatever the goal; the mirror-image
 halving also needs the goal to be its own mirror image (:func:`tables_for`).
+
+**Set-up within a time limit.**  Building the 4x4 tables takes about a second natively (several in
+the browser), before any node is searched.  Inside :func:`checking_setup` the build calls its
+*check* every :data:`SETUP_CHECK_STEPS` steps, which may raise to stop it (a time limit or a
+cancel that covers the set-up: the anytime prover's); tables stopped half-way are not kept.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from fifteen.board import DELTAS, Shape, neighbours, transpose_squares, transpose_tiles
 from fifteen.errors import InputError
+from fifteen.search.slices import Steps, drive, due, resumable
 
 #: Length of the longest forbidden sequence looked for (3,716 automaton states on 4x4).
 PRUNE_DEPTH = 10
@@ -82,6 +89,29 @@ PRUNE_DEPTH_MEDIUM = 8
 EXACT_MAX_SQUARES = 25
 #: ... up to this length.
 OPEN_BOARD_DEPTH = 8
+
+
+#: Steps of a table build between two calls of the set-up check (:func:`checking_setup`).
+SETUP_CHECK_STEPS = 1 << 10
+_setup_check: Callable[[], None] | None = None
+
+
+@contextmanager
+def checking_setup(check: Callable[[], None] | None) -> Iterator[None]:
+    """Within it, the tables built call *check* every :data:`SETUP_CHECK_STEPS` steps (see the
+    module docstring); *check* raises to stop the build."""
+    global _setup_check
+    previous, _setup_check = _setup_check, check
+    try:
+        yield
+    finally:
+        _setup_check = previous
+
+
+def _setup_step(step: int, every: int = SETUP_CHECK_STEPS) -> None:
+    """Call the set-up check (if any) at every *every*-th *step*."""
+    if _setup_check is not None and not step % every:
+        _setup_check()
 
 
 @dataclass(frozen=True)
@@ -96,6 +126,13 @@ class Move:
 def _forbidden_sequences(
     n: int, exits: Sequence[Sequence[tuple]], depth: int, mirror=None, starts: Sequence[int] | None = None
 ) -> dict[tuple, tuple]:
+    """:func:`_forbidden_steps` run to the end."""
+    return drive(_forbidden_steps(n, exits, depth, mirror, starts))
+
+
+def _forbidden_steps(
+    n: int, exits: Sequence[Sequence[tuple]], depth: int, mirror=None, starts: Sequence[int] | None = None
+) -> Steps[dict[tuple, tuple]]:
     """Blank paths that reach a position an earlier path from the same square reached, each
     with that earlier path (its *twin*); from every square (or those of *starts*) of a board of
     *n* squares whose square b has the moves ``exits[b] = [(key, square the blank goes to)]``.
@@ -106,7 +143,9 @@ def _forbidden_sequences(
     Paths are taken layer by layer (shorter first); within a layer in generation
     order, or — given *mirror* (move id -> mirrored move id) — ordered by
     ``(min(path, mirror(path)), path > mirror(path))``, an order the mirror
-    preserves except between a path and its own mirror image.
+    preserves except between a path and its own mirror image.  Steps
+    (:mod:`fifteen.search.slices`): the enumeration (a second or two on 4x4 and 5x5 in the
+    browser) pauses at the end of each time slice.
     """
     forbidden: dict[tuple, tuple] = {}
     seen: dict[tuple[int, bytes], tuple] = {}
@@ -116,9 +155,14 @@ def _forbidden_sequences(
         start[x] = BLANK_MARK
         seen[(x, start.tobytes())] = ()
         layer.append(((), x, start.tobytes(), x))
+    steps = 0
     for k in range(1, depth + 1):
         cands = []
-        for path, x, pos, b in layer:
+        for i, (path, x, pos, b) in enumerate(layer):
+            steps += 1
+            _setup_step(steps)
+            if not i & 1023 and due():
+                yield
             for m, s in exits[b]:
                 longer = path + (m,)
                 if any(longer[i:] in forbidden for i in range(1, k - 1)):
@@ -136,7 +180,11 @@ def _forbidden_sequences(
 
             cands.sort(key=key)
         nxt = []
-        for longer, x, after, s in cands:
+        for i, (longer, x, after, s) in enumerate(cands):
+            steps += 1
+            _setup_step(steps)
+            if not i & 4095 and due():
+                yield
             key2 = (x, after)
             twin = seen.get(key2)
             if twin is not None:
@@ -184,7 +232,8 @@ def _open_board_forbidden(shape: Shape, moves: list[Move], depth: int) -> set[tu
     on the board with their twins, as move ids."""
     ids = {(mv.blank_from, mv.blank_to): m for m, mv in enumerate(moves)}
     forbidden = set()
-    for word, twin in open_board_sequences(depth).items():
+    for step, (word, twin) in enumerate(open_board_sequences(depth).items(), 1):
+        _setup_step(step, 16)  # (a pass over the board per word)
         for x in range(shape.size):
             squares = _walk(shape, x, word)
             if squares is not None and _walk(shape, x, twin) is not None:
@@ -239,6 +288,7 @@ def _pruning_automaton(moves: list[Move], from_square: list[list[int]], n: int, 
     while i < len(order):
         b, u = order[i]
         i += 1
+        _setup_step(i)
         row = []
         for m in from_square[b]:
             v = step(u, m)
@@ -290,7 +340,9 @@ class MoveTables:
             forbidden = _open_board_forbidden(shape, self.moves, depth)
         else:
             exits = [[(m, self.moves[m].blank_to) for m in ms] for ms in from_square]
-            forbidden = set(_forbidden_sequences(n, exits, depth, mirror))
+            # (paused at the end of a time slice, the enumeration goes on when these tables are asked again)
+            key = ("forbidden sequences", shape, depth, mirror_closed)
+            forbidden = set(resumable(key, lambda: _forbidden_steps(n, exits, depth, mirror)))
         if mirror is not None:
             forbidden = {f for f in forbidden if tuple(mirror[m] for m in f) in forbidden}
         table = _pruning_automaton(self.moves, from_square, n, forbidden)

@@ -12,20 +12,28 @@
 import { directionsToTiles } from "./board.js";
 import { formatCount } from "./format.js";
 
-/** A Solve of a board with more squares than this gives an anytime answer (the optimal search is out of reach past 5x5). */
-export const ANYTIME_SQUARES = 25;
-
-/** Seconds an anytime solve improves its answer before it stops (Stop keeps the best before). */
-export const ANYTIME_SECONDS = 60;
+// The limits are the solver's (fifteen.schema.page_limits, in the API's info: `limits`), not copies.
 
 /** The progress reports of an anytime solve carry this kind. */
 export const ANYTIME_KIND = "anytime";
 
-/** True when a Solve of `board` runs the anytime search by default. */
-export const anytimeByDefault = (board) => board.tiles.length > ANYTIME_SQUARES;
+/**
+ * True when a Solve of `board` runs the anytime search by default: the solver's answer for the
+ * position (its `bounds` result's `anytime`: fifteen.limits.past_optimal_reach), or, before that
+ * answer has come, for its size (more squares than limits.anytime_squares).
+ */
+export function anytimeByDefault(board, bounds = null, limits = null) {
+  if (typeof bounds?.anytime === "boolean") return bounds.anytime;
+  return !!limits && board.tiles.length > limits.anytime_squares;
+}
 
-/** The solve's params for an anytime answer of `board` (fifteen.api's solve). */
-export const anytimeParams = (board, bound) => ({ ...board.params(), bound, anytime: true, time_limit: ANYTIME_SECONDS });
+/** The solve's params for an anytime answer of `board` (fifteen.api's solve), for the page's time limit (limits.time_limit). */
+export const anytimeParams = (board, bound, limits = null) => ({
+  ...board.params(),
+  bound,
+  anytime: true,
+  ...(limits?.time_limit ? { time_limit: limits.time_limit } : {}),
+});
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -74,9 +82,9 @@ export function anytimeSolution(board, report) {
 }
 
 // ---------------------------------------------------------------- the pool's anytime answer
-// With two workers or more (solver/anytime-job.js), one proves the lower bound (IDA* iterations of
-// fifteen.anytime.browser's anytime_prove) while the others improve the best path
-// (anytime_improve); the tally below combines what they say, as fifteen.anytime.parallel does
+// With two workers or more (solver/anytime-solve.js), one proves the lower bound (IDA* iterations of
+// fifteen.parallel.anytime_page's anytime_prove) while the others improve the best path
+// (anytime_improve); the tally below combines what they say, as fifteen.parallel.anytime_processes does
 // natively: the best path is the shortest any worker found, the lower bound the largest any
 // proved, and the answer is optimal once the two meet.
 
@@ -93,6 +101,7 @@ export class AnytimeTally {
     this.best = null; // {path, moves}: the blank's squares and the tiles that slide
     this.roles = Array.from({ length: workers }, () => ({ role: Role.STARTING }));
     this.improvements = []; // {seconds, length, lower_bound}, one per change once a solution is known
+    this.iterations = []; // the prover's finished iterations {bound, nodes, seconds}
   }
 
   get length() {
@@ -124,6 +133,7 @@ export class AnytimeTally {
    * finds a solution proves it optimal.  True when the best or the bound changed.
    */
   proved(r) {
+    if (r.outcome === "refuted" || r.outcome === "found") this.iterations.push({ bound: r.threshold, nodes: r.nodes || 0, seconds: r.seconds || 0 });
     if (r.outcome === "refuted") return this.raise(r.threshold + 2);
     if (r.outcome !== "found") return false;
     const raised = this.raise(r.threshold);
@@ -143,7 +153,10 @@ export class AnytimeTally {
     return this.report(seconds);
   }
 
-  /** The progress report of the anytime contract (model/anytime.js's top), with `workers`: each worker's role. */
+  /**
+   * The progress report of the anytime contract (model/anytime.js's top), with `workers`: each
+   * worker's role, and `iterations`: the prover's finished ones.
+   */
   report(seconds) {
     return {
       kind: this.best ? ANYTIME_KIND : WORKERS_KIND,
@@ -153,22 +166,28 @@ export class AnytimeTally {
       optimal: this.optimal,
       moves: this.best ? this.best.moves : null,
       workers: this.roles.map((r) => ({ ...r })),
+      iterations: this.iterations.map((it) => ({ ...it })),
     };
   }
 }
 
 /**
- * The workers line of a pool's anytime answer: "worker 1: improving, best 82 · worker 2:
- * proving ≥ 80" (proving ≥ N: the IDA* iteration running would prove N when it ends without a
- * solution); `best`: the best length so far.
+ * The workers line of a pool's anytime answer: "Worker 1 is improving the answer (best 82 moves)
+ * · worker 2 is proving optimal ≥ 80 (1.2 M nodes)".  A prover's IDA* iteration of threshold T
+ * proves T + 2 when it ends without a solution; a threshold below the lower bound proven so far
+ * (`lower`: the solver raises it to the root's own bound) is not said.  `best`: the best length so far.
  */
-export function workersText(roles, best = null) {
+export function workersText(roles, best = null, lower = 0) {
   return roles
     .map((r, i) => {
-      const name = `worker ${i + 1}`;
-      if (r.role === Role.PROVING) return `${name}: proving ≥ ${r.threshold + 2}${r.nodes ? ` (${formatCount(r.nodes)} nodes)` : ""}`;
-      if (r.role === Role.IMPROVING) return `${name}: improving${best !== null ? `, best ${best}` : ""}`;
-      return `${name}: ${r.role}`;
+      const name = `${i ? "worker" : "Worker"} ${i + 1}`;
+      if (r.role === Role.PROVING) {
+        const nodes = r.nodes ? ` (${formatCount(r.nodes)} nodes)` : "";
+        const known = r.threshold > 0 && r.threshold >= lower;
+        return `${name} is proving ${known ? `optimal ≥ ${r.threshold + 2}` : "the lower bound"}${nodes}`;
+      }
+      if (r.role === Role.IMPROVING) return `${name} is improving the answer${best !== null ? ` (best ${best} moves)` : ""}`;
+      return `${name} is ${r.role === Role.STARTING ? "starting" : "idle"}`;
     })
     .join(" · ");
 }

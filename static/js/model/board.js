@@ -9,11 +9,16 @@
 // direction the BLANK moves: U, D, L, R.
 //
 // The solvability rule (isSolvable) repeats py/fifteen/board.py's
-// solvability_problem on purpose: the page shuffles a board the moment it
-// opens, 10-20 s before the Python solver has loaded, and Shuffle must not wait
-// for (or depend on) the worker.  Every position still reaches the solver,
-// which checks it again.  tests/js/board.test.mjs checks this copy against a
-// breadth-first search of the reachable positions on the small boards.
+// solvability_problem on purpose, the one fact of the solver the page keeps a
+// copy of: the page shuffles a board the moment it opens, 10-20 s before the
+// Python solver has loaded, and Shuffle must not wait for (or depend on) the
+// worker.  It is used only where the page must work before the solver has
+// loaded: Shuffle and a new size (randomTiles), a share link drawn at once
+// (control/text.js linkDrawable), a goal chosen while the solver loads
+// (control/goal.js; once it has loaded, the solver says).  Every position still
+// reaches the solver, which checks it again.  tests/js/board.test.mjs checks
+// this copy against a breadth-first search of the reachable positions on the
+// small boards.
 
 /** The sides a board may have (fifteen.board's MIN_SIDE .. MAX_SIDE). */
 export const MIN_SIDE = 2;
@@ -206,9 +211,9 @@ export class Board {
     return `${this.shape}:${this.text()}${name === "standard" ? "" : `|${this.goalText()}`}`;
   }
 
-  /** The position as fifteen.api takes it: {text, shape}, and goal when it is not the standard one. */
+  /** The position as fifteen.api takes it, checked: {tiles, shape} (no text for the solver to parse again), and goal when it is not the standard one. */
   params() {
-    return { text: this.text(), shape: this.shape, ...(this.goalName === "standard" ? {} : { goal: this.goal.slice() }) };
+    return { tiles: this.tiles.slice(), shape: this.shape, ...(this.goalName === "standard" ? {} : { goal: this.goal.slice() }) };
   }
 
   get blank() {

@@ -30,14 +30,16 @@ export function shorten(text, max = 300) {
   return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
 }
 
+/** Bytes as the page says them, in decimal units (1 MB = 10^6 bytes, as the README's sizes). */
 export function formatBytes(b) {
   if (!b && b !== 0) return "";
-  if (b < 1024) return `${b} B`;
-  if (b < 1024 * 1024) return `${(b / 1024).toFixed(0)} KB`;
-  return `${(b / 1024 / 1024).toFixed(1)} MB`;
+  if (b < 1e3) return `${b} B`;
+  if (b < 1e6) return `${(b / 1e3).toFixed(0)} kB`;
+  if (b < 1e9) return `${(b / 1e6).toFixed(1)} MB`;
+  return `${(b / 1e9).toFixed(2)} GB`;
 }
 
-const MB = 1024 * 1024;
+const MB = 1e6;
 
 /** A pack's size: whole megabytes from 1 MB on. */
 export const formatPackSize = (b) => (b >= MB ? `${Math.round(b / MB)} MB` : formatBytes(b));
@@ -45,7 +47,7 @@ export const formatPackSize = (b) => (b >= MB ? `${Math.round(b / MB)} MB` : for
 /** The pack's table, plus while loading the downloaded file and, for xz, the decoder's 64 MiB dictionary. */
 export function packMemoryText(pack) {
   if (!pack.memory_bytes) return "needs about 400 MB of memory while loading";
-  const bytes = pack.memory_bytes + (pack.bytes || 0) + (pack.compression === "xz" ? 64 * MB : 0);
+  const bytes = pack.memory_bytes + (pack.bytes || 0) + (pack.compression === "xz" ? 64 * 2 ** 20 : 0);
   const mb = bytes / MB;
   const round = mb >= 100 ? Math.ceil(mb / 100) * 100 : Math.max(1, Math.ceil(mb));
   return `needs about ${round} MB of memory while loading`;
@@ -66,13 +68,7 @@ export function currentIteration(p) {
   return p;
 }
 
-/** Spread of growth ratios (max/min) beyond which no estimate is given. */
-export const MAX_GROWTH_SPREAD = 3;
-
-/** A search whose next iteration would take longer than this (s) is called beyond reach. */
-export const BEYOND_REACH_SECONDS = 3600;
-
-/** A duration rounded to one unit (s, min, h, days): estimates are not precise. */
+/** A duration rounded to one unit (s, min, h, days): estimates are not precise (fifteen.search.estimate.rough_duration). */
 export function formatRough(s) {
   if (s < 60) return `${Math.max(1, Math.round(s))} s`;
   if (s < 3600) return `${Math.round(s / 60)} min`;
@@ -87,37 +83,53 @@ export function formatRange(low, high) {
   return a === b ? `about ${a}` : `${a} – ${b}`;
 }
 
+/** "×9.8–×11.1": the growth per iteration an estimate assumes. */
+const growthText = ([low, high]) => (low.toFixed(1) === high.toFixed(1) ? `×${low.toFixed(1)}` : `×${low.toFixed(1)}–×${high.toFixed(1)}`);
+
 /**
- * The progress line's estimate for p = {bound, iteration_nodes, iterations}
- * at `rate` nodes/s: an ETA only when the last iterations support it (at
- * least three finished, so two growth ratios, agreeing within a factor
- * MAX_GROWTH_SPREAD), as a range from the smallest to the largest recent
- * growth; "beyond reach" when even the smallest growth puts the rest of the
- * current iteration past BEYOND_REACH_SECONDS.  `suggestion` is appended then.
+ * What the progress line says of the time ahead, from the solver's estimate (p.estimate: the one
+ * rule, fifteen.search.estimate; {bound, growth, running, longest, whole, soonest_share}, node
+ * counts from the running iteration's start, pairs [soonest, latest]) at `rate` nodes/s, the
+ * running iteration having searched p.iteration_nodes.  `limits`: the solver's (info.limits:
+ * out_of_reach_seconds); `suggestion`: what to try when the search is long.
+ * Returns {text, offer, outOfReach}, decided as Estimate.slow and Estimate.out_of_reach decide:
+ * `offer` when the running iteration, if it holds no solution, needs more than
+ * out_of_reach_seconds (a fast answer is the better offer; the iteration may still hold the
+ * solution); `outOfReach` when even its soonest end (soonest_share of what is left of it) is
+ * farther.  The text: the running iteration's time if it holds no solution, and the whole
+ * search's when the solver gives one (near the board's longest optimum), as a range "if the
+ * shortest solution has M moves, the most this position can need".
  */
-export function estimateText(p, rate, { suggestion = "" } = {}) {
-  const its = (p.iterations || []).filter((it) => it.nodes > 0);
-  if (its.length < 3 || !rate) {
-    return its.length ? "No time estimate yet: it needs the growth of three finished iterations." : "";
+export function estimateText(p, rate, { limits = null, suggestion = "" } = {}) {
+  const none = { text: "", offer: false, outOfReach: false };
+  const e = p.estimate;
+  if (!e || !rate || e.bound !== p.bound) {
+    return (p.iterations || []).length && !p.found ? { ...none, text: "No time estimate yet: it needs three finished iterations that grow alike." } : none;
   }
-  const ratios = [];
-  for (let i = Math.max(1, its.length - 3); i < its.length; i++) ratios.push(its[i].nodes / its[i - 1].nodes);
-  const low = Math.min(...ratios);
-  const high = Math.max(...ratios);
-  if (low <= 1 || high / low > MAX_GROWTH_SPREAD) {
-    return `No time estimate: the iterations grow irregularly (×${low.toFixed(1)} to ×${high.toFixed(1)}).`;
+  const left = (nodes) => Math.max(0, nodes - (p.iteration_nodes || 0)) / rate;
+  const limit = limits?.out_of_reach_seconds ?? Infinity;
+  const last = !!e.whole && e.bound >= e.longest; // the last iteration the longest optimum allows: it holds the solution
+  const outOfReach = e.soonest_share * left(e.running[0]) > limit;
+  const offer = outOfReach || left(last ? e.whole[0] : e.running[0]) > limit;
+  const running = formatRange(...e.running.map(left));
+  if (outOfReach) {
+    return {
+      text: `The optimal search is out of reach here: bound ${e.bound} alone needs ${running} at this rate, and even if it holds the solution it most likely ends after more than ${formatRough(limit)}. A fast answer takes seconds; this search may go on. ${suggestion}`.trim(),
+      offer,
+      outOfReach,
+    };
   }
-  const last = its[its.length - 1].nodes;
-  const done = p.iteration_nodes || 0;
-  const leftLow = Math.max(0, last * low - done) / rate;
-  const leftHigh = Math.max(0, last * high - done) / rate;
-  if (leftLow > BEYOND_REACH_SECONDS) {
-    return `Beyond reach with this bound: bound ${p.bound} alone needs more than ${formatRange(leftLow, leftLow)} at this speed. ${suggestion}`.trim();
+  const parts = [];
+  if (!last && (p.iteration_nodes || 0) > e.running[1]) {
+    parts.push(`Bound ${e.bound} is taking longer than the last iterations' growth (${growthText(e.growth)}) predicted.`);
+  } else if (!last) {
+    const more = offer ? ": a fast answer takes seconds." : ".";
+    parts.push(`If no solution has ${e.bound} moves, bound ${e.bound} ends in ${running} (growth ${growthText(e.growth)} per iteration)${more}`);
   }
-  if (done > last * high) {
-    return `Bound ${p.bound} is taking longer than the last iterations' growth (×${low.toFixed(1)}–×${high.toFixed(1)}) predicted.`;
+  if (e.whole) {
+    parts.push(`If the shortest solution has ${e.longest} moves, the most this position can need, the search ends in ${formatRange(...e.whole.map(left))} at this rate; sooner if it has fewer.`);
   }
-  return `If no solution has ${p.bound} moves, bound ${p.bound} ends in ${formatRange(leftLow, leftHigh)} (growth ×${low.toFixed(1)}–×${high.toFixed(1)} per iteration).`;
+  return { text: parts.join(" "), offer, outOfReach };
 }
 
 /**
@@ -134,56 +146,6 @@ export function exampleTimeText(ex) {
 /** What a solve's or bounds' goal_frame (fifteen.frame) says, as a sentence ("" for the standard goal). */
 export function goalFrameText(frame) {
   return frame ? `Goal: ${frame.charAt(0).toLowerCase()}${frame.slice(1)}.` : "";
-}
-
-/**
- * The whole optimal search, not only its running iteration.  The model: IDA* runs one iteration
- * per cost bound (b, b+2, b+4 ...), each about the same factor g larger than the one before (g:
- * the geometric mean of the last growth ratios, up to three, when they agree within
- * MAX_GROWTH_SPREAD); nothing says where the optimum lies, so the estimate assumes a plausible
- * one, WHOLE_STEPS more iterations after the running one (bound b + 2 * WHOLE_STEPS: the
- * optimum is usually that close once the bound has risen for three iterations with a strong
- * bound, and an estimate that assumes less would promise too much).  With N the last finished
- * iteration's nodes and d the running one's nodes so far, the search left is
- *     N * (g + g^2 + ... + g^(WHOLE_STEPS + 1)) - d   nodes
- * at `rate` nodes per second.  Returns {seconds, bound, growth} (bound: the last iteration it
- * counts), or null when there is no estimate (fewer than three finished iterations, no rate,
- * growth irregular or not above 1).
- */
-export const WHOLE_STEPS = 2;
-
-/** A whole search longer than this (s) at its rate is out of reach here: the page says so and offers a fast answer. */
-export const OUT_OF_REACH_SECONDS = 600;
-
-export function wholeSearch(p, rate) {
-  const its = (p.iterations || []).filter((it) => it.nodes > 0);
-  if (its.length < 3 || !rate || p.bound === undefined) return null;
-  const ratios = [];
-  for (let i = Math.max(1, its.length - 3); i < its.length; i++) ratios.push(its[i].nodes / its[i - 1].nodes);
-  const low = Math.min(...ratios);
-  const high = Math.max(...ratios);
-  if (low <= 1 || high / low > MAX_GROWTH_SPREAD) return null;
-  const g = Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length);
-  let nodes = 0;
-  let next = its[its.length - 1].nodes;
-  for (let k = 0; k <= WHOLE_STEPS; k++) {
-    next *= g;
-    nodes += next;
-  }
-  return { seconds: Math.max(0, nodes - (p.iteration_nodes || 0)) / rate, bound: p.bound + 2 * WHOLE_STEPS, growth: g };
-}
-
-/**
- * The whole search's estimate in words: "" when there is none; past OUT_OF_REACH_SECONDS, that
- * the optimal search is out of reach here (it may go on).
- */
-export function wholeSearchText(whole) {
-  if (!whole) return "";
-  const time = formatRange(whole.seconds, whole.seconds);
-  if (whole.seconds > OUT_OF_REACH_SECONDS) {
-    return `The optimal search is out of reach here: ${time} at this rate (up to bound ${whole.bound}, growth ×${whole.growth.toFixed(1)}). A fast answer takes seconds; this search may go on.`;
-  }
-  return `The whole search: ${time} at this rate if the shortest solution has at most ${whole.bound} moves.`;
 }
 
 /** "Shortest solution ≥ N moves": what the search has proved so far (the current bound). */

@@ -5,8 +5,9 @@
 // (the controllers keep only their timers), and nothing writes these fields but the methods
 // below.  Pure: no DOM, no timers, no worker (tests/js/page-model.test.mjs drives it under
 // node --test).  Each method that changes what is shown returns a list of effects (plain
-// objects) that main.js carries out: start or cancel a solve, write the URL, render, focus
-// the result, ask before discarding a solution.
+// objects) that main.js carries out: write the URL, render, focus the result, ask before
+// discarding a solution, stop a solve that a position change from the address bar cancels.  A
+// solve is started, stopped and ended by control/solving.js, which calls these methods itself.
 //
 // The rules, in short:
 //   * Every change of position (shuffle, goal, size, example, valid text, a
@@ -70,6 +71,32 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** "optimal" for the optimal search's answer; "proven optimal" for an anytime answer whose lower bound met its length. */
 const optimalWord = (result) => (result.stopped !== undefined ? "proven optimal" : "optimal");
+
+/**
+ * Why a solve's `result` cannot be shown as the answer for `board`, or "": its blank directions
+ * must replay from the board to its goal, slide the tiles its `moves` name, number `length`,
+ * and no lower bound proven for it (the result's own, or `proven` by a search stopped before)
+ * may exceed that length.  The rule of fifteen.optimal.check_answer, checked once more where
+ * the answer is shown: the solver replays its answers, and a page must not trust a worker's.
+ */
+export function answerProblem(board, result, proven = 0) {
+  const directions = result?.directions;
+  const moves = result?.moves;
+  if (typeof directions !== "string" || !Array.isArray(moves) || moves.length !== directions.length || result.length !== moves.length) {
+    return "The solver's answer is malformed (its moves and directions do not agree). Reload the page.";
+  }
+  const b = board.clone();
+  for (let i = 0; i < directions.length; i++) {
+    if (b.moveBlank(directions[i]) !== moves[i]) return `The solver's answer does not replay: move ${i + 1} is not a move of this position. ${DAMAGED}`;
+  }
+  if (!b.isGoal()) return `The solver's ${result.length}-move answer does not reach the goal. ${DAMAGED}`;
+  const lower = Math.max(result.lower_bound ?? 0, proven || 0);
+  if (lower > result.length) return `The solver's ${result.length}-move answer is shorter than the lower bound ${lower} it proved. ${DAMAGED}`;
+  return "";
+}
+
+/** What a contradicting answer says of its cause and cure. */
+const DAMAGED = "A database file is damaged: reload the page to fetch it again; if it stays, rebuild the databases (make db).";
 
 export class PageModel {
   /** board: the first position shown. */
@@ -231,6 +258,15 @@ export class PageModel {
     this.textDirty = false;
   }
 
+  /** The text field was emptied: no old error stays, and the board is what a Solve solves. */
+  textCleared() {
+    this.text = "";
+    this.textDirty = false;
+    const had = this.textError;
+    this.textError = "";
+    return had && !this.job && this.ready ? [this.solution ? this.solvedStatus() : this.idleStatus()] : [];
+  }
+
   /** The text was checked and is the position (the board follows through setPosition). */
   textValid() {
     this.textDirty = false;
@@ -247,7 +283,8 @@ export class PageModel {
     if (this.job) {
       // Controls are disabled while solving; only the address bar can get here.
       if (source !== Source.HISTORY && source !== Source.LINK) return [];
-      effects.push(...this.cancelJob("the position changed"));
+      const job = this.job;
+      if (!job.cancelling) effects.push(...this.cancelJob("the position changed"), { type: "cancel", job, why: "the position changed" });
     }
     const same = positionKey(board) === positionKey(this.position);
     if (same && source !== Source.EXAMPLE && source !== Source.START && !this.solution) {
@@ -400,7 +437,8 @@ export class PageModel {
   /**
    * Solve was clicked (or Ctrl+Enter) at time `now` (ms) with bound `bound`; `anytime`: a fast
    * answer improved while it runs (model/anytime.js), not the optimal search; `proven`: a lower
-   * bound already proven (by an optimal search stopped for it).
+   * bound already proven (by an optimal search stopped for it).  A solve that starts is
+   * `this.job` (control/solving.js runs it); the effects only show it.
    */
   solveRequested(bound, now, { anytime = false, proven = null } = {}) {
     if (this.job) return [];
@@ -415,12 +453,7 @@ export class PageModel {
     this.job = { id: ++this.jobSeq, board: this.position.clone(), bound, startedAt: now, cancelling: false, proven, anytime, best: null };
     this.solution = null;
     this.playbackIndex = 0;
-    return [
-      { type: "clearSolution" },
-      this.setStatus(Status.SOLVING, "Solving…"),
-      { type: "solve", job: this.job },
-      { type: "render" },
-    ];
+    return [{ type: "clearSolution" }, this.setStatus(Status.SOLVING, "Solving…"), { type: "render" }];
   }
 
   /** Cancel was clicked (or Escape) at time `now` (ms). */
@@ -430,10 +463,11 @@ export class PageModel {
     return this.cancelJob("");
   }
 
+  /** The solve is being cancelled (`why`: "" for the user's Cancel); whoever cancels it stops it in the solver (control/solving.js stop). */
   cancelJob(why) {
     if (!this.job || this.job.cancelling) return [];
     this.job.cancelling = true;
-    return [this.setStatus(Status.CANCELLED, `Cancelling${why ? ` (${why})` : ""}…`), { type: "cancel", job: this.job, why }];
+    return [this.setStatus(Status.CANCELLED, `Cancelling${why ? ` (${why})` : ""}…`)];
   }
 
   /** The solver stopped after a cancel: restarted (the worker had to be replaced) or not, after `seconds`. */
@@ -443,7 +477,7 @@ export class PageModel {
     const how = restarted ? `the solver had to restart (${seconds})` : `stopped in ${seconds}, no restart needed`;
     const reason = why ? ` because ${why}` : "";
     if (job.best && !why) return this.keepBest(job, `Stopped in ${seconds}${restarted ? " (the solver restarted)" : ""}; the best found is kept`);
-    return [this.setStatus(Status.CANCELLED, `Cancelled${reason}: ${how}.${this.provenText(job)}`), { type: "render" }, { type: "solvingEnded" }];
+    return [this.setStatus(Status.CANCELLED, `Cancelled${reason}: ${how}.${this.provenText(job)}`), { type: "render" }];
   }
 
   /** An improvement of the anytime search of `job`: `best` (model/anytime.js anytimeSolution) is kept; the status says it. */
@@ -458,7 +492,7 @@ export class PageModel {
     this.solution = { start: job.board, bound: job.bound, result: job.best, epoch: this.solverEpoch };
     this.playbackIndex = 0;
     const status = this.setStatus(Status.CANCELLED, `${what}: ${anytimeText(job.best, job.proven)}.`);
-    return [{ type: "solvingEnded" }, { type: "showSolution", focus: true }, status, { type: "render" }];
+    return [{ type: "showSolution", focus: true }, status, { type: "render" }];
   }
 
   /** A progress report for `job`: the status speaks only when the bound rises (throttled announcements). */
@@ -481,9 +515,14 @@ export class PageModel {
     return this.setStatus(Status.SOLVED, `Solved: ${plural(r.length, "move")}, ${optimalWord(r)}.`);
   }
 
-  /** The solver answered `result` for `job`. */
+  /**
+   * The solver answered `result` for `job`.  An answer is put on the board only when it replays
+   * (answerProblem): one that does not is a damaged database's error, never a solution shown.
+   */
   solveDone(job, result, { seconds = "" } = {}) {
     if (this.job !== job || job.cancelling) return []; // a stale answer, or cancelDone will follow
+    const problem = answerProblem(job.board, result, job.proven);
+    if (problem) return this.solveFailed(job, { type: "asset", code: "asset_corrupt", message: problem });
     this.job = null;
     if (job.proven && result.lower_bound !== undefined) result.lower_bound = Math.max(result.lower_bound, job.proven);
     if (result.optimal === false && result.lower_bound >= result.length) result.optimal = true; // proven by the search stopped before
@@ -495,7 +534,7 @@ export class PageModel {
       const why = STOPPED_TEXT[result.stopped];
       status.text = this.status.text = `Best found${seconds ? ` in ${seconds}` : ""}: ${anytimeText(result)}${why ? ` (${why})` : ""}.`;
     } else if (seconds) status.text = this.status.text = `Solved in ${seconds}: ${plural(result.length, "move")}, ${optimalWord(result)}.`;
-    return [{ type: "solvingEnded" }, { type: "showSolution", focus: true }, status, { type: "render" }];
+    return [{ type: "showSolution", focus: true }, status, { type: "render" }];
   }
 
   /** The solve of `job` was stopped to make way for another job; `reason`: "Stopped for the comparison." */
@@ -503,14 +542,14 @@ export class PageModel {
     if (this.job !== job || job.cancelling) return [];
     this.job = null;
     if (job.best) return this.keepBest(job, `Solve ${reason.charAt(0).toLowerCase()}${reason.slice(1, -1)}; the best found is kept`);
-    return [this.setStatus(Status.CANCELLED, `Solve ${reason.charAt(0).toLowerCase()}${reason.slice(1)}${this.provenText(job)}`), { type: "solvingEnded" }, { type: "render" }];
+    return [this.setStatus(Status.CANCELLED, `Solve ${reason.charAt(0).toLowerCase()}${reason.slice(1)}${this.provenText(job)}`), { type: "render" }];
   }
 
   /** The solve of `job` failed with `error` ({type, message}). */
   solveFailed(job, error) {
     if (this.job !== job || job.cancelling) return []; // cancelDone will follow
     this.job = null;
-    if (error.type === "cancelled") return [this.setStatus(Status.CANCELLED, "Cancelled: the solver stopped."), { type: "solvingEnded" }, { type: "render" }];
-    return [{ type: "solvingEnded" }, this.setStatus(Status.ERROR, `Error: ${error.message}`), { type: "showError", error }, { type: "render" }];
+    if (error.type === "cancelled") return [this.setStatus(Status.CANCELLED, "Cancelled: the solver stopped."), { type: "render" }];
+    return [this.setStatus(Status.ERROR, `Error: ${error.message}`), { type: "showError", error }, { type: "render" }];
   }
 }

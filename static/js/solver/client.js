@@ -1,16 +1,16 @@
 // The page's side of the worker protocol (solver/protocol.js).
 //
 // SolverClient owns one solver Web Worker: it starts it, turns requests into
-// promises, forwards loading/progress events, and cancels a solve — through
-// the interrupt buffer when the page is cross-origin isolated, otherwise by
-// terminating the worker and starting a fresh one (Python cannot be stopped
-// from outside).
+// promises, forwards loading/progress events, and cancels a request: a CANCEL
+// message, which the worker hears between two time slices of its call (every
+// engine, every visit: no shared memory needed), plus the interrupt buffer when
+// the page is cross-origin isolated; a worker that does not answer is restarted.
 //
 // The controller (main.js) uses only this class's public surface: start(),
 // call(), solve(), loadPack(), cancel(), skip, interrupt, readyPromise and the
 // handlers; a pool of several workers can offer the same surface.
 
-import { ErrorType, FromWorker, SIGINT, Stage, message } from "./protocol.js";
+import { ErrorType, FromWorker, Method, SIGINT, Stage, message } from "./protocol.js";
 import { newSolverWorker, pageControlled, takeStartedWorker } from "./start.js";
 
 export class SolverError extends Error {
@@ -55,20 +55,34 @@ export function workerFailure(text, { started = false, retried = false } = {}) {
   const when = started ? "stopped while working" : `could not start${retried ? ", twice (it was started again once)" : ""}`;
   return `The solver worker ${when}, and the browser gave no reason (often a lack of memory, or a script of the site that could not be loaded). Reload the page, or close other tabs and retry.`;
 }
+/**
+ * A worker that has not ended a cancelled request within this many ms (it answers within a
+ * slice, tens of ms) is taken for crashed or stuck, and restarted.
+ */
+export const CANCEL_WAIT_MS = 3000;
+
+/**
+ * Where the page is cross-origin isolated, a cancelled request that has not ended after this many
+ * ms (a step that is not sliced) is interrupted through the interrupt buffer (SIGINT).
+ */
+export const INTERRUPT_AFTER_MS = 250;
 
 /** The solver worker: the one started as the page opened (solver/start.js), else a new one. */
 const moduleWorker = () => takeStartedWorker()?.worker || newSolverWorker();
 
 export class SolverClient {
   /**
-   * handlers: {loading(msg), warning(msg), ready(msg), fatal(error), restart(), heap(bytes),
+   * handlers: {loading(msg), warning(msg), ready(msg), fatal(error), restart({silent}), heap(bytes),
    * started(count)} (heap: the worker's wasm memory as it reports it, at READY and after a pack's
-   * load; started: a worker was started, the count of them so far, restarts included);
-   * createWorker: makes the Worker (tests pass a fake one).
+   * load; started: a Worker was made, the first or a new one, with the count of them so far);
+   * createWorker: makes the Worker (tests pass a fake one); cancelWait, interruptAfter:
+   * CANCEL_WAIT_MS and INTERRUPT_AFTER_MS (tests: less).
    */
-  constructor(handlers, { createWorker = moduleWorker } = {}) {
+  constructor(handlers, { createWorker = moduleWorker, cancelWait = CANCEL_WAIT_MS, interruptAfter = INTERRUPT_AFTER_MS } = {}) {
     this.handlers = handlers;
     this.createWorker = createWorker;
+    this.cancelWait = cancelWait; // ms a cancelled request may take to end before the worker is restarted
+    this.interruptAfter = interruptAfter; // ms before a cancelled request is interrupted (isolated pages)
     this.worker = null;
     this.pending = new Map(); // id -> {resolve, reject, onProgress}
     this.nextId = 1;
@@ -238,7 +252,10 @@ export class SolverClient {
   failAll(err) {
     const pending = [...this.pending.values()];
     this.pending.clear();
-    for (const p of pending) p.reject(err);
+    for (const p of pending) {
+      p.reject(err);
+      for (const f of p.ended) f();
+    }
   }
 
   /** The worker's wasm memory in bytes (READY's or a pack load's heap_bytes), when it tells it. */
@@ -246,10 +263,11 @@ export class SolverClient {
     if (Number.isFinite(bytes) && bytes > 0) this.handlers.heap?.(bytes);
   }
 
-  /** Forget the request `id` and return its handlers. */
+  /** Forget the request `id` and return its handlers (a cancel waiting for its end hears it). */
   settle(id) {
     const p = this.pending.get(id);
     this.pending.delete(id);
+    if (p) for (const f of p.ended) queueMicrotask(f);
     return p;
   }
 
@@ -258,7 +276,7 @@ export class SolverClient {
     if (!this.worker) return Promise.reject(new SolverError(ErrorType.INTERNAL, "The solver is not running."));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
+      this.pending.set(id, { resolve, reject, onProgress, ended: [] });
       this.worker.postMessage(build(id));
     });
   }
@@ -268,9 +286,9 @@ export class SolverClient {
     return this.request((id) => message.call(id, method, params, { progress: !!onProgress }), onProgress);
   }
 
-  /** Solve params = {text, shape, bound}; onProgress(progress) during the search. */
+  /** Solve params = {text|tiles, shape, goal, bound, anytime, time_limit}: a CALL of Method.SOLVE; onProgress(progress) during the search. */
   solve(params, onProgress) {
-    return this.request((id) => message.solve(id, params), onProgress);
+    return this.call(Method.SOLVE, params, onProgress);
   }
 
   /**
@@ -313,35 +331,36 @@ export class SolverClient {
   }
 
   /**
-   * Cancel whatever runs.  With an interrupt buffer, Python raises
-   * KeyboardInterrupt and the worker survives; otherwise terminate and restart.
-   * Returns a promise that resolves when the solver is usable again.
+   * Stop what runs in the worker: a CANCEL of the request that runs (the oldest pending: the
+   * worker serves them in order), which the worker hears between two slices of its call (tens
+   * of milliseconds) and ends with a CANCELLED error; the worker then serves the next request,
+   * no restart.  Where the page is cross-origin isolated, a request still running after
+   * INTERRUPT_AFTER_MS (a step that is not sliced) gets SIGINT in the interrupt buffer.  Resolves
+   * once that request has ended;
+   * only a worker that does not answer within CANCEL_WAIT_MS (crashed or stuck) is restarted
+   * (handlers.restart({silent}) first: `silent`, the pool's own stop of a worker, not the
+   * page's), and the promise resolves once the new one is ready.  `hard`: restart at once.
    */
-  cancel({ hard = !this.interrupt } = {}) {
-    if (!hard && this.interrupt) {
-      // Python checks the buffer between bytecodes; if it does not stop within
-      // a moment (stuck outside Python), fall back to a restart.
-      Atomics.store(this.interrupt, 0, SIGINT);
-      const worker = this.worker;
-      return new Promise((resolve) => {
-        const check = setInterval(() => {
-          if (this.worker !== worker) return resolve(clearInterval(check));
-          if (this.pending.size === 0) {
-            clearInterval(check);
-            clearTimeout(timer);
-            resolve();
-          }
-        }, 50);
-        const timer = setTimeout(() => {
-          clearInterval(check);
-          if (this.worker === worker && this.pending.size) {
-            this.handlers.restart?.();
-            resolve(this.start(this.shape));
-          } else resolve();
-        }, 3000);
+  cancel({ hard = false, silent = false } = {}) {
+    const restart = () => {
+      this.handlers.restart?.({ silent });
+      return this.start(this.shape);
+    };
+    if (hard || !this.worker) return restart();
+    const [id, entry] = this.pending.entries().next().value || [];
+    if (id === undefined) return Promise.resolve();
+    this.worker.postMessage(message.cancel(id));
+    const worker = this.worker;
+    const interrupt = this.interrupt;
+    const running = () => this.worker === worker && this.pending.has(id);
+    return new Promise((resolve) => {
+      const sigint = interrupt ? setTimeout(() => running() && Atomics.store(interrupt, 0, SIGINT), this.interruptAfter) : 0;
+      const timer = setTimeout(() => resolve(running() ? restart() : undefined), this.cancelWait);
+      entry.ended.push(() => {
+        clearTimeout(timer);
+        clearTimeout(sigint);
+        resolve();
       });
-    }
-    this.handlers.restart?.();
-    return this.start(this.shape);
+    });
   }
 }

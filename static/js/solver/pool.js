@@ -9,16 +9,16 @@
 // the primary is ready (never delaying the first answer), each its own Pyodide
 // with the shape's databases (and the packs kept in Cache Storage).
 //
-// An anytime solve with helpers is solver/anytime-job.js's: a prover and improvers.
-// An optimal solve with helpers ready is fifteen.parallel.scheduler's search (py/fifteen/parallel/browser.py):
+// An anytime solve with helpers is solver/anytime-solve.js's: a prover and improvers.
+// An optimal solve with helpers ready is fifteen.parallel.scheduler's search (py/fifteen/parallel/page_pool.py):
 // the scheduler runs in the primary (PARALLEL_BEGIN / STEP: a coordinating worker
 // of its own would cost one more runtime and one more copy of the databases, up
 // to ~290 MB with the pack, for calls of a few milliseconds; they run only when
 // every task of an iteration is done, so they never wait behind a search); this
 // module hands the iteration's task bundles, largest first, to whichever worker
 // is free (the primary included), sums the live node counts of every worker for
-// the progress, stops the others as soon as a task finds a solution (interrupt
-// buffer when isolated, else terminate and restart in the background), asks the
+// the progress, stops the others as soon as a task finds a solution (a CANCEL
+// each hears within a time slice of its call: solver/client.js), asks the
 // worker that found it for the result (PARALLEL_RESULT, which replays it), and
 // puts the bundle of a helper that dies back in the queue.  Only a task that ran
 // to its end counts, so no partial answer is ever reported as optimal.
@@ -26,8 +26,8 @@
 import { goalTiles, parseShape } from "../model/board.js";
 import { ErrorType, Method } from "./protocol.js";
 import { SolverClient, SolverError } from "./client.js";
-import { AnytimeJob } from "./anytime-job.js";
-import { PoolJob } from "./pool-job.js";
+import { AnytimeSolve } from "./anytime-solve.js";
+import { PoolSolve } from "./pool-solve.js";
 import { WORKER_BASE_BYTES } from "./memory.js";
 
 /** At most this many workers, whatever the machine says. */
@@ -65,11 +65,16 @@ export class SolverPool {
     this.createClient = createClient;
     this.size = Math.max(1, size);
     this.helperDelay = helperDelay;
-    this.silent = false; // the primary restarts after a stop: the page is not told
+    this.silent = false; // the primary restarts after the pool's own stop of it: the page is not told
+    this.workersStarted = 0; // Workers made, the first ones and every restart (for automation: fifteenPool)
     this.primary = createClient({
       ...handlers,
+      started: () => this.workersStarted++,
       loading: (msg) => this.silent || handlers.loading?.(msg),
-      restart: () => this.silent || handlers.restart?.(),
+      restart: ({ silent = false } = {}) => {
+        if (silent) this.silent = true;
+        if (!this.silent) handlers.restart?.();
+      },
       ready: (msg) => {
         if (!this.silent) handlers.ready?.(msg);
         this.silent = false;
@@ -77,12 +82,12 @@ export class SolverPool {
       },
       fatal: (err) => {
         this.silent = false;
-        this.job?.fail(err);
+        this.current?.fail(err);
         handlers.fatal?.(err);
       },
     });
     this.helpers = []; // {client, restarts, dead}
-    this.job = null; // the parallel solve in progress
+    this.current = null; // the solve on the pool in progress (a ParallelSolve or an AnytimeSolve)
     this.helperTimer = 0;
     this.shape = "4x4";
     this.starting = false;
@@ -193,6 +198,7 @@ export class SolverPool {
       this.scheduleHelpers(0);
     };
     entry.client = this.createClient({
+      started: () => this.workersStarted++,
       ready: () => {
         // Warm the shape's tables up (a one-move search), as the page does for the primary.
         const dims = parseShape(this.shape);
@@ -202,7 +208,7 @@ export class SolverPool {
           entry.client.call(Method.SOLVE, { text: t.join(" "), shape: this.shape, bound: "auto" }).catch(() => {});
         }
         started();
-        this.job?.adopt();
+        this.current?.adopt();
       },
       fatal: (err) => {
         if (entry.dead) return;
@@ -226,8 +232,8 @@ export class SolverPool {
 
   /**
    * Solve params = {text, shape, bound, goal?, anytime?, time_limit?}; onProgress(progress) with
-   * `workers` when parallel.  An anytime solve with helpers (ready, or starting) is an AnytimeJob
-   * (solver/anytime-job.js: a prover and improvers), starting from `proven`, a lower bound
+   * `workers` when parallel.  An anytime solve with helpers (ready, or starting) is an AnytimeSolve
+   * (solver/anytime-solve.js: a prover and improvers), starting from `proven`, a lower bound
    * proven before; alone, the primary's serial anytime search.
    */
   async solve(params, onProgress, { proven = 0 } = {}) {
@@ -237,46 +243,47 @@ export class SolverPool {
     }
     const helpers = this.readyHelpers();
     const clients = [this.primary, ...helpers.map((h) => h.client)];
-    let job;
+    let solving;
     if (params.anytime) {
       if (!this.primary.ready || !(helpers.length || this.status().starting)) return this.primary.solve(params, onProgress);
-      job = new AnytimeJob(this, params, onProgress, clients, { proven });
+      solving = new AnytimeSolve(this, params, onProgress, clients, { proven });
     } else {
       if (!helpers.length || !this.primary.ready) return this.primary.solve(params, onProgress);
-      job = new ParallelJob(this, params, onProgress, clients);
+      solving = new ParallelSolve(this, params, onProgress, clients);
     }
     this.shape = params.shape || this.shape;
-    this.job = job;
-    return job.run().finally(() => {
-      if (this.job === job) this.job = null;
+    this.current = solving;
+    return solving.run().finally(() => {
+      if (this.current === solving) this.current = null;
     });
   }
 
   /** Cancel whatever runs (every worker); resolves when the primary is usable again. */
   cancel(opts) {
-    const job = this.job;
-    if (job) {
-      job.fail(cancelled());
-      for (const c of job.busyHelpers()) c.cancel();
+    const solving = this.current;
+    if (solving) {
+      solving.fail(cancelled());
+      for (const c of solving.busyHelpers()) c.cancel();
     }
     return this.primary.cancel(opts);
   }
 
   /**
-   * Stop the task a worker runs (a solution was found elsewhere): interrupt it, or
-   * restart it in the background; the primary's restart is not shown to the page.
+   * Stop the call a worker runs (a solution was found elsewhere, the answer is proven): a CANCEL
+   * it hears within a slice; a worker that does not answer is restarted in the background (the
+   * primary's restart is not shown to the page).
    */
   stopWorker(client) {
-    if (client === this.primary && !client.interrupt) this.silent = true;
-    return client.cancel();
+    return client.cancel({ silent: true });
   }
 }
 
 /** One parallel solve: the loop of iterations, dispatch, progress, deaths, the result. */
-class ParallelJob extends PoolJob {
+class ParallelSolve extends PoolSolve {
   constructor(pool, params, onProgress, clients) {
     super(pool, onProgress, clients);
-    this.params = { text: params.text, shape: params.shape, bound: params.bound, ...(params.goal ? { goal: params.goal } : {}) };
+    const { text, tiles, shape, bound, goal } = params; // the position (its checked tiles, or a text), its shape, bound and goal
+    this.params = Object.fromEntries(Object.entries({ text, tiles, shape, bound, goal }).filter(([, v]) => v !== undefined && v !== null));
     this.live = clients.map(() => 0); // nodes of each worker's running bundle
     this.lastReport = 0;
   }
@@ -394,9 +401,7 @@ class ParallelJob extends PoolJob {
     const finished = this.work.iterations.reduce((a, it) => a + it.seconds, 0);
     its[its.length - 1].seconds = Math.max(0, this.seconds() - finished);
     this.result(i, path, its);
-    if (i !== 0 || this.pool.primary.interrupt) {
-      this.pool.primary.call(Method.PARALLEL_DROP, { search: this.work.search }).catch(() => {});
-    }
+    this.pool.primary.call(Method.PARALLEL_DROP, { search: this.work.search }).catch(() => {});
   }
 
   result(i, path, iterations) {
@@ -435,6 +440,7 @@ class ParallelJob extends PoolJob {
       seconds: this.seconds(),
       done: false,
       iterations: work.iterations,
+      estimate: work.estimate ?? null, // the solver's (fifteen.search.estimate), in nodes: the page divides by its rate
       workers,
     });
   }

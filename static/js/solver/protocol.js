@@ -22,13 +22,14 @@
  *             package's download as it starts, before INIT arrives; INIT's `controlled`
  *             is then not read.  A worker without them starts everything at INIT.
  *   CALL      {id, method, params, progress?}
- *             fifteen.api.call(method, params) for a Method below ("solve" without
- *             progress: the page's warm-up); the databases of params.shape are loaded
- *             first when that shape is new; with `progress` true the method's progress
- *             reports come back as PROGRESS {id, progress} (the lab's COMPARE: the
- *             running bound's run so far; the pool's PARALLEL_TASKS and ANYTIME_PROVE: {nodes})
- *   SOLVE     {id, params}   params = {text, shape, bound}
- *             fifteen.api.call("solve", params, progress), with PROGRESS reports
+ *             fifteen.api.call(method, params) for a Method below (SOLVE among them, with
+ *             progress: the page's Solve; without: the warm-up); the databases of params.shape
+ *             are loaded first when that shape is new; with `progress` true the method's
+ *             progress reports come back as PROGRESS {id, progress} (SOLVE: see PROGRESS
+ *             below; the lab's COMPARE: the running bound's run so far; the pool's
+ *             PARALLEL_TASKS and ANYTIME_PROVE: {nodes}).  The worker runs the call in time
+ *             slices of a few tens of milliseconds (fifteen.api.begin and step) and reads its
+ *             messages between two: a CANCEL of the call is heard within a slice.
  *   LOAD_PACK {id, file}
  *             download the optional pack `file` (listed under "packs" in
  *             static/db/manifest.json; never fetched unasked), reporting PROGRESS
@@ -39,11 +40,14 @@
  *             for offline use; result {file, bytes, cached, memory_bytes, info, heap_bytes}
  *             (heap_bytes: as READY's, the pack now included); a damaged or unreachable
  *             pack is an ordinary (non-fatal) ERROR
- *   CANCEL    {}
- *             only useful when the page is cross-origin isolated (the worker sets the
- *             interrupt buffer; the page normally writes it itself, as this message
- *             waits behind a running solve); otherwise the page terminates the worker
- *             and starts a new one
+ *   CANCEL    {id?}
+ *             stop the request `id` (without: the one that runs): a CALL ends at the end of
+ *             its running slice, a LOAD_PACK at its next chunk, a request still waiting ends
+ *             as it would start, each with ERROR {type: CANCELLED} (an anytime solve too: its best
+ *             found went out with its PROGRESS reports); the worker then serves the next request.
+ *             Sent out of turn: it does not wait behind the request it stops.  Where the page
+ *             is cross-origin isolated the page also writes SIGINT into the interrupt buffer
+ *             (READY's `interrupt`), which stops even a long step that is not sliced
  *
  * Worker -> page (FromWorker)
  *   LOADING   {stage, state, label, bytes?, loaded?, seconds?, missing?, cached?, snapshot?}
@@ -95,7 +99,6 @@ export function bootOptions(name) {
 export const ToWorker = Object.freeze({
   INIT: "init",
   CALL: "call",
-  SOLVE: "solve",
   LOAD_PACK: "loadPack",
   CANCEL: "cancel",
 });
@@ -121,12 +124,12 @@ export const Method = Object.freeze({
   COMPARE: "compare",
   TRACE: "trace",
   EXPLAIN: "explain",
-  // the small-board explorer and hints (fifteen.lab.explorer, fifteen.lab.hint)
+  // the small-board explorer and hints (fifteen.bounds.exact, fifteen.lab.hint)
   EXPLORE_INFO: "explore_info",
   EXPLORE_POSITION: "explore_position",
   EXPLORE_RANDOM: "explore_random",
   HINT: "hint",
-  // the pool's parallel search (py/fifteen/parallel/browser.py; solver/pool.js): the scheduler runs
+  // the pool's parallel search (py/fifteen/parallel/page_pool.py; solver/pool.js): the scheduler runs
   // in the first worker (BEGIN, STEP, DROP), the tasks in every worker (TASKS, with
   // progress), the result from the worker whose task found the solution (RESULT)
   PARALLEL_BEGIN: "parallel_begin",
@@ -134,7 +137,7 @@ export const Method = Object.freeze({
   PARALLEL_TASKS: "parallel_tasks",
   PARALLEL_RESULT: "parallel_result",
   PARALLEL_DROP: "parallel_drop",
-  // the pool's anytime answer (py/fifteen/anytime/browser.py; solver/anytime-job.js): the first
+  // the pool's anytime answer (py/fifteen/parallel/anytime_page.py; solver/anytime-solve.js): the first
   // solution (FIRST), improvers' calls (IMPROVE), the prover's IDA* iterations (PROVE, with
   // progress), the result of the best path (RESULT)
   ANYTIME_FIRST: "anytime_first",
@@ -190,7 +193,7 @@ export const PackPhase = Object.freeze({
 });
 
 /**
- * The params of the warm-up: a SOLVE of a one-move position of `shape` ("RxC"), with which the
+ * The params of the warm-up: a CALL of Method.SOLVE on a one-move position of `shape` ("RxC"), with which the
  * solver prepares the tables of its first search of that shape (about a second in the browser).
  * The page sends it when a shape is first shown; the worker runs it for INIT's shape before it
  * makes its memory snapshot, which then holds those tables.
@@ -229,9 +232,8 @@ export const message = Object.freeze({
   // page -> worker
   init: ({ shape, skip = [], controlled = false }) => ({ type: ToWorker.INIT, shape, skip, controlled }),
   call: (id, method, params = {}, { progress = false } = {}) => ({ type: ToWorker.CALL, id, method, params, ...(progress ? { progress } : {}) }),
-  solve: (id, params) => ({ type: ToWorker.SOLVE, id, params }),
   loadPack: (id, file) => ({ type: ToWorker.LOAD_PACK, id, file }),
-  cancel: () => ({ type: ToWorker.CANCEL }),
+  cancel: (id) => ({ type: ToWorker.CANCEL, ...(id === undefined ? {} : { id }) }),
   // worker -> page
   loading: (stage, state, label, extra = {}) => ({ type: FromWorker.LOADING, stage, state, label, ...extra }),
   warning: (text) => ({ type: FromWorker.WARNING, message: text }),

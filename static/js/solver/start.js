@@ -6,6 +6,8 @@
 // "Boot options"), so it starts the runtime at once.  SolverClient takes this worker
 // (takeStartedWorker) when it first starts one; the messages the worker sent before are
 // held and delivered once the client has set its handlers (`worker.replay()`).
+// Only a page that loads this module with its own <script> tag starts the worker so: another
+// page's import of the solver (static/js/fifteen.js) starts one when it asks for a solver.
 
 /** Whether this build's service worker serves the page (and so the workers it starts). */
 export const pageControlled = () => !!globalThis.navigator?.serviceWorker?.controller;
@@ -33,7 +35,10 @@ export function takeStartedWorker() {
   return taken;
 }
 
-if (typeof document === "object" && typeof Worker === "function") {
+/** Whether the page loads this module with a <script> tag of its own (index.html), not as an import. */
+const loadedByThePage = () => [...document.querySelectorAll("script[type=module][src]")].some((s) => s.src === import.meta.url);
+
+if (typeof document === "object" && typeof Worker === "function" && loadedByThePage()) {
   try {
     const worker = newSolverWorker();
     const held = [];

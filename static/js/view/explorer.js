@@ -1,7 +1,7 @@
 // View of the small-board explorer and of hints: the histogram (one button per
 // distance, so a bar is keyboard-operable), the hardest positions, the current
 // position's exact distance and optimal moves, and the hint card.  Writes the
-// DOM only; every decision is lab/lab.js's.  A bar's height is a CSS custom
+// DOM only; every decision is control/lab.js's.  A bar's height is a CSS custom
 // property set through the CSSOM (allowed by style-src 'self').
 
 import { $, html } from "./dom.js";
@@ -58,7 +58,7 @@ export class ExplorerView {
 
   /**
    * info: fifteen's explore_info result; onBar(distance) and onHardest(tiles)
-   * are called by input/lab.js through the buttons' data attributes.
+   * are called by input/lab-input.js through the buttons' data attributes.
    */
   renderInfo(info) {
     $("explorer-info").hidden = false;

@@ -2,9 +2,9 @@
 // solve's live progress (bound, nodes, rate, iterations, estimate).
 
 import { Stage, LoadState } from "../solver/protocol.js";
-import { OUT_OF_REACH_SECONDS, currentIteration, estimateText, formatBytes, formatCount, formatSeconds, lowerBoundText, nodeRate, wholeSearch, wholeSearchText } from "../model/format.js";
+import { currentIteration, estimateText, formatBytes, formatCount, formatSeconds, lowerBoundText, nodeRate } from "../model/format.js";
 
-import { $, html } from "./dom.js";
+import { $, html, keepInView } from "./dom.js";
 
 const span = (cls) => html("span", { cls });
 
@@ -135,27 +135,63 @@ export class LoadingView {
 }
 
 // ------------------------------------------------------------------ solve progress
+/**
+ * A solve's live progress: the Bound, Nodes, Nodes/s and Elapsed figures, the line of what is
+ * proven, the estimate and the finished iterations.  Elapsed ticks once a second between reports
+ * (an anytime answer may report nothing for many seconds): the last report's seconds plus the time
+ * since it came.
+ */
 export class ProgressView {
   constructor() {
     this.root = $("progress");
     this.tbody = document.querySelector("#p-iterations tbody");
+    this.limits = null; // the solver's (info.limits): out_of_reach_seconds
+    this.clock = null; // {seconds, at}: the last report's seconds and when it came
+    this.ticker = 0;
+  }
+
+  /** The solver's limits (its info's `limits`), for the estimate. */
+  setLimits(limits) {
+    this.limits = limits || null;
   }
 
   reset() {
     this.root.hidden = false;
+    $("results").classList.add("used"); // its room is kept from now on (app.css .results)
     this.tbody.replaceChildren();
     $("p-bound").textContent = "–";
     $("p-nodes").textContent = "0";
     $("p-rate").textContent = "–";
-    $("p-elapsed").textContent = "0 s";
     $("p-estimate").textContent = "";
     $("p-lower").textContent = "";
     delete this.root.dataset.anytime;
     delete this.root.dataset.outOfReach;
+    delete this.root.dataset.offer;
+    this.elapsed(0);
+    clearInterval(this.ticker);
+    this.ticker = setInterval(() => this.tick(), 1000);
   }
 
   hide() {
     this.root.hidden = true;
+    this.stopClock();
+  }
+
+  /** Elapsed: `seconds` as of now (the clock ticks on from there). */
+  elapsed(seconds) {
+    this.clock = { seconds: seconds || 0, at: performance.now() };
+    $("p-elapsed").textContent = formatSeconds(this.clock.seconds);
+  }
+
+  tick() {
+    if (!this.clock) return;
+    $("p-elapsed").textContent = formatSeconds(this.clock.seconds + (performance.now() - this.clock.at) / 1000);
+  }
+
+  stopClock() {
+    clearInterval(this.ticker);
+    this.ticker = 0;
+    this.clock = null;
   }
 
   /**
@@ -163,6 +199,7 @@ export class ProgressView {
    * line under the figures says what it proved (the bound it had reached).
    */
   stopped() {
+    this.stopClock();
     if (this.root.hidden) return;
     this.tbody.querySelector("tr.current")?.remove();
     $("p-estimate").textContent = "";
@@ -174,44 +211,19 @@ export class ProgressView {
     $("p-lower").textContent = /^\d+$/.test(bound) ? `Stopped: the shortest solution has at least ${bound} moves.` : "Stopped.";
   }
 
+  /** When a solve starts, bring its first figures into view (on a phone), the board kept on the screen. */
+  reveal() {
+    keepInView($("p-lower"));
+  }
+
   /** Show the last iterations (the table may have just become shorter). */
   scrollToEnd() {
     const wrap = this.tbody.closest(".table-wrap");
     wrap.scrollTop = wrap.scrollHeight;
   }
 
-  /** On a phone (one column), bring the progress into view when a solve starts. */
-  reveal() {
-    if (window.matchMedia("(max-width: 820px)").matches) this.root.scrollIntoView({ block: "nearest", behavior: "smooth" });
-  }
-
-  /**
-   * An anytime search's line (model/anytime.js anytimeText: "82 moves found · optimal ≥ 78"),
-   * in the place of the proven bound's; `seconds` since the solve began.
-   */
-  anytime(text, seconds, { lower = null, limit = 0 } = {}) {
-    this.root.hidden = false;
-    $("p-lower").textContent = text;
-    $("p-elapsed").textContent = formatSeconds(seconds);
-    if (lower !== null) $("p-bound").textContent = `≥ ${lower}`; // the proven lower bound
-    $("p-estimate").textContent = `Each better solution is shown as it is found. The search stops when it proves one optimal${limit ? `, or after ${formatSeconds(limit)}` : ""}; Cancel keeps the best found.`;
-    this.root.dataset.anytime = "true";
-  }
-
-  /**
-   * p = {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}]};
-   * suggestion: what to try when the search is beyond reach; anytime: the figures are those of
-   * the optimal search under an anytime one (its line stays).  Returns the whole search's
-   * estimate (model/format.js wholeSearch) or null; its `outOfReach` is set past OUT_OF_REACH_SECONDS.
-   */
-  update(p, { suggestion = "", anytime = false } = {}) {
-    const its = p.iterations || [];
-    p = currentIteration(p);
-    $("p-bound").textContent = p.bound ?? "–";
-    $("p-nodes").textContent = formatCount(p.nodes);
-    const rate = nodeRate(p);
-    $("p-rate").textContent = rate ? `${formatCount(rate)}/s` : "–";
-    $("p-elapsed").textContent = formatSeconds(p.seconds);
+  /** The finished iterations [{bound, nodes, seconds}] and the running one (`running`: {bound, nodes}), last in view. */
+  iterations(its, running = null) {
     const row = (values, className) => {
       const tr = html("tr", { cls: className });
       for (const v of values) tr.append(html("td", { text: v }));
@@ -223,15 +235,64 @@ export class ProgressView {
         return row([it.bound, formatCount(it.nodes), growth, formatSeconds(it.seconds)]);
       }),
     );
-    if (p.bound !== undefined) this.tbody.append(row([p.bound, formatCount(p.iteration_nodes), "", "running"], "current"));
-    const wrap = this.tbody.closest(".table-wrap");
-    wrap.scrollTop = wrap.scrollHeight;
-    const whole = wholeSearch(p, rate);
-    const outOfReach = !!whole && whole.seconds > OUT_OF_REACH_SECONDS;
-    // the whole search first when it is out of reach; else the running iteration, then the whole
-    $("p-estimate").textContent = outOfReach ? wholeSearchText(whole) : [estimateText(p, rate, { suggestion }), wholeSearchText(whole)].filter(Boolean).join(" ");
+    if (running) this.tbody.append(row([running.bound, formatCount(running.nodes), "", "running"], "current"));
+    this.scrollToEnd();
+  }
+
+  /**
+   * An anytime search's line (model/anytime.js anytimeText: "82 moves found · optimal ≥ 78"),
+   * in the place of the proven bound's; `seconds` since the solve began; `lower` the proven
+   * lower bound (the Bound figure); `limit` its time limit.
+   */
+  anytime(text, seconds, { lower = null, limit = 0 } = {}) {
+    this.root.hidden = false;
+    if (!this.root.dataset.anytime) $("p-nodes").textContent = "–"; // until a prover reports its nodes
+    $("p-lower").textContent = text;
+    this.elapsed(seconds);
+    if (lower) $("p-bound").textContent = `≥ ${lower}`;
+    $("p-estimate").textContent = `Each better solution is shown as it is found. The search stops when it proves one optimal${limit ? `, or after ${formatSeconds(limit)}` : ""}; Cancel keeps the best found.`;
+    this.root.dataset.anytime = "true";
+  }
+
+  /**
+   * A pool's anytime report (model/anytime.js AnytimeTally.report): the prover's figures, its
+   * nodes (finished iterations and the running one's) and rate, its finished iterations with the
+   * running one, the proven lower bound, and the elapsed time.
+   */
+  anytimeWorkers(p) {
+    const prover = (p.workers || []).find((w) => w.role === "proving");
+    const its = p.iterations || [];
+    const nodes = its.reduce((a, it) => a + it.nodes, 0) + (prover?.nodes || 0);
+    if (p.seconds !== undefined) this.elapsed(p.seconds);
+    if (p.lower_bound) $("p-bound").textContent = `≥ ${p.lower_bound}`;
+    if (!its.length && !prover) return;
+    $("p-nodes").textContent = formatCount(nodes);
+    const rate = nodeRate({ nodes, seconds: p.seconds });
+    $("p-rate").textContent = rate ? `${formatCount(rate)}/s` : "–";
+    const running = prover && prover.threshold >= (p.lower_bound || 0) - 2 && prover.threshold > 0 ? { bound: prover.threshold, nodes: prover.nodes || 0 } : null;
+    this.iterations(its, running);
+  }
+
+  /**
+   * p = {bound, nodes, iteration_nodes, seconds, iterations: [{bound, nodes, seconds}], estimate};
+   * suggestion: what to try when the search is out of reach; anytime: the figures are those of
+   * the optimal search under an anytime one (its line stays).  Returns {offer, outOfReach}
+   * (model/format.js estimateText): a fast answer is the better offer; the search is out of reach here.
+   */
+  update(p, { suggestion = "", anytime = false } = {}) {
+    const its = p.iterations || [];
+    p = currentIteration(p);
+    $("p-bound").textContent = p.bound ?? "–";
+    $("p-nodes").textContent = formatCount(p.nodes);
+    const rate = nodeRate(p);
+    $("p-rate").textContent = rate ? `${formatCount(rate)}/s` : "–";
+    this.elapsed(p.seconds);
+    this.iterations(its, p.bound !== undefined ? { bound: p.bound, nodes: p.iteration_nodes } : null);
+    const { text, offer, outOfReach } = estimateText(p, rate, { limits: this.limits, suggestion });
+    $("p-estimate").textContent = text;
     this.root.dataset.outOfReach = String(outOfReach);
+    this.root.dataset.offer = String(offer);
     if (!anytime) $("p-lower").textContent = lowerBoundText(p.bound);
-    return whole && { ...whole, outOfReach };
+    return { offer, outOfReach };
   }
 }

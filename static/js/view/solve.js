@@ -27,6 +27,7 @@ export class SolutionView {
   show(result, { boundLabel = "", given = false, optimal = null }) {
     const el = this.el;
     el.hidden = false;
+    $("results").classList.add("used"); // its room is kept from now on (app.css .results)
     el.dataset.length = String(result.length);
     el.dataset.moves = result.moves.join(" ");
     el.dataset.directions = result.directions;

@@ -1,9 +1,38 @@
 // Solver worker, databases: the list of database assets (../db/manifest.json,
 // written by build_db.py) and loading those of a board shape into Python.
 // Reports LOADING for the stage DATABASES, one label per file.
+//
+// Each file is checked end to end before Python sees it: its SHA-256 (WebCrypto) must be the
+// manifest's `sha256`, else it is refused as damaged (a LoadError of type ASSET naming it: the
+// page's banner offers to skip it or to retry).  The container's CRC-32, which Python checks,
+// cannot catch a file whose payload was changed and its CRC written again (a zeroed pattern
+// database makes the search take a position one move away for the goal).  Every download is
+// hashed, cached or not: a copy in the service worker's cache is not known to be checked (its
+// fetch handler stores what the network answers, and the precache keeps a copy that differs
+// from build-info.json "as served"), so skipping it by cache version would trust an unchecked
+// file.  The cost is small (crypto.subtle.digest: 26 ms for the 16 MB pdb-771.f15 in headless
+// Chromium, up to 160 ms for a page's first), hashed as each download ends, while the others
+// download, and only when the worker fetches: a later start resumes the memory snapshot of the
+// first one (worker/snapshot.js), whose databases were checked then, and fetches none.
 
+import { sha256Hex } from "../model/digest.js";
 import { ErrorType, LoadState, Stage, message } from "../solver/protocol.js";
 import { LoadError, fetchBytes, isCached, keepForPrecache, now, parseReply, post, url } from "./common.js";
+
+/**
+ * Why `bytes` are not the file `asset` of the manifest (its `sha256`, hex), or "" when they are
+ * (or cannot be told: no digest listed, no WebCrypto on a page served over plain HTTP from
+ * another host, where Python's checks and the answer's replay remain).
+ */
+export async function digestProblem(asset, bytes) {
+  if (!asset.sha256) return "";
+  const got = await sha256Hex(bytes);
+  if (!got || got === asset.sha256) return "";
+  return (
+    `${asset.file} is damaged: its SHA-256 is not the one static/db/manifest.json lists (${bytes.length.toLocaleString("en")} bytes).` +
+    " Reload the page to fetch it again; if it stays, rebuild the databases (make db)."
+  );
+}
 
 /**
  * ../db/manifest.json's text: resolves to {text} or {error} (a missing list is a warning, not a
@@ -106,7 +135,10 @@ export class Databases {
     this.loadedShapes.add(shape);
   }
 
-  /** Download one asset (START, PROGRESS): {bytes, cached}, or {error} when it cannot be. */
+  /**
+   * Download one asset (START, PROGRESS) and check its digest: {bytes, cached}, {error} when it
+   * cannot be downloaded, or {damaged} (the reason) when it is not the file the manifest lists.
+   */
   async download(asset) {
     const label = asset.file;
     const cached = await isCached(`../db/${asset.file}`, this.controlled);
@@ -117,6 +149,8 @@ export class Databases {
         expected: asset.bytes,
         onProgress: cached ? undefined : (loaded, total) => post(message.loading(Stage.DATABASES, LoadState.PROGRESS, label, { bytes: total, loaded })),
       });
+      const damaged = await digestProblem(asset, bytes);
+      if (damaged) return { damaged };
       if (!this.controlled) this.keep(asset.file, bytes);
       return { bytes, cached };
     } catch (error) {
@@ -136,8 +170,9 @@ export class Databases {
   }
 
   /** Hand a downloaded asset to Python (DONE); a damaged one is a LoadError naming it. */
-  install(asset, { bytes, cached, error }, since) {
+  install(asset, { bytes, cached, error, damaged }, since) {
     const label = asset.file;
+    if (damaged) throw new LoadError(ErrorType.ASSET, damaged, asset.file);
     if (error) {
       // A missing database is not fatal: the package can rebuild WD tables itself
       // (slower) and simply lacks a PDB bound otherwise.

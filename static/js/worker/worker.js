@@ -3,21 +3,24 @@
  *
  * Runs the pure-Python `fifteen` package in Pyodide, off the page's thread, so
  * the UI never freezes.  The messages it understands and sends are documented
- * in solver/protocol.js.  This module routes them, one request at a time, in order:
+ * in solver/protocol.js.  This module routes them, one request at a time, in order; a
+ * request's Python call runs in time slices of a few tens of milliseconds (fifteen.api.begin and
+ * step), so that a CANCEL is heard between two of them and the worker serves the next request
+ * at once, with no restart:
  *   worker/boot.js    the Python runtime and the solver package (INIT)
  *   worker/assets.js  the databases of a board shape (INIT, and before a request
  *                     for a shape not loaded yet)
- *   worker/packs.js   optional packs (INIT: the kept copies; LOAD_PACK)
+ *   worker/pack-loader.js   optional packs (INIT: the kept copies; LOAD_PACK)
  *   worker/snapshot.js  the memory snapshot a later start resumes (after INIT's databases)
  *   worker/common.js  fetching, posting, the worker's error type
  */
 
-import { ErrorType, Method, PackPhase, SIGINT, ToWorker, bootOptions, message, warmUpParams } from "../solver/protocol.js";
+import { ErrorType, Method, PackPhase, ToWorker, bootOptions, message, warmUpParams } from "../solver/protocol.js";
 import { Databases, fetchDatabaseList } from "./assets.js";
 import { downloadKept, fetchSolver, fetchWheelList, loadRuntime, loadSolver, runtimeVersion } from "./boot.js";
 import { buildIdentity, dropSnapshot, findSnapshot, keepSnapshot } from "./snapshot.js";
 import { LoadError, firstLine, now, parseReply, post } from "./common.js";
-import { Packs } from "./packs.js";
+import { Packs } from "./pack-loader.js";
 
 const solver = {
   pyodide: null, // the runtime, once started
@@ -74,12 +77,11 @@ if (named) boot(named);
 
 const CANCELLED = { ok: false, error: { type: ErrorType.CANCELLED, message: "Cancelled." } };
 
-/** fifteen.api.call as a reply object; a KeyboardInterrupt (Cancel) becomes a CANCELLED error. */
-function apiCall(method, params, progress) {
+/** fifteen.api.call (the whole call at once: the worker's own short ones) as a reply object; a KeyboardInterrupt (Cancel) becomes a CANCELLED error. */
+function apiCall(method, params) {
   let json;
   try {
-    const text = JSON.stringify(params);
-    json = progress ? solver.api.call(method, text, progress) : solver.api.call(method, text);
+    json = solver.api.call(method, JSON.stringify(params));
   } catch (e) {
     if (/KeyboardInterrupt/.test(String(e && e.message ? e.message : e))) return CANCELLED;
     console.error(e);
@@ -144,9 +146,34 @@ async function init(msg) {
   }
 }
 
-/** CALL and SOLVE: one fifteen.api call, after the databases of params.shape. */
+/**
+ * The worker's own event loop turn: a message posted to itself (a macrotask, so that the page's
+ * messages queued meanwhile, a CANCEL among them, are handled first; not setTimeout, which
+ * browsers clamp to 4 ms and more in a background tab).
+ */
+const turns = new MessageChannel();
+const turnsWaiting = [];
+turns.port1.onmessage = () => turnsWaiting.shift()?.();
+const nextTurn = () =>
+  new Promise((resolve) => {
+    turnsWaiting.push(resolve);
+    turns.port2.postMessage(0);
+  });
+
+/** The requests the page cancelled (CANCEL {id}) that have not ended yet; `current`: the id of the one that runs. */
+const cancels = new Set();
+let current = null;
+let lastEnded = 0; // the id of the last request that ended (ids grow: a CANCEL for an older one is late)
+
+/**
+ * A CALL: one fifteen.api call, after the databases of params.shape, run in time slices
+ * (fifteen.api.begin, then step until the reply is not pending: fifteen.search.slices), with an
+ * event loop turn between two slices, where a CANCEL of it is heard: the call then ends with
+ * fifteen.api.cancel's reply (a CANCELLED error), and the worker serves the next request.
+ */
 async function request(msg) {
   const { id } = msg;
+  current = id;
   try {
     requireSolver();
     const params = msg.params || {};
@@ -154,21 +181,54 @@ async function request(msg) {
     // A request starts uninterrupted: a SIGINT written for the request before it (which
     // had already ended, e.g. a pool worker stopped just as its task finished) is not its.
     if (solver.interrupt) solver.interrupt[0] = 0;
-    if (msg.type === ToWorker.SOLVE || msg.progress) {
-      const progress = (json) => post(message.progress(id, JSON.parse(json)));
-      post(replyMessage(id, apiCall(msg.type === ToWorker.SOLVE ? Method.SOLVE : msg.method, params, progress)));
-    } else {
-      post(replyMessage(id, apiCall(msg.method, params)));
+    if (cancels.has(id)) {
+      post(replyMessage(id, CANCELLED));
+      return;
     }
+    const progress = msg.progress ? (json) => post(message.progress(id, JSON.parse(json))) : undefined;
+    let reply = sliced(() => solver.api.begin(msg.method, JSON.stringify(params), progress));
+    while (reply.pending) {
+      const call = reply.pending;
+      await nextTurn();
+      reply = sliced(() => (cancels.has(id) ? solver.api.cancel(call) : solver.api.step(call)));
+    }
+    // A cancelled request ends cancelled, whatever its call answered (an anytime solve answers
+    // with its best found, which the page has had from its progress reports).
+    if (cancels.has(id)) reply = CANCELLED;
+    post(replyMessage(id, reply));
   } catch (e) {
     console.error(e);
     post(message.error(id, e));
+  } finally {
+    cancels.delete(id);
+    current = null;
+    lastEnded = Math.max(lastEnded, id);
   }
+}
+
+/** One slice's reply: {pending: call} or fifteen.api's {ok, ...}; a KeyboardInterrupt (the interrupt buffer) is a CANCELLED error. */
+function sliced(slice) {
+  let json;
+  try {
+    json = slice();
+  } catch (e) {
+    if (/KeyboardInterrupt/.test(String(e && e.message ? e.message : e))) return CANCELLED;
+    console.error(e);
+    return { ok: false, error: { type: ErrorType.INTERNAL, message: `Solver error: ${firstLine(e)}` } };
+  }
+  const reply = JSON.parse(json);
+  if (reply && typeof reply === "object" && (reply.pending || "ok" in reply)) return reply;
+  return { ok: false, error: { type: ErrorType.INTERNAL, message: "the solver returned an unexpected reply" } };
 }
 
 async function loadPack(msg) {
   const { id, file } = msg;
-  const report = (phase) => (loaded, bytes) => post(message.progress(id, { file, phase, loaded, bytes }));
+  // A CANCEL of the download is heard at its next progress report (each chunk downloaded or decoded).
+  const report = (phase) => (loaded, bytes) => {
+    if (cancels.has(id)) throw new LoadError(ErrorType.CANCELLED, "Cancelled.");
+    post(message.progress(id, { file, phase, loaded, bytes }));
+  };
+  current = id;
   try {
     requireSolver();
     const result = await solver.packs.download(file, { download: report(PackPhase.DOWNLOAD), decode: report(PackPhase.DECODE) });
@@ -176,13 +236,16 @@ async function loadPack(msg) {
   } catch (e) {
     console.error(e);
     post(message.error(id, { type: e.type || ErrorType.LOAD, message: e.message || String(e), file }));
+  } finally {
+    cancels.delete(id);
+    current = null;
+    lastEnded = Math.max(lastEnded, id);
   }
 }
 
 const queued = {
   [ToWorker.INIT]: init,
   [ToWorker.CALL]: request,
-  [ToWorker.SOLVE]: request,
   [ToWorker.LOAD_PACK]: loadPack,
 };
 
@@ -194,9 +257,10 @@ self.onmessage = (event) => {
   if (run) {
     queue = queue.then(() => run(msg));
   } else if (msg.type === ToWorker.CANCEL) {
-    // Normally the page writes the buffer itself (this message waits behind a
-    // running solve); kept for pages that only send messages.
-    if (solver.interrupt) solver.interrupt[0] = SIGINT; // raises KeyboardInterrupt in Python
+    // Heard between two slices of the running call (or before a queued one starts): that call
+    // ends at once with a CANCELLED error.  Without an id: the running one.
+    const id = msg.id ?? current;
+    if (id !== null && id !== undefined && id > lastEnded) cancels.add(id);
   } else {
     post(message.error(msg.id ?? null, { type: ErrorType.INTERNAL, message: `unknown message ${msg.type}` }));
   }

@@ -1,0 +1,201 @@
+"""The Manhattan family's loops: MD and MD + linear conflict (tables and snippets for :mod:`fifteen.search.template`).
+
+Both factories follow the searcher contract of :func:`fifteen.search.ida.ida_star`:
+``factory(shape, board, tick, *, tables=None, state=None, goal=None) -> Searcher``.  The goal
+is data: the per-move, per-tile tables are built from its goal squares once per (move tables,
+goal) and kept (a few at a time), so the loop is the same for every goal and costs nothing
+more per node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from fifteen.board import Shape
+from fifteen.bounds.manhattan import goal_squares, line_codes, line_extras, manhattan, manhattan_table
+from fifteen.search.moves import MoveTables, normal_goal, tables_for
+from fifteen.search.template import Children, Loop, LoopProgram, Searcher, Tick
+
+#: The names both loops share.
+_LEGEND = (
+    ("m", "the move's id times N (the squares): m + t indexes the per-move, per-tile tables"),
+    ("mdd", "mdd[m + t]: the change of the Manhattan distance when tile t makes move m"),
+)
+
+#: MD: the child's value is the parent's plus the change of the moving tile's distance.
+MD_LOOP = Loop(
+    name="md",
+    args=("hp",),
+    hot=("succ", "mdd"),
+    children=(Children(table="succ", fields=("s", "m", "st"), value=("h = hp + mdd[m + t]",), child=("h",)),),
+    about="Manhattan distance",
+    legend=(
+        ("hp", "the node's Manhattan distance"),
+        ("succ", "succ[state]: the moves the automaton allows in this state, as entries (s, m, st)"),
+        *_LEGEND,
+    ),
+)
+
+
+def _lc_children(axis: str, lines_table: str) -> Children:
+    # A move changes the conflicts of the two lines across it (l1 left by the tile, l2
+    # entered: rows for a vertical move, columns for a horizontal one) and re-codes the
+    # line along it (l3), whose order is unchanged.
+    return Children(
+        table="succ_" + axis,
+        fields=("s", "m", "st", "l1", "l2", "l3"),
+        value=(
+            "mt = m + t",
+            "c1 = codes[l1]",
+            "c2 = codes[l2]",
+            "n1 = c1 + d1[mt]",
+            "n2 = c2 + d2[mt]",
+            f"h = hp + mdd[mt] + {lines_table}[n1] - {lines_table}[c1] + {lines_table}[n2] - {lines_table}[c2]",
+        ),
+        child=("h",),
+        apply=("d = d3[mt]", "codes[l1] = n1", "codes[l2] = n2", "codes[l3] += d"),
+        restore=("codes[l1] = c1", "codes[l2] = c2", "codes[l3] -= d"),
+    )
+
+
+#: MD + LC: line codes (:func:`fifteen.bounds.manhattan.line_table`) for every row (``codes[0..R-1]``)
+#: and column (``codes[R..]``), vertical and horizontal moves in separate lists.
+LC_LOOP = Loop(
+    name="lc",
+    args=("hp",),
+    hot=("succ_v", "succ_h", "codes", "mdd", "d1", "d2", "d3", "row_lc", "col_lc"),
+    children=(_lc_children("v", "row_lc"), _lc_children("h", "col_lc")),
+    about="Manhattan distance + linear conflict",
+    legend=(
+        ("hp", "the node's MD + linear conflict"),
+        ("succ_v", "succ_v[state]: the vertical moves the automaton allows, as entries (s, m, st, l1, l2, l3)"),
+        ("succ_h", "succ_h[state]: the horizontal ones"),
+        (
+            "codes",
+            "the line code of every row (codes[0..R-1]) and column (codes[R..]): a digit per cell for a tile of"
+            " that line, 1 + its goal place in the line (fifteen.bounds.manhattan.line_table)",
+        ),
+        *_LEGEND,
+        ("d1", "d1[m + t]: the change of the code of the line tile t leaves (l1) when it makes move m"),
+        ("d2", "d2[m + t]: the change of the code of the line it enters (l2)"),
+        ("d3", "d3[m + t]: the change of the code of the line it moves along (l3)"),
+        ("row_lc", "row_lc[code]: the linear-conflict moves of a row of that code"),
+        ("col_lc", "col_lc[code]: those of a column"),
+        ("l1", "the line (an index into codes) the tile leaves: a row for a vertical move, a column for a horizontal one"),
+        ("l2", "the line it enters"),
+        ("l3", "the line it moves along (its code changes, its conflicts do not)"),
+    ),
+)
+
+
+def md_deltas(tables: MoveTables, goal: tuple[int, ...] | None = None) -> list[int]:
+    """``[m * N + t]``: change of MD when tile *t* makes move *m* (towards *goal*, default the standard goal)."""
+    md = manhattan_table(tables.shape, goal)
+    n = tables.n
+    return tables.per_tile(lambda mv, t: md[t * n + mv.blank_from] - md[t * n + mv.blank_to])
+
+
+@lru_cache(maxsize=8)
+def _md_program(tables: MoveTables, goal: tuple[int, ...] | None) -> LoopProgram:
+    return LoopProgram(MD_LOOP, {"succ": tables.successors, "mdd": md_deltas(tables, goal)})
+
+
+def manhattan_searcher(
+    shape: Shape,
+    board: list[int],
+    tick: Tick,
+    *,
+    tables: MoveTables | None = None,
+    state: int | None = None,
+    goal: Sequence[int] | None = None,
+) -> Searcher:
+    """IDA* bounded by the Manhattan distance."""
+    goal = normal_goal(shape, goal)
+    tables = tables or tables_for(shape, board, goal)
+    h0 = manhattan(shape, board, goal)
+    return _md_program(tables, goal).searcher(board, tick, tables, state, h0, (h0,), {}, goal)
+
+
+@lru_cache(maxsize=4)
+def _lc_successors(tables: MoveTables) -> tuple[list, list]:
+    """The vertical and horizontal successor lists, each entry with the lines the move changes:
+    ``(s, m * N, next state, l1, l2, l3)`` (the same for every goal)."""
+    shape = tables.shape
+    n = tables.n
+    rows, cols = shape.rows, shape.cols
+    # For move m (tile t from square s = blank_to to square b = blank_from): lines l1 (left
+    # by the tile) and l2 (entered) change conflicts; l3 is re-coded.
+    lines = []
+    for mv in tables.moves:
+        s, b = mv.blank_to, mv.blank_from
+        if mv.vertical:
+            lines.append((s // cols, b // cols, rows + s % cols))
+        else:
+            lines.append((rows + s % cols, rows + b % cols, s // cols))
+
+    def expand(table):
+        return [tuple((s, m, st) + lines[m // n] for s, m, st in entry) for entry in table]
+
+    return expand(tables.successors_vertical), expand(tables.successors_horizontal)
+
+
+@lru_cache(maxsize=8)
+def _lc_program(tables: MoveTables, goal: tuple[int, ...] | None) -> LoopProgram:
+    shape = tables.shape
+    rows, cols = shape.rows, shape.cols
+    rb, cb = cols + 1, rows + 1
+    home = goal_squares(shape, goal)
+
+    def row_digit(sq: int, t: int) -> int:
+        r, c = divmod(sq, cols)
+        gr, gc = divmod(home[t], cols)
+        return (gc + 1) * rb**c if t and gr == r else 0
+
+    def col_digit(sq: int, t: int) -> int:
+        r, c = divmod(sq, cols)
+        gr, gc = divmod(home[t], cols)
+        return (gr + 1) * cb**r if t and gc == c else 0
+
+    d1 = tables.per_tile(lambda mv, t: -(row_digit if mv.vertical else col_digit)(mv.blank_to, t))
+    d2 = tables.per_tile(lambda mv, t: (row_digit if mv.vertical else col_digit)(mv.blank_from, t))
+    d3 = tables.per_tile(
+        lambda mv, t: (
+            (col_digit if mv.vertical else row_digit)(mv.blank_from, t) - (col_digit if mv.vertical else row_digit)(mv.blank_to, t)
+        )
+    )
+    succ_v, succ_h = _lc_successors(tables)
+    static = {
+        "succ_v": succ_v,
+        "succ_h": succ_h,
+        "mdd": md_deltas(tables, goal),
+        "d1": d1,
+        "d2": d2,
+        "d3": d3,
+        "row_lc": line_extras(cols),
+        "col_lc": line_extras(rows),
+    }
+    return LoopProgram(LC_LOOP, static)
+
+
+def linear_conflict_searcher(
+    shape: Shape,
+    board: list[int],
+    tick: Tick,
+    *,
+    tables: MoveTables | None = None,
+    state: int | None = None,
+    goal: Sequence[int] | None = None,
+) -> Searcher:
+    """IDA* bounded by MD + linear conflict."""
+    goal = normal_goal(shape, goal)
+    tables = tables or tables_for(shape, board, goal)
+    program = _lc_program(tables, goal)
+    codes = line_codes(shape, board, goal)
+    row_lc, col_lc = program.static["row_lc"], program.static["col_lc"]
+    rows = shape.rows
+    h0 = manhattan(shape, board, goal) + sum(row_lc[c] for c in codes[:rows]) + sum(col_lc[c] for c in codes[rows:])
+    return program.searcher(board, tick, tables, state, h0, (h0,), {"codes": codes}, goal)
+
+
+__all__ = ["LC_LOOP", "MD_LOOP", "linear_conflict_searcher", "manhattan_searcher", "md_deltas"]
