@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: all assets db web serve dist package test unit e2e js-test bench clean browser lint lint-python lint-js mutants FORCE
+.PHONY: all assets db web serve dist package test unit e2e e2e-chromium e2e-firefox e2e-webkit e2e-engines js-test bench clean browser lint lint-python lint-js mutants FORCE
 
 all: assets
 
@@ -142,15 +142,37 @@ PYTEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 unit: $(VENV)/.stamp db
 	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile tests --ignore=tests/e2e
 
-# Headless Chromium for the e2e tests: Debian's package when no browser is present.
+# The three browser engines of the e2e tests, from Debian's packages when missing: chromium
+# (Playwright drives it), firefox-esr (driven over WebDriver BiDi by npm puppeteer-core, no
+# geckodriver) and WebKitGTK's MiniBrowser with WebKitWebDriver (webkit2gtk-driver, which pulls in
+# libwebkit2gtk and its MiniBrowser) under Xvfb (xvfb), through Selenium.  tests/e2e/engines.py.
+ENGINE_PACKAGES := chromium:chromium firefox-esr:firefox-esr WebKitWebDriver:webkit2gtk-driver Xvfb:xvfb
 browser:
-	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
-	  { echo "Installing Debian chromium for the e2e tests"; \
-	    if [ "$$(id -u)" = 0 ]; then S=; else S=sudo; fi; \
-	    $$S apt-get update -qq && $$S env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+	@missing=""; for pair in $(ENGINE_PACKAGES); do \
+	  command -v $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; done; \
+	if [ "$$missing" = " chromium" ] && command -v chromium-browser >/dev/null 2>&1; then missing=""; fi; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian's$$missing for the e2e tests"; \
+	  if [ "$$(id -u)" = 0 ]; then S=; else S=sudo; fi; \
+	  $$S apt-get update -qq && $$S env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
 
 e2e: assets browser
 	$(PY) -m pytest -q tests/e2e
+
+# The smoke run of the page in one engine (tests/e2e/test_engines.py: load, Korf #1, Stop, a 5x5
+# fast answer, an offline reload); e2e-engines: in the three, one after the other.
+e2e-chromium: assets browser
+	$(PY) -m pytest -q tests/e2e/test_engines.py -k chromium
+
+e2e-firefox: assets browser
+	$(PY) -m pytest -q tests/e2e/test_engines.py -k firefox
+
+e2e-webkit: assets browser
+	$(PY) -m pytest -q tests/e2e/test_engines.py -k webkit
+
+e2e-engines: assets browser
+	$(PY) -m pytest -q tests/e2e/test_engines.py
 
 # ---------------------------------------------------------------- JavaScript unit tests
 # Node's own test runner (no dependency) over tests/js.

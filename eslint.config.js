@@ -28,6 +28,8 @@ export default [
       "!tests/",
       "!tests/js/",
       "!tests/js/*.mjs",
+      "!tests/e2e/",
+      "!tests/e2e/*.mjs",
       "!bench/",
       "!bench/*.mjs",
       "!bench/fixtures/",
@@ -73,8 +75,8 @@ export default [
     rules,
   },
   {
-    // Node: the unit tests, the Pyodide benchmarks and this file.
-    files: ["tests/js/**/*.mjs", "bench/*.mjs", "eslint.config.js"],
+    // Node: the unit tests, the e2e tests' Firefox driver, the Pyodide benchmarks and this file.
+    files: ["tests/js/**/*.mjs", "tests/e2e/*.mjs", "bench/*.mjs", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },
     rules,
   },

@@ -229,3 +229,39 @@ def test_build_info_lists_the_browser_assets_of_the_manifest(tmp_path, monkeypat
     assert web_build_info.browser_assets() == ["static/db/a.f15", "static/db/new-kind.bin"]
     _write(db, "manifest.json", b'{"assets": "x"}')
     assert web_build_info.browser_assets() == []
+
+
+# ------------------------------------------------------------------ the web app manifest
+def _png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()[:24]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", path
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_web_app_manifest_makes_an_installable_offline_app():
+    """manifest.webmanifest: names, relative start_url and scope, standalone, the page's theme
+    colour, PNG icons of the stated sizes (maskable ones too); linked from index.html, listed by
+    web_build_info (so precached by the service worker and copied by make dist), allowed by the
+    CSP (manifest-src falls back to default-src 'self')."""
+    manifest = json.loads((ROOT / "manifest.webmanifest").read_text())
+    assert manifest["name"].startswith("Fifteen") and manifest["short_name"] == "Fifteen"
+    assert manifest["display"] == "standalone"
+    for key in ("start_url", "scope", "id"):
+        assert manifest[key].startswith("./"), (key, manifest[key])  # relative: any host, any sub-path
+    html = (ROOT / "index.html").read_text()
+    theme = re.search(r'<meta name="theme-color" content="([^"]+)"', html).group(1)
+    assert manifest["theme_color"] == theme and re.fullmatch(r"#[0-9a-f]{6}", manifest["background_color"])
+    assert '<link rel="manifest" href="manifest.webmanifest" />' in html
+    purposes = set()
+    for icon in manifest["icons"]:
+        path = ROOT / icon["src"]
+        assert path.is_file(), icon
+        if icon["type"] == "image/png":
+            w, h = map(int, icon["sizes"].split("x"))
+            assert _png_size(path) == (w, h), icon
+            purposes.add((icon["purpose"], w))
+    assert {("any", 192), ("any", 512), ("maskable", 192), ("maskable", 512)} <= purposes
+    served = set(web_build_info.PATTERNS)
+    assert "manifest.webmanifest" in served and "static/img/*" in served
+    directives = _directives(POLICY)
+    assert "manifest-src" not in directives and "img-src" not in directives and directives["default-src"] == ["'self'"]

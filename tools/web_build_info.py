@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = [
     "index.html",
     "sw.js",
+    "manifest.webmanifest",
     "static/css/*.css",
     "static/js/**/*.js",
     "static/data/*.json",

@@ -50,6 +50,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".wasm": "application/wasm",
+        ".webmanifest": "application/manifest+json",
         ".mjs": "text/javascript",
         ".js": "text/javascript",
         ".whl": "application/octet-stream",

@@ -38,6 +38,7 @@ TYPES = {
     ".css": "text/css",
     ".svg": "image/svg+xml",
     ".wasm": "application/wasm",
+    ".webmanifest": "application/manifest+json",
     ".zip": "application/zip",
     ".whl": "application/octet-stream",
     ".f15": "application/octet-stream",

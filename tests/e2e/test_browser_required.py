@@ -40,3 +40,21 @@ def test_the_opt_out_skips_except_under_ci(ci, outcome):
         env["CI"] = ci
     r = _run_without_browser(**env)
     assert outcome in r.stdout, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize(
+    "engine, variable, words",
+    [
+        ("firefox", "FIFTEEN_FIREFOX", "Firefox cannot be launched here"),
+        ("webkit", "FIFTEEN_MINIBROWSER", "WebKit cannot be launched here"),
+    ],
+)
+def test_a_missing_engine_fails_with_the_install_hint(engine, variable, words):
+    """tests/e2e/test_engines.py: Firefox or WebKit missing fails the engine's tests, naming it."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("CI", "FIFTEEN_SKIP_E2E")}
+    environ[variable] = f"/nonexistent/{engine}"
+    probe = f"tests/e2e/test_engines.py::test_first_visit_gets_ready[{engine}]"
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", probe]
+    r = subprocess.run(command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "1 error" in r.stdout and "skipped" not in r.stdout, r.stdout + r.stderr
+    assert words in r.stdout and "make browser" in r.stdout, r.stdout

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { ErrorType, LoadState, Method, PackPhase, SIGINT, Stage, ToWorker, message } from "../../static/js/solver/protocol.js";
-import { SolverClient, SolverError, phaseTimeout } from "../../static/js/solver/client.js";
+import { RETRY_DELAY_MS, SolverClient, SolverError, phaseTimeout, workerFailure } from "../../static/js/solver/client.js";
 import { FakeWorker } from "./fake-worker.mjs";
 
 /** A client with fake workers and recorded handler calls. */
@@ -140,6 +140,56 @@ describe("SolverClient", () => {
     worker().onerror({ message: "Out of memory: wasm allocation", preventDefault() {} });
     await assert.rejects(ready, (e) => e.type === ErrorType.LOAD && /^Out of memory/.test(e.message));
     assert.equal(calls.at(-1)[0], "fatal");
+  });
+
+  test("a worker that stops while starting with no reason given (a plain Event) is started again, once", async (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const { client, workers, worker, calls } = setup();
+    const ready = client.start("4x4");
+    assert.equal(client.starts, 1);
+    worker().onerror({ type: "error", preventDefault() {} });
+    assert.equal(workers[0].terminated, true);
+    assert.equal(workers.length, 1, "not at once");
+    t.mock.timers.tick(RETRY_DELAY_MS);
+    assert.equal(workers.length, 2);
+    assert.equal(client.starts, 2);
+    assert.deepEqual(worker().sent, [message.init({ shape: "4x4", skip: [], controlled: false })]);
+    assert.ok(!calls.some((c) => c[0] === "fatal"), "the first failure is not shown");
+    // the second failure is fatal, with a real message
+    worker().onerror({ type: "error", preventDefault() {} });
+    await assert.rejects(ready, (e) => e.type === ErrorType.LOAD && /could not start, twice/.test(e.message) && /gave no reason/.test(e.message));
+    assert.equal(calls.at(-1)[0], "fatal");
+    assert.equal(workers.length, 2);
+  });
+
+  test("the retried worker that starts resolves the first readyPromise; a failure once ready is not retried", async (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const { client, workers, worker, calls } = setup();
+    const ready = client.start();
+    worker().onerror({ type: "error", preventDefault() {} });
+    t.mock.timers.tick(RETRY_DELAY_MS);
+    worker().emit(READY);
+    assert.deepEqual((await ready).info, READY.info);
+    worker().onerror({ type: "error", preventDefault() {} });
+    assert.equal(workers.length, 2);
+    assert.equal(calls.at(-1)[0], "fatal");
+    assert.match(calls.at(-1)[1].message, /stopped while working, and the browser gave no reason/);
+  });
+
+  test("a retry is dropped when the client was stopped meanwhile", (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const { client, workers, worker } = setup();
+    client.start();
+    worker().onerror({ type: "error", preventDefault() {} });
+    client.stop();
+    t.mock.timers.tick(RETRY_DELAY_MS);
+    assert.equal(workers.length, 1);
+  });
+
+  test("workerFailure: the browser's text when given, else what is known", () => {
+    assert.equal(workerFailure("boom"), "The solver worker failed: boom");
+    assert.match(workerFailure("Out of memory"), /^Out of memory: /);
+    assert.match(workerFailure(undefined), /^The solver worker could not start, and the browser gave no reason/);
   });
 
   test("no worker at all: a fatal LOAD error", async () => {

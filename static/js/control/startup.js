@@ -8,7 +8,8 @@
 // each shape's first search, and a restart after a fatal error.  What the page does once the
 // solver is (again) ready, lost or broken is main.js's (the hooks).
 
-import { SolverPool, poolLimits } from "../solver/pool.js";
+import { MAX_WORKERS, SolverPool, poolLimits } from "../solver/pool.js";
+import { measureCores } from "../solver/cores.js";
 import { SolverClient } from "../solver/client.js";
 import { PAGE_BYTES, bytesPerWorker } from "../solver/memory.js";
 import { pageControlled, startedWorkerAt } from "../solver/start.js";
@@ -52,6 +53,10 @@ export class Startup {
         fatal: (err) => this.fatal(err),
         restart: () => this.restart(),
         pool: () => this.renderPool(),
+        // worker 1's starts, restarts included: html[data-solver-starts] (docs/web-app.md, hooks)
+        started: (count) => {
+          if (globalThis.document) document.documentElement.dataset.solverStarts = String(count);
+        },
       },
       // every worker's (the helpers' too) reports of its memory
       { createClient: (handlers) => new SolverClient({ ...handlers, heap: (bytes) => this.heapReported(bytes) }) },
@@ -158,7 +163,11 @@ export class Startup {
     this.buildInfoRead
       .then(() => this.registered || false)
       .then((registered) => registered && serviceWorkerControls())
-      .then(() => this.client.background(model.position.shape))
+      .then(() => {
+        this.client.background(model.position.shape);
+        // the cores, measured once the worker's background work is done (a quiet time)
+        this.client.settledOnce.then(() => this.fitPoolToCores()).catch(() => {});
+      })
       .then(() => precacheAll(this.buildInfo))
       .then(
         (summary) => summary && view.offlineReady(summary),
@@ -226,14 +235,45 @@ export class Startup {
     this.poolView.render(this.client.status(), { ...this.workerBytes(), pageBytes: PAGE_BYTES, cores: this.cores });
   }
 
+  /**
+   * The cores the default pool counts: navigator.hardwareConcurrency, capped by the cores measured
+   * on this device (solver/cores.js; kept with the figure the browser reported then), and
+   * whether that figure still needs measuring (more than 2 reported, none measured yet).
+   */
+  coresToCount() {
+    const reported = Math.max(1, Math.floor(Number(globalThis.navigator?.hardwareConcurrency) || 1));
+    const kept = prefs.get("cores", null);
+    if (kept && kept.reported === reported && kept.measured >= 1) return { cores: Math.min(reported, kept.measured), unmeasured: false };
+    return { cores: reported, unmeasured: reported > 2 };
+  }
+
   setUpPool() {
     // (sized by the cores and the device's memory, solver/pool.js; a choice past the memory's limit is not kept)
-    const { max, suggested } = poolLimits(globalThis.navigator || {}, this.workerBytes().perWorker);
+    const nav = globalThis.navigator || {};
+    const perWorker = this.workerBytes().perWorker;
+    const { max } = poolLimits(nav, perWorker); // the menu: up to the cores the browser reports
+    const { cores, unmeasured } = this.coresToCount();
+    const fitted = poolLimits({ hardwareConcurrency: cores, deviceMemory: nav.deviceMemory }, perWorker);
     const stored = Number(prefs.get("workers", 0));
-    const size = stored >= 1 && stored <= max ? stored : suggested;
+    // the default: the fitted suggestion; one worker until the cores are measured (fitPoolToCores)
+    const size = stored >= 1 && stored <= max ? stored : unmeasured ? 1 : fitted.suggested;
     this.client.setSize(size);
     this.poolView.setChoices(max, size);
     this.renderPool();
+  }
+
+  /**
+   * Once the solver is idle after its first start: when the browser reports more than 2 cores and
+   * none were measured on this device, measure them (solver/cores.js, about half a second; kept)
+   * and size the pool by them, unless the user chose a size.
+   */
+  async fitPoolToCores() {
+    const { unmeasured } = this.coresToCount();
+    if (!unmeasured) return;
+    const reported = Math.floor(Number(globalThis.navigator?.hardwareConcurrency) || 1);
+    const measured = await measureCores(Math.min(reported, MAX_WORKERS));
+    prefs.set("cores", { reported, measured: measured ?? reported });
+    this.setUpPool();
   }
 
   /** The user picked `n` workers (the Solve card's menu): kept for later visits. */

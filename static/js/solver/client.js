@@ -43,6 +43,18 @@ const PHASE_TEXT = {
   [Stage.DATABASES]: (label) => `The database ${label} did not load in time: the connection may have stalled.`,
 };
 
+/** Milliseconds before a worker that stopped while starting is started again (once). */
+export const RETRY_DELAY_MS = 1000;
+
+/**
+ * The message of a worker's error event: the browser's text when it gives one (a lack of memory
+ * said so), else what is known: whether it had started (READY) and whether it was started again.
+ */
+export function workerFailure(text, { started = false, retried = false } = {}) {
+  if (text) return /memory/i.test(text) ? `Out of memory: ${text}` : `The solver worker failed: ${text}`;
+  const when = started ? "stopped while working" : `could not start${retried ? ", twice (it was started again once)" : ""}`;
+  return `The solver worker ${when}, and the browser gave no reason (often a lack of memory, or a script of the site that could not be loaded). Reload the page, or close other tabs and retry.`;
+}
 /**
  * A worker that has not ended a cancelled request within this many ms (it answers within a
  * slice, tens of ms) is taken for crashed or stuck, and restarted.
@@ -61,8 +73,8 @@ const moduleWorker = () => takeStartedWorker()?.worker || newSolverWorker();
 export class SolverClient {
   /**
    * handlers: {loading(msg), warning(msg), ready(msg), fatal(error), restart({silent}), heap(bytes),
-   * started()} (heap: the worker's wasm memory as it reports it, at READY and after a pack's load;
-   * started: a Worker was made, the first or a new one);
+   * started(count)} (heap: the worker's wasm memory as it reports it, at READY and after a pack's
+   * load; started: a Worker was made, the first or a new one, with the count of them so far);
    * createWorker: makes the Worker (tests pass a fake one); cancelWait, interruptAfter:
    * CANCEL_WAIT_MS and INTERRUPT_AFTER_MS (tests: less).
    */
@@ -84,6 +96,7 @@ export class SolverClient {
     this.runtimeBytes = {}; // {file: size} of the Pyodide files, for download progress
     this.failWorker = null; // the current worker's failure path (kill())
     this.watchdog = 0; // the start-up watchdog's timer
+    this.starts = 0; // workers started so far (a Stop without the interrupt buffer is one more)
   }
 
   /** Start (or restart) the worker; resolves when it is ready. */
@@ -115,7 +128,9 @@ export class SolverClient {
       return this.readyPromise;
     }
     this.worker = worker;
-    this.handlers.started?.();
+    this.starts += 1;
+    this.handlers.started?.(this.starts);
+    let retried = false; // a worker that stopped before READY is started again, once (onerror)
     // The runtime's files' sizes (build-info.json): all of them until the worker names those it downloads.
     const runtimeBytes = (files = Object.keys(this.runtimeBytes || {})) => files.reduce((a, f) => a + (Number(this.runtimeBytes?.[f]) || 0), 0);
     const watch = (stage, label, bytes) => {
@@ -160,25 +175,53 @@ export class SolverClient {
         else this.settle(msg.id)?.reject(err);
       },
     };
-    worker.onmessage = (event) => {
-      if (this.worker !== worker) return; // a terminated worker's last words
-      const msg = event.data;
-      onMessage[msg?.type]?.(msg);
+    const attach = () => {
+      const current = worker;
+      current.onmessage = (event) => {
+        if (this.worker !== current) return; // a terminated worker's last words
+        const msg = event.data;
+        onMessage[msg?.type]?.(msg);
+      };
+      current.onerror = (event) => {
+        if (this.worker !== current) return;
+        event.preventDefault?.();
+        // A plain Event (no message, no file): the worker stopped with no reason given, e.g.
+        // WebKit when a worker's script cannot be loaded while others start (bench/startup.md,
+        // "Engines").  Before READY it is started again, once, after a moment.
+        if (!event.message && !this.ready && !retried) {
+          retried = true;
+          current.terminate();
+          this.failAll(new SolverError(ErrorType.CANCELLED, "Cancelled.")); // (requests sent before READY: none answers now)
+          console.warn("The solver worker stopped while starting, with no reason given: starting it again.");
+          setTimeout(() => {
+            if (this.worker !== current) return; // stopped or restarted meanwhile
+            try {
+              worker = this.createWorker();
+            } catch (e) {
+              this.worker = null;
+              fail(new SolverError(ErrorType.LOAD, `The solver worker could not be started again (${e.message}).`));
+              return;
+            }
+            this.worker = worker;
+            this.starts += 1;
+            this.handlers.started?.(this.starts);
+            watch(Stage.RUNTIME, "", runtimeBytes());
+            attach();
+          }, RETRY_DELAY_MS).unref?.();
+          return;
+        }
+        fail(new SolverError(ErrorType.LOAD, workerFailure(event.message, { started: this.ready, retried })));
+      };
+      current.replay?.(); // what a worker started as the page opened has said so far
+      current.postMessage(
+        message.init({
+          shape,
+          skip: this.skip,
+          controlled: pageControlled(),
+        }),
+      );
     };
-    worker.onerror = (event) => {
-      if (this.worker !== worker) return;
-      event.preventDefault?.();
-      const text = event.message || "the worker stopped";
-      fail(new SolverError(ErrorType.LOAD, /memory/i.test(text) ? `Out of memory: ${text}` : `The solver worker failed: ${text}`));
-    };
-    worker.replay?.(); // what a worker started as the page opened has said so far
-    worker.postMessage(
-      message.init({
-        shape,
-        skip: this.skip,
-        controlled: pageControlled(),
-      }),
-    );
+    attach();
     return this.readyPromise;
   }
 

@@ -71,12 +71,15 @@ export class SolverPool {
     this.workersStarted = 0; // Workers made, the first ones and every restart (for automation: fifteenPool)
     this.backgroundShape = null; // the page asked for the workers' background work (background())
     this.settled = false; // the primary's background work was done once: helpers may start
+    /** Resolves once the primary's background work is done (the worker idle: a quiet time to measure the cores). */
+    this.settledOnce = new Promise((resolve) => (this.resolveSettled = resolve));
     this.primary = createClient({
       ...handlers,
       started: () => this.workersStarted++,
       loading: (msg) => {
         if (msg.stage === Stage.BACKGROUND && msg.state === LoadState.DONE) {
           this.settled = true;
+          this.resolveSettled();
           this.scheduleHelpers();
         }
         if (!this.silent || msg.later) handlers.loading?.(msg);
