@@ -140,18 +140,22 @@ class EnginePage:
 class ChromiumPage(EnginePage):
     engine = "chromium"
 
-    def __init__(self):
+    def __init__(self, playwright=None):
+        """*playwright*: a running Playwright (the e2e session's: a thread runs one sync
+        Playwright at a time), else one of its own, stopped with the page."""
         try:
             from playwright.sync_api import sync_playwright
         except ImportError as exc:
             raise EngineUnavailable(f"Playwright is not installed ({exc})") from None
         from .conftest import chromium_options
 
-        self._pw = sync_playwright().start()
+        self._own = playwright is None
+        self._pw = sync_playwright().start() if playwright is None else playwright
         try:
             self._browser = self._pw.chromium.launch(**chromium_options())
         except Exception as exc:  # noqa: BLE001 - any launch failure means "no browser here"
-            self._pw.stop()
+            if self._own:
+                self._pw.stop()
             raise EngineUnavailable(f"Chromium cannot be launched here ({str(exc).strip().splitlines()[0]})") from None
         self.version = self._browser.version
         self._context = self._browser.new_context(viewport={"width": VIEWPORT[0], "height": VIEWPORT[1]})
@@ -177,7 +181,8 @@ class ChromiumPage(EnginePage):
         with contextlib.suppress(Exception):
             self._context.close()
             self._browser.close()
-        self._pw.stop()
+        if self._own:
+            self._pw.stop()
 
 
 class FirefoxPage(EnginePage):
@@ -360,10 +365,13 @@ class WebKitPage(EnginePage):
             os.unlink(self._log.name)
 
 
-def launch(engine: str) -> EnginePage:
-    """A page of `engine` (one of ENGINES) in a fresh profile; EngineUnavailable when it cannot be."""
+def launch(engine: str, playwright=None) -> EnginePage:
+    """A page of `engine` (one of ENGINES) in a fresh profile; EngineUnavailable when it cannot be.
+    *playwright*: Chromium's, a running sync Playwright to use (ChromiumPage)."""
     kinds = {"chromium": ChromiumPage, "firefox": FirefoxPage, "webkit": WebKitPage}
     try:
+        if engine == "chromium":
+            return ChromiumPage(playwright)
         return kinds[engine]()
     except EngineUnavailable as exc:
         raise EngineUnavailable(f"{engine}: {exc}. {INSTALL_HINT[engine]}.") from None

@@ -31,7 +31,7 @@ function setup(size = 2, { isolated = false, cancelWait, interruptAfter } = {}) 
     (...args) =>
       events.push([name, ...args]);
   const pool = new SolverPool(
-    { loading: record("loading"), ready: record("ready"), fatal: record("fatal"), restart: record("restart"), pool: record("pool") },
+    { loading: record("loading"), ready: record("ready"), fatal: record("fatal"), restart: record("restart"), pool: record("pool"), started: record("started") },
     {
       size,
       helperDelay: 0,
@@ -497,6 +497,8 @@ describe("SolverPool", () => {
     await new Promise((r) => setTimeout(r, 30));
     assert.ok(workers[0].terminated, "the stuck primary is restarted");
     assert.equal(pool.workersStarted, 3);
+    // the page hears worker 1's starts, the silent restart included (html[data-solver-starts])
+    assert.deepEqual(events.filter((e) => e[0] === "started").map((e) => e[1]), [1, 2]);
     const before = events.length;
     workers[2].emit(READY());
     await tick();

@@ -235,6 +235,7 @@ function showSolution(focus) {
     if (kind !== "replay") view.solution.highlight(i - 1);
     view.playback.render({ index: i, length: pb.length, playing: pb.playing });
     bounds.refresh(); // the bounds line follows the board shown
+    if (pb.playing) view.keepPlaybackInView();
   });
   pb.speed = SPEEDS[model.speedIndex];
   playback = pb;

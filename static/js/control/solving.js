@@ -58,8 +58,9 @@ export class Solving {
     const { model } = this.hooks;
     const job = model.job;
     if (!job) return this.solve({ anytime: true });
-    if (job.anytime || job.cancelling) return;
+    if (job.anytime) return;
     this.next = { anytime: true, proven: job.proven };
+    if (job.cancelling) return; // (a Stop just clicked: the anytime search starts once it has stopped)
     // not Cancel's double-click guard: Fast answer is never under the pointer in Solve's place, and
     // a click it ignored would leave `next` for the next Cancel
     this.hooks.run(model.cancelJob(""));

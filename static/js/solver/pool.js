@@ -75,7 +75,10 @@ export class SolverPool {
     this.settledOnce = new Promise((resolve) => (this.resolveSettled = resolve));
     this.primary = createClient({
       ...handlers,
-      started: () => this.workersStarted++,
+      started: (count) => {
+        this.workersStarted++;
+        handlers.started?.(count); // (worker 1's starts: html[data-solver-starts])
+      },
       loading: (msg) => {
         if (msg.stage === Stage.BACKGROUND && msg.state === LoadState.DONE) {
           this.settled = true;

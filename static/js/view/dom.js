@@ -31,14 +31,21 @@ export const option = (value, label) => html("option", { text: label, attrs: { v
 /**
  * Scroll the page by the least amount that shows `el` whole, but never so far that the board's
  * top leaves the screen (on a phone the board stays in view while a solve runs and its answer
- * plays back): nothing moves when `el` is in view already.
+ * plays back): nothing moves when `el` is in view already.  With `showBoard`, a board whose top
+ * is above the screen comes back too (the page scrolls up to it, as far as `el` stays shown:
+ * during playback the board and its controls belong together).
  */
-export function keepInView(el, board = $("board")) {
+export function keepInView(el, board = $("board"), { showBoard = false } = {}) {
   const r = el.getBoundingClientRect();
   const margin = 8;
-  let dy = 0;
-  if (r.bottom > window.innerHeight) dy = r.bottom - window.innerHeight + margin;
-  else if (r.top < 0) dy = r.top - margin;
-  if (dy > 0 && board) dy = Math.min(dy, Math.max(0, board.getBoundingClientRect().top - margin));
+  // the scroll dy (down > 0) must keep el's bottom on the screen (dy >= low) and its top
+  // (dy <= high), and the board's top where it is on the screen, or bring it back (showBoard)
+  const low = r.bottom > window.innerHeight ? r.bottom - window.innerHeight + margin : 0;
+  let high = r.top < 0 ? r.top - margin : Infinity;
+  if (board) {
+    const top = board.getBoundingClientRect().top - margin;
+    high = Math.min(high, showBoard ? top : Math.max(0, top));
+  }
+  const dy = low > high ? high : Math.min(Math.max(0, low), high);
   if (dy) window.scrollBy(0, dy);
 }

@@ -268,7 +268,16 @@ export class PageView {
     const el = $("solution");
     if (el.hidden) return;
     el.focus({ preventScroll: true });
-    keepInView($("playback").hidden ? el : $("playback"));
+    keepInView($("playback").hidden ? el : $("playback"), undefined, { showBoard: true });
+  }
+
+  /**
+   * While the answer plays: its controls stay on the screen with the board (the bounds line
+   * above them follows each position shown and may take a line more or less), as far as
+   * keepInView scrolls.
+   */
+  keepPlaybackInView() {
+    keepInView($("playback"), undefined, { showBoard: true });
   }
 
   // ---------------------------------------------------------------- footer and page markers
