@@ -63,6 +63,7 @@ from tests.e2e.conftest import (  # noqa: E402
     SETTLED_STATES,
     SOLVE_ENABLED,
     App,
+    LoggingServer,
     SiteServer,
     _QuietHandler,
     chromium_options,
@@ -75,38 +76,6 @@ SETTLE_S = 2.0  # idle time before a warm reload (the browser writes its caches)
 
 BARE_PAGE = ROOT / "bench" / "fixtures" / "bare-pyodide"  # index.html, boot.js, worker.mjs
 KORF_1 = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"  # Korf's instance #1: 57 moves
-
-
-class _LoggingHandler(_QuietHandler):
-    """Logs each request's arrival (wall clock, as the page's performance.timeOrigin) and the bytes sent for it."""
-
-    def send_head(self):
-        self.arrived = time.time()
-        return super().send_head()
-
-    def copyfile(self, source, outputfile):
-        before = source.tell()
-        super().copyfile(source, outputfile)
-        with self.server.lock:
-            self.server.log.append((self.arrived, self.path.split("?")[0], source.tell() - before))
-
-
-class LoggingServer(SiteServer):
-    handler = _LoggingHandler
-
-    def start(self):
-        super().start()
-        self.httpd.log = []
-        return self
-
-    def bytes_before(self, epoch: float) -> int:
-        """Bytes sent for the requests that arrived before `epoch` (time.time())."""
-        with self.httpd.lock:
-            return sum(n for t, _, n in self.httpd.log if t < epoch)
-
-    def clear_log(self) -> None:
-        with self.httpd.lock:
-            self.httpd.log.clear()
 
 
 class _IsolatingHandler(_QuietHandler):

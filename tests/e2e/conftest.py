@@ -162,6 +162,45 @@ class SiteServer:
             self.httpd = None
 
 
+class LoggingHandler(_QuietHandler):
+    """Logs each request's arrival (wall clock, as the page's performance.timeOrigin) and the bytes sent for it."""
+
+    def send_head(self):
+        self.arrived = time.time()
+        return super().send_head()
+
+    def copyfile(self, source, outputfile):
+        before = source.tell()
+        super().copyfile(source, outputfile)
+        with self.server.lock:
+            self.server.log.append((self.arrived, self.path.split("?")[0], source.tell() - before))
+
+
+class LoggingServer(SiteServer):
+    """A :class:`SiteServer` that keeps, for each request, when it arrived, its path and the bytes sent (``log``)."""
+
+    handler: type[http.server.SimpleHTTPRequestHandler] = LoggingHandler
+
+    def start(self):
+        super().start()
+        self.httpd.log = []
+        return self
+
+    @property
+    def log(self) -> list[tuple[float, str, int]]:
+        with self.httpd.lock:
+            return list(self.httpd.log)
+
+    def bytes_before(self, epoch: float) -> int:
+        """Bytes sent for the requests that arrived before `epoch` (time.time())."""
+        with self.httpd.lock:
+            return sum(n for t, _, n in self.httpd.log if t < epoch)
+
+    def clear_log(self) -> None:
+        with self.httpd.lock:
+            self.httpd.log.clear()
+
+
 def copy_site(tmp: Path, skip_assets=()) -> tuple[Path, dict]:
     """A copy of the site in *tmp* (symlinks, except ``static/db``; every top-level entry the build lists:
     ``index.html``, ``sw.js``, ``examples/``...) for tests that serve a changed database directory.

@@ -519,7 +519,10 @@ class EngineApp:
         )
 
     def cancel_if_running(self) -> None:
+        """Cancel the solve if one runs (past the double-click guard: a Cancel right after a solve
+        started, as after a quick first answer, is its second click)."""
         if self.page.run("() => !document.querySelector('#cancel-button').hidden"):
+            time.sleep(CLICK_GUARD)
             self.page.click("#cancel-button")
             self.wait_state("cancelled", "solved", timeout=30)
 

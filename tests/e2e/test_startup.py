@@ -33,7 +33,7 @@ import time
 
 import pytest
 
-from .conftest import ROOT, SOLVE_ENABLED, App, SiteServer, _QuietHandler
+from .conftest import ROOT, SOLVE_ENABLED, App, LoggingHandler, LoggingServer, SiteServer, _QuietHandler
 
 
 @pytest.fixture()
@@ -269,26 +269,18 @@ def test_nothing_moves_while_loading_or_solving_and_a_step_under_way_shows_its_s
 
 
 # ------------------------------------------------------------------ the first minute
-class _GatedHandler(_QuietHandler):
-    """Logs when each request arrived (wall clock, as the page's performance.timeOrigin) and the
-    bytes sent for it; holds the answer to a path ending with one of `server.gates` until the
-    test sets that gate (at most 120 s)."""
+class _GatedHandler(LoggingHandler):
+    """A :class:`LoggingHandler` that holds the answer to a path ending with one of `server.gates`
+    until the test sets that gate (at most 120 s)."""
 
     def send_head(self):
-        self.arrived = time.time()
         for suffix, gate in self.server.gates.items():
             if self.path.split("?")[0].endswith(suffix):
                 gate.wait(120)
         return super().send_head()
 
-    def copyfile(self, source, outputfile):
-        before = source.tell()
-        super().copyfile(source, outputfile)
-        with self.server.lock:
-            self.server.log.append((self.arrived, self.path.split("?")[0], source.tell() - before))
 
-
-class _GatedServer(SiteServer):
+class _GatedServer(LoggingServer):
     handler = _GatedHandler
 
     def __init__(self, root, gates=()):
@@ -297,17 +289,11 @@ class _GatedServer(SiteServer):
 
     def start(self):
         super().start()
-        self.httpd.log = []
         self.httpd.gates = {name: threading.Event() for name in self.gate_names}
         return self
 
     def release(self, name: str) -> None:
         self.httpd.gates[name].set()
-
-    @property
-    def log(self) -> list[tuple[float, str, int]]:
-        with self.httpd.lock:
-            return list(self.httpd.log)
 
 
 @pytest.fixture()
