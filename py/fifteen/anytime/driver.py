@@ -63,8 +63,9 @@ BEAM_MAX_SQUARES = 36
 BEAM_MAX_NODES = 20_000_000
 #: After a beam, window shortening may take this many times the beam's time before the next beam.
 POLISH_RATIO = 1.0
-#: Window shortening's settings (:class:`fifteen.anytime.windows.Shortener`), MD + LC windows.
-WINDOW: dict[str, int] = {"k_min": 12, "k_max": 64, "node_limit": 20_000, "node_limit_max": 5_120_000}
+#: Window shortening's settings (:class:`fifteen.anytime.windows.Shortener`), MD + LC windows (longer
+#: ones, up to 64 moves and 5.12 M nodes, left 6x6 longer at 10 and 30 s: bench/anytime.md).
+WINDOW: dict[str, int] = {"k_min": 12, "k_max": 40, "node_limit": 20_000, "node_limit_max": 320_000}
 #: The same with a pattern database (:mod:`fifteen.anytime.pdbwindows`: 4x4 and 5x5).
 PDB_WINDOW: dict[str, int] = {"k_min": 12, "k_max": 80, "node_limit": 20_000, "node_limit_max": 5_120_000}
 #: Seconds of improver work per hand-over from the prover.
