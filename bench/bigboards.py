@@ -19,13 +19,13 @@ lower bound checked <= the length (and <= the optimum where known).  Prints one 
 (lengths at the marks, the final lower bound, nodes per CPU second of the prover and of the
 improvers, the 1-minute load average at the start and end), then per board: the mean length at
 each mark beside DeepCubeA's mean on the same positions (and its published mean over all of
-them: 89.41 / 124.65 / 255.67), the mean lower bound, and for 5x5 the ratio to the optimum.
+them: 89.42 / 124.65 / 255.67), the mean lower bound, and for 5x5 the ratio to the optimum.
 ``--out FILE`` appends one TSV row per position (the columns of ``bench/data/bigboards-*.tsv``).
 
 ``--speed``: fixed workloads on each board's first DeepCubeA position, the same natively and in
 Pyodide (``node bench/bigboards_pyodide.mjs``, which calls :func:`speed`): the prover's IDA*
 (the board's strongest bound, ``auto``) for :data:`SPEED_NODES` nodes; window searches of 50
-moves every 10 moves (the 5x5 tables on 5x5, MD + LC past it) along the width-256 beam's path (the
+moves every 10 moves (MD + LC) along the width-256 beam's path (the
 decomposition's on 7x7), at most a million nodes each; a beam of width 1024 (on 7x7 the stage
 beam, width 512), its CPU seconds.
 """
@@ -45,7 +45,7 @@ from fifteen.board import Board, Shape
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
 #: DeepCubeA's published mean lengths over all its test positions (its results files; the paper's).
-DEEPCUBEA_MEANS = {5: 89.41, 6: 124.65, 7: 255.67}
+DEEPCUBEA_MEANS = {5: 89.42, 6: 124.65, 7: 255.67}
 COLUMNS = [
     "set",
     "id",
@@ -94,7 +94,6 @@ def speed(side: int, clock=time.process_time) -> dict[str, Any]:
     """The speed workloads of the *side* x *side* board (see the module docstring)."""
     from fifteen.anytime.beam import beam_search
     from fifteen.anytime.decompose import decompose_to
-    from fifteen.anytime.pdbwindows import optimal_between_pdb, pdb_window_tables, window_database
     from fifteen.anytime.reduce import stage_beam
     from fifteen.anytime.tables import label_tables
     from fifteen.anytime.windows import optimal_between
@@ -132,23 +131,18 @@ def speed(side: int, clock=time.process_time) -> dict[str, Any]:
     out["beam_cpu"] = round(clock() - c0, 3)
     base = beam_search(T, tiles, goal, 256) if side <= 6 else decompose_to(T, tiles, goal)
     assert base is not None
-    db = window_database(shape)
     pos = [tiles]
     for s_ in base:
         b = pos[-1].index(0)
         nxt = list(pos[-1])
         nxt[b], nxt[s_] = nxt[s_], 0
         pos.append(nxt)
-    solver = "5x5 tables" if db is not None else "MD + LC"
     total = 0
     c0 = clock()
     for i in range(0, len(base) - 50, 10):
-        if db is not None:
-            _, n = optimal_between_pdb(pdb_window_tables(db), pos[i], pos[i + 50], 48, 1_000_000)
-        else:
-            _, n = optimal_between(T, pos[i], pos[i + 50], 48, 1_000_000)
+        _, n = optimal_between(T, pos[i], pos[i + 50], 48, 1_000_000)
         total += n
-    out["windows"] = f"k = 50 every 10 moves of the {'width-256 beam' if side <= 6 else 'decomposition'}'s path, {solver}"
+    out["windows"] = f"k = 50 every 10 moves of the {'width-256 beam' if side <= 6 else 'decomposition'}'s path, MD + LC"
     out["window_nodes"], out["window_cpu"] = total, round(clock() - c0, 3)
     return out
 

@@ -9,8 +9,7 @@
 2. **Improvement** (:class:`Improver`): beams pruned by the best length (``g + h >= best``),
    from the target towards the position at the last width, then from the position at twice it,
    and so on, alternating with window shortening (:mod:`fifteen.anytime.windows`) of the best
-   path for as long as the last beam took; on 4x4 and 5x5 the windows are bounded by the pattern
-   databases (:mod:`fifteen.anytime.pdbwindows`), elsewhere by MD + LC.  Past 6x6 (beams wander
+   path for as long as the last beam took.  Past 6x6 (beams wander
    there) a stage beam first places the first row and column, and the smaller board left is
    improved as a board of its own (:mod:`fifteen.anytime.reduce`); once no wider beam fits in
    memory (:data:`BEAM_MAX_NODES`), windows only.
@@ -39,7 +38,6 @@ from typing import Any
 
 from fifteen.anytime.beam import DUP_LAYERS, beam_search
 from fifteen.anytime.decompose import decompose_to
-from fifteen.anytime.pdbwindows import pdb_window_solver, pdb_window_tables, window_database
 from fifteen.anytime.reduce import REDUCE_ABOVE, STAGE_WIDTH, blank_walk, lift, play, stage_beam, stage_squares, sub_position, sub_shape
 from fifteen.anytime.tables import LabelTables, label_tables
 from fifteen.anytime.windows import Shortener, remove_cycles, reverse_path
@@ -66,8 +64,6 @@ POLISH_RATIO = 1.0
 #: Window shortening's settings (:class:`fifteen.anytime.windows.Shortener`), MD + LC windows (longer
 #: ones, up to 64 moves and 5.12 M nodes, left 6x6 longer at 10 and 30 s: bench/anytime.md).
 WINDOW: dict[str, int] = {"k_min": 12, "k_max": 40, "node_limit": 20_000, "node_limit_max": 320_000}
-#: The same with a pattern database (:mod:`fifteen.anytime.pdbwindows`: 4x4 and 5x5).
-PDB_WINDOW: dict[str, int] = {"k_min": 12, "k_max": 80, "node_limit": 20_000, "node_limit_max": 5_120_000}
 #: Seconds of improver work per hand-over from the prover.
 IMPROVER_SLICE = 0.15
 #: The prover's nodes between two hand-overs (and checks of cancellation and the time limit).
@@ -280,13 +276,7 @@ class Improver:
         self.stage_width = max(min(256, STAGE_WIDTH), STAGE_WIDTH * 49 * 49 // (T.n * T.n))  # (narrower on bigger boards: 491 on 10x10)
 
     def _shortener(self, path: list[int]) -> Shortener:
-        db = window_database(self.T.shape)
-        if db is None:
-            w = WINDOW
-            return Shortener(self.T, self.tiles, path, w["k_min"], w["k_max"], w["node_limit"], w["node_limit_max"])
-        w = PDB_WINDOW
-        solve = pdb_window_solver(pdb_window_tables(db))
-        return Shortener(self.T, self.tiles, path, w["k_min"], w["k_max"], w["node_limit"], w["node_limit_max"], solve)
+        return Shortener(self.T, self.tiles, path, **WINDOW)
 
     def _improved(self, squares: list[int]) -> None:
         if len(squares) < len(self.best):

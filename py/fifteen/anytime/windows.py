@@ -7,14 +7,13 @@ A solution path (the blank's squares) found by a beam or by decomposition has lo
 most ``k - 2`` moves within a node limit; a shorter one is spliced in and any position the path
 now visits twice cut out (:func:`remove_cycles`).  Each sweep ends with a window on the path's last
 moves.  Sweeps grow ``k`` (by half after a sweep without gain, up to ``k_max``), then the node
-limit (x4), then stop (``Shortener.exhausted``).  The searches may be bounded otherwise (a
-:data:`WindowSolver`: the pattern databases' windows, :mod:`fifteen.anytime.pdbwindows`).
+limit (x4), then stop (``Shortener.exhausted``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache, partial
+from functools import cache
 
 from fifteen.anytime.tables import LabelTables, labelled
 from fifteen.search.ida import Stop
@@ -23,11 +22,6 @@ from fifteen.search.template import Children, Loop, LoopProgram
 
 #: Expanded nodes between two ticks of a window search (cancellation, node limit).
 TICK_NODES = 1 << 14
-
-
-#: A window solver: ``(start, target, max_len, node_limit, check) -> (path or None, nodes)``, as
-#: :func:`optimal_between` (MD + LC) or :func:`fifteen.anytime.pdbwindows.optimal_between_pdb`.
-WindowSolver = Callable[[Sequence[int], Sequence[int], int, int, "Callable[[], None] | None"], "tuple[list[int] | None, int]"]
 
 
 class NodeLimit(Stop):
@@ -199,8 +193,7 @@ class Shortener:
     ``node_limit`` nodes, and a strictly shorter sub-path is spliced in.  After a sweep without
     gain ``k`` grows by half (up to ``k_max``), then the node limit grows 4x and ``k`` starts
     again; ``exhausted`` is set when the largest windows and limits stop paying.  Each sweep ends
-    with a window on the path's last moves.  *solve* re-solves a window (default
-    :func:`optimal_between` with *T*: MD + LC).
+    with a window on the path's last moves.
     """
 
     def __init__(
@@ -212,10 +205,8 @@ class Shortener:
         k_max: int = 40,
         node_limit: int = 20_000,
         node_limit_max: int = 320_000,
-        solve: WindowSolver | None = None,
     ):
         self.T = T
-        self.solve: WindowSolver = solve if solve is not None else partial(optimal_between, T)
         self.tiles = tuple(tiles)
         self.squares = remove_cycles(tiles, list(squares))
         self.k_min, self.k_max = k_min, k_max
@@ -256,7 +247,7 @@ class Shortener:
         for s in sq[i : i + k]:
             end[eb], end[s] = end[s], 0
             eb = s
-        path, nodes = self.solve(start, end, k - 2, self.node_limit, check)
+        path, nodes = optimal_between(self.T, start, end, k - 2, self.node_limit, check)
         self.nodes += nodes
         if path is None or len(path) >= k:
             return False
@@ -310,4 +301,4 @@ class Shortener:
         self._start_sweep()
 
 
-__all__ = ["WINDOW_LOOP", "NodeLimit", "Search", "Shortener", "WindowSolver", "optimal_between", "remove_cycles", "reverse_path"]
+__all__ = ["WINDOW_LOOP", "NodeLimit", "Search", "Shortener", "optimal_between", "remove_cycles", "reverse_path"]
