@@ -5,9 +5,8 @@ A solution path (the blank's squares) found by a beam or by decomposition has lo
 ``p_{i+k}`` at a window's ends, :func:`optimal_between` (IDA* with MD + LC measured to
 ``p_{i+k}``: labels are target squares, :mod:`fifteen.anytime.tables`) looks for a path of at
 most ``k - 2`` moves within a node limit; a shorter one is spliced in and any position the path
-now visits twice cut out (:func:`remove_cycles`).  Each sweep ends with a window on the path's last
-moves.  Sweeps grow ``k`` (by half after a sweep without gain, up to ``k_max``), then the node
-limit (x4), then stop (``Shortener.exhausted``).
+now visits twice cut out (:func:`remove_cycles`).  Sweeps grow ``k`` (12 -> 40 by half after a
+sweep without gain), then the node limit (x4), then stop (``Shortener.exhausted``).
 """
 
 from __future__ import annotations
@@ -56,7 +55,7 @@ WINDOW_LOOP = Loop(
     legend=(
         ("hp", "the node's MD + linear conflict to the target"),
         ("succ", "succ[state]: the allowed moves (s, m, st, l1, l2, l3) of fifteen.anytime.tables.LabelTables"),
-        ("codes", "the line code of every row and column (columns offset by col_off)"),
+        ("codes", "the line code of every row and column (columns offset by col_off); 0 on lines too long"),
         ("m", "the move's id times N: m + t indexes the per-move, per-tile tables"),
         ("mdd", "mdd[m + t]: the change of MD when tile t makes move m"),
         ("d1", "d1[m + t]: the change of the code of the line tile t leaves (l1)"),
@@ -192,8 +191,7 @@ class Shortener:
     changes per sweep); each window is re-solved optimally by :func:`optimal_between` within
     ``node_limit`` nodes, and a strictly shorter sub-path is spliced in.  After a sweep without
     gain ``k`` grows by half (up to ``k_max``), then the node limit grows 4x and ``k`` starts
-    again; ``exhausted`` is set when the largest windows and limits stop paying.  Each sweep ends
-    with a window on the path's last moves.
+    again; ``exhausted`` is set when the largest windows and limits stop paying.
     """
 
     def __init__(
@@ -237,50 +235,30 @@ class Shortener:
             self.board[self.blank], self.board[s] = self.board[s], 0
             self.blank = s
         self._gain_in_sweep = False
-        self._tail_tried = False
-
-    def _try(self, i: int, k: int, start: list[int], check: Callable[[], None] | None) -> bool:
-        """Re-solve the window of *k* moves from position *start* at *i*; True when it was spliced shorter."""
-        sq = self.squares
-        end = list(start)
-        eb = end.index(0)
-        for s in sq[i : i + k]:
-            end[eb], end[s] = end[s], 0
-            eb = s
-        path, nodes = optimal_between(self.T, start, end, k - 2, self.node_limit, check)
-        self.nodes += nodes
-        if path is None or len(path) >= k:
-            return False
-        sq[i : i + k] = path
-        self.squares = remove_cycles(self.tiles, sq)
-        self._gain_in_sweep = True
-        return True
 
     def step(self, check: Callable[[], None] | None = None) -> bool:
         """Try one window; True when the path got shorter."""
         sq = self.squares
-        if self.i + 4 > len(sq):  # the end of the sweep: a window ending on the path's end, then the next sweep
-            if self._tail_tried or len(sq) <= self.k:
-                self._end_sweep()
-                return False
-            i = len(sq) - self.k
-            start = list(self.tiles)
-            b = start.index(0)
-            for s in sq[:i]:
-                start[b], start[s] = start[s], 0
-                b = s
-            gained = self._try(i, self.k, start, check)  # (a search paused at the end of a time slice is asked again, the same)
-            self._tail_tried = True
-            if gained:
-                self._start_sweep()
-                self._gain_in_sweep = True
-            return gained
+        if self.i + 4 > len(sq):  # the end of the sweep
+            self._end_sweep()
+            return False
         k = min(self.k, len(sq) - self.i)
-        gained = self._try(self.i, k, list(self.board), check)  # (splices into sq itself)
-        if gained and len(self.squares) != len(sq):
-            self._start_sweep()  # a loop was cut: positions moved, start the sweep again
-            self._gain_in_sweep = True
-            return True
+        end = list(self.board)
+        eb = self.blank
+        for s in sq[self.i : self.i + k]:
+            end[eb], end[s] = end[s], 0
+            eb = s
+        path, nodes = optimal_between(self.T, self.board, end, k - 2, self.node_limit, check)
+        self.nodes += nodes
+        gained = False
+        if path is not None and len(path) < k:
+            sq[self.i : self.i + k] = path
+            self.squares = remove_cycles(self.tiles, sq)
+            gained = self._gain_in_sweep = True
+            if len(self.squares) != len(sq):
+                self._start_sweep()  # a loop was cut: positions moved, start the sweep again
+                self._gain_in_sweep = True
+                return True
         stride = max(1, self.k // 2)  # on by half a window
         for s in self.squares[self.i : self.i + stride]:
             self.board[self.blank], self.board[s] = self.board[s], 0
