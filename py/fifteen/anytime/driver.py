@@ -9,10 +9,10 @@
 2. **Improvement** (:class:`Improver`): beams pruned by the best length (``g + h >= best``),
    from the target towards the position at the last width, then from the position at twice it,
    and so on, alternating with window shortening (:mod:`fifteen.anytime.windows`) of the best
-   path for as long as the last beam took.  Past 6x6 (beams wander
-   there) a stage beam first places the first row and column, and the smaller board left is
-   improved as a board of its own (:mod:`fifteen.anytime.reduce`); once no wider beam fits in
-   memory (:data:`BEAM_MAX_NODES`), windows only.
+   path for as long as the last beam took.  Past 6x6 (beams wander there) a stage beam first
+   places the first row and column, and the smaller board left is improved as a board of its
+   own (:mod:`fifteen.anytime.reduce`); once no wider beam fits in memory
+   (:data:`BEAM_MAX_NODES`), windows only.
 3. **Lower bound.**  The package's IDA* (:func:`fifteen.search.ida.ida_star`) with the board's
    strongest bound (``auto``: the pattern databases on 4x4 and 5x5, MD + LC past 5x5), searching in
    the goal's frame (:mod:`fifteen.frame`), is the *prover*: the root's bound raised to the
@@ -231,8 +231,8 @@ class Improver:
     *mode* ``"beam+windows"`` (the default): polish the best path by window shortening for at
     most *polish_ratio* times the time of the search that found it, then a beam (pruned by
     ``g + h < best``; backwards, from the target, at the last width, then forwards at twice it,
-    and so on), polish what it finds, and so on; past 6x6 a reduction first (:meth:`step`); windows only once
-    no wider beam fits in memory (:data:`BEAM_MAX_NODES`) or on boards of more than
+    and so on), polish what it finds, and so on; past 6x6 a reduction first (:meth:`step`);
+    windows only once no wider beam fits in memory (:data:`BEAM_MAX_NODES`) or on boards of more than
     :data:`BEAM_MAX_SQUARES` squares.  ``"windows"``: window shortening only; ``"beams"``:
     beams only.  *offer(squares)* receives every shorter path; ``done`` is set when
     nothing is left to try.
