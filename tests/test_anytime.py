@@ -208,6 +208,22 @@ def test_pinned_first_solutions_of_korf_taylor_1():
     assert len(beam_search(T, board.tiles, goal, 1024, upper=116) or []) == 114
 
 
+def test_pinned_beams_alternate_directions_on_korf_taylor_1():
+    """After the first beam (forwards, 256: 116 moves) the improver's beams go backwards at the same
+    width, then forwards at twice it (pruned by the best length): the backward beam of 1024 finds 106
+    where the forward one finds 114; every path offered replays to the goal."""
+    board = Board.parse(KT1)
+    T = label_tables(board.shape)
+    first = driver.first_solution(T, board.tiles, board.target.tiles)
+    offered: list[list[int]] = []
+    imp = driver.Improver(T, board.tiles, board.target.tiles, first, offered.append, mode="beams")
+    for _ in range(5):
+        imp.step()
+    assert imp.beams == [(-256, None), (512, None), (-512, None), (1024, 114), (-1024, 106)]
+    assert [len(p) for p in offered] == [114, 106] and imp.carried() == {"width": 1024, "backward": False, "windows_only": False}
+    assert all(board.solves(tiles_along(board.shape, board.tiles, p)) for p in offered)
+
+
 def test_pinned_window_shortening_of_korf_taylor_1():
     """400 window searches over the width-256 beam's path: 942,112 nodes, no shorter window
     (that path has no local detour: the doubling beams improve it)."""

@@ -326,6 +326,20 @@ def test_a_window_search_and_a_beam_in_slices_find_what_they_find_whole(monkeypa
     assert window == whole and whole[1] > 1000 and pauses > 20
 
 
+def test_a_stage_beam_in_slices_finds_what_it_finds_whole():
+    """The reduction's stage beam on a 7x7 (fifteen.anytime.reduce), paused between two layers at
+    every slice and resumed by retrying the same call: the same path as in one go."""
+    from fifteen.anytime.reduce import blank_walk, stage_beam
+
+    shape = Shape(7, 7)
+    tiles = list(range(shape.size))
+    random.Random(7).shuffle(tiles)
+    goal, _ = blank_walk(shape, shape.goal())
+    whole = stage_beam(shape, tiles, goal, 64)
+    stage, pauses = in_zero_slices(slices.retried(lambda: stage_beam(shape, tiles, goal, 64)))
+    assert stage == whole and stage is not None and pauses > 20
+
+
 def test_an_anytime_solve_in_slices_answers_with_a_replayed_path(monkeypatch):
     """The anytime search (first solution, improver, prover) run as a sliced call: an answer
     replayed to the goal, with its proven bound; a cancel between two slices keeps the best found."""

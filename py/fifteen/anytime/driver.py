@@ -6,10 +6,13 @@
    (:mod:`fifteen.anytime.beam`); larger boards, or when the beam finds nothing: row-and-column
    decomposition (:mod:`fifteen.anytime.decompose`), which always succeeds.  The time limit
    does not cut the first solution short (cancellation does).
-2. **Improvement** (:class:`Improver`): beams of doubling width pruned by the best length
-   (``g + h >= best``), alternating with window shortening (:mod:`fifteen.anytime.windows`) of
-   the best path for as long as the last beam took; past 6x6 (beams wander there) and once no
-   wider beam fits in memory (:data:`BEAM_MAX_NODES`), windows only.
+2. **Improvement** (:class:`Improver`): beams pruned by the best length (``g + h >= best``),
+   from the target towards the position at the last width, then from the position at twice it,
+   and so on, alternating with window shortening (:mod:`fifteen.anytime.windows`) of the best
+   path for as long as the last beam took.  Past 6x6 (beams wander there) a stage beam first
+   places the first row and column, and the smaller board left is improved as a board of its
+   own (:mod:`fifteen.anytime.reduce`); once no wider beam fits in memory
+   (:data:`BEAM_MAX_NODES`), windows only.
 3. **Lower bound.**  The package's IDA* (:func:`fifteen.search.ida.ida_star`) with the board's
    strongest bound (``auto``: the pattern databases on 4x4 and 5x5, MD + LC past 5x5), searching in
    the goal's frame (:mod:`fifteen.frame`), is the *prover*: the root's bound raised to the
@@ -35,8 +38,9 @@ from typing import Any
 
 from fifteen.anytime.beam import DUP_LAYERS, beam_search
 from fifteen.anytime.decompose import decompose_to
+from fifteen.anytime.reduce import REDUCE_ABOVE, STAGE_WIDTH, blank_walk, lift, play, stage_beam, stage_squares, sub_position, sub_shape
 from fifteen.anytime.tables import LabelTables, label_tables
-from fifteen.anytime.windows import Shortener, remove_cycles
+from fifteen.anytime.windows import Shortener, remove_cycles, reverse_path
 from fifteen.board import Board, tiles_along
 from fifteen.bounds import bound_values, check_board, resolve_bound, start_bound, summary
 from fifteen.errors import InputError
@@ -57,8 +61,9 @@ BEAM_MAX_SQUARES = 36
 BEAM_MAX_NODES = 20_000_000
 #: After a beam, window shortening may take this many times the beam's time before the next beam.
 POLISH_RATIO = 1.0
-#: Window shortening's settings (:class:`fifteen.anytime.windows.Shortener`).
-WINDOW = {"k_min": 12, "k_max": 40, "node_limit": 20_000, "node_limit_max": 320_000}
+#: Window shortening's settings (:class:`fifteen.anytime.windows.Shortener`), MD + LC windows (longer
+#: ones, up to 64 moves and 5.12 M nodes, left 6x6 longer at 10 and 30 s: bench/anytime.md).
+WINDOW: dict[str, int] = {"k_min": 12, "k_max": 40, "node_limit": 20_000, "node_limit_max": 320_000}
 #: Seconds of improver work per hand-over from the prover.
 IMPROVER_SLICE = 0.15
 #: The prover's nodes between two hand-overs (and checks of cancellation and the time limit).
@@ -224,9 +229,10 @@ class Improver:
     """The upper bound's side: shortens the best path in bounded steps (:meth:`step`).
 
     *mode* ``"beam+windows"`` (the default): polish the best path by window shortening for at
-    most *polish_ratio* times the time of the search that found it, then a beam of twice the
-    last width (pruned by ``g + h < best``), polish what it finds, and so on; windows only once
-    no wider beam fits in memory (:data:`BEAM_MAX_NODES`) or on boards of more than
+    most *polish_ratio* times the time of the search that found it, then a beam (pruned by
+    ``g + h < best``; backwards, from the target, at the last width, then forwards at twice it,
+    and so on), polish what it finds, and so on; past 6x6 a reduction first (:meth:`step`);
+    windows only once no wider beam fits in memory (:data:`BEAM_MAX_NODES`) or on boards of more than
     :data:`BEAM_MAX_SQUARES` squares.  ``"windows"``: window shortening only; ``"beams"``:
     beams only.  *offer(squares)* receives every shorter path; ``done`` is set when
     nothing is left to try.
@@ -253,12 +259,21 @@ class Improver:
         self.shortener: Shortener | None = self._shortener(self.best) if mode != "beams" else None
         self.done = False
         self.nodes = 0
-        self.beams: list[tuple[int, int | None]] = []  # (width, length found or None)
+        self.beams: list[tuple[int, int | None]] = []  # (width, negative backwards; length found or None)
+        #: the next beam searches from the target towards the position, at the last beam's width
+        #: (beams alternate: forwards at twice the width, then backwards at the same)
+        self.backward = True
         self.polish_ratio = polish_ratio
         self.clock = clock
         self.polish_budget = float("inf") if mode == "windows" else polish_ratio * max(0.05, first_seconds)
         self.polish_used = 0.0
         self.windows_only = T.n > BEAM_MAX_SQUARES  # beams wander past 6x6 (bench/anytime.md)
+        shape = T.shape
+        #: boards past 6x6: a stage placing the first row and column first (:mod:`fifteen.anytime.reduce`)
+        self.reduce_pending = mode == "beam+windows" and T.n > REDUCE_ABOVE and min(shape.rows, shape.cols) >= 3
+        self.sub: Improver | None = None
+        self.stage: list[int] | None = None
+        self.stage_width = max(min(256, STAGE_WIDTH), STAGE_WIDTH * 49 * 49 // (T.n * T.n))  # (narrower on bigger boards: 491 on 10x10)
 
     def _shortener(self, path: list[int]) -> Shortener:
         return Shortener(self.T, self.tiles, path, **WINDOW)
@@ -268,8 +283,87 @@ class Improver:
             self.best = list(squares)
             self.offer(self.best)
 
+    def _reduce(self, check: Callable[[], None] | None) -> None:
+        """The stage beam, then an improver of the smaller board whose paths are lifted back."""
+        goal, _ = blank_walk(self.T.shape, self.target)
+        c0 = self.clock()
+        stage = stage_beam(self.T.shape, self.tiles, goal, self.stage_width, check)
+        if stage is not None:  # (else windows on the whole board go on)
+            self._start_sub(stage, None, check, max(0.05, self.clock() - c0))
+
+    def _start_sub(self, stage: list[int], best: list[int] | None, check: Callable[[], None] | None, seconds: float = 0.05) -> None:
+        """The smaller board's improver after *stage*, from its path *best* (None: its first solution)."""
+        shape = self.T.shape
+        goal, back = blank_walk(shape, self.target)
+        self.stage = list(stage)
+        small = sub_shape(shape)[0]
+        tiles = sub_position(shape, play(self.tiles, stage), goal)
+        target = small.goal()
+        T = label_tables(small)
+        first = remove_cycles(tiles, first_solution(T, tiles, target, check) if best is None else best)
+
+        def offer(squares: list[int]) -> None:
+            self._improved(remove_cycles(self.tiles, stage + lift(shape, squares) + back))
+
+        offer(first)
+        self.sub = Improver(T, tiles, target, first, offer, self.mode, FIRST_BEAM, self.polish_ratio, self.clock, seconds)
+
+    def carried(self) -> dict[str, Any]:
+        """What a later improver of the same position needs to go on where this one is
+        (:meth:`restore`; :mod:`fifteen.parallel.anytime_steps` carries it from one call to the next):
+        the beam width, whether only windows are left, the window state, and after a reduction
+        the stage and the smaller board's improver's own (with its best path)."""
+        out: dict[str, Any] = {"width": self.width, "backward": self.backward, "windows_only": self.windows_only}
+        if self.shortener is not None:
+            out.update(self.shortener.carried())
+        if self.stage is not None and self.sub is not None:
+            out["stage"] = list(self.stage)
+            out["sub"] = {**self.sub.carried(), "best": list(self.sub.best), "done": self.sub.done}
+        return out
+
+    def restore(self, carried: dict[str, Any], check: Callable[[], None] | None = None) -> None:
+        """Go on from :meth:`carried` (any part of it may be missing: an ``offset`` alone shifts
+        where the first window sweep starts)."""
+        self.width = carried.get("width", self.width)
+        self.backward = carried.get("backward", self.backward)
+        if self.shortener is not None and "offset" in carried:
+            self.shortener.resume(carried)
+        self.windows_only = carried.get("windows_only", self.windows_only)
+        if "stage" in carried and "sub" in carried and self.reduce_pending:
+            stage, sub = list(carried["stage"]), carried["sub"]
+            shape = self.T.shape
+            goal, _ = blank_walk(shape, self.target)
+            tiles_along(shape, self.tiles, stage)  # each step next to the blank, or InputError
+            after = play(self.tiles, stage)
+            if any(after[q] != goal[q] for q in stage_squares(shape.rows, shape.cols)):
+                raise InputError("the carried stage does not place the first row and column", code="param")
+            small = sub_shape(shape)[0]
+            rest = sub_position(shape, after, goal)
+            tiles_along(small, rest, sub["best"])
+            if play(rest, sub["best"]) != list(small.goal()):
+                raise InputError("the carried path of the smaller board does not reach its goal", code="param")
+            self.reduce_pending = False
+            self._start_sub(stage, list(sub["best"]), check)
+            assert self.sub is not None
+            self.sub.restore(sub, check)
+            self.sub.done = bool(sub.get("done", False))
+
     def step(self, check: Callable[[], None] | None = None) -> None:
-        """One bounded unit of work: a window search, or a whole beam."""
+        """One bounded unit of work: a window search, or a whole beam (or the reduction's stage)."""
+        if self.reduce_pending:
+            self._reduce(check)  # (a stage beam paused at the end of a time slice is asked again, the same)
+            self.reduce_pending = False
+            return
+        sub = self.sub
+        if sub is not None and not sub.done:
+            before = sub.nodes
+            try:
+                sub.step(check)
+            finally:
+                self.nodes += sub.nodes - before
+            if sub.done and self.shortener is not None:
+                self.shortener = self._shortener(self.best)  # the whole board's windows, to the end
+            return
         sh = self.shortener
         clock = self.clock
         if sh is not None and not sh.exhausted and (self.polish_used < self.polish_budget or self.windows_only):
@@ -285,7 +379,8 @@ class Improver:
         if self.mode == "windows" or (self.windows_only and self.mode != "beams"):
             self.done = True
             return
-        width = self.width * 2
+        backward = self.backward
+        width = self.width if backward else self.width * 2
         if width * max(1, len(self.best)) > BEAM_MAX_NODES:  # (an empty path, at the goal, bounds it too)
             self.windows_only = True  # no wider beam: polish to the end
             if sh is None or sh.exhausted:
@@ -294,10 +389,15 @@ class Improver:
                 self.shortener = self._shortener(self.best)
             return
         c0 = clock()
-        path = beam_search(self.T, self.tiles, self.target, width, check, upper=len(self.best), dup_layers=DUP_LAYERS)
-        self.width = width  # (after the beam: a beam paused at the end of a time slice is asked again, the same)
-        self.beams.append((width, None if path is None else len(path)))
-        if path is None and self.T.n > FIRST_BEAM_MAX_SQUARES:
+        if backward:  # from the target towards the position: the same lengths, other paths
+            back = beam_search(self.T, self.target, self.tiles, width, check, upper=len(self.best), dup_layers=DUP_LAYERS)
+            path = None if back is None else reverse_path(self.target, back)
+        else:
+            path = beam_search(self.T, self.tiles, self.target, width, check, upper=len(self.best), dup_layers=DUP_LAYERS)
+        # (after the beam: a beam paused at the end of a time slice is asked again, the same)
+        self.width, self.backward = width, not backward
+        self.beams.append((-width if backward else width, None if path is None else len(path)))
+        if path is None and self.T.n > BEAM_MAX_SQUARES:
             self.windows_only = True  # a beam that finds nothing there wanders; wider ones cost more
             if self.mode == "beams":
                 self.done = True

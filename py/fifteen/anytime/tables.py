@@ -10,9 +10,9 @@ package's own loops (:mod:`fifteen.search.ida`).
 
 The line codes are those of :mod:`fifteen.bounds.manhattan` (base ``L + 1``, one digit per cell,
 its :func:`~fifteen.bounds.manhattan.line_table`), rows' codes first and columns' offset by
-``col_off`` in one table, so a single successor list serves both axes.  An axis whose lines
-are longer than :data:`~fifteen.bounds.manhattan.LINE_TABLE_MAX` (7 to 10 squares) contributes
-MD only in the searches; the root bound counts every line's conflicts.
+``col_off`` in one table, so a single successor list serves both axes.  When a line is longer
+than :data:`~fifteen.bounds.manhattan.LINE_TABLE_MAX` (7 to 10 squares) the table is a
+:class:`LongLines` (a dict filled as codes are met, as the package's loops do for such lines).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from fifteen.board import Shape, neighbours
-from fifteen.bounds.manhattan import LINE_TABLE_MAX, line_table
+from fifteen.bounds.manhattan import LINE_TABLE_MAX, LineExtras, line_table
 
 
 def labelled(tiles: Sequence[int], target: Sequence[int]) -> list[int]:
@@ -30,6 +30,23 @@ def labelled(tiles: Sequence[int], target: Sequence[int]) -> list[int]:
     for sq, t in enumerate(target):
         where[t] = sq
     return [where[t] for t in tiles]
+
+
+class LongLines(dict):
+    """The searches' line-conflict table (``lt``) of a shape whose rows or columns are longer than
+    :data:`~fifteen.bounds.manhattan.LINE_TABLE_MAX`: rows' codes below *col_off*, columns' from
+    it, each value computed when its code is first met (:class:`~fifteen.bounds.manhattan.LineExtras`)."""
+
+    def __init__(self, rows: int, cols: int, col_off: int) -> None:
+        super().__init__()
+        self.col_off = col_off
+        self.row_lines, self.col_lines = LineExtras(cols), LineExtras(rows)
+
+    def __missing__(self, code: int) -> int:
+        if len(self) >= LineExtras.limit:
+            self.clear()
+        value = self[code] = self.row_lines[code] if code < self.col_off else self.col_lines[code - self.col_off]
+        return value
 
 
 class LabelTables:
@@ -66,25 +83,27 @@ class LabelTables:
                 r, c = divmod(sq, cols)
                 md[t * n + sq] = abs(r - tr) + abs(c - tc)
         self.md = md
-        self.row_lc = cols <= LINE_TABLE_MAX
-        self.col_lc = rows <= LINE_TABLE_MAX
         rb, cb = cols + 1, rows + 1
 
         def row_digit(sq: int, t: int) -> int:
             r, c = divmod(sq, cols)
             tr, tc = divmod(t, cols)
-            return (tc + 1) * rb**c if self.row_lc and tr == r else 0
+            return (tc + 1) * rb**c if tr == r else 0
 
         def col_digit(sq: int, t: int) -> int:
             r, c = divmod(sq, cols)
             tr, tc = divmod(t, cols)
-            return (tr + 1) * cb**r if self.col_lc and tc == c else 0
+            return (tr + 1) * cb**r if tc == c else 0
 
         self.row_digit, self.col_digit = row_digit, col_digit
-        rt = line_table(cols) if self.row_lc else b"\0"
-        ct = line_table(rows) if self.col_lc else b"\0"
-        self.col_off = len(rt)
-        self.lt = rt + ct
+        self.lt: bytes | LongLines
+        if max(rows, cols) <= LINE_TABLE_MAX:
+            rt, ct = line_table(cols), line_table(rows)
+            self.col_off = len(rt)
+            self.lt = rt + ct
+        else:
+            self.col_off = rb**cols
+            self.lt = LongLines(rows, cols, self.col_off)
         mdd = [0] * (nmoves * n)
         d1 = [0] * (nmoves * n)
         d2 = [0] * (nmoves * n)

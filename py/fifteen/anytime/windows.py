@@ -159,6 +159,12 @@ def _between_steps(
     return None, search.nodes
 
 
+def reverse_path(target: Sequence[int], back: list[int]) -> list[int]:
+    """The blank's squares of a path from a position to *target*, from those of the path *back*
+    from *target* to that position (its positions in reverse order)."""
+    return back[-2::-1] + [list(target).index(0)] if back else []
+
+
 def remove_cycles(tiles: Sequence[int], squares: list[int]) -> list[int]:
     """*squares* (the blank's path from *tiles*) with every loop (a position visited twice) cut out."""
     board = list(tiles)
@@ -273,4 +279,4 @@ class Shortener:
         self._start_sweep()
 
 
-__all__ = ["WINDOW_LOOP", "NodeLimit", "Search", "Shortener", "optimal_between", "remove_cycles"]
+__all__ = ["WINDOW_LOOP", "NodeLimit", "Search", "Shortener", "optimal_between", "remove_cycles", "reverse_path"]

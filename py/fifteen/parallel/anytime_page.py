@@ -36,7 +36,7 @@ from typing import Any
 from fifteen.anytime.driver import MODES, STOPS, AnytimeResult, Improvement, check_time_limit, first_solution
 from fifteen.anytime.tables import label_tables
 from fifteen.anytime.windows import remove_cycles
-from fifteen.board import Board, tiles_along
+from fifteen.board import MAX_SQUARES, Board, tiles_along
 from fifteen.bounds import bound_values, resolve_bound
 from fifteen.errors import InputError
 from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
@@ -47,7 +47,7 @@ from fifteen.search.slices import Steps
 
 #: What an improver carries from one call to the next (:func:`fifteen.parallel.anytime_steps.improve`): each an integer, or a flag.
 CARRIED_INTS = ("width", "k", "node_limit", "offset")
-CARRIED_FLAGS = ("windows_only",)
+CARRIED_FLAGS = ("windows_only", "backward")
 #: The modes a page's improver runs (:class:`fifteen.anytime.driver.Improver`).
 PAGE_MODES = ("beam+windows", "windows")
 
@@ -80,8 +80,9 @@ def first(board: Board, bound: str) -> dict:
     return {"path": path, "moves": tiles_along(board.shape, tiles, path), "lower_bound": lower, "bound": info.name}
 
 
-def carried_from(d: object) -> dict:
-    """An improver's carried state as the page sends it back, checked."""
+def carried_from(d: object, n: int = MAX_SQUARES, sub: bool = False) -> dict:
+    """An improver's carried state as the page sends it back, checked (*n*: the board's squares;
+    after a reduction it carries the stage and the smaller board's state, :meth:`fifteen.anytime.driver.Improver.carried`)."""
     if d is None:
         return {}
     if not isinstance(d, dict):
@@ -90,12 +91,20 @@ def carried_from(d: object) -> dict:
     for key, value in d.items():
         if key in CARRIED_INTS:
             out[key] = field(d, key, 0, MAX_COUNT, "carried")
-        elif key in CARRIED_FLAGS:
+        elif key in CARRIED_FLAGS or (sub and key == "done"):
             if not isinstance(value, bool):
                 raise InputError(f"carried's {key} must be true or false, not {describe(value)}", code="param")
             out[key] = value
+        elif key == "stage" and not sub:
+            out[key] = list(squares_from(value, n, "carried stage"))
+        elif key == "sub" and not sub:
+            out[key] = carried_from(value, n, sub=True)
+        elif key == "best" and sub:
+            out[key] = list(squares_from(value, n, "carried path"))
         else:
             raise InputError(f"carried has no field {describe(key)}", code="param")
+    if ("stage" in out) != ("sub" in out) or ("sub" in out and "best" not in out["sub"]):
+        raise InputError("carried's stage comes with sub, and sub with best", code="param")
     if "k" in out and not {"node_limit", "offset"} <= set(out):
         raise InputError("carried's k comes with node_limit and offset", code="param")
     return out
@@ -109,7 +118,7 @@ def improve_call(board: Board, params: dict) -> Steps[dict]:
         raise InputError(f"mode must be one of {', '.join(PAGE_MODES)}, not {describe(mode)}", code="param")
     assert mode in MODES
     best, carried, done, nodes = yield from improve_steps(
-        *_args(board), path, mode, carried_from(params.get("carried")), _deadline(params), stopped=lambda: False
+        *_args(board), path, mode, carried_from(params.get("carried"), board.shape.size), _deadline(params), stopped=lambda: False
     )
     return {"path": best, "moves": tiles_along(board.shape, board.tiles, best), "carried": carried, "done": done, "nodes": nodes}
 

@@ -138,12 +138,10 @@ def improve_steps(
         if stopped() or time.time() > deadline:
             raise Stop
 
-    improver = Improver(label_tables(board.shape), tiles, goal, best[0], offer, mode, carried.get("width", FIRST_BEAM), POLISH_RATIO)
-    if improver.shortener is not None and "offset" in carried:  # (a first call may carry an offset alone)
-        improver.shortener.resume(carried)
-    improver.windows_only = carried.get("windows_only", improver.windows_only)
+    improver = Improver(label_tables(board.shape), tiles, goal, best[0], offer, mode, FIRST_BEAM, POLISH_RATIO)
     start = last = time.monotonic()
     try:
+        improver.restore(carried, check)  # (a first call may carry an offset alone)
         while not improver.done and time.monotonic() - last < IMPROVE_SLICE:
             before = len(best[0])
             yield from retried(lambda: improver.step(check))
@@ -151,10 +149,7 @@ def improve_steps(
                 break  # an improvement: back to the coordinator
     except Stop:
         pass
-    state = {"width": improver.width, "windows_only": improver.windows_only}
-    if improver.shortener is not None:
-        state.update(improver.shortener.carried())
-    return (best[0], state, improver.done, improver.nodes)
+    return (best[0], improver.carried(), improver.done, improver.nodes)
 
 
 __all__ = ["IMPROVE_SLICE", "PROVE_TICK", "board_of", "improve", "improve_steps", "prove", "prove_steps"]

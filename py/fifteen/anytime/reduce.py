@@ -1,0 +1,274 @@
+"""Reduction: a big board becomes a smaller one by placing its first row and column together.
+
+Past 6x6 the improvers' beams wander (MD plateaus) and window shortening of the decomposition's
+paths stays about twice DeepCubeA's lengths (bench/anytime.md).  Reduction does better: a *stage
+beam* places the tiles of the top row and the left column of the remaining board together (the
+longer side only, on a board that is not square), then what is left is a board one row and one
+column smaller, solved by the improvers of its own size (:class:`fifteen.anytime.driver.Improver`,
+which reduces again while the board is bigger than :data:`REDUCE_ABOVE` squares).
+
+**The stage beam** is a breadth-first beam (:mod:`fifteen.anytime.beam`'s scheme) over positions
+*projected* on the stage's tiles: every other tile is the same "other" tile, so positions that
+differ only there are one (duplicates are looked for over every layer).  A child is ranked by
+the Manhattan distance of the stage's tiles (towards their target squares) plus the blank's
+distance to the nearest stage tile not yet home, less one (the blank has to get there before
+that tile can move), times :data:`BLANK_WEIGHT`; it reaches its goal when every stage tile is
+home.  This is not a lower bound; it only ranks.
+
+**Any target.**  The stage needs the target's blank outside the stage's squares; as in
+:func:`fifteen.anytime.decompose.decompose_to`, the search goes to the target with its blank
+walked to the last square, then walks it back.  After the stage, the rest of the board is a
+position of the smaller board towards its standard goal (labels are target squares, and the
+target's blank is on the last square).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Sequence
+
+from fifteen.anytime.tables import labelled
+from fifteen.board import Shape, neighbours
+from fifteen.search.slices import Steps, due, resumable
+
+#: Boards of more squares than this are reduced (6x6 and smaller are improved as they are).
+REDUCE_ABOVE = 36
+#: Width of the stage beam on 7x7 (the improver narrows it on bigger boards as the square of their size).
+STAGE_WIDTH = 2048
+#: Weight of the blank's distance to the nearest stage tile not home, in the stage beam's ranking.
+BLANK_WEIGHT = 1
+#: Cap on the projected positions a stage beam keeps for duplicate detection.
+STAGE_MAX_STATES = 4_000_000
+
+
+def stage_squares(rows: int, cols: int) -> list[int]:
+    """The squares a stage places: the top row and the left column on a square board, the
+    longer side's first line otherwise (the top row of a tall board, the left column of a wide one)."""
+    out: set[int] = set()
+    if rows >= cols:
+        out.update(range(cols))
+    if cols >= rows:
+        out.update(range(0, rows * cols, cols))
+    return sorted(out)
+
+
+def sub_shape(shape: Shape) -> tuple[Shape, int, int]:
+    """``(shape left after a stage, rows stripped, columns stripped)``."""
+    dr = 1 if shape.rows >= shape.cols else 0
+    dc = 1 if shape.cols >= shape.rows else 0
+    return Shape(shape.rows - dr, shape.cols - dc), dr, dc
+
+
+def blank_walk(shape: Shape, target: Sequence[int]) -> tuple[list[int], list[int]]:
+    """``(target with its blank on the last square, the walk back)``: the blank walked along its
+    row to the last column, then down (the walk back: the blank's squares from there to the
+    target's blank square)."""
+    cols, n = shape.cols, shape.size
+    goal = list(target)
+    e = goal.index(0)
+    walk = []
+    b = e
+    while b % cols != cols - 1:
+        b += 1
+        walk.append(b)
+    while b != n - 1:
+        b += cols
+        walk.append(b)
+    for s in walk:
+        goal[e], goal[s] = goal[s], 0
+        e = s
+    back = walk[-2::-1] + [list(target).index(0)] if walk else []
+    return goal, back
+
+
+def stage_beam(
+    shape: Shape,
+    tiles: Sequence[int],
+    target: Sequence[int],
+    width: int = STAGE_WIDTH,
+    check: Callable[[], None] | None = None,
+    blank_weight: int = BLANK_WEIGHT,
+    max_states: int = STAGE_MAX_STATES,
+) -> list[int] | None:
+    """The blank's squares of a path from *tiles* that brings every tile whose target square is
+    a stage square (:func:`stage_squares`) home; *target*'s blank must not be on one.  ``None``
+    when the beam dies out or keeps more than *max_states* positions.  *check* is called once
+    per layer (it may raise to stop the search).  In a time slice that ends first, the beam is
+    kept between two layers and the same call goes on where it stopped
+    (:func:`fifteen.search.slices.resumable`)."""
+    key = ("stage", shape, tuple(tiles), tuple(target), width, check, blank_weight, max_states)
+    return resumable(key, lambda: _stage_steps(shape, tiles, target, width, check, blank_weight, max_states))
+
+
+def _stage_steps(
+    shape: Shape,
+    tiles: Sequence[int],
+    target: Sequence[int],
+    width: int,
+    check: Callable[[], None] | None,
+    blank_weight: int,
+    max_states: int,
+) -> Steps[list[int] | None]:
+    rows, cols, n = shape.rows, shape.cols, shape.size
+    stage = stage_squares(rows, cols)
+    board = labelled(tiles, target)
+    blank = list(tiles).index(0)
+    if list(target).index(0) in stage:
+        raise ValueError("stage_beam: the target's blank must not be on a stage square")
+    other, blank_code = n, n + 1  # the codes of the other tiles and of the blank in a projected position
+    index = {q: i for i, q in enumerate(stage)}
+    proj = bytes(blank_code if sq == blank else (board[sq] if board[sq] in index else other) for sq in range(n))
+    dist = [abs(a // cols - b // cols) + abs(a % cols - b % cols) for a in range(n) for b in range(n)]
+    md = [0] * ((n + 2) * n)  # md[code * n + square]: a stage tile's distance to its square; 0 for the others
+    for q in stage:
+        for sq in range(n):
+            md[q * n + sq] = dist[q * n + sq]
+    nbrs = neighbours(shape)
+    homes = tuple(stage)
+    pos0 = [0] * len(stage)
+    for sq in range(n):
+        if proj[sq] < other:
+            pos0[index[proj[sq]]] = sq
+
+    def value(mdsum: int, pos: Sequence[int], b: int) -> int:
+        if mdsum == 0:
+            return 0
+        near = min(dist[b * n + p] for p, hm in zip(pos, homes, strict=True) if p != hm)
+        return mdsum + blank_weight * (near - 1)
+
+    md0 = sum(md[proj[sq] * n + sq] for sq in range(n))
+    if md0 == 0:
+        return []
+    boards = [proj]
+    blanks = [blank]
+    mds = [md0]
+    poss = [tuple(pos0)]
+    seen = {proj}
+    parents: list[array] = []
+    moved: list[bytes] = []
+    g = 0
+    while boards:
+        if due():
+            yield
+        if check is not None:
+            check()
+        g += 1
+        keys: list[int] = []
+        add = keys.append
+        for i in range(len(boards)):
+            bd = boards[i]
+            b = blanks[i]
+            m0 = mds[i]
+            pos = poss[i]
+            j = i << 2
+            for s in nbrs[b]:
+                code = bd[s]
+                m = m0 - md[code * n + s] + md[code * n + b]
+                if code < other:
+                    k = index[code]
+                    pos2 = list(pos)
+                    pos2[k] = b
+                    h = value(m, pos2, s)
+                else:
+                    h = value(m, pos, s)
+                add(h << 40 | j)
+                j += 1
+        keys.sort()
+        nb: list[bytes] = []
+        nbl: list[int] = []
+        nmd: list[int] = []
+        npos: list[tuple[int, ...]] = []
+        par = array("i")
+        mv = bytearray()
+        for key in keys:
+            i = (key >> 2) & 0x3FFFFFFFFF
+            b = blanks[i]
+            s = nbrs[b][key & 3]
+            child = bytearray(boards[i])
+            code = child[s]
+            child[b] = code
+            child[s] = blank_code
+            ckey = bytes(child)
+            if ckey in seen:
+                continue
+            m = mds[i] - md[code * n + s] + md[code * n + b]
+            if m == 0:
+                path = [s]
+                jj = i
+                for d in range(len(parents) - 1, -1, -1):
+                    path.append(moved[d][jj])
+                    jj = parents[d][jj]
+                path.reverse()
+                return path
+            seen.add(ckey)
+            pos = poss[i]
+            if code < other:
+                p2 = list(pos)
+                p2[index[code]] = b
+                pos = tuple(p2)
+            nb.append(ckey)
+            nbl.append(s)
+            nmd.append(m)
+            npos.append(pos)
+            par.append(i)
+            mv.append(s)
+            if len(nb) >= width:
+                break
+        if len(seen) > max_states:
+            return None
+        boards, blanks, mds, poss = nb, nbl, nmd, npos
+        parents.append(par)
+        moved.append(bytes(mv))
+    return None
+
+
+def sub_position(shape: Shape, tiles: Sequence[int], target: Sequence[int]) -> list[int]:
+    """The position left on the smaller board (:func:`sub_shape`) once a stage is done: tiles
+    numbered for the smaller board's standard goal (*target*'s blank must be on the last square)."""
+    small, dr, dc = sub_shape(shape)
+    cols, scols = shape.cols, small.cols
+    board = labelled(tiles, target)
+    blank_label = list(target).index(0)
+    out = []
+    for r in range(dr, shape.rows):
+        for c in range(dc, cols):
+            q = board[r * cols + c]
+            if q == blank_label:
+                out.append(0)
+                continue
+            qr, qc = divmod(q, cols)
+            if qr < dr or qc < dc:
+                raise ValueError("sub_position: a stage tile is not home")
+            out.append((qr - dr) * scols + (qc - dc) + 1)
+    return out
+
+
+def lift(shape: Shape, squares: Sequence[int]) -> list[int]:
+    """The blank's squares of a path of the smaller board (:func:`sub_shape`) on *shape*."""
+    small, dr, dc = sub_shape(shape)
+    cols, scols = shape.cols, small.cols
+    return [(s // scols + dr) * cols + s % scols + dc for s in squares]
+
+
+def play(tiles: Sequence[int], squares: Sequence[int]) -> list[int]:
+    """*tiles* after the blank's path *squares*."""
+    board = list(tiles)
+    b = board.index(0)
+    for s in squares:
+        board[b], board[s] = board[s], 0
+        b = s
+    return board
+
+
+__all__ = [
+    "BLANK_WEIGHT",
+    "REDUCE_ABOVE",
+    "STAGE_WIDTH",
+    "blank_walk",
+    "lift",
+    "play",
+    "stage_beam",
+    "stage_squares",
+    "sub_position",
+    "sub_shape",
+]

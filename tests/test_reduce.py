@@ -1,0 +1,112 @@
+"""Reduction (fifteen.anytime.reduce): the stage beam brings the first row and column home, the
+rest is a position of the smaller board towards its standard goal, and the stage, the smaller
+board's path lifted back and the blank's walk back replay to the goal, whatever the goal and
+shape; the improver past 6x6 starts with it.  Lengths pinned (the beams are deterministic)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fifteen import Board, Shape
+from fifteen.anytime import driver
+from fifteen.anytime.decompose import decompose_to
+from fifteen.anytime.reduce import blank_walk, lift, play, stage_beam, stage_squares, sub_position, sub_shape
+from fifteen.anytime.tables import label_tables
+from fifteen.board import Goal, solvability_problem, tiles_along
+
+
+def random_board(shape: Shape, seed: int, goal: Goal | None = None) -> Board:
+    target = goal or Goal.of(None, shape)
+    tiles = list(range(shape.size))
+    random.Random(seed).shuffle(tiles)
+    if solvability_problem(shape, tiles, target.tiles):
+        i, j = [k for k, t in enumerate(tiles) if t][:2]
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    return Board(shape, tuple(tiles), target)
+
+
+def test_stage_squares_and_the_smaller_board():
+    assert stage_squares(3, 3) == [0, 1, 2, 3, 6]
+    assert stage_squares(4, 3) == [0, 1, 2]  # a tall board loses its top row
+    assert stage_squares(3, 4) == [0, 4, 8]  # a wide one its left column
+    assert sub_shape(Shape(7, 7)) == (Shape(6, 6), 1, 1)
+    assert sub_shape(Shape(7, 5)) == (Shape(6, 5), 1, 0)
+    assert lift(Shape(4, 4), [0, 4, 8]) == [5, 10, 15]
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "goal", "widths"),
+    [(7, 7, None, (64, 231)), (7, 7, "blank-first", (64, 245)), (8, 6, None, (128, 103)), (5, 9, (1, 2, 3, 0), (64, 67))],
+)
+def test_a_stage_then_the_smaller_board_solve_the_board(rows, cols, goal, widths):
+    """The stage (pinned length) brings every stage tile home; the rest, solved on the smaller
+    board towards its standard goal and lifted back, then the walk back reach the goal."""
+    shape = Shape(rows, cols)
+    target = Goal.of(goal, shape) if not isinstance(goal, tuple) else Goal.of(goal + tuple(range(4, shape.size)), shape)
+    board = random_board(shape, rows * cols, target)
+    to, back = blank_walk(shape, target.tiles)
+    assert to.index(0) == shape.size - 1 and play(to, back) == list(target.tiles)
+    width, length = widths
+    stage = stage_beam(shape, board.tiles, to, width)
+    assert stage is not None and len(stage) == length
+    after = play(board.tiles, stage)
+    assert all(after[q] == to[q] for q in stage_squares(rows, cols))
+    small = sub_shape(shape)[0]
+    rest = sub_position(shape, after, to)
+    sub = Board(small, tuple(rest))  # towards the smaller board's standard goal: solvable
+    path = decompose_to(label_tables(small), sub.tiles, small.goal())
+    assert play(board.tiles, stage + lift(shape, path) + back) == list(target.tiles)
+
+
+def test_the_improver_reduces_boards_past_6x6():
+    """A 7x7: the improver's first step is the stage; the path it offers then (the stage, the
+    6x6 rest's first solution lifted) is shorter than the decomposition's, and replays."""
+    board = random_board(Shape(7, 7), 7)
+    T = label_tables(board.shape)
+    first = driver.first_solution(T, board.tiles, board.target.tiles)
+    offered = []
+    imp = driver.Improver(T, board.tiles, board.target.tiles, first, offered.append)
+    assert imp.reduce_pending and imp.sub is None
+    imp.stage_width = 128  # (the default beam is wider: a test needs no more)
+    imp.step()
+    assert imp.sub is not None and imp.sub.T.shape == Shape(6, 6) and imp.stage is not None
+    assert (len(first), len(imp.stage), [len(p) for p in offered]) == (750, 240, [646])
+    assert board.solves(tiles_along(board.shape, board.tiles, offered[-1]))
+
+
+def test_improver_calls_carry_the_reduction(monkeypatch):
+    """fifteen.parallel.anytime_steps.improve on a 7x7, call after call (the processes' and the page's
+    pool): the first call's carried state holds the stage and the smaller board's improver; it
+    crosses JSON and the page's check (fifteen.anytime.anytime_page.carried_from), and the next call
+    goes on from it without running the stage again; every path replays; a carried stage or
+    path that does not do what it says is an input error."""
+    import json
+    import time
+
+    from fifteen.errors import InputError
+    from fifteen.parallel import anytime_page, anytime_steps
+
+    monkeypatch.setattr(driver, "STAGE_WIDTH", 128)
+    board = random_board(Shape(7, 7), 7)
+    args = (str(board.shape), tuple(board.tiles), tuple(board.target.tiles))
+    first = driver.first_solution(label_tables(board.shape), board.tiles, board.target.tiles)
+    path, carried, done, _ = anytime_steps.improve(*args, first, "beam+windows", {}, time.time() + 600, stopped=lambda: False)
+    assert not done and len(path) < len(first) and board.solves(tiles_along(board.shape, board.tiles, path))
+    assert len(carried["stage"]) == 240 and set(carried["sub"]) >= {"best", "width", "done"}
+    again = anytime_page.carried_from(json.loads(json.dumps(carried)), board.shape.size)
+    assert again == carried
+
+    def no_stage(*args, **kwargs):
+        raise AssertionError("the stage ran again")
+
+    monkeypatch.setattr(driver, "stage_beam", no_stage)
+    path2, carried2, _, _ = anytime_steps.improve(*args, path, "beam+windows", again, time.time() + 600, stopped=lambda: False)
+    assert len(path2) <= len(path) and board.solves(tiles_along(board.shape, board.tiles, path2))
+    assert carried2["stage"] == carried["stage"]
+    for bad in ({**carried, "stage": carried["stage"][:-1]}, {**carried, "sub": {**carried["sub"], "best": []}}):
+        with pytest.raises(InputError):
+            anytime_steps.improve(*args, path, "beam+windows", bad, time.time() + 600, stopped=lambda: False)
+    with pytest.raises(InputError):
+        anytime_page.carried_from({"stage": [1, 2]}, 49)
