@@ -288,7 +288,9 @@ export class ProgressView {
     $("p-rate").textContent = rate ? `${formatCount(rate)}/s` : "–";
     this.elapsed(p.seconds);
     this.iterations(its, p.bound !== undefined ? { bound: p.bound, nodes: p.iteration_nodes } : null);
-    const { text, offer, outOfReach } = estimateText(p, rate, { limits: this.limits, suggestion });
+    // (globalThis.fifteenLimits: an automation's shorter limits, docs/web-app.md "Hooks for automation")
+    const limits = globalThis.fifteenLimits ? { ...this.limits, ...globalThis.fifteenLimits } : this.limits;
+    const { text, offer, outOfReach } = estimateText(p, rate, { limits, suggestion });
     $("p-estimate").textContent = text;
     this.root.dataset.outOfReach = String(outOfReach);
     this.root.dataset.offer = String(offer);
