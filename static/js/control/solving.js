@@ -126,6 +126,9 @@ export class Solving {
           view.progress.anytimeWorkers(p);
           return;
         }
+        // a report that comes after Stop was clicked changes neither the model (solveProgress)
+        // nor the figures, which say what the stopped search had proved
+        if (job.cancelling) return;
         const { offer } = view.progress.update(p, { suggestion: this.suggestion(job), anytime: job.anytime });
         if (!job.anytime) view.setFast({ enabled: true, offer });
         startup.poolView.progress(p);
