@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from fifteen.anytime.tables import LabelTables, labelled
+from fifteen.board import Shape
 
 
 class _Trapped(Exception):
@@ -189,11 +190,11 @@ def decompose(T: LabelTables, tiles: Sequence[int], target: Sequence[int], check
     raise RuntimeError("decompose: the last 2x2 cannot be solved (is the position solvable?)")
 
 
-def decompose_to(T: LabelTables, tiles: Sequence[int], target: Sequence[int], check: Callable[[], None] | None = None) -> list[int]:
-    """A path (the blank's squares) from *tiles* to any *target*: :func:`decompose` to the
-    target with its blank walked to the last square (along its row, then down its column), then
-    the walk back."""
-    cols, n = T.cols, T.n
+def blank_walk(shape: Shape, target: Sequence[int]) -> tuple[list[int], list[int]]:
+    """``(target with its blank on the last square, the walk back)``: the blank walked along its
+    row to the last column, then down (the walk back: the blank's squares from there to the
+    target's blank square)."""
+    cols, n = shape.cols, shape.size
     goal = list(target)
     e = goal.index(0)
     walk = []
@@ -204,11 +205,19 @@ def decompose_to(T: LabelTables, tiles: Sequence[int], target: Sequence[int], ch
     while b != n - 1:
         b += cols
         walk.append(b)
-    for s in walk:  # the target with its blank on the last square
+    for s in walk:
         goal[e], goal[s] = goal[s], 0
         e = s
-    back = walk[-2::-1] + [target.index(0)] if walk else []
+    back = walk[-2::-1] + [list(target).index(0)] if walk else []
+    return goal, back
+
+
+def decompose_to(T: LabelTables, tiles: Sequence[int], target: Sequence[int], check: Callable[[], None] | None = None) -> list[int]:
+    """A path (the blank's squares) from *tiles* to any *target*: :func:`decompose` to the
+    target with its blank walked to the last square (along its row, then down its column), then
+    the walk back."""
+    goal, back = blank_walk(Shape(T.n // T.cols, T.cols), target)
     return decompose(T, tiles, goal, check) + back
 
 
-__all__ = ["decompose", "decompose_to"]
+__all__ = ["blank_walk", "decompose", "decompose_to"]

@@ -27,6 +27,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Sequence
 
+from fifteen.anytime.decompose import blank_walk
 from fifteen.anytime.tables import labelled
 from fifteen.board import Shape, neighbours
 from fifteen.search.slices import Steps, due, resumable
@@ -57,28 +58,6 @@ def sub_shape(shape: Shape) -> tuple[Shape, int, int]:
     dr = 1 if shape.rows >= shape.cols else 0
     dc = 1 if shape.cols >= shape.rows else 0
     return Shape(shape.rows - dr, shape.cols - dc), dr, dc
-
-
-def blank_walk(shape: Shape, target: Sequence[int]) -> tuple[list[int], list[int]]:
-    """``(target with its blank on the last square, the walk back)``: the blank walked along its
-    row to the last column, then down (the walk back: the blank's squares from there to the
-    target's blank square)."""
-    cols, n = shape.cols, shape.size
-    goal = list(target)
-    e = goal.index(0)
-    walk = []
-    b = e
-    while b % cols != cols - 1:
-        b += 1
-        walk.append(b)
-    while b != n - 1:
-        b += cols
-        walk.append(b)
-    for s in walk:
-        goal[e], goal[s] = goal[s], 0
-        e = s
-    back = walk[-2::-1] + [list(target).index(0)] if walk else []
-    return goal, back
 
 
 def stage_beam(
