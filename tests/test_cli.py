@@ -203,6 +203,34 @@ def test_jobs_beyond_what_memory_holds_are_refused(monkeypatch):
     assert processes.resolve_jobs(256) == 256 and processes.resolve_jobs(0) == 8
 
 
+def test_a_ctrl_c_caught_inside_code_built_by_exec_still_ends_python_m_with_status_130(tmp_path):
+    """CPython 3.11 marks a KeyboardInterrupt "unhandled" when it passes through code that
+    ``exec`` compiled from a string (a dataclass or namedtuple being built while a module is
+    imported), even when the guard catches it, and ``python -m`` then ends by SIGINT (-2): seen
+    under load, a Ctrl-C landing on such an import.  The guard clears the mark."""
+    import os
+    import subprocess
+    import sys
+
+    from support.cli import PACKAGE_PATH
+
+    program = tmp_path / "demo"
+    program.mkdir()
+    (program / "__main__.py").write_text(
+        "import signal\n"
+        "from fifteen.cli.guard import guard_cli\n"
+        "def _interrupted_at_start(signum, frame): pass\n"  # as fifteen/__init__.py names it: the program
+        "signal.signal(signal.SIGINT, _interrupted_at_start)\n"
+        "@guard_cli\n"
+        "def main():\n"
+        "    exec('raise KeyboardInterrupt')\n"
+        "raise SystemExit(main())\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PACKAGE_PATH), str(tmp_path)]))
+    done = subprocess.run([sys.executable, "-m", "demo"], capture_output=True, text=True, env=env, timeout=60)
+    assert (done.returncode, done.stderr) == (130, "fifteen: interrupted\n")
+
+
 @pytest.mark.parametrize("after", ["fifteen.errors", "fifteen.bounds.databases", "fifteen.optimal", "fifteen.cli.options", "fifteen.cli"])
 def test_ctrl_c_while_the_package_is_imported_is_one_line_and_status_130(after):
     """Ctrl-C before the command line's guard is in place (the first tenths of a second: the

@@ -57,6 +57,16 @@ def quiet_stdout() -> None:
     os.close(devnull)
 
 
+def _forget_caught_interrupt() -> None:
+    """Undo a CPython 3.11 slip: a KeyboardInterrupt that passes through code compiled from a
+    string by ``exec`` (dataclasses and namedtuples build their methods so, at import) marks the
+    interpreter's "unhandled KeyboardInterrupt" flag even when it is caught further up, and
+    ``python -m`` then ends the process by SIGINT (status -2) instead of with the status the
+    guard returns.  Each ``exec`` of a string clears the flag first: an empty one does only that
+    (and nothing, where the slip is fixed)."""
+    exec("")
+
+
 def guard_cli(main: Callable[P, int]) -> Callable[P, int]:
     """Wrap the CLI's ``main(argv)``: bad input prints ``fifteen: error: ...`` (one line) and
     returns 2; warnings print one line each; Ctrl-C and SIGTERM print one line and return 130
@@ -73,12 +83,13 @@ def guard_cli(main: Callable[P, int]) -> Callable[P, int]:
         # The program itself (python -m fifteen, the fifteen command: the package set its start-up
         # handler, fifteen/__init__.py): from here a Ctrl-C is caught below, and once the command
         # has ended (its answer printed, or its one line) another one changes nothing.
+        # The switch is made inside the try: a Ctrl-C that lands on it is caught below.
         program = handles_term and getattr(signal.getsignal(signal.SIGINT), "__name__", "") == "_interrupted_at_start"
-        if program:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
         with warnings.catch_warnings():
             warnings.showwarning = show
             try:
+                if program:
+                    signal.signal(signal.SIGINT, signal.default_int_handler)
                 return main(*args, **kwargs)
             except FifteenError as exc:
                 print(f"fifteen: error: {one_line(str(exc))}", file=sys.stderr)
@@ -106,5 +117,6 @@ def guard_cli(main: Callable[P, int]) -> Callable[P, int]:
                     signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
                 if program:
                     signal.signal(signal.SIGINT, signal.SIG_IGN)
+                    _forget_caught_interrupt()
 
     return guarded
