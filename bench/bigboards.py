@@ -152,6 +152,21 @@ def at(log, mark: float) -> tuple[int | None, int | None]:
     return (seen[-1].length, seen[-1].lower_bound) if seen else (None, None)
 
 
+def run_one(ident: str, board: Board, optimum: int | None, limit: float, marks: list[float], clock=time.process_time):
+    """One position's anytime run of *limit* CPU seconds: (the result, the CPU seconds it took,
+    the best length at each mark); every answer and improvement replayed to the goal, every lower
+    bound checked against the length and the optimum where known."""
+    cpu0 = clock()
+    res = anytime_solve(board, time_limit=limit, clock=clock)
+    cpu = clock() - cpu0
+    assert res.tiles is not None and board.solves(res.tiles), ident
+    for imp in res.improvements:
+        assert imp.moves is not None and board.solves(imp.moves) and imp.lower_bound <= (imp.length or 0), (ident, imp)
+        if optimum is not None:
+            assert imp.lower_bound <= optimum <= (imp.length or 0), (ident, imp)
+    return res, cpu, [at(res.improvements, m)[0] for m in marks]
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--set", choices=["deepcubea", "random"], default="deepcubea")
@@ -180,15 +195,7 @@ def main() -> int:
     per_board: dict[int, list[tuple]] = {}
     for ident, board, dca, opt in positions(args.set, sides, args.count):
         load0 = os.getloadavg()[0]
-        cpu0 = time.process_time()
-        res = anytime_solve(board, time_limit=args.limit, clock=time.process_time)
-        cpu = time.process_time() - cpu0
-        assert res.tiles is not None and board.solves(res.tiles), ident
-        for imp in res.improvements:
-            assert imp.moves is not None and board.solves(imp.moves) and imp.lower_bound <= (imp.length or 0), (ident, imp)
-            if opt is not None:
-                assert imp.lower_bound <= opt <= (imp.length or 0), (ident, imp)
-        lengths = [at(res.improvements, m)[0] for m in marks]
+        res, cpu, lengths = run_one(ident, board, opt, args.limit, marks)
         rates = f"{res.prover_nodes / cpu:,.0f}; {res.improver_nodes / cpu:,.0f}" if cpu > 0 else "-"
         load = f"{load0:.1f}-{os.getloadavg()[0]:.1f}"
         cells = [
