@@ -188,7 +188,8 @@ test: lint js-test assets browser
 # pruning modules, configured in pyproject.toml ([tool.mutmut]). mutmut knows only a src/
 # layout, so it runs in a staged copy, $(MUTANTS_DIR), whose results (mutants/) are reused by the
 # next run (only changed functions are run again). `make mutants MODULE=bounds.manhattan` runs one
-# module; the score per module is printed at the end.
+# module; the score per module is printed at the end. The staged copy is no checkout (its package
+# is src/fifteen), so the databases are named by $FIFTEEN_DB: the checkout's own.
 MUTMUT_VERSION := 3.8.1
 MUTANTS_DIR    := .cache/mutmut
 $(VENV)/.mutmut-$(MUTMUT_VERSION).stamp: $(VENV)/.stamp
@@ -197,14 +198,15 @@ $(VENV)/.mutmut-$(MUTMUT_VERSION).stamp: $(VENV)/.stamp
 
 mutants: $(VENV)/.mutmut-$(MUTMUT_VERSION).stamp db
 	mkdir -p $(MUTANTS_DIR)/src $(MUTANTS_DIR)/py $(MUTANTS_DIR)/static
-	rm -rf $(MUTANTS_DIR)/src/fifteen $(MUTANTS_DIR)/py/dbbuild $(MUTANTS_DIR)/tests $(MUTANTS_DIR)/data $(MUTANTS_DIR)/static/db
+	rm -rf $(MUTANTS_DIR)/src/fifteen $(MUTANTS_DIR)/py/dbbuild $(MUTANTS_DIR)/tests $(MUTANTS_DIR)/data $(MUTANTS_DIR)/bench $(MUTANTS_DIR)/static/db
 	cp -r py/fifteen $(MUTANTS_DIR)/src/fifteen
 	cp -r py/dbbuild $(MUTANTS_DIR)/py/dbbuild
 	cp -r tests $(MUTANTS_DIR)/tests
 	cp -r data $(MUTANTS_DIR)/data
+	cp -r bench $(MUTANTS_DIR)/bench
 	cp -rL static/db $(MUTANTS_DIR)/static/db
 	cp pyproject.toml $(MUTANTS_DIR)/
-	cd $(MUTANTS_DIR) && $(CURDIR)/$(VENV)/bin/mutmut run --max-children 2 $(if $(MODULE),"fifteen.$(MODULE).*")
+	cd $(MUTANTS_DIR) && FIFTEEN_DB=$(CURDIR)/static/db $(CURDIR)/$(VENV)/bin/mutmut run --max-children 2 $(if $(MODULE),"fifteen.$(MODULE).*")
 	cd $(MUTANTS_DIR) && $(CURDIR)/$(VENV)/bin/mutmut results --all true | $(CURDIR)/$(PY) $(CURDIR)/tests/support/mutation_score.py
 
 bench: $(VENV)/.stamp db
