@@ -198,13 +198,14 @@ $(VENV)/.mutmut-$(MUTMUT_VERSION).stamp: $(VENV)/.stamp
 
 mutants: $(VENV)/.mutmut-$(MUTMUT_VERSION).stamp db
 	mkdir -p $(MUTANTS_DIR)/src $(MUTANTS_DIR)/py $(MUTANTS_DIR)/static
-	rm -rf $(MUTANTS_DIR)/src/fifteen $(MUTANTS_DIR)/py/dbbuild $(MUTANTS_DIR)/tests $(MUTANTS_DIR)/data $(MUTANTS_DIR)/bench $(MUTANTS_DIR)/static/db
+	rm -rf $(MUTANTS_DIR)/src/fifteen $(MUTANTS_DIR)/py/dbbuild $(MUTANTS_DIR)/tests $(MUTANTS_DIR)/data $(MUTANTS_DIR)/bench $(MUTANTS_DIR)/static/db $(MUTANTS_DIR)/static/data
 	cp -r py/fifteen $(MUTANTS_DIR)/src/fifteen
 	cp -r py/dbbuild $(MUTANTS_DIR)/py/dbbuild
 	cp -r tests $(MUTANTS_DIR)/tests
 	cp -r data $(MUTANTS_DIR)/data
 	cp -r bench $(MUTANTS_DIR)/bench
 	cp -rL static/db $(MUTANTS_DIR)/static/db
+	cp -r static/data $(MUTANTS_DIR)/static/data
 	cp pyproject.toml $(MUTANTS_DIR)/
 	cd $(MUTANTS_DIR) && FIFTEEN_DB=$(CURDIR)/static/db $(CURDIR)/$(VENV)/bin/mutmut run --max-children 2 $(if $(MODULE),"fifteen.$(MODULE).*")
 	cd $(MUTANTS_DIR) && $(CURDIR)/$(VENV)/bin/mutmut results --all true | $(CURDIR)/$(PY) $(CURDIR)/tests/support/mutation_score.py

@@ -176,8 +176,10 @@ def test_the_replay_bench_meets_issue_33():
     """bench/estimate.py replays H01, H15 and the transposed goal at the page's measured rates and
     exits 1 when a whole-search range misses the truth by more than 3x, a bound above 80 is named,
     or "out of reach" is said of a search that ends within 10 minutes."""
+    from support.cli import PACKAGE_PATH
+
     r = subprocess.run(
-        [sys.executable, str(ROOT / "bench/estimate.py")], capture_output=True, text=True, env={"PYTHONPATH": str(ROOT / "py")}
+        [sys.executable, str(ROOT / "bench/estimate.py")], capture_output=True, text=True, env={"PYTHONPATH": str(PACKAGE_PATH)}
     )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "transposed: " in r.stdout and "'out of reach' said at no point" in r.stdout
