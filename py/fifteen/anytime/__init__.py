@@ -11,8 +11,6 @@ shape (2x2 to 10x10) and goal, improved while time allows, with a proven lower b
   pruned by the best length as the main improver);
 * :mod:`fifteen.anytime.rank` — the beams' ranking estimate (MD weighted by where each tile
   belongs, plus LC; fitted offline, ranking only);
-* :mod:`fifteen.anytime.pdbbeam` — beams towards the goal ranked and pruned by the 5x5 pattern
-  databases;
 * :mod:`fifteen.anytime.decompose` — row-and-column decomposition (the first solution past
   5x5, and whenever a beam finds nothing);
 * :mod:`fifteen.anytime.windows` — window shortening of a path by optimal re-solving;

@@ -38,7 +38,6 @@ from typing import Any
 
 from fifteen.anytime.beam import DUP_LAYERS, beam_search
 from fifteen.anytime.decompose import decompose_to
-from fifteen.anytime.pdbbeam import pdb_beam_search, pdb_guide
 from fifteen.anytime.reduce import REDUCE_ABOVE, STAGE_WIDTH, blank_walk, lift, play, stage_beam, stage_squares, sub_position, sub_shape
 from fifteen.anytime.tables import LabelTables, label_tables
 from fifteen.anytime.windows import Shortener, remove_cycles, reverse_path
@@ -274,8 +273,6 @@ class Improver:
         self.reduce_pending = mode == "beam+windows" and T.n > REDUCE_ABOVE and min(shape.rows, shape.cols) >= 3
         self.sub: Improver | None = None
         self.stage: list[int] | None = None
-        #: the pattern databases' guide of the beams towards the goal (5x5, standard goal), or None
-        self.guide = pdb_guide(T, self.target) if mode != "windows" else None
         self.stage_width = max(min(256, STAGE_WIDTH), STAGE_WIDTH * 49 * 49 // (T.n * T.n))  # (narrower on bigger boards: 491 on 10x10)
 
     def _shortener(self, path: list[int]) -> Shortener:
@@ -395,8 +392,6 @@ class Improver:
         if backward:  # from the target towards the position: the same lengths, other paths
             back = beam_search(self.T, self.target, self.tiles, width, check, upper=len(self.best), dup_layers=DUP_LAYERS)
             path = None if back is None else reverse_path(self.target, back)
-        elif self.guide is not None:  # towards the goal: the pattern databases rank and prune
-            path = pdb_beam_search(self.guide, self.tiles, width, check, upper=len(self.best), dup_layers=DUP_LAYERS)
         else:
             path = beam_search(self.T, self.tiles, self.target, width, check, upper=len(self.best), dup_layers=DUP_LAYERS)
         # (after the beam: a beam paused at the end of a time slice is asked again, the same)
