@@ -9,6 +9,8 @@ shape (2x2 to 10x10) and goal, improved while time allows, with a proven lower b
   the MD + LC tables that serve every target of one shape;
 * :mod:`fifteen.anytime.beam` — beam search (the first solution up to 5x5; doubling widths
   pruned by the best length as the main improver);
+* :mod:`fifteen.anytime.rank` — the beams' ranking estimate (MD weighted by where each tile
+  belongs, plus LC; fitted offline, ranking only);
 * :mod:`fifteen.anytime.decompose` — row-and-column decomposition (the first solution past
   5x5, and whenever a beam finds nothing);
 * :mod:`fifteen.anytime.windows` — window shortening of a path by optimal re-solving;

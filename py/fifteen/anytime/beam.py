@@ -1,11 +1,12 @@
 """Beam search: breadth-first, keeping the *width* most promising children of each layer.
 
-Children of a layer are ranked by MD + LC to the target (ties: children of better-ranked parents
-first, as packed integers sorted once); positions kept in the last :data:`DUP_LAYERS` layers are
+Children of a layer are ranked by the weighted estimate of :mod:`fifteen.anytime.rank` (MD weighted
+by where each tile belongs, plus LC; ``ranked=False``: by MD + LC) to the target (ties: children of
+better-ranked parents first, as packed integers sorted once); positions kept in the last :data:`DUP_LAYERS` layers are
 not kept again.  Memory is ``width x DUP_LAYERS`` positions as bytes plus 5 bytes per kept node
 for the path (a parent index and the blank's square per layer).  With *upper* (the length of a
-known solution) a child with ``g + h >= upper`` is dropped: MD + LC is admissible, so it cannot
-lead to a shorter solution; doubling the width with *upper* the best length so far is the
+known solution) a child with ``g + h >= upper`` is dropped, *h* being MD + LC whatever ranks: it
+is admissible, so the child cannot lead to a shorter solution; doubling the width with *upper* the best length so far is the
 anytime scheme of :mod:`fifteen.anytime` (BULB's backtracking is not needed: on the 24-puzzle
 every beam of width 16-4096 found a solution, ``bench/anytime.md``).
 """
@@ -16,6 +17,7 @@ import sys
 from array import array
 from collections.abc import Callable, Sequence
 
+from fifteen.anytime.rank import RANK_WEIGHTS, rank_mdd, rank_value
 from fifteen.anytime.tables import LabelTables, labelled
 from fifteen.search.slices import Steps, due, resumable
 
@@ -35,6 +37,7 @@ def beam_search(
     dup_layers: int = DUP_LAYERS,
     max_states: int = BEAM_MAX_STATES,
     max_depth: int | None = None,
+    ranked: bool = True,
 ) -> list[int] | None:
     """A path (the blank's squares) from *start* to *target* found by a beam of *width*, or None.
 
@@ -45,8 +48,8 @@ def beam_search(
     the beam is kept and :class:`~fifteen.search.slices.Pause` raised: the same call goes on where
     it stopped (:func:`fifteen.search.slices.resumable`; a layer's sort is not cut).
     """
-    key = ("beam", T, tuple(start), tuple(target), width, check, upper, dup_layers, max_states, max_depth)
-    return resumable(key, lambda: _beam_steps(T, start, target, width, check, upper, dup_layers, max_states, max_depth))
+    key = ("beam", T, tuple(start), tuple(target), width, check, upper, dup_layers, max_states, max_depth, ranked)
+    return resumable(key, lambda: _beam_steps(T, start, target, width, check, upper, dup_layers, max_states, max_depth, ranked))
 
 
 #: Parents (or sorted children) between two looks at the time slice's clock.
@@ -63,6 +66,7 @@ def _beam_steps(
     dup_layers: int,
     max_states: int,
     max_depth: int | None,
+    ranked: bool,
 ) -> Steps[list[int] | None]:
     board = labelled(start, target)
     blank = list(start).index(0)
@@ -71,6 +75,10 @@ def _beam_steps(
     if h0 == 0:
         return []
     succ, mdd, d1, d2, d3, lt = T.succ, T.mdd, T.d1, T.d2, T.d3, T.lt
+    rmdd = rank_mdd(T) if ranked else None
+    wlc = RANK_WEIGHTS[3]
+    ranks = [rank_value(T, board, blank, h0)]  # the weighted estimate (fifteen.anytime.rank)
+    nrk: list[int] = []
     boards = [bytes(board)]
     blanks = [blank]
     states = [T.start_state(blank)]
@@ -97,16 +105,30 @@ def _beam_steps(
                 hp = hs[i]
                 cd = codes[i]
                 j = i << 2
-                for s, m, _st, l1, l2, _l3 in succ[states[i]]:
-                    mt = m + bd[s]
-                    c1 = cd[l1]
-                    c2 = cd[l2]
-                    n1 = c1 + d1[mt]
-                    n2 = c2 + d2[mt]
-                    h = hp + mdd[mt] + lt[n1] - lt[c1] + lt[n2] - lt[c2]
-                    if h < room:
-                        add(h << 40 | j)
-                    j += 1
+                if rmdd is None:
+                    for s, m, _st, l1, l2, _l3 in succ[states[i]]:
+                        mt = m + bd[s]
+                        c1 = cd[l1]
+                        c2 = cd[l2]
+                        n1 = c1 + d1[mt]
+                        n2 = c2 + d2[mt]
+                        h = hp + mdd[mt] + lt[n1] - lt[c1] + lt[n2] - lt[c2]
+                        if h < room:
+                            add(h << 40 | j)
+                        j += 1
+                else:  # ranked by the weighted estimate: its change is the weighted MD's plus w_lc times LC's
+                    rp = ranks[i] - wlc * hp
+                    for s, m, _st, l1, l2, _l3 in succ[states[i]]:
+                        mt = m + bd[s]
+                        c1 = cd[l1]
+                        c2 = cd[l2]
+                        n1 = c1 + d1[mt]
+                        n2 = c2 + d2[mt]
+                        dm = mdd[mt]
+                        h = hp + dm + lt[n1] - lt[c1] + lt[n2] - lt[c2]
+                        if h < room:
+                            add((rp + rmdd[mt] + wlc * (h - dm)) << 40 | j)
+                        j += 1
             if due():
                 yield
         keys.sort()
@@ -131,7 +153,13 @@ def _beam_steps(
                 old = seen.get(ckey)
                 if old is not None and g - old <= horizon:
                     continue
-                h = key >> 40
+                if rmdd is None:
+                    h = key >> 40
+                else:
+                    mt = m + t
+                    cd = codes[i]
+                    c1, c2 = cd[l1], cd[l2]
+                    h = hs[i] + mdd[mt] + lt[c1 + d1[mt]] - lt[c1] + lt[c2 + d2[mt]] - lt[c2]
                 if h == 0:
                     path = [s]
                     jj = i
@@ -150,6 +178,9 @@ def _beam_steps(
                 nbl.append(s)
                 nst.append(st)
                 nh.append(h)
+                if rmdd is not None:
+                    mt = m + t
+                    nrk.append(ranks[i] + rmdd[mt] + wlc * (h - hs[i] - mdd[mt]))
                 ncd.append(tuple(nc))
                 par.append(i)
                 mv.append(s)
@@ -165,6 +196,7 @@ def _beam_steps(
         if len(seen) > max_states:
             return None
         boards, blanks, states, hs, codes = nb, nbl, nst, nh, ncd
+        ranks, nrk = nrk, []
         parents.append(par)
         moved.append(bytes(mv))
     return None
