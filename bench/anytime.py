@@ -91,6 +91,7 @@ def main() -> int:
     p.add_argument("--seeds", default="1,2,3")
     p.add_argument("--sizes", default="6,8,10")
     p.add_argument("--bound", default="auto", help="the prover's bound (default auto)")
+    p.add_argument("--prove-share", type=float, default=0.25, help="the prover's share of the time (default 0.25)")
     p.add_argument("--jobs", type=int, default=1, help="processes (2+: fifteen.parallel.anytime_processes, wall clock)")
     p.add_argument("--out", help="append one JSON line per instance to this file")
     args = p.parse_args()
@@ -122,7 +123,7 @@ def main() -> int:
 
             res = anytime_solve_parallel(board, jobs=args.jobs, time_limit=limit, progress=seen, bound=args.bound)
         else:
-            res = anytime_solve(board, time_limit=limit, progress=seen, bound=args.bound, clock=clock)
+            res = anytime_solve(board, time_limit=limit, progress=seen, bound=args.bound, clock=clock, prove_share=args.prove_share)
         assert res.tiles is not None and board.solves(res.tiles), ident
         for imp in res.improvements:
             assert imp.moves is not None and board.solves(imp.moves), ident
