@@ -32,6 +32,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = Path(os.environ.get("FIFTEEN_RESULTS") or ROOT / "test-results")  # screenshots
 READY_TIMEOUT_MS = 180_000
+#: How long a test waits for a state that comes from the worker's work (a board's tables loaded,
+#: its bounds shown, a first answer): seconds on a quiet machine, a minute or more on a loaded
+#: 2-core one. A safety net, not a measurement: a broken feature never reaches the state.
+WORK_TIMEOUT_MS = 180_000
 
 CHROMIUM_ARGS = [
     "--headless",

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import re
 
-from .conftest import App, assert_no_axe_violations
+from .conftest import WORK_TIMEOUT_MS, App, assert_no_axe_violations
 
 # The wrapped worker: an anytime solve (a CALL of "solve" with anytime) is answered from
 # window.__anytime.script (a list of [delay ms, {"progress": report} | {"result": result}]),
@@ -256,8 +256,10 @@ def test_a_5x5_board_uses_the_5x5_pattern_database(ready_app: App):
     app = ready_app
     page = app.page
     app.set_position(KT1, "5x5")
-    page.wait_for_function("t => document.querySelector('#bounds').dataset.tiles === t", arg=",".join(map(str, KT1)), timeout=60_000)
-    page.wait_for_selector("#bound-select option[value=pdb55554]", state="attached", timeout=60_000)
+    page.wait_for_function(
+        "t => document.querySelector('#bounds').dataset.tiles === t", arg=",".join(map(str, KT1)), timeout=WORK_TIMEOUT_MS
+    )
+    page.wait_for_selector("#bound-select option[value=pdb55554]", state="attached", timeout=WORK_TIMEOUT_MS)
     line = page.inner_text("#bounds")
     assert "LC 80" in line and "PDB 82/82 → 82" in line, line
     assert page.get_attribute("#bounds", "data-lb") == "82"
@@ -293,7 +295,9 @@ def _real_fast_answer(app: App, tiles: list[int], before_cancel=None) -> None:
     returned): the best found is kept, its lower bound at most its length, replayed to the goal."""
     page = app.page
     page.click("#fast-button")
-    page.wait_for_function("() => /moves found|proven optimal/.test(document.querySelector('#p-lower').textContent)", timeout=60_000)
+    page.wait_for_function(
+        "() => /moves found|proven optimal/.test(document.querySelector('#p-lower').textContent)", timeout=WORK_TIMEOUT_MS
+    )
     first = page.inner_text("#p-lower")
     if before_cancel is not None:
         before_cancel()
@@ -319,9 +323,11 @@ def test_real_solve_of_a_6x6_gives_an_answer_replayed_to_the_goal(browser, site)
     app, ctx = _fresh(browser, site, tiles)
     try:
         page = app.page
-        page.wait_for_function("t => document.querySelector('#bounds').dataset.tiles === t", arg=",".join(map(str, tiles)), timeout=60_000)
+        page.wait_for_function(
+            "t => document.querySelector('#bounds').dataset.tiles === t", arg=",".join(map(str, tiles)), timeout=WORK_TIMEOUT_MS
+        )
         page.click("#solve-button")  # far from its goal: the solver's bounds say anytime
-        page.wait_for_function("() => document.querySelector('#progress').dataset.anytime === 'true'", timeout=60_000)
+        page.wait_for_function("() => document.querySelector('#progress').dataset.anytime === 'true'", timeout=WORK_TIMEOUT_MS)
         app.wait_state("solved", timeout=180_000)  # the time limit (info's, 60 s), or proven optimal before
         sol = page.locator("#solution")
         assert _replay(tiles, 6, sol.get_attribute("data-directions")) == GOAL_6

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, App, SiteServer, assert_no_axe_violations, copy_site, save_screenshot
+from .conftest import ROOT, WORK_TIMEOUT_MS, App, SiteServer, assert_no_axe_violations, copy_site, save_screenshot
 
 EXAMPLES = {e["id"]: e for e in json.loads((ROOT / "static/data/examples.json").read_text())["examples"]}
 HARD_80 = EXAMPLES["h01"]["tiles"]
@@ -210,7 +210,7 @@ def test_cancel_stops_a_long_solve_and_the_next_solve_works(ready_app: App):
     page.select_option("#bound-select", "auto")
     page.click("#solve-button")
     app.wait_state("solving", timeout=10_000)
-    page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=WORK_TIMEOUT_MS)
     page.wait_for_timeout(400)  # a Cancel right after Solve counts as a double click (model/page-model.js CLICK_GUARD_MS)
     page.click("#cancel-button")
     assert app.wait_state("cancelled", timeout=5_000) == "cancelled"
@@ -335,7 +335,7 @@ def test_cancel_uses_the_interrupt_buffer_once_isolated(ready_app: App):
     page.select_option("#bound-select", "auto")
     page.click("#solve-button")
     app.wait_state("solving", timeout=10_000)
-    page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=WORK_TIMEOUT_MS)
     page.wait_for_timeout(400)  # a Cancel right after Solve counts as a double click (model/page-model.js CLICK_GUARD_MS)
     page.click("#cancel-button")
     app.wait_state("cancelled", timeout=5_000)

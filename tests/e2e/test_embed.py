@@ -13,7 +13,7 @@ fresh dist, under /fifteen/ on a GitHub-Pages-like host, under the app's strict 
 
 from __future__ import annotations
 
-from .conftest import App
+from .conftest import WORK_TIMEOUT_MS, App
 from .hosting import PagesHost, built_dist
 from .test_app import EXAMPLES
 from .test_csp import POLICY, Collector
@@ -104,7 +104,7 @@ def test_the_example_page_solves_through_the_module_and_the_element(browser):
 
         # The page's own form (examples/embed.js).
         page.click("#solve")
-        page.wait_for_function("() => document.getElementById('module-status').textContent.startsWith('57 moves')", timeout=60_000)
+        page.wait_for_function("() => document.getElementById('module-status').textContent.startsWith('57 moves')", timeout=WORK_TIMEOUT_MS)
         assert page.text_content("#module-status").startswith("57 moves (pdb771, 9,707 nodes): ")
 
         seen.harvest()
@@ -128,7 +128,7 @@ def test_the_example_works_offline_once_the_app_cached_its_build(browser):
         page.goto(host.url + "examples/embed.html")
         page.wait_for_function("() => document.getElementById('module-status').textContent.startsWith('Ready')", timeout=120_000)
         page.click("#solve")
-        page.wait_for_function("() => document.getElementById('module-status').textContent.startsWith('57 moves')", timeout=60_000)
+        page.wait_for_function("() => document.getElementById('module-status').textContent.startsWith('57 moves')", timeout=WORK_TIMEOUT_MS)
         assert page.evaluate("() => customElements.get('fifteen-puzzle') !== undefined")
     finally:
         ctx.close()

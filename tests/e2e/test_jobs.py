@@ -9,7 +9,7 @@ hard position: a hint there needs a whole solve, far longer than a hint's budget
 
 from __future__ import annotations
 
-from .conftest import App
+from .conftest import WORK_TIMEOUT_MS, App
 from .test_app import EXAMPLES
 
 TRANSPOSED = EXAMPLES["transposed"]
@@ -81,7 +81,7 @@ def test_a_new_job_stops_the_running_one_first_and_says_so(ready_app: App):
     page.evaluate(WATCH_STATUS)
     page.click("#solve-button")
     app.wait_state("solving", timeout=30_000)
-    page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=WORK_TIMEOUT_MS)
     seen = _statuses(app)
     assert "busy|Solving · stopping the hint first…" in seen, seen
     assert page.inner_text("#hint-result") == "Stopped for the solve."
@@ -91,7 +91,7 @@ def test_a_new_job_stops_the_running_one_first_and_says_so(ready_app: App):
     assert page.is_visible("#job-stop")
     page.click("#job-stop")
     app.wait_state("cancelled", timeout=10_000)
-    page.wait_for_function("() => /^Cancelled: /.test(document.querySelector('#status-text').textContent)", timeout=60_000)
+    page.wait_for_function("() => /^Cancelled: /.test(document.querySelector('#status-text').textContent)", timeout=WORK_TIMEOUT_MS)
     app.wait_ready()
     assert page.is_hidden("#job-stop")
     page.click("#lab-hint > summary")
@@ -102,7 +102,7 @@ def test_a_hint_has_a_budget_and_a_stop(ready_app: App):
     page = app.page
     _start_long_hint(app)
     # Its budget runs out: stopped, and the card says why and what to do instead.
-    page.wait_for_function("() => /budget/.test(document.querySelector('#hint-result').textContent)", timeout=60_000)
+    page.wait_for_function("() => /budget/.test(document.querySelector('#hint-result').textContent)", timeout=WORK_TIMEOUT_MS)
     text = page.inner_text("#hint-result")
     assert text.startswith("No answer within the budget of 30 s.") and "Solve it instead" in text, text
     app.wait_ready()
@@ -138,7 +138,7 @@ def test_a_comparison_is_shown_in_the_status_line_and_stopped_by_a_new_position(
     page.wait_for_function("() => /^[1-9]/.test(document.querySelector('#status-time').textContent)", timeout=10_000)
     # A new position (Back/Forward, a link, a click on Goal) stops it.
     page.click("#reset-button")
-    page.wait_for_selector(f"#lab-compare[data-runs='{runs + 1}']", state="attached", timeout=60_000)
+    page.wait_for_selector(f"#lab-compare[data-runs='{runs + 1}']", state="attached", timeout=WORK_TIMEOUT_MS)
     assert page.inner_text("#lab-status").startswith("Stopped: the position changed in "), page.inner_text("#lab-status")
     app.wait_ready()
     assert _pending(app) == 0

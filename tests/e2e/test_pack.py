@@ -23,6 +23,7 @@ import pytest
 from .conftest import (
     READY_TIMEOUT_MS,
     ROOT,
+    WORK_TIMEOUT_MS,
     App,
     SiteServer,
     assert_no_axe_violations,
@@ -113,7 +114,7 @@ def test_optional_pack_download_use_and_offline(browser, tmp_path):
 
         # A damaged download: a clear error, a retry button, and the app keeps working.
         page.click("#pack-button")
-        page.wait_for_selector("#pack-panel[data-state=error]", timeout=60_000, state="attached")
+        page.wait_for_selector("#pack-panel[data-state=error]", timeout=WORK_TIMEOUT_MS, state="attached")
         assert any(PACK_FILE in u for u in requests)
         status = page.inner_text("#pack-status")
         assert "corrupt" in status.lower(), status
@@ -128,7 +129,7 @@ def test_optional_pack_download_use_and_offline(browser, tmp_path):
         inner[len(inner) // 2] ^= 0x01
         pack_path.write_bytes(container.write_xz(bytes(inner)))
         page.click("#pack-button")
-        page.wait_for_selector("#pack-panel[data-state=error]", timeout=60_000, state="attached")
+        page.wait_for_selector("#pack-panel[data-state=error]", timeout=WORK_TIMEOUT_MS, state="attached")
         status = page.inner_text("#pack-status")
         assert "checksum" in status.lower(), status
         assert "Traceback" not in status and "pdb78" not in _bound_options(page)
@@ -136,7 +137,7 @@ def test_optional_pack_download_use_and_offline(browser, tmp_path):
         # Retry with the good file: progress bar filled, "loaded", bound offered and used by auto.
         pack_path.write_bytes(pack)
         page.click("#pack-button")
-        page.wait_for_selector("#pack-panel[data-state=loaded]", timeout=60_000, state="attached")
+        page.wait_for_selector("#pack-panel[data-state=loaded]", timeout=WORK_TIMEOUT_MS, state="attached")
         assert "Hard-positions pack loaded" in page.inner_text("#pack-status")
         assert not page.is_visible("#pack-button")
         bar = page.eval_on_selector("#pack-progress", "p => [p.value, p.max]")
@@ -239,7 +240,7 @@ def test_an_explorer_table_is_offered_downloaded_and_kept_like_the_pack(browser,
             assert_no_axe_violations(page, f"explorer table offered ({scheme})")
         page.emulate_media(color_scheme="light")
         page.click("#explorer-pack-button")
-        page.wait_for_selector("#lab-explorer[data-shape='2x4']", state="attached", timeout=60_000)
+        page.wait_for_selector("#lab-explorer[data-shape='2x4']", state="attached", timeout=WORK_TIMEOUT_MS)
         assert page.get_attribute("#explorer-pack", "data-state") == "loaded"
         assert "kept for offline use" in page.inner_text("#explorer-pack-status")
         assert page.eval_on_selector("#explorer-pack-progress", "p => [p.value, p.max]") == [len(table), len(table)]
@@ -250,7 +251,7 @@ def test_an_explorer_table_is_offered_downloaded_and_kept_like_the_pack(browser,
         app.wait_ready()
         page.click("#lab-explorer > summary")
         page.select_option("#explorer-shape", "4x2")
-        page.wait_for_selector("#lab-explorer[data-shape='4x2']", state="attached", timeout=60_000)
+        page.wait_for_selector("#lab-explorer[data-shape='4x2']", state="attached", timeout=WORK_TIMEOUT_MS)
         assert page.get_attribute("#explorer-pack", "data-state") == "loaded"
         assert sum(TABLE_FILE in u for u in requests) == fetched
     finally:

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from .conftest import App, memory_text, page_memory, worker_memory
+from .conftest import WORK_TIMEOUT_MS, App, memory_text, page_memory, worker_memory
 from .test_anytime_page import _random_5, _real_fast_answer
 
 # Korf's #3 (59 moves, 1.6 M nodes serially with pdb663), #88 (65 moves, 1.8 M nodes)
@@ -76,11 +76,11 @@ def solve_watching_workers(app: App, tiles, *, during=None) -> dict:
     page.select_option("#bound-select", "pdb663")  # a search of some seconds (auto's pdb771 takes a fraction of one)
     page.click("#solve-button")
     app.wait_state("solving", timeout=10_000)
-    page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
+    page.wait_for_selector("#p-workers[data-workers='2']", timeout=WORK_TIMEOUT_MS)
     if during:
         during()
     else:  # the workers line and the Nodes/s figure, read in one go once a second has passed
-        page.wait_for_function("() => !/total –/.test(document.querySelector('#p-workers').textContent)", timeout=60_000)
+        page.wait_for_function("() => !/total –/.test(document.querySelector('#p-workers').textContent)", timeout=WORK_TIMEOUT_MS)
     line, rate = page.evaluate("() => [document.querySelector('#p-workers').textContent, document.querySelector('#p-rate').textContent]")
     state = app.wait_state("solved", "error", timeout=600_000)
     assert state == "solved", page.inner_text("#status")
@@ -161,7 +161,7 @@ def test_cancel_stops_both_workers_and_the_next_solve_works(pool_app: App):
     app.set_position(HARD_80)
     page.select_option("#bound-select", "auto")
     page.click("#solve-button")
-    page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
+    page.wait_for_selector("#p-workers[data-workers='2']", timeout=WORK_TIMEOUT_MS)
     page.wait_for_timeout(400)  # past the double-click guard (a Cancel within 300 ms of Solve is ignored)
     page.click("#cancel-button")
     app.wait_state("cancelled", timeout=5_000)
@@ -243,7 +243,9 @@ def test_cancel_of_an_anytime_answer_on_two_workers_keeps_the_best_and_its_bound
     page.evaluate(WATCH_LINES)
     page.wait_for_selector("#workers-note[data-ready='2']", state="attached", timeout=HELPER_TIMEOUT_MS)
     # the position's bounds known: the prover starts from the root's bound and the line says which it proves
-    page.wait_for_function("t => document.querySelector('#bounds').dataset.tiles === t", arg=",".join(map(str, tiles)), timeout=60_000)
+    page.wait_for_function(
+        "t => document.querySelector('#bounds').dataset.tiles === t", arg=",".join(map(str, tiles)), timeout=WORK_TIMEOUT_MS
+    )
     proving = "() => /worker 2 is proving/.test(document.querySelector('#p-workers').textContent)"
     _real_fast_answer(app, tiles, before_cancel=lambda: page.wait_for_function(proving, timeout=120_000))
     workers = page.evaluate("() => window.__lines.workers")
@@ -263,7 +265,7 @@ def test_fast_answer_during_a_two_worker_optimal_search_keeps_its_bound_and_both
     app.set_position(HARD_80)  # 80 moves: about a minute without the pack
     page.select_option("#bound-select", "auto")
     page.click("#solve-button")
-    page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
+    page.wait_for_selector("#p-workers[data-workers='2']", timeout=WORK_TIMEOUT_MS)
     page.wait_for_function("() => document.querySelectorAll('#p-iterations tbody tr:not(.current)').length >= 2", timeout=120_000)
     proven = int(page.inner_text("#p-bound"))
     page.evaluate(WATCH_LINES)

@@ -33,7 +33,7 @@ import time
 
 import pytest
 
-from .conftest import ROOT, SOLVE_ENABLED, App, LoggingHandler, LoggingServer, SiteServer, _QuietHandler
+from .conftest import ROOT, SOLVE_ENABLED, WORK_TIMEOUT_MS, App, LoggingHandler, LoggingServer, SiteServer, _QuietHandler
 
 
 @pytest.fixture()
@@ -257,7 +257,7 @@ def test_nothing_moves_while_loading_or_solving_and_a_step_under_way_shows_its_s
         assert app.state() == "loading"
         assert app.page.evaluate(RUNNING_ANIMATIONS) == [], "animations while loading"
         # the table's step (held back 3 s by the server) shows "1 s" for a second
-        app.page.wait_for_function(TABLE_STEP_SHOWS_A_SECOND, polling="raf", timeout=60_000)
+        app.page.wait_for_function(TABLE_STEP_SHOWS_A_SECOND, polling="raf", timeout=WORK_TIMEOUT_MS)
         app.wait_ready()
         assert app.page.evaluate(RUNNING_ANIMATIONS) == [], "animations once ready"
         # solving: the state set by hand (a solve ends too soon to look at)
@@ -365,7 +365,7 @@ def test_a_first_visit_downloads_what_the_first_solve_needs_before_ready_and_the
 
     server.release("/pdb-771.f15")
     _wait_snapshot(app)
-    app.page.wait_for_function("() => window.__messages.some((m) => m[1] === 'background' && m[2] === 'done')", timeout=60_000)
+    app.page.wait_for_function("() => window.__messages.some((m) => m[1] === 'background' && m[2] === 'done')", timeout=WORK_TIMEOUT_MS)
     messages = app.page.evaluate("() => window.__messages")
     order = [m[3] for m in messages if m[4] and m[2] == "done"]
     assert order == ["pdb-771.f15", "memory snapshot kept"], messages

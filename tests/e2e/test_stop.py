@@ -19,7 +19,7 @@ import random
 
 import pytest
 
-from .conftest import RESULTS, App
+from .conftest import RESULTS, WORK_TIMEOUT_MS, App
 
 TRANSPOSED = [1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 0]  # minutes of search here
 KORF_1 = [13, 6, 8, 12, 15, 14, 0, 10, 11, 7, 4, 5, 9, 1, 3, 2]  # 57 moves
@@ -108,9 +108,9 @@ def test_stop_of_an_optimal_search_on_a_first_visit_restarts_nothing(first_visit
     page.select_option("#bound-select", "auto")
     page.click("#solve-button")
     app.wait_state("solving", timeout=10_000)
-    page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('#p-nodes').textContent !== '0'", timeout=WORK_TIMEOUT_MS)
     if workers == 2:
-        page.wait_for_selector("#p-workers[data-workers='2']", timeout=60_000)
+        page.wait_for_selector("#p-workers[data-workers='2']", timeout=WORK_TIMEOUT_MS)
     stop(app, f"optimal search, {workers} worker(s)")
     text = page.inner_text("#status-text")
     assert "no restart needed" in text and "restart" not in text.replace("no restart needed", ""), text

@@ -15,7 +15,7 @@ import time
 
 from fifteen.bounds.walking import supported_shapes
 
-from .conftest import App, assert_no_axe_violations
+from .conftest import WORK_TIMEOUT_MS, App, assert_no_axe_violations
 from .test_app import EXAMPLES, HARD_80, apply_tile_moves, goal, scramble
 
 KORF12 = EXAMPLES["korf12"]  # 45 moves, solved in a second or two
@@ -316,7 +316,9 @@ def _layout_shift(browser, site, **context) -> dict[str, float]:
         _phase(page, "fast answer")
         page.select_option("#bound-select", "auto")
         page.click("#fast-button")
-        page.wait_for_function("() => /moves found|proven optimal/.test(document.querySelector('#p-lower').textContent)", timeout=60_000)
+        page.wait_for_function(
+            "() => /moves found|proven optimal/.test(document.querySelector('#p-lower').textContent)", timeout=WORK_TIMEOUT_MS
+        )
         page.wait_for_timeout(2500)
         if page.is_visible("#cancel-button"):
             page.click("#cancel-button")
@@ -502,7 +504,7 @@ def test_axe_finds_nothing_in_light_and_dark(ready_app: App, app_context, site):
         page.select_option("#bound-select", "md")
         page.click("#solve-button")
         app.wait_state("solving")
-        page.wait_for_function("() => document.querySelector('#p-iterations tbody').children.length > 0", timeout=60_000)
+        page.wait_for_function("() => document.querySelector('#p-iterations tbody').children.length > 0", timeout=WORK_TIMEOUT_MS)
         _axe(app, f"solving ({scheme})")
         page.wait_for_timeout(700)
         page.click("#cancel-button")
@@ -537,7 +539,7 @@ def test_axe_finds_nothing_on_a_phone(browser, site):
         _axe(app, "ready at 390 px")
         page.select_option("#bound-select", "md")
         page.click("#solve-button")
-        page.wait_for_function("() => document.querySelector('#p-iterations tbody').children.length > 0", timeout=60_000)
+        page.wait_for_function("() => document.querySelector('#p-iterations tbody').children.length > 0", timeout=WORK_TIMEOUT_MS)
         _axe(app, "solving at 390 px")
         page.wait_for_timeout(700)  # past the double-click guard
         page.click("#cancel-button")
@@ -776,7 +778,7 @@ def _shows_the_unsolvable_link_with_its_fix(app: App, kept: list[int]) -> None:
     """The board is kept; the field holds the link's position as if typed, with the plain reason and
     the *Swap tiles 14 and 15* fix, which then draws the fixed position."""
     page = app.page
-    page.wait_for_selector("#fix-button:not([hidden])", timeout=60_000)
+    page.wait_for_selector("#fix-button:not([hidden])", timeout=WORK_TIMEOUT_MS)
     assert app.board_tiles() == kept
     assert page.input_value("#tiles-input").split() == [str(t) for t in UNSOLVABLE_15]
     assert page.inner_text("#tiles-error").startswith("This position can't be solved"), page.inner_text("#tiles-error")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, SiteServer, _QuietHandler, copy_site
+from .conftest import ROOT, WORK_TIMEOUT_MS, SiteServer, _QuietHandler, copy_site
 
 WASM = "pyodide.asm.wasm"
 
@@ -121,7 +121,7 @@ def test_a_damaged_or_missing_solver_archive_is_named_with_why(browser, tmp_path
     try:
         page = ctx.new_page()
         page.goto(server.url + "index.html")
-        page.wait_for_selector("#status[data-state=error]", timeout=60_000, state="attached")
+        page.wait_for_selector("#status[data-state=error]", timeout=WORK_TIMEOUT_MS, state="attached")
         message = page.inner_text("#error-message")
         assert f"Solver package (static/wheels/{name})" in message and says.format(size=size) in message, message
         assert page.is_visible("#retry-button")
