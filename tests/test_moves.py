@@ -154,6 +154,21 @@ def test_the_kept_sequences_are_the_enumerations(key):
     assert kept.successors == fresh.successors and kept.start_states == fresh.start_states
 
 
+@pytest.mark.parametrize("key", sorted(known_sequences.KNOWN))
+def test_a_shape_with_kept_sequences_enumerates_nothing(monkeypatch, key):
+    """The 4x4's tables come from the kept sequences alone (no enumeration before the first
+    search: about a second in the browser), and are the enumeration's."""
+    name, depth, mirror_closed = key
+
+    def enumerate_(*args, **kwargs):
+        raise AssertionError("enumerated although the sequences are kept")
+
+    monkeypatch.setattr(moves, "_forbidden_steps", enumerate_)
+    kept = moves.MoveTables(Shape.parse(name), mirror_closed=mirror_closed)
+    assert kept.prune_depth == depth
+    assert sorted(kept.forbidden_sequences) == sorted(known_sequences.decode(known_sequences.KNOWN[key][1]))
+
+
 def test_kept_sequences_of_other_moves_are_not_used(monkeypatch):
     """A table whose moves are numbered otherwise than the kept sequences' is enumerated afresh."""
     key = ("4x4", moves.PRUNE_DEPTH, False)
