@@ -21,6 +21,8 @@ from fifteen.anytime.rank import RANK_WEIGHTS, rank_mdd, rank_value
 from fifteen.anytime.tables import LabelTables, labelled
 from fifteen.search.slices import Steps, due, resumable
 
+#: The rank's weights that make it MD + LC itself (``ranked=False``).
+PLAIN_WEIGHTS = (1, 1, 1, 1)
 #: A beam's duplicate detection looks this many layers back.
 DUP_LAYERS = 16
 #: Cap on the positions a beam keeps for duplicate detection (then it gives up).
@@ -75,9 +77,10 @@ def _beam_steps(
     if h0 == 0:
         return []
     succ, mdd, d1, d2, d3, lt = T.succ, T.mdd, T.d1, T.d2, T.d3, T.lt
-    rmdd = rank_mdd(T) if ranked else None
-    wlc = RANK_WEIGHTS[3]
-    ranks = [rank_value(T, board, blank, h0)]  # the weighted estimate (fifteen.anytime.rank)
+    weights = RANK_WEIGHTS if ranked else PLAIN_WEIGHTS
+    rmdd = rank_mdd(T, weights)
+    wlc = weights[3]
+    ranks = [rank_value(T, board, blank, h0, weights)]  # the rank (fifteen.anytime.rank): MD + LC itself unranked
     nrk: list[int] = []
     boards = [bytes(board)]
     blanks = [blank]
@@ -105,30 +108,18 @@ def _beam_steps(
                 hp = hs[i]
                 cd = codes[i]
                 j = i << 2
-                if rmdd is None:
-                    for s, m, _st, l1, l2, _l3 in succ[states[i]]:
-                        mt = m + bd[s]
-                        c1 = cd[l1]
-                        c2 = cd[l2]
-                        n1 = c1 + d1[mt]
-                        n2 = c2 + d2[mt]
-                        h = hp + mdd[mt] + lt[n1] - lt[c1] + lt[n2] - lt[c2]
-                        if h < room:
-                            add(h << 40 | j)
-                        j += 1
-                else:  # ranked by the weighted estimate: its change is the weighted MD's plus w_lc times LC's
-                    rp = ranks[i] - wlc * hp
-                    for s, m, _st, l1, l2, _l3 in succ[states[i]]:
-                        mt = m + bd[s]
-                        c1 = cd[l1]
-                        c2 = cd[l2]
-                        n1 = c1 + d1[mt]
-                        n2 = c2 + d2[mt]
-                        dm = mdd[mt]
-                        h = hp + dm + lt[n1] - lt[c1] + lt[n2] - lt[c2]
-                        if h < room:
-                            add((rp + rmdd[mt] + wlc * (h - dm)) << 40 | j)
-                        j += 1
+                rp = ranks[i] - wlc * hp  # the rank's change is the weighted MD's plus w_lc times LC's
+                for s, m, _st, l1, l2, _l3 in succ[states[i]]:
+                    mt = m + bd[s]
+                    c1 = cd[l1]
+                    c2 = cd[l2]
+                    n1 = c1 + d1[mt]
+                    n2 = c2 + d2[mt]
+                    dm = mdd[mt]
+                    h = hp + dm + lt[n1] - lt[c1] + lt[n2] - lt[c2]
+                    if h < room:
+                        add((rp + rmdd[mt] + wlc * (h - dm)) << 40 | j)
+                    j += 1
             if due():
                 yield
         keys.sort()
@@ -153,13 +144,10 @@ def _beam_steps(
                 old = seen.get(ckey)
                 if old is not None and g - old <= horizon:
                     continue
-                if rmdd is None:
-                    h = key >> 40
-                else:
-                    mt = m + t
-                    cd = codes[i]
-                    c1, c2 = cd[l1], cd[l2]
-                    h = hs[i] + mdd[mt] + lt[c1 + d1[mt]] - lt[c1] + lt[c2 + d2[mt]] - lt[c2]
+                mt = m + t
+                cd = codes[i]
+                c1, c2 = cd[l1], cd[l2]
+                h = hs[i] + mdd[mt] + lt[c1 + d1[mt]] - lt[c1] + lt[c2 + d2[mt]] - lt[c2]
                 if h == 0:
                     path = [s]
                     jj = i
@@ -169,7 +157,6 @@ def _beam_steps(
                     path.reverse()
                     return path
                 seen[ckey] = g
-                mt = m + t
                 nc = list(codes[i])
                 nc[l1] += d1[mt]
                 nc[l2] += d2[mt]
@@ -178,9 +165,7 @@ def _beam_steps(
                 nbl.append(s)
                 nst.append(st)
                 nh.append(h)
-                if rmdd is not None:
-                    mt = m + t
-                    nrk.append(ranks[i] + rmdd[mt] + wlc * (h - hs[i] - mdd[mt]))
+                nrk.append(ranks[i] + rmdd[mt] + wlc * (h - hs[i] - mdd[mt]))
                 ncd.append(tuple(nc))
                 par.append(i)
                 mv.append(s)
