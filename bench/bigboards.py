@@ -176,7 +176,16 @@ def main() -> int:
     p.add_argument("--marks", default="1,10,60", help="the marks, CPU seconds (default 1,10,60, clipped to the limit)")
     p.add_argument("--out", help="append one TSV row per position to this file")
     p.add_argument("--speed", action="store_true", help="the fixed speed workloads instead")
+    p.add_argument(
+        "--stage-rest-weight",
+        type=int,
+        help="the other tiles' weight in the stage beam's ranking, in eighths (default: reduce.REST_WEIGHT; 0: the stage's tiles alone)",
+    )
     args = p.parse_args()
+    if args.stage_rest_weight is not None:
+        from fifteen.anytime import reduce
+
+        reduce.REST_WEIGHT = args.stage_rest_weight
     if args.speed:
         for side in (int(s) for s in args.boards.split(",")):
             r = speed(side)

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from fifteen import Board, Shape
-from fifteen.anytime import driver
+from fifteen.anytime import driver, reduce
 from fifteen.anytime.decompose import decompose_to
 from fifteen.anytime.reduce import blank_walk, lift, play, stage_beam, stage_squares, sub_position, sub_shape
 from fifteen.anytime.tables import label_tables
@@ -38,19 +38,26 @@ def test_stage_squares_and_the_smaller_board():
 
 @pytest.mark.parametrize(
     ("rows", "cols", "goal", "widths"),
-    [(7, 7, None, (64, 231)), (7, 7, "blank-first", (64, 245)), (8, 6, None, (128, 103)), (5, 9, (1, 2, 3, 0), (64, 67))],
+    [
+        (7, 7, None, (64, 269, 231)),
+        (7, 7, "blank-first", (64, 245, 245)),
+        (8, 6, None, (128, 105, 103)),
+        (5, 9, (1, 2, 3, 0), (64, 59, 67)),
+    ],
 )
 def test_a_stage_then_the_smaller_board_solve_the_board(rows, cols, goal, widths):
-    """The stage (pinned length) brings every stage tile home; the rest, solved on the smaller
-    board towards its standard goal and lifted back, then the walk back reach the goal."""
+    """The stage (pinned length; without the other tiles' distance in its ranking, the length
+    the beam ranked by the stage alone found) brings every stage tile home; the rest, solved on
+    the smaller board towards its standard goal and lifted back, then the walk back reach the goal."""
     shape = Shape(rows, cols)
     target = Goal.of(goal, shape) if not isinstance(goal, tuple) else Goal.of(goal + tuple(range(4, shape.size)), shape)
     board = random_board(shape, rows * cols, target)
     to, back = blank_walk(shape, target.tiles)
     assert to.index(0) == shape.size - 1 and play(to, back) == list(target.tiles)
-    width, length = widths
+    width, length, alone = widths
     stage = stage_beam(shape, board.tiles, to, width)
     assert stage is not None and len(stage) == length
+    assert len(stage_beam(shape, board.tiles, to, width, rest_weight=0) or []) == alone
     after = play(board.tiles, stage)
     assert all(after[q] == to[q] for q in stage_squares(rows, cols))
     small = sub_shape(shape)[0]
@@ -58,6 +65,28 @@ def test_a_stage_then_the_smaller_board_solve_the_board(rows, cols, goal, widths
     sub = Board(small, tuple(rest))  # towards the smaller board's standard goal: solvable
     path = decompose_to(label_tables(small), sub.tiles, small.goal())
     assert play(board.tiles, stage + lift(shape, path) + back) == list(target.tiles)
+
+
+def _manhattan(shape: Shape, tiles) -> int:
+    """Manhattan distance of *tiles* from *shape*'s standard goal."""
+    c = shape.cols
+    return sum(abs((t - 1) // c - q // c) + abs((t - 1) % c - q % c) for q, t in enumerate(tiles) if t)
+
+
+def test_the_stage_ranks_the_other_tiles_too():
+    """The other tiles' Manhattan distance in the stage beam's ranking (REST_WEIGHT) leaves the
+    smaller board closer to its goal (pinned: a 7x7, width 256, where the stage is shorter too)."""
+    shape = Shape(7, 7)
+    board = random_board(shape, 11)
+    to, _ = blank_walk(shape, board.target.tiles)
+    small = sub_shape(shape)[0]
+    found = []
+    for weight in (0, reduce.REST_WEIGHT):
+        stage = stage_beam(shape, board.tiles, to, 256, rest_weight=weight)
+        assert stage is not None
+        found.append((len(stage), _manhattan(small, sub_position(shape, play(board.tiles, stage), to))))
+    assert reduce.REST_WEIGHT == 2 and reduce.RANK_SCALE == 8
+    assert found == [(171, 127), (155, 117)]  # (stage moves, the smaller board's Manhattan distance)
 
 
 def test_the_improver_reduces_boards_past_6x6():
@@ -72,7 +101,7 @@ def test_the_improver_reduces_boards_past_6x6():
     imp.stage_width = 128  # (the default beam is wider: a test needs no more)
     imp.step()
     assert imp.sub is not None and imp.sub.T.shape == Shape(6, 6) and imp.stage is not None
-    assert (len(first), len(imp.stage), [len(p) for p in offered]) == (750, 240, [646])
+    assert (len(first), len(imp.stage), [len(p) for p in offered]) == (750, 212, [586])
     assert board.solves(tiles_along(board.shape, board.tiles, offered[-1]))
 
 
@@ -94,7 +123,7 @@ def test_improver_calls_carry_the_reduction(monkeypatch):
     first = driver.first_solution(label_tables(board.shape), board.tiles, board.target.tiles)
     path, carried, done, _ = anytime_steps.improve(*args, first, "beam+windows", {}, time.time() + 600, stopped=lambda: False)
     assert not done and len(path) < len(first) and board.solves(tiles_along(board.shape, board.tiles, path))
-    assert len(carried["stage"]) == 240 and set(carried["sub"]) >= {"best", "width", "done"}
+    assert len(carried["stage"]) == 212 and set(carried["sub"]) >= {"best", "width", "done"}
     again = anytime_page.carried_from(json.loads(json.dumps(carried)), board.shape.size)
     assert again == carried
 
