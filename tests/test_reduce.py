@@ -139,3 +139,26 @@ def test_improver_calls_carry_the_reduction(monkeypatch):
             anytime_steps.improve(*args, path, "beam+windows", bad, time.time() + 600, stopped=lambda: False)
     with pytest.raises(InputError):
         anytime_page.carried_from({"stage": [1, 2]}, 49)
+
+
+def test_the_stage_beam_checks_once_per_layer():
+    """*check* is called before each layer (it may raise to stop the search): as many times as
+    the stage has moves, and an exception from it ends the beam."""
+    shape = Shape(7, 7)
+    board = random_board(shape, 11)
+    to, _ = blank_walk(shape, board.target.tiles)
+    calls = []
+    stage = stage_beam(shape, board.tiles, to, 32, lambda: calls.append(1))
+    assert stage is not None and len(calls) == len(stage)
+
+    class Stop(Exception):
+        pass
+
+    def stop() -> None:
+        if len(calls) > 3:
+            raise Stop
+        calls.append(1)
+
+    calls.clear()
+    with pytest.raises(Stop):
+        stage_beam(shape, board.tiles, to, 33, stop)
