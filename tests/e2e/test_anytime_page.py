@@ -134,7 +134,10 @@ def test_a_big_board_gets_an_improving_answer_and_cancel_keeps_the_best(browser,
         _script(page, [[50, _report(LONG_6, 2, 0.4)], [300, _report([29, 29, *SHORT_6], 4, 0.9)]])  # the second: as long, a better bound
         # 4 moves from its goal, this 6x6 gets the optimal search from Solve (the solver's rule: its
         # bounds answer says anytime false, fifteen.limits.past_optimal_reach); Fast answer asks for an anytime one
-        page.wait_for_function("() => document.querySelector('#bounds').dataset.tiles === document.querySelector('#board').dataset.tiles")
+        page.wait_for_function(
+            "() => document.querySelector('#bounds').dataset.tiles === document.querySelector('#board').dataset.tiles",
+            timeout=WORK_TIMEOUT_MS,
+        )
         page.click("#fast-button")
         # before the first solution the line says the root's bound, proven already (4: the answer starts from it)
         page.wait_for_function("() => /moves found · optimal ≥ 4/.test(document.querySelector('#p-lower').textContent)")

@@ -148,7 +148,7 @@ def test_keyboard_and_clicks_move_tiles(ready_app: App):
     page.click("#board .tile[data-tile='13']")
     assert app.board_tiles() == scramble(4, 4, "LLL")
     assert page.input_value("#tiles-input").split() == [str(t) for t in scramble(4, 4, "LLL")]
-    page.wait_for_function("() => document.querySelector('#bounds').textContent.includes('MD 3')")
+    page.wait_for_function("() => document.querySelector('#bounds').textContent.includes('MD 3')", timeout=WORK_TIMEOUT_MS)
 
 
 def test_every_bound_in_the_menu_solves_a_small_position(ready_app: App):

@@ -11,7 +11,7 @@ and bound say how), and its playback ends on that goal.
 
 from __future__ import annotations
 
-from .conftest import App, assert_no_axe_violations
+from .conftest import WORK_TIMEOUT_MS, App, assert_no_axe_violations
 from .test_app import apply_tile_moves
 
 BLANK_FIRST_4 = list(range(16))
@@ -81,7 +81,7 @@ def test_size_menu_offers_every_board_to_10x10_that_fits_the_screen(ready_app: A
         print(f"390 px: 10x10 board {fit['board']:.0f} px, tiles {fit['tile']:.1f} px, font {fit['font']:.1f} px")
         assert fit["doc"] <= 390 and fit["over"] == 0, fit
         phone.wait_ready()
-        phone.page.wait_for_function("() => document.querySelector('#bounds').dataset.lb")
+        phone.page.wait_for_function("() => document.querySelector('#bounds').dataset.lb", timeout=WORK_TIMEOUT_MS)
         assert phone.page.input_value("#tiles-input").split() == [str(t) for t in app.board_tiles()]
     finally:
         ctx.close()

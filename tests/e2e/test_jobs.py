@@ -64,7 +64,9 @@ def test_a_hint_then_shuffle_and_solve_solves_at_once(ready_app: App):
     shuffled = ",".join(map(str, app.board_tiles()))
     # The hint is stopped (nothing is left in the worker) and the bounds line follows the new board.
     page.wait_for_function(
-        "t => fifteenPool.primary.pending.size === 0 && document.querySelector('#bounds').dataset.tiles === t", arg=shuffled, timeout=20_000
+        "t => fifteenPool.primary.pending.size === 0 && document.querySelector('#bounds').dataset.tiles === t",
+        arg=shuffled,
+        timeout=WORK_TIMEOUT_MS,
     )
     assert page.inner_text("#hint-result") == "" and page.is_hidden("#hint-stop")
     assert app.state() == "ready"

@@ -476,9 +476,11 @@ def test_polish_markers_room_tab_order_history_and_playback(ready_app: App, brow
     page.click("#play-step")
     shown = page.get_attribute("#board", "data-tiles")
     assert shown != ",".join(map(str, EIGHT["tiles"]))
-    page.wait_for_function("want => document.querySelector('#bounds').dataset.tiles === want", arg=shown)
+    page.wait_for_function("want => document.querySelector('#bounds').dataset.tiles === want", arg=shown, timeout=WORK_TIMEOUT_MS)
     page.click("#play-start")
-    page.wait_for_function("want => document.querySelector('#bounds').dataset.tiles === want", arg=",".join(map(str, EIGHT["tiles"])))
+    page.wait_for_function(
+        "want => document.querySelector('#bounds').dataset.tiles === want", arg=",".join(map(str, EIGHT["tiles"])), timeout=WORK_TIMEOUT_MS
+    )
     page.go_forward()
     page.wait_for_function("want => document.querySelector('#board').dataset.tiles === want", arg=",".join(map(str, goal(3, 3))))
 
@@ -709,7 +711,9 @@ def test_input_messages_say_what_is_wrong_in_the_users_terms(ready_app: App):
     app = ready_app
     page = app.page
     app.set_position(KORF12["tiles"])
-    page.wait_for_function("want => document.querySelector('#bounds').dataset.tiles === want", arg=",".join(map(str, KORF12["tiles"])))
+    page.wait_for_function(
+        "want => document.querySelector('#bounds').dataset.tiles === want", arg=",".join(map(str, KORF12["tiles"])), timeout=WORK_TIMEOUT_MS
+    )
     bounds = page.inner_text("#bounds")
 
     def entered(text: str) -> str:
