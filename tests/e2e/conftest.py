@@ -431,6 +431,30 @@ def app(app_context, site):
     page.close()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test on the shared page reports what the page showed and said: its status, the
+    board and bounds line it drew, and the last of its (and its workers') console messages."""
+    outcome = yield
+    report = outcome.get_result()
+    app = item.funcargs.get("app") if report.failed and report.when == "call" else None
+    if not isinstance(app, App):
+        return
+    try:
+        shown = app.page.evaluate(
+            """() => ({
+                status: document.querySelector('#status')?.dataset.state + ': ' + document.querySelector('#status-text')?.textContent,
+                hash: location.hash.slice(0, 200),
+                board: (document.querySelector('#board')?.dataset.tiles || '').slice(0, 200),
+                bounds: (document.querySelector('#bounds')?.dataset.tiles || '').slice(0, 200) + ' | ' + document.querySelector('#bounds')?.textContent.slice(0, 200),
+            })"""
+        )
+    except Exception as e:  # (the page itself may be gone)
+        shown = {"page": repr(e)}
+    lines = [f"{k}: {v}" for k, v in shown.items()] + ["console (last 60):", *app.console[-60:]]
+    report.sections.append(("the shared page", "\n".join(lines)))
+
+
 @pytest.fixture()
 def ready_app(app):
     """The shared page, ready for a new action (after whatever the last test left: a solve is
