@@ -444,6 +444,7 @@ def pytest_runtest_makereport(item, call):
         shown = app.page.evaluate(
             """() => ({
                 status: document.querySelector('#status')?.dataset.state + ': ' + document.querySelector('#status-text')?.textContent,
+                jobs: document.querySelector('#status')?.dataset.jobs,
                 hash: location.hash.slice(0, 200),
                 board: (document.querySelector('#board')?.dataset.tiles || '').slice(0, 200),
                 bounds: (document.querySelector('#bounds')?.dataset.tiles || '').slice(0, 200) + ' | ' + document.querySelector('#bounds')?.textContent.slice(0, 200),

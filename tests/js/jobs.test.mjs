@@ -117,6 +117,20 @@ describe("one job at a time", () => {
     assert.equal(jobs.busy(), false);
   });
 
+  test("describe() says what runs, stops and waits", async () => {
+    const { solver, jobs } = setup();
+    assert.equal(jobs.describe(), "");
+    jobs.run(JobKind.COMPARE, () => solver.request("compare")).catch(() => {});
+    jobs.run(JobKind.BOUNDS, () => solver.request("bounds")).catch(() => {});
+    jobs.run(JobKind.INFO, () => solver.request("info")).catch(() => {});
+    assert.equal(jobs.describe(), "compare · waiting: bounds, info");
+    jobs.stop();
+    assert.equal(jobs.describe(), "stopping compare · waiting: bounds, info");
+    solver.usable.resolve();
+    await flush();
+    assert.equal(jobs.describe(), "bounds · waiting: info");
+  });
+
   test("a newer job of a kind takes the place of one that still waits", async () => {
     const { solver, jobs } = setup();
     jobs.run(JobKind.BOUNDS, () => solver.request("first"));

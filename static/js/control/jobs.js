@@ -293,6 +293,13 @@ export class Jobs {
     if (this.running?.position) this.stop(this.running, Why.POSITION);
   }
 
+  /** What runs, stops and waits, in a line ("bounds · waiting: warmup, info"; "" when idle): #status[data-jobs], for the tests. */
+  describe() {
+    const now = this.stopping ? `stopping ${this.stopping.job.kind}` : this.running?.kind || "";
+    const waiting = this.queue.map((j) => j.kind).join(", ");
+    return waiting ? `${now || "idle"} · waiting: ${waiting}` : now;
+  }
+
   /** True while a job runs, stops or waits. */
   busy() {
     return !!(this.running || this.stopping || this.queue.length);

@@ -190,9 +190,9 @@ function renderPosition() {
 function renderStatus() {
   const j = jobs.status();
   if (j && j.kind !== JobKind.SOLVE) {
-    view.setStatus("busy", j.text, { time: j.budget ? `${j.seconds} s of ${j.budget} s` : j.seconds ? `${j.seconds} s` : "", stop: j.stoppable });
+    view.setStatus("busy", j.text, { time: j.budget ? `${j.seconds} s of ${j.budget} s` : j.seconds ? `${j.seconds} s` : "", stop: j.stoppable, jobs: jobs.describe() });
   } else {
-    view.setStatus(model.status.state, model.status.text, { stop: !!j?.stoppable && !model.job?.cancelling });
+    view.setStatus(model.status.state, model.status.text, { stop: !!j?.stoppable && !model.job?.cancelling, jobs: jobs.describe() });
   }
 }
 

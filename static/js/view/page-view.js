@@ -38,9 +38,10 @@ export class PageView {
    * cancelled, error); `time` a running job's seconds (shown, not read aloud: the live region
    * speaks when the text changes, not every second); `stop` shows the job's Stop.
    */
-  setStatus(state, text, { time = "", stop = false } = {}) {
+  setStatus(state, text, { time = "", stop = false, jobs = "" } = {}) {
     const el = $("status");
     el.dataset.state = state;
+    el.dataset.jobs = jobs;
     const t = shorten(text);
     if ($("status-text").textContent !== t) $("status-text").textContent = t;
     el.title = t;
