@@ -447,7 +447,8 @@ def pytest_runtest_makereport(item, call):
                 jobs: document.querySelector('#status')?.dataset.jobs,
                 hash: location.hash.slice(0, 200),
                 board: (document.querySelector('#board')?.dataset.tiles || '').slice(0, 200),
-                bounds: (document.querySelector('#bounds')?.dataset.tiles || '').slice(0, 200) + ' | ' + document.querySelector('#bounds')?.textContent.slice(0, 200),
+                bounds: (document.querySelector('#bounds')?.dataset.tiles || '').slice(0, 200),
+                bounds_line: document.querySelector('#bounds')?.textContent.slice(0, 200),
             })"""
         )
     except Exception as e:  # (the page itself may be gone)
