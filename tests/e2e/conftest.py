@@ -445,6 +445,9 @@ def pytest_runtest_makereport(item, call):
             """() => ({
                 status: document.querySelector('#status')?.dataset.state + ': ' + document.querySelector('#status-text')?.textContent,
                 jobs: document.querySelector('#status')?.dataset.jobs,
+                solver_starts: document.documentElement.dataset.solverStarts,
+                pending_requests: [window.fifteenPool?.primary, ...(window.fifteenPool?.helpers || []).map((h) => h.client)]
+                  .map((c) => c ? [...c.pending.keys()].join(' ') || '-' : '?').join(' | '),
                 hash: location.hash.slice(0, 200),
                 board: (document.querySelector('#board')?.dataset.tiles || '').slice(0, 200),
                 bounds: (document.querySelector('#bounds')?.dataset.tiles || '').slice(0, 200),
