@@ -1,6 +1,8 @@
 """Fit the beams' ranking estimate (fifteen.anytime.rank) on DeepCubeA's positions.
 
     PYTHONPATH=py python3 bench/fit_rank.py [--boards 5,6,7] [--skip 10]
+    PYTHONPATH=py python3 bench/fit_rank.py --costs 6 [--skip 52]
+
 
 For each board, least squares of the known lengths (the optimum on 5x5, DeepCubeA's length on
 6x6 and 7x7: ``bench/data/deepcubea-test.tsv``) on the Manhattan distance of the tiles whose
@@ -9,6 +11,13 @@ over the positions but the first *skip* of each board (the benchmark's: ``bench/
 runs the first ones).  Prints the coefficients, the root-mean-square error beside the same fit on
 MD and LC alone, and the weights in sixteenths of the interior's (what
 :data:`fifteen.anytime.rank.RANK_WEIGHTS` holds: the 6x6 fit's, rounded, between the three).
+``--costs SIDE`` fits the finer model of :data:`fifteen.anytime.rank.RANK_COSTS` instead: a cost
+per tile for each distance shape (:func:`fifteen.anytime.rank.distance_shape`: the class of its
+target square and its rows and columns from it), the linear conflicts and a constant: the class
+fit's prediction, plus a ridge regression (:data:`LAMBDA`, the constant free) of what it leaves,
+over the positions but the first 52 (0-51 are the benchmarks' and the beam comparisons'); in
+sixteenths of the class fit's interior weight, each relative to the tile at home, and made never
+cheaper farther away (rare shapes are noisy); prints the table as the package holds it.
 numpy is a bench dependency only.
 """
 
@@ -19,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fifteen.anytime.rank import RANK_WEIGHTS
+from fifteen.anytime.rank import RANK_COSTS, RANK_WEIGHTS, distance_shape
 from fifteen.anytime.tables import label_tables, labelled
 from fifteen.board import Shape
 
@@ -42,13 +51,68 @@ def features(side: int, tiles: list[int]) -> list[float]:
     return [*md, h - sum(md), 1.0]
 
 
+def positions(rows: list[list[str]], side: int, skip: int) -> tuple[list[list[int]], list[float]]:
+    """The side x side positions but the first *skip*, and their known lengths."""
+    boards, lengths = [], []
+    for r in rows:
+        if r[1] == f"{side}x{side}" and int(r[0].split("-")[1]) >= skip:
+            boards.append([int(t) for t in r[2].split()])
+            lengths.append(float(r[4] if side == 5 else r[3]))
+    return boards, lengths
+
+
+#: The ridge penalty of the finer model (towards the class fit).
+LAMBDA = 10.0
+
+
+def fit_costs(side: int, boards: list[list[int]], lengths: list[float], interior: float) -> tuple[dict[tuple[int, int, int], int], int]:
+    """RANK_COSTS' table for *side* and its LC weight, in sixteenths of *interior* (moves per square)."""
+    n = side * side
+    keys = sorted({distance_shape(side, label, sq) for label in range(n) for sq in range(n)})
+    index = {k: i for i, k in enumerate(keys)}
+    X = np.zeros((len(boards), len(keys) + 2))
+    for j, tiles in enumerate(boards):
+        for sq, t in enumerate(tiles):
+            if t:
+                X[j, index[distance_shape(side, t - 1, sq)]] += 1
+        X[j, -2] = features(side, tiles)[3]
+        X[j, -1] = 1.0
+    # the class fit's prediction first; the finer model fits what it leaves, pulled towards zero
+    C = np.array([features(side, tiles) for tiles in boards])
+    y = np.array(lengths)
+    base, *_ = np.linalg.lstsq(C, y, rcond=None)
+    linear = np.array([base[k[0]] * (k[1] + k[2]) for k in keys] + [base[3], base[4]])
+    ridge = LAMBDA * np.eye(X.shape[1])
+    ridge[-1, -1] = 0.0  # the constant is free
+    coef = linear + np.linalg.solve(X.T @ X + ridge, X.T @ (y - X @ linear))
+    scale = 16 / interior
+    raw = {k: scale * (coef[index[k]] - coef[index[(k[0], 0, 0)]]) for k in keys}
+    costs: dict[tuple[int, int, int], int] = {}
+    for k in keys:  # never cheaper farther away (a beam would stall in the dip)
+        costs[k] = round(max([raw[k]] + [costs[j] for j in ((k[0], k[1] - 1, k[2]), (k[0], k[1], k[2] - 1)) if j in costs]))
+    return costs, round(scale * coef[-2])
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--boards", default="5,6,7")
-    p.add_argument("--skip", type=int, default=10, help="leave out the first SKIP positions of each board (default 10)")
+    p.add_argument("--skip", type=int, default=None, help="leave out the first SKIP positions of each board (default 10; 52 with --costs)")
+    p.add_argument("--costs", type=int, metavar="SIDE", help="fit the cost table of fifteen.anytime.rank.RANK_COSTS for SIDE x SIDE")
     args = p.parse_args()
     rows = [line.rstrip("\n").split("\t") for line in (ROOT / "bench" / "data" / "deepcubea-test.tsv").read_text().splitlines(True)]
     rows = [r for r in rows if r and not r[0].startswith("#")]
+    if args.costs:
+        side = args.costs
+        boards, lengths = positions(rows, side, 52 if args.skip is None else args.skip)
+        A = np.array([features(side, b) for b in boards])
+        interior = np.linalg.lstsq(A, np.array(lengths), rcond=None)[0][0]
+        costs, lc = fit_costs(side, boards, lengths, interior)
+        print(f"{side}x{side}: {len(boards)} positions; LC {lc}; costs:")
+        print("{" + ", ".join(f"{k}: {v}" for k, v in costs.items()) + "}")
+        shipped = RANK_COSTS.get((side, side))
+        print("shipped:", "the same" if shipped == (costs, lc) else shipped)
+        return
+    args.skip = 10 if args.skip is None else args.skip
     for side in (int(s) for s in args.boards.split(",")):
         X, y = [], []
         for r in rows:

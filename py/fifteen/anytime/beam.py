@@ -17,7 +17,7 @@ import sys
 from array import array
 from collections.abc import Callable, Sequence
 
-from fifteen.anytime.rank import RANK_WEIGHTS, rank_mdd, rank_value
+from fifteen.anytime.rank import RANK_WEIGHTS, rank_tables, rank_value
 from fifteen.anytime.tables import LabelTables, labelled
 from fifteen.search.slices import Steps, due, resumable
 
@@ -78,8 +78,8 @@ def _beam_steps(
         return []
     succ, mdd, d1, d2, d3, lt = T.succ, T.mdd, T.d1, T.d2, T.d3, T.lt
     weights = RANK_WEIGHTS if ranked else PLAIN_WEIGHTS
-    rmdd = rank_mdd(T, weights)
-    wlc = weights[3]
+    rank = rank_tables(T, weights)
+    rmdd, wlc = rank.move, rank.lc
     ranks = [rank_value(T, board, blank, h0, weights)]  # the rank (fifteen.anytime.rank): MD + LC itself unranked
     nrk: list[int] = []
     boards = [bytes(board)]

@@ -18,16 +18,119 @@ interior's).  The weights shipped, 16 / 21 / 27 / 18, sit between the three fits
 width 1024 ranked by it found paths 2.7 % shorter on DeepCubeA's 6x6 positions 28-51 and 3.4 %
 shorter on its 5x5 positions 10-33 than beams ranked by MD + LC, at the same CPU time
 (``bench/anytime.md``, *Guidance of the beams*).
+
+**6x6: a cost per distance shape** (:data:`RANK_COSTS`).  On 6x6 a tile's share is not its
+weight times its MD but a cost fitted for each *distance shape* (:func:`distance_shape`: the
+class of its target square, and its rows and columns away from it, told apart along and across
+an edge), plus the linear conflicts (``bench/fit_rank.py --costs 6``).  The fitted costs grow
+faster than the distance (an interior tile 1, 2, 3, 4 squares along a line: 4, 12, 24, 56
+sixteenths): a beam ranked by them brings far tiles in first.  Beams of width 1024 found paths
+7.3 % shorter on DeepCubeA's 6x6 positions 28-51 and 7.4 % shorter on uniformly random 6x6
+positions than with the class weights, in less CPU time; on 5x5 the same fit ranked worse (105.08
+against 101.42 on positions 10-33), so 5x5 and the other boards keep the class weights.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from typing import NamedTuple
 
 from fifteen.anytime.tables import LabelTables
 
 #: Weights in sixteenths: (interior, edge, corner) target squares' MD, and the linear conflicts.
 RANK_WEIGHTS = (16, 21, 27, 18)
+
+#: The finer model where it was fitted and pays, per board ``(rows, cols)``: ``(costs, w_lc)``,
+#: ``costs[distance_shape(...)]`` the cost of a tile in sixteenths (of the class fit's interior
+#: weight per square), relative to the tile at home (``bench/fit_rank.py --costs 6``).
+RANK_COSTS: dict[tuple[int, int], tuple[dict[tuple[int, int, int], int], int]] = {
+    (6, 6): (
+        {
+            (0, 0, 0): 0,
+            (0, 0, 1): 4,
+            (0, 0, 2): 12,
+            (0, 0, 3): 24,
+            (0, 0, 4): 56,
+            (0, 1, 1): 13,
+            (0, 1, 2): 22,
+            (0, 1, 3): 51,
+            (0, 1, 4): 76,
+            (0, 2, 2): 35,
+            (0, 2, 3): 66,
+            (0, 2, 4): 99,
+            (0, 3, 3): 105,
+            (0, 3, 4): 125,
+            (0, 4, 4): 140,
+            (1, 0, 0): 0,
+            (1, 0, 1): 2,
+            (1, 0, 2): 20,
+            (1, 0, 3): 49,
+            (1, 0, 4): 94,
+            (1, 1, 0): 11,
+            (1, 1, 1): 22,
+            (1, 1, 2): 38,
+            (1, 1, 3): 64,
+            (1, 1, 4): 110,
+            (1, 2, 0): 26,
+            (1, 2, 1): 40,
+            (1, 2, 2): 55,
+            (1, 2, 3): 91,
+            (1, 2, 4): 127,
+            (1, 3, 0): 50,
+            (1, 3, 1): 58,
+            (1, 3, 2): 75,
+            (1, 3, 3): 114,
+            (1, 3, 4): 154,
+            (1, 4, 0): 71,
+            (1, 4, 1): 96,
+            (1, 4, 2): 110,
+            (1, 4, 3): 146,
+            (1, 4, 4): 155,
+            (1, 5, 0): 119,
+            (1, 5, 1): 141,
+            (1, 5, 2): 175,
+            (1, 5, 3): 180,
+            (1, 5, 4): 205,
+            (2, 0, 0): 0,
+            (2, 0, 1): 23,
+            (2, 0, 2): 56,
+            (2, 0, 3): 85,
+            (2, 0, 4): 121,
+            (2, 0, 5): 152,
+            (2, 1, 1): 55,
+            (2, 1, 2): 73,
+            (2, 1, 3): 95,
+            (2, 1, 4): 135,
+            (2, 1, 5): 165,
+            (2, 2, 2): 74,
+            (2, 2, 3): 110,
+            (2, 2, 4): 147,
+            (2, 2, 5): 189,
+            (2, 3, 3): 137,
+            (2, 3, 4): 189,
+            (2, 3, 5): 196,
+            (2, 4, 4): 195,
+            (2, 4, 5): 248,
+            (2, 5, 5): 264,
+        },
+        14,
+    ),
+}
+
+
+def distance_shape(side: int, label: int, square: int) -> tuple[int, int, int]:
+    """How a tile whose target square is *label* stands on *square* of a *side* x *side* board:
+    ``(class, a, b)``, the class of its target square (0 interior, 1 edge, 2 corner); for an edge
+    square *a* rows or columns away from its border line and *b* along it; else the smaller and
+    the larger of its row and column distances."""
+    tr, tc = divmod(label, side)
+    r, c = divmod(square, side)
+    dr, dc = abs(tr - r), abs(tc - c)
+    on_row, on_col = tr in (0, side - 1), tc in (0, side - 1)
+    kind = on_row + on_col
+    if kind == 1:
+        return (1, dr, dc) if on_row else (1, dc, dr)
+    return (kind, min(dr, dc), max(dr, dc))
 
 
 def square_weight(T: LabelTables, square: int, weights: tuple[int, int, int, int] = RANK_WEIGHTS) -> int:
@@ -36,24 +139,51 @@ def square_weight(T: LabelTables, square: int, weights: tuple[int, int, int, int
     return weights[(r in (0, T.rows - 1)) + (c in (0, T.cols - 1))]
 
 
+class RankTables(NamedTuple):
+    """A rank's tables: ``cost[label * N + square]`` (a tile's share of the rank), ``move[m * N +
+    label]`` (its change when the tile *label* makes move *m*, as ``T.mdd``), ``lc`` (the linear
+    conflicts' weight)."""
+
+    cost: list[int]
+    move: list[int]
+    lc: int
+
+
 @cache
-def rank_mdd(T: LabelTables, weights: tuple[int, int, int, int] = RANK_WEIGHTS) -> list[int]:
-    """``rank_mdd[m * N + label]``: the change of the weighted MD when the tile *label* makes move
-    *m* (as ``T.mdd``, times the weight of the label's square)."""
+def rank_tables(T: LabelTables, weights: tuple[int, int, int, int] = RANK_WEIGHTS) -> RankTables:
+    """The rank of :data:`RANK_COSTS` for *T*'s board when it has one and *weights* are the
+    shipped ones; else the class weights times each tile's MD."""
     n = T.n
-    return [square_weight(T, mt % n, weights) * T.mdd[mt] for mt in range(len(T.mdd))]
+    fitted = RANK_COSTS.get((T.rows, T.cols)) if weights == RANK_WEIGHTS else None
+    if fitted is not None:
+        costs, lc = fitted
+        cost = [costs[distance_shape(T.cols, label, sq)] for label in range(n) for sq in range(n)]
+    else:
+        lc = weights[3]
+        cost = [square_weight(T, label, weights) * T.md[label * n + sq] for label in range(n) for sq in range(n)]
+    move = [0] * len(T.mdd)
+    for m, (b, s) in enumerate(T.move_squares):
+        for t in range(n):
+            move[m * n + t] = cost[t * n + b] - cost[t * n + s]  # (the tile slides from s to b)
+    return RankTables(cost, move, lc)
+
+
+def rank_mdd(T: LabelTables, weights: tuple[int, int, int, int] = RANK_WEIGHTS) -> list[int]:
+    """``rank_mdd[m * N + label]``: the change of the rank's tile costs when the tile *label* makes
+    move *m* (with the class weights, ``T.mdd`` times the weight of the label's square)."""
+    return rank_tables(T, weights).move
 
 
 def rank_value(T: LabelTables, board: list[int] | bytes, blank: int, h: int, weights: tuple[int, int, int, int] = RANK_WEIGHTS) -> int:
     """The rank of a labelled *board* whose MD + LC is *h*."""
     n, md = T.n, T.md
+    cost, _, lc = rank_tables(T, weights)
     plain = weighted = 0
     for sq in range(n):
         if sq != blank:
-            d = md[board[sq] * n + sq]
-            plain += d
-            weighted += square_weight(T, board[sq], weights) * d
-    return weighted + weights[3] * (h - plain)
+            plain += md[board[sq] * n + sq]
+            weighted += cost[board[sq] * n + sq]
+    return weighted + lc * (h - plain)
 
 
-__all__ = ["RANK_WEIGHTS", "rank_mdd", "rank_value", "square_weight"]
+__all__ = ["RANK_COSTS", "RANK_WEIGHTS", "RankTables", "distance_shape", "rank_mdd", "rank_tables", "rank_value", "square_weight"]

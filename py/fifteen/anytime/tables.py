@@ -74,6 +74,7 @@ class LabelTables:
                 frm.append(b)
                 to.append(s)
         nmoves = self.moves = len(frm)
+        self.move_squares = list(zip(frm, to, strict=True))  # move m: the blank goes from frm[m] to to[m]
         ids = {(frm[m], to[m]): m for m in range(nmoves)}
         rev = [ids[(to[m], frm[m])] for m in range(nmoves)]
         md = [0] * (n * n)
