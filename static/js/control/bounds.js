@@ -7,9 +7,13 @@
 import { ErrorType, LoadState, Method, Stage } from "../solver/protocol.js";
 import { formatBytes } from "../model/format.js";
 import { prefs } from "../model/share.js";
-import { JobKind } from "./jobs.js";
+import { JobKind, Why } from "./jobs.js";
 import { goalLineText } from "./goal.js";
 import { goalFrameText } from "../model/format.js";
+
+/** How many times a bounds request stopped on its way is asked again, and after how long (ms). */
+const RETRIES = 3;
+const RETRY_MS = 250;
 
 export class BoundsLine {
   /**
@@ -19,8 +23,7 @@ export class BoundsLine {
    */
   constructor(hooks) {
     this.hooks = hooks;
-    this.timer = 0; // the request after the board settled
-    this.seq = 0; // the latest request (older answers are dropped)
+    this.timer = 0; // the request after the board settled (or its retry)
     this.key = ""; // "shape:tiles" of the last answer
     this.knownShapes = new Set(); // shapes whose tables the solver loaded (its info then lists their bounds)
     this.arriving = new Map(); // database file -> percent downloaded (after Ready)
@@ -89,10 +92,11 @@ export class BoundsLine {
 
   /**
    * Ask the solver for the bounds of the board shown (the position, or a step of its playback)
-   * unless it answered for it already, or `force`.
+   * unless it answered for it already, or `force`.  Not while the solver is not ready or a solve
+   * runs: its READY and the solve's end draw the board again, which asks then.
    */
   refresh({ force = false } = {}) {
-    const { model, ask } = this.hooks;
+    const { model } = this.hooks;
     clearTimeout(this.timer);
     if (!model.ready || model.job) return;
     const board = model.shownBoard();
@@ -101,23 +105,38 @@ export class BoundsLine {
       this.render(); // (answered already: a checked text's bounds came with its check)
       return;
     }
-    this.timer = setTimeout(async () => {
-      const seq = ++this.seq;
-      try {
-        const r = await ask(JobKind.BOUNDS, Method.BOUNDS, board.params());
-        if (seq === this.seq) this.answered(board, r);
-      } catch (err) {
-        if (seq !== this.seq || err.type === ErrorType.CANCELLED) return;
+    this.timer = setTimeout(() => this.request(board, RETRIES), 60);
+  }
+
+  /**
+   * Ask for `board`'s bounds.  The answer is taken when `board` is still the one shown (an answer
+   * for a board left meanwhile is dropped, whatever order the answers come in); a request stopped
+   * on its way (CANCELLED: the solver's worker stopped under it) is asked again, `retries` times,
+   * unless a newer request of the bounds took its place, or the board is no longer shown.
+   */
+  async request(board, retries) {
+    const { model, ask, view } = this.hooks;
+    const shown = () => model.shownBoard().key() === board.key();
+    let r;
+    try {
+      r = await ask(JobKind.BOUNDS, Method.BOUNDS, board.params());
+    } catch (err) {
+      if (!shown()) return;
+      if (err.type !== ErrorType.CANCELLED) {
         if (err.type === ErrorType.ASSET) this.failed(err);
-        else this.hooks.view.bounds.clear(err.message);
+        else view.bounds.clear(err.message);
+      } else if (err.why !== Why.NEWER && retries > 0) {
+        console.debug(`bounds: the request for ${board.key()} was stopped (${err.message}); asked again`);
+        this.timer = setTimeout(() => this.request(board, retries - 1), RETRY_MS);
       }
-    }, 60);
+      return;
+    }
+    if (shown()) this.answered(board, r);
   }
 
   /** The solver's "bounds" answer `r` for `board` (asked here, or with a typed text's check: text.js). */
   async answered(board, r) {
     const { model, ask } = this.hooks;
-    this.seq++; // (an older answer still on its way is dropped)
     clearTimeout(this.timer);
     this.key = board.key();
     model.boundsAnswered(r);
