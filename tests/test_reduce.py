@@ -12,7 +12,8 @@ import pytest
 from fifteen import Board, Shape
 from fifteen.anytime import driver, reduce
 from fifteen.anytime.decompose import decompose_to
-from fifteen.anytime.reduce import blank_walk, lift, play, stage_beam, stage_squares, sub_position, sub_shape
+from fifteen.anytime.rank import RANK_COSTS, shape_cost
+from fifteen.anytime.reduce import blank_walk, lift, play, rest_costs, stage_beam, stage_squares, sub_position, sub_shape
 from fifteen.anytime.tables import label_tables
 from fifteen.board import Goal, solvability_problem, tiles_along
 
@@ -39,8 +40,8 @@ def test_stage_squares_and_the_smaller_board():
 @pytest.mark.parametrize(
     ("rows", "cols", "goal", "widths"),
     [
-        (7, 7, None, (64, 269, 231)),
-        (7, 7, "blank-first", (64, 245, 245)),
+        (7, 7, None, (64, 265, 231)),
+        (7, 7, "blank-first", (64, 244, 245)),
         (8, 6, None, (128, 105, 103)),
         (5, 9, (1, 2, 3, 0), (64, 59, 67)),
     ],
@@ -86,7 +87,27 @@ def test_the_stage_ranks_the_other_tiles_too():
         assert stage is not None
         found.append((len(stage), _manhattan(small, sub_position(shape, play(board.tiles, stage), to))))
     assert reduce.REST_WEIGHT == 2 and reduce.RANK_SCALE == 8
-    assert found == [(171, 127), (155, 117)]  # (stage moves, the smaller board's Manhattan distance)
+    assert found == [(171, 127), (167, 113)]  # (stage moves, the smaller board's Manhattan distance)
+
+
+def test_the_7x7_stage_ranks_the_other_tiles_by_the_6x6_costs():
+    """On 7x7 a tile off the stage costs what the 6x6's fitted rank says of it on the 6x6 left
+    (fifteen.anytime.rank.RANK_COSTS), one on a stage square past the fitted shapes 16 a square
+    more; on boards whose smaller board has no fitted rank, 16 a square of Manhattan distance."""
+    costs6 = RANK_COSTS[6, 6][0]
+    seven = rest_costs(Shape(7, 7))
+    n = 49
+
+    def at(r: int, c: int) -> int:
+        return r * 7 + c
+
+    assert seven[at(3, 3) * n + at(3, 3)] == 0
+    assert seven[at(3, 3) * n + at(3, 5)] == costs6[0, 0, 2] == 12  # an interior tile two columns off
+    assert seven[at(1, 3) * n + at(3, 3)] == costs6[1, 2, 0]  # an edge tile of the 6x6, two rows off its line
+    assert seven[at(6, 6) * n + at(0, 0)] == costs6[2, 5, 5] + 16 * 2  # a corner tile on the stage's corner: (6, 6) past the table
+    assert shape_cost(costs6, (2, 6, 6)) == costs6[2, 5, 5] + 32 and shape_cost(costs6, (1, 0, 7)) == costs6[1, 0, 4] + 48
+    eight = rest_costs(Shape(8, 8))
+    assert all(eight[q * 64 + sq] == 16 * (abs(q // 8 - sq // 8) + abs(q % 8 - sq % 8)) for q in range(64) for sq in range(64))
 
 
 def test_the_improver_reduces_boards_past_6x6():
@@ -101,7 +122,7 @@ def test_the_improver_reduces_boards_past_6x6():
     imp.stage_width = 128  # (the default beam is wider: a test needs no more)
     imp.step()
     assert imp.sub is not None and imp.sub.T.shape == Shape(6, 6) and imp.stage is not None
-    assert (len(first), len(imp.stage), [len(p) for p in offered]) == (750, 212, [586])
+    assert (len(first), len(imp.stage), [len(p) for p in offered]) == (750, 231, [584])
     assert board.solves(tiles_along(board.shape, board.tiles, offered[-1]))
 
 
@@ -123,7 +144,7 @@ def test_improver_calls_carry_the_reduction(monkeypatch):
     first = driver.first_solution(label_tables(board.shape), board.tiles, board.target.tiles)
     path, carried, done, _ = anytime_steps.improve(*args, first, "beam+windows", {}, time.time() + 600, stopped=lambda: False)
     assert not done and len(path) < len(first) and board.solves(tiles_along(board.shape, board.tiles, path))
-    assert len(carried["stage"]) == 212 and set(carried["sub"]) >= {"best", "width", "done"}
+    assert len(carried["stage"]) == 231 and set(carried["sub"]) >= {"best", "width", "done"}
     again = anytime_page.carried_from(json.loads(json.dumps(carried)), board.shape.size)
     assert again == carried
 

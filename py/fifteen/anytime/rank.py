@@ -123,14 +123,32 @@ def distance_shape(side: int, label: int, square: int) -> tuple[int, int, int]:
     ``(class, a, b)``, the class of its target square (0 interior, 1 edge, 2 corner); for an edge
     square *a* rows or columns away from its border line and *b* along it; else the smaller and
     the larger of its row and column distances."""
-    tr, tc = divmod(label, side)
-    r, c = divmod(square, side)
+    return shape_between(side, side, *divmod(label, side), *divmod(square, side))
+
+
+def shape_between(rows: int, cols: int, tr: int, tc: int, r: int, c: int) -> tuple[int, int, int]:
+    """:func:`distance_shape` of a tile whose target square is (*tr*, *tc*) of a *rows* x *cols*
+    board standing on (*r*, *c*), which may lie outside it (a stage square around a reduced board)."""
     dr, dc = abs(tr - r), abs(tc - c)
-    on_row, on_col = tr in (0, side - 1), tc in (0, side - 1)
+    on_row, on_col = tr in (0, rows - 1), tc in (0, cols - 1)
     kind = on_row + on_col
     if kind == 1:
         return (1, dr, dc) if on_row else (1, dc, dr)
     return (kind, min(dr, dc), max(dr, dc))
+
+
+def shape_cost(costs: dict[tuple[int, int, int], int], key: tuple[int, int, int]) -> int:
+    """``costs[key]``; past the fitted shapes (a tile farther than the board allows), the nearest
+    fitted one's cost plus 16 a square (the interior weight of the class model)."""
+    kind, a, b = key
+    extra = 0
+    while (kind, a, b) not in costs:
+        if b >= a:
+            b -= 1
+        else:
+            a -= 1
+        extra += 16
+    return costs[kind, a, b] + extra
 
 
 def square_weight(T: LabelTables, square: int, weights: tuple[int, int, int, int] = RANK_WEIGHTS) -> int:
@@ -186,4 +204,15 @@ def rank_value(T: LabelTables, board: list[int] | bytes, blank: int, h: int, wei
     return weighted + lc * (h - plain)
 
 
-__all__ = ["RANK_COSTS", "RANK_WEIGHTS", "RankTables", "distance_shape", "rank_mdd", "rank_tables", "rank_value", "square_weight"]
+__all__ = [
+    "RANK_COSTS",
+    "RANK_WEIGHTS",
+    "RankTables",
+    "distance_shape",
+    "rank_mdd",
+    "rank_tables",
+    "rank_value",
+    "shape_between",
+    "shape_cost",
+    "square_weight",
+]

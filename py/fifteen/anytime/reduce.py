@@ -13,10 +13,12 @@ tile, so positions that differ only there are one (looked for over every layer; 
 of them is kept).  A child is ranked by the Manhattan distance of the stage's tiles (towards
 their target squares) plus the blank's distance to the nearest stage tile not yet home, less one
 (the blank has to get there before that tile can move), times :data:`BLANK_WEIGHT`, plus
-:data:`REST_WEIGHT` / :data:`RANK_SCALE` times the Manhattan distance of the other tiles (the
-board the stage leaves is then closer to its goal: on DeepCubeA's 7x7 positions its Manhattan
-distance falls by 24-48 for 18-40 more stage moves; bench/anytime.md); it reaches its goal when
-every stage tile is home.  This is not a lower bound; it only ranks.
+:data:`REST_WEIGHT` / :data:`RANK_SCALE` times the other tiles' cost (the board the stage leaves
+is then closer to its goal: on DeepCubeA's 7x7 positions its Manhattan distance falls by 24-48
+for 18-40 more stage moves; bench/anytime.md): their Manhattan distance, or on 7x7 what the 6x6
+left after the stage ranks them by (:func:`rest_costs`: the fitted costs per distance shape of
+:data:`fifteen.anytime.rank.RANK_COSTS`); it reaches its goal when every stage tile is home.
+This is not a lower bound; it only ranks.
 
 **Any target.**  The stage needs the target's blank outside the stage's squares; as in
 :func:`fifteen.anytime.decompose.decompose_to`, the search goes to the target with its blank
@@ -29,8 +31,10 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from fifteen.anytime.decompose import blank_walk
+from fifteen.anytime.rank import RANK_COSTS, shape_between, shape_cost
 from fifteen.anytime.tables import labelled
 from fifteen.board import Shape, neighbours
 from fifteen.search.slices import Steps, due, resumable
@@ -41,7 +45,7 @@ REDUCE_ABOVE = 36
 STAGE_WIDTH = 2048
 #: Weight of the blank's distance to the nearest stage tile not home, in the stage beam's ranking.
 BLANK_WEIGHT = 1
-#: The other tiles' Manhattan distance counts REST_WEIGHT / RANK_SCALE in the stage beam's ranking.
+#: The other tiles' cost (rest_costs) counts REST_WEIGHT / RANK_SCALE in the stage beam's ranking.
 REST_WEIGHT = 2
 #: The stage's own terms count RANK_SCALE each in the stage beam's ranking.
 RANK_SCALE = 8
@@ -113,14 +117,16 @@ def _stage_steps(
     project = bytes(c if c in index or c == blank_code else other for c in range(256))
     start = bytes(blank_code if sq == blank else board[sq] for sq in range(n))
     dist = [abs(a // cols - b // cols) + abs(a % cols - b % cols) for a in range(n) for b in range(n)]
-    # cost[code * n + square]: RANK_SCALE x a stage tile's distance to its square, rest_weight x
-    # another tile's, 0 for the blank; the stage's own sum is kept apart (its goal test)
+    # cost[code * n + square], in sixteenths: RANK_SCALE x a stage tile's distance to its square,
+    # rest_weight x another tile's cost (rest_cost), 0 for the blank; the stage's own sum is kept
+    # apart (its goal test)
+    rest_cost = rest_costs(shape)
     md = [0] * ((n + 2) * n)
     cost = [0] * ((n + 2) * n)
     for q in range(n):
         for sq in range(n):
             md[q * n + sq] = dist[q * n + sq] if q in index else 0
-            cost[q * n + sq] = (RANK_SCALE if q in index else rest_weight) * dist[q * n + sq]
+            cost[q * n + sq] = 16 * RANK_SCALE * dist[q * n + sq] if q in index else rest_weight * rest_cost[q * n + sq]
     nbrs = neighbours(shape)
     homes = tuple(stage)
     pos0 = [0] * len(stage)
@@ -132,7 +138,7 @@ def _stage_steps(
         if mdsum == 0:
             return 0
         near = min(dist[b * n + p] for p, hm in zip(pos, homes, strict=True) if p != hm)
-        return RANK_SCALE * blank_weight * (near - 1)
+        return 16 * RANK_SCALE * blank_weight * (near - 1)
 
     md0 = sum(md[start[sq] * n + sq] for sq in range(n))
     if md0 == 0:
@@ -223,6 +229,28 @@ def _stage_steps(
     return None
 
 
+@cache
+def rest_costs(shape: Shape) -> list[int]:
+    """``cost[label * N + square]`` in sixteenths of a square of Manhattan distance: what a tile off
+    the stage (*label* its target square) costs in the stage beam's ranking on *square*.  Where the
+    board a stage leaves has a fitted rank (:data:`fifteen.anytime.rank.RANK_COSTS`: 7x7, whose
+    stage leaves a 6x6), its cost by the tile's distance shape on that board (a tile on a stage
+    square stands outside it: :func:`fifteen.anytime.rank.shape_cost`); else 16 a square."""
+    cols, n = shape.cols, shape.size
+    sub, dr, dc = sub_shape(shape)
+    fitted = RANK_COSTS.get((sub.rows, sub.cols))
+    cost = [0] * (n * n)
+    for q in range(n):
+        tr, tc = divmod(q, cols)
+        for sq in range(n):
+            r, c = divmod(sq, cols)
+            if fitted is None:
+                cost[q * n + sq] = 16 * (abs(tr - r) + abs(tc - c))
+            else:
+                cost[q * n + sq] = shape_cost(fitted[0], shape_between(sub.rows, sub.cols, tr - dr, tc - dc, r - dr, c - dc))
+    return cost
+
+
 def sub_position(shape: Shape, tiles: Sequence[int], target: Sequence[int]) -> list[int]:
     """The position left on the smaller board (:func:`sub_shape`) once a stage is done: tiles
     numbered for the smaller board's standard goal (*target*'s blank must be on the last square)."""
@@ -270,6 +298,7 @@ __all__ = [
     "blank_walk",
     "lift",
     "play",
+    "rest_costs",
     "stage_beam",
     "stage_squares",
     "sub_position",
