@@ -26,7 +26,7 @@ an edge), plus the linear conflicts (``bench/fit_rank.py --costs 6``).  The fitt
 faster than the distance (an interior tile 1, 2, 3, 4 squares along a line: 4, 12, 24, 56
 sixteenths): a beam ranked by them brings far tiles in first.  Beams of width 1024 found paths
 7.3 % shorter on DeepCubeA's 6x6 positions 28-51 and 7.4 % shorter on uniformly random 6x6
-positions than with the class weights, in less CPU time; on 5x5 the same fit ranked worse (105.08
+positions than with the class weights, in less CPU time; on 5x5 the same fit ranked worse (102.17
 against 101.42 on positions 10-33), so 5x5 and the other boards keep the class weights.
 """
 
