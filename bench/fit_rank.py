@@ -65,27 +65,27 @@ def positions(rows: list[list[str]], side: int, skip: int) -> tuple[list[list[in
 LAMBDA = 10.0
 
 
-def fit_costs(side: int, boards: list[list[int]], lengths: list[float], interior: float) -> tuple[dict[tuple[int, int, int], int], int]:
-    """RANK_COSTS' table for *side* and its LC weight, in sixteenths of *interior* (moves per square)."""
+def fit_costs(side: int, boards: list[list[int]], lengths: list[float]) -> tuple[dict[tuple[int, int, int], int], int]:
+    """RANK_COSTS' table for *side* and its LC weight, in sixteenths of the class fit's interior
+    weight (moves per square)."""
     n = side * side
     keys = sorted({distance_shape(side, label, sq) for label in range(n) for sq in range(n)})
     index = {k: i for i, k in enumerate(keys)}
+    C = np.array([features(side, tiles) for tiles in boards])
     X = np.zeros((len(boards), len(keys) + 2))
     for j, tiles in enumerate(boards):
         for sq, t in enumerate(tiles):
             if t:
                 X[j, index[distance_shape(side, t - 1, sq)]] += 1
-        X[j, -2] = features(side, tiles)[3]
-        X[j, -1] = 1.0
+    X[:, -2:] = C[:, 3:]  # LC and the constant
     # the class fit's prediction first; the finer model fits what it leaves, pulled towards zero
-    C = np.array([features(side, tiles) for tiles in boards])
     y = np.array(lengths)
     base, *_ = np.linalg.lstsq(C, y, rcond=None)
     linear = np.array([base[k[0]] * (k[1] + k[2]) for k in keys] + [base[3], base[4]])
     ridge = LAMBDA * np.eye(X.shape[1])
     ridge[-1, -1] = 0.0  # the constant is free
     coef = linear + np.linalg.solve(X.T @ X + ridge, X.T @ (y - X @ linear))
-    scale = 16 / interior
+    scale = 16 / base[0]
     raw = {k: scale * (coef[index[k]] - coef[index[(k[0], 0, 0)]]) for k in keys}
     costs: dict[tuple[int, int, int], int] = {}
     for k in keys:  # never cheaper farther away (a beam would stall in the dip)
@@ -104,9 +104,7 @@ def main() -> None:
     if args.costs:
         side = args.costs
         boards, lengths = positions(rows, side, 52 if args.skip is None else args.skip)
-        A = np.array([features(side, b) for b in boards])
-        interior = np.linalg.lstsq(A, np.array(lengths), rcond=None)[0][0]
-        costs, lc = fit_costs(side, boards, lengths, interior)
+        costs, lc = fit_costs(side, boards, lengths)
         print(f"{side}x{side}: {len(boards)} positions; LC {lc}; costs:")
         print("{" + ", ".join(f"{k}: {v}" for k, v in costs.items()) + "}")
         shipped = RANK_COSTS.get((side, side))
@@ -114,13 +112,8 @@ def main() -> None:
         return
     args.skip = 10 if args.skip is None else args.skip
     for side in (int(s) for s in args.boards.split(",")):
-        X, y = [], []
-        for r in rows:
-            if r[1] != f"{side}x{side}" or int(r[0].split("-")[1]) < args.skip:
-                continue
-            X.append(features(side, [int(t) for t in r[2].split()]))
-            y.append(float(r[4] if side == 5 else r[3]))
-        A, b = np.array(X), np.array(y)
+        boards, lengths = positions(rows, side, args.skip)
+        A, b = np.array([features(side, tiles) for tiles in boards]), np.array(lengths)
         coef, *_ = np.linalg.lstsq(A, b, rcond=None)
         rmse = float(np.sqrt(((A @ coef - b) ** 2).mean()))
         plain = np.stack([A[:, :3].sum(1), A[:, 3], A[:, 4]], 1)

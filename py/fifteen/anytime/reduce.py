@@ -121,12 +121,13 @@ def _stage_steps(
     # rest_weight x another tile's cost (rest_cost), 0 for the blank; the stage's own sum is kept
     # apart (its goal test)
     rest_cost = rest_costs(shape)
+    unit = 16 * RANK_SCALE  # a square of the stage's own terms, in sixteenths
     md = [0] * ((n + 2) * n)
     cost = [0] * ((n + 2) * n)
     for q in range(n):
         for sq in range(n):
             md[q * n + sq] = dist[q * n + sq] if q in index else 0
-            cost[q * n + sq] = 16 * RANK_SCALE * dist[q * n + sq] if q in index else rest_weight * rest_cost[q * n + sq]
+            cost[q * n + sq] = unit * dist[q * n + sq] if q in index else rest_weight * rest_cost[q * n + sq]
     nbrs = neighbours(shape)
     homes = tuple(stage)
     pos0 = [0] * len(stage)
@@ -138,7 +139,7 @@ def _stage_steps(
         if mdsum == 0:
             return 0
         near = min(dist[b * n + p] for p, hm in zip(pos, homes, strict=True) if p != hm)
-        return 16 * RANK_SCALE * blank_weight * (near - 1)
+        return unit * blank_weight * (near - 1)
 
     md0 = sum(md[start[sq] * n + sq] for sq in range(n))
     if md0 == 0:
