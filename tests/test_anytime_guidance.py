@@ -70,7 +70,25 @@ def test_the_6x6_rank_is_its_fitted_cost_table():
     assert (h, rank_value(T6, board, blank, h)) == (114, 1567)
 
 
-@pytest.mark.parametrize("shape", [FIVE, SIX, Shape(4, 6)])
+def test_the_7x7_rank_is_its_fitted_cost_table():
+    """7x7 has its own costs per distance shape (bench/fit_rank.py --costs 7, the same method as
+    6x6): never cheaper farther away, pinned values; its beams take them."""
+    costs, lc = RANK_COSTS[7, 7]
+    assert lc == 12 and len(costs) == 91
+    for (kind, a, b), cost in costs.items():
+        assert all(cost >= costs[k] for k in ((kind, a - 1, b), (kind, a, b - 1)) if k in costs)
+    assert [costs[0, 0, d] for d in range(6)] == [0, 10, 14, 35, 62, 80]
+    assert (costs[0, 1, 1], costs[1, 1, 1], costs[2, 1, 1], costs[2, 6, 6]) == (23, 16, 34, 379)
+    seven = Shape(7, 7)
+    T7 = label_tables(seven)
+    assert rank_tables(T7).lc == 12
+    tiles = positions.scramble(seven, 400, 3).tiles
+    board, blank = labelled(tiles, seven.goal()), tiles.index(0)
+    h, _ = T7.value(board, blank)
+    assert (h, rank_value(T7, board, blank, h)) == (112, 1285)
+
+
+@pytest.mark.parametrize("shape", [FIVE, SIX, Shape(7, 7), Shape(4, 6)])
 def test_the_beams_incremental_rank_is_the_rank_value(shape):
     """What a beam adds per move (rank_mdd plus w_lc times the change of LC) is the change of rank_value."""
     T = label_tables(shape)

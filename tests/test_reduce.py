@@ -90,10 +90,11 @@ def test_the_stage_ranks_the_other_tiles_too():
     assert found == [(171, 127), (167, 113)]  # (stage moves, the smaller board's Manhattan distance)
 
 
-def test_the_7x7_stage_ranks_the_other_tiles_by_the_6x6_costs():
+def test_the_stage_ranks_the_other_tiles_by_the_smaller_boards_costs():
     """On 7x7 a tile off the stage costs what the 6x6's fitted rank says of it on the 6x6 left
     (fifteen.anytime.rank.RANK_COSTS), one on a stage square past the fitted shapes 16 a square
-    more; on boards whose smaller board has no fitted rank, 16 a square of Manhattan distance."""
+    more; on 8x8 the 7x7's costs; on boards whose smaller board has no fitted rank (9x9), 16 a
+    square of Manhattan distance."""
     costs6 = RANK_COSTS[6, 6][0]
     seven = rest_costs(Shape(7, 7))
     n = 49
@@ -106,28 +107,50 @@ def test_the_7x7_stage_ranks_the_other_tiles_by_the_6x6_costs():
     assert seven[at(1, 3) * n + at(3, 3)] == costs6[1, 2, 0]  # an edge tile of the 6x6, two rows off its line
     assert seven[at(6, 6) * n + at(0, 0)] == costs6[2, 5, 5] + 16 * 2  # a corner tile on the stage's corner: (6, 6) past the table
     assert shape_cost(costs6, (2, 6, 6)) == costs6[2, 5, 5] + 32 and shape_cost(costs6, (1, 0, 7)) == costs6[1, 0, 4] + 48
+    costs7 = RANK_COSTS[7, 7][0]
     eight = rest_costs(Shape(8, 8))
-    assert all(eight[q * 64 + sq] == 16 * (abs(q // 8 - sq // 8) + abs(q % 8 - sq % 8)) for q in range(64) for sq in range(64))
+    assert eight[(3 * 8 + 3) * 64 + 3 * 8 + 6] == costs7[0, 0, 3]  # an interior tile three columns off
+    assert eight[(7 * 8 + 7) * 64 + 0] == costs7[2, 6, 6] + 16 * 2  # the 7x7's corner tile on the stage's corner
+    nine = rest_costs(Shape(9, 9))
+    assert all(nine[q * 81 + sq] == 16 * (abs(q // 9 - sq // 9) + abs(q % 9 - sq % 9)) for q in range(81) for sq in range(81))
 
 
-def test_the_improver_reduces_boards_past_6x6():
-    """A 7x7: the improver's first step is the stage; the path it offers then (the stage, the
-    6x6 rest's first solution lifted) is shorter than the decomposition's, and replays."""
-    board = random_board(Shape(7, 7), 7)
+def test_the_improver_reduces_boards_past_6x6_without_fitted_costs():
+    """An 8x8: the improver's first step is the stage; the path it offers then (the stage, the
+    7x7 rest's first solution lifted) is shorter than the decomposition's, and replays; the 7x7's
+    improver is not reduced again (its beams rank by fitted costs)."""
+    board = random_board(Shape(8, 8), 7)
     T = label_tables(board.shape)
     first = driver.first_solution(T, board.tiles, board.target.tiles)
     offered = []
     imp = driver.Improver(T, board.tiles, board.target.tiles, first, offered.append)
-    assert imp.reduce_pending and imp.sub is None
+    assert imp.reduce_pending and imp.windows_only and imp.sub is None
     imp.stage_width = 128  # (the default beam is wider: a test needs no more)
     imp.step()
-    assert imp.sub is not None and imp.sub.T.shape == Shape(6, 6) and imp.stage is not None
-    assert (len(first), len(imp.stage), [len(p) for p in offered]) == (750, 231, [584])
+    assert imp.sub is not None and imp.sub.T.shape == Shape(7, 7) and imp.stage is not None
+    assert not imp.sub.reduce_pending and not imp.sub.windows_only
+    assert (len(first), len(imp.stage), [len(p) for p in offered]) == (1111, 307, [833])
+    assert board.solves(tiles_along(board.shape, board.tiles, offered[-1]))
+
+
+def test_the_7x7_improver_runs_beams_ranked_by_its_costs():
+    """A 7x7 is improved as it is (fifteen.anytime.rank.RANK_COSTS has its costs): no stage, and
+    beams that find nothing do not turn it to windows only."""
+    board = random_board(Shape(7, 7), 7)
+    T = label_tables(board.shape)
+    first = driver.first_solution(T, board.tiles, board.target.tiles)
+    offered = []
+    imp = driver.Improver(T, board.tiles, board.target.tiles, first, offered.append, polish_ratio=0.0)
+    assert not imp.reduce_pending and not imp.windows_only and (7, 7) in RANK_COSTS
+    imp.step()
+    imp.step()
+    assert imp.stage is None and imp.beams == [(-256, 368), (512, None)] and not imp.windows_only
+    assert (len(first), [len(p) for p in offered]) == (750, [368])
     assert board.solves(tiles_along(board.shape, board.tiles, offered[-1]))
 
 
 def test_improver_calls_carry_the_reduction(monkeypatch):
-    """fifteen.parallel.anytime_steps.improve on a 7x7, call after call (the processes' and the page's
+    """fifteen.parallel.anytime_steps.improve on an 8x8, call after call (the processes' and the page's
     pool): the first call's carried state holds the stage and the smaller board's improver; it
     crosses JSON and the page's check (fifteen.anytime.anytime_page.carried_from), and the next call
     goes on from it without running the stage again; every path replays; a carried stage or
@@ -139,12 +162,12 @@ def test_improver_calls_carry_the_reduction(monkeypatch):
     from fifteen.parallel import anytime_page, anytime_steps
 
     monkeypatch.setattr(driver, "STAGE_WIDTH", 128)
-    board = random_board(Shape(7, 7), 7)
+    board = random_board(Shape(8, 8), 7)
     args = (str(board.shape), tuple(board.tiles), tuple(board.target.tiles))
     first = driver.first_solution(label_tables(board.shape), board.tiles, board.target.tiles)
     path, carried, done, _ = anytime_steps.improve(*args, first, "beam+windows", {}, time.time() + 600, stopped=lambda: False)
     assert not done and len(path) < len(first) and board.solves(tiles_along(board.shape, board.tiles, path))
-    assert len(carried["stage"]) == 231 and set(carried["sub"]) >= {"best", "width", "done"}
+    assert len(carried["stage"]) == 307 and set(carried["sub"]) >= {"best", "width", "done"}
     again = anytime_page.carried_from(json.loads(json.dumps(carried)), board.shape.size)
     assert again == carried
 
@@ -159,7 +182,7 @@ def test_improver_calls_carry_the_reduction(monkeypatch):
         with pytest.raises(InputError):
             anytime_steps.improve(*args, path, "beam+windows", bad, time.time() + 600, stopped=lambda: False)
     with pytest.raises(InputError):
-        anytime_page.carried_from({"stage": [1, 2]}, 49)
+        anytime_page.carried_from({"stage": [1, 2]}, 64)
 
 
 def test_the_stage_beam_checks_once_per_layer():

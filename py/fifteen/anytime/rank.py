@@ -28,6 +28,12 @@ sixteenths): a beam ranked by them brings far tiles in first.  Beams of width 10
 7.3 % shorter on DeepCubeA's 6x6 positions 28-51 and 7.4 % shorter on uniformly random 6x6
 positions than with the class weights, in less CPU time; on 5x5 the same fit ranked worse (102.17
 against 101.42 on positions 10-33), so 5x5 and the other boards keep the class weights.
+
+**7x7 has its own costs** (``bench/fit_rank.py --costs 7``, the same method).  Ranked by them,
+beams on the whole 7x7 no longer wander: a beam of 1024 finds paths on each of DeepCubeA's 7x7
+positions 10-33 (312.33 moves on average; 319.76 on the 21 of 24 the class weights' beams
+solved), so 7x7 is improved as it is rather than reduced to a 6x6
+(:mod:`fifteen.anytime.reduce`; ``bench/anytime.md``, *7x7: its own costs*).
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ RANK_WEIGHTS = (16, 21, 27, 18)
 
 #: The finer model where it was fitted and pays, per board ``(rows, cols)``: ``(costs, w_lc)``,
 #: ``costs[distance_shape(...)]`` the cost of a tile in sixteenths (of the class fit's interior
-#: weight per square), relative to the tile at home (``bench/fit_rank.py --costs 6``).
+#: weight per square), relative to the tile at home (``bench/fit_rank.py --costs 6`` and ``--costs 7``).
 RANK_COSTS: dict[tuple[int, int], tuple[dict[tuple[int, int, int], int], int]] = {
     (6, 6): (
         {
@@ -114,6 +120,102 @@ RANK_COSTS: dict[tuple[int, int], tuple[dict[tuple[int, int, int], int], int]] =
             (2, 5, 5): 264,
         },
         14,
+    ),
+    (7, 7): (
+        {
+            (0, 0, 0): 0,
+            (0, 0, 1): 10,
+            (0, 0, 2): 14,
+            (0, 0, 3): 35,
+            (0, 0, 4): 62,
+            (0, 0, 5): 80,
+            (0, 1, 1): 23,
+            (0, 1, 2): 31,
+            (0, 1, 3): 45,
+            (0, 1, 4): 72,
+            (0, 1, 5): 109,
+            (0, 2, 2): 45,
+            (0, 2, 3): 57,
+            (0, 2, 4): 72,
+            (0, 2, 5): 109,
+            (0, 3, 3): 69,
+            (0, 3, 4): 108,
+            (0, 3, 5): 145,
+            (0, 4, 4): 130,
+            (0, 4, 5): 147,
+            (0, 5, 5): 186,
+            (1, 0, 0): 0,
+            (1, 0, 1): 0,
+            (1, 0, 2): 26,
+            (1, 0, 3): 46,
+            (1, 0, 4): 97,
+            (1, 0, 5): 110,
+            (1, 1, 0): 16,
+            (1, 1, 1): 16,
+            (1, 1, 2): 33,
+            (1, 1, 3): 55,
+            (1, 1, 4): 97,
+            (1, 1, 5): 128,
+            (1, 2, 0): 24,
+            (1, 2, 1): 29,
+            (1, 2, 2): 39,
+            (1, 2, 3): 61,
+            (1, 2, 4): 97,
+            (1, 2, 5): 128,
+            (1, 3, 0): 31,
+            (1, 3, 1): 53,
+            (1, 3, 2): 58,
+            (1, 3, 3): 85,
+            (1, 3, 4): 117,
+            (1, 3, 5): 148,
+            (1, 4, 0): 59,
+            (1, 4, 1): 81,
+            (1, 4, 2): 87,
+            (1, 4, 3): 118,
+            (1, 4, 4): 131,
+            (1, 4, 5): 189,
+            (1, 5, 0): 101,
+            (1, 5, 1): 109,
+            (1, 5, 2): 118,
+            (1, 5, 3): 138,
+            (1, 5, 4): 179,
+            (1, 5, 5): 212,
+            (1, 6, 0): 125,
+            (1, 6, 1): 145,
+            (1, 6, 2): 152,
+            (1, 6, 3): 191,
+            (1, 6, 4): 206,
+            (1, 6, 5): 266,
+            (2, 0, 0): 0,
+            (2, 0, 1): 34,
+            (2, 0, 2): 77,
+            (2, 0, 3): 103,
+            (2, 0, 4): 125,
+            (2, 0, 5): 163,
+            (2, 0, 6): 225,
+            (2, 1, 1): 34,
+            (2, 1, 2): 77,
+            (2, 1, 3): 103,
+            (2, 1, 4): 144,
+            (2, 1, 5): 171,
+            (2, 1, 6): 233,
+            (2, 2, 2): 111,
+            (2, 2, 3): 116,
+            (2, 2, 4): 144,
+            (2, 2, 5): 196,
+            (2, 2, 6): 244,
+            (2, 3, 3): 151,
+            (2, 3, 4): 170,
+            (2, 3, 5): 196,
+            (2, 3, 6): 248,
+            (2, 4, 4): 215,
+            (2, 4, 5): 266,
+            (2, 4, 6): 304,
+            (2, 5, 5): 286,
+            (2, 5, 6): 304,
+            (2, 6, 6): 379,
+        },
+        12,
     ),
 }
 

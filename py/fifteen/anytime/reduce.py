@@ -1,11 +1,14 @@
 """Reduction: a big board becomes a smaller one by placing its first row and column together.
 
-Past 6x6 the improvers' beams wander (MD plateaus) and window shortening of the decomposition's
-paths stays about twice DeepCubeA's lengths (bench/anytime.md).  Reduction does better: a *stage
+Past 6x6 the improvers' beams wander (MD plateaus) unless their rank has costs fitted for the
+board (:data:`fifteen.anytime.rank.RANK_COSTS`: 7x7 has them), and window shortening of the
+decomposition's paths stays about twice DeepCubeA's lengths (bench/anytime.md).  On the other
+boards past 6x6 (8x8 and bigger, and the oblong ones past 36 squares) reduction does better: a *stage
 beam* places the tiles of the top row and the left column of the remaining board together (the
 longer side only, on a board that is not square), then what is left is a board one row and one
 column smaller, solved by the improvers of its own size (:class:`fifteen.anytime.driver.Improver`,
-which reduces again while the board is bigger than :data:`REDUCE_ABOVE` squares).
+which reduces again while the board is bigger than :data:`REDUCE_ABOVE` squares and has no
+fitted costs).
 
 **The stage beam** is a breadth-first beam (:mod:`fifteen.anytime.beam`'s scheme) whose
 duplicates are positions *projected* on the stage's tiles: every other tile is the same "other"
@@ -15,10 +18,10 @@ their target squares) plus the blank's distance to the nearest stage tile not ye
 (the blank has to get there before that tile can move), times :data:`BLANK_WEIGHT`, plus
 :data:`REST_WEIGHT` / :data:`RANK_SCALE` times the other tiles' cost (the board the stage leaves
 is then closer to its goal: on DeepCubeA's 7x7 positions its Manhattan distance falls by 24-48
-for 18-40 more stage moves; bench/anytime.md): their Manhattan distance, or on 7x7 what the 6x6
-left after the stage ranks them by (:func:`rest_costs`: the fitted costs per distance shape of
-:data:`fifteen.anytime.rank.RANK_COSTS`); it reaches its goal when every stage tile is home.
-This is not a lower bound; it only ranks.
+for 18-40 more stage moves; bench/anytime.md): their Manhattan distance, or where the board left
+after the stage has fitted costs (7x7 leaves a 6x6, 8x8 a 7x7) what that board ranks them by
+(:func:`rest_costs`: its costs per distance shape in :data:`fifteen.anytime.rank.RANK_COSTS`).
+It reaches its goal when every stage tile is home.  This is not a lower bound; it only ranks.
 
 **Any target.**  The stage needs the target's blank outside the stage's squares; as in
 :func:`fifteen.anytime.decompose.decompose_to`, the search goes to the target with its blank
@@ -39,7 +42,8 @@ from fifteen.anytime.tables import labelled
 from fifteen.board import Shape, neighbours
 from fifteen.search.slices import Steps, due, resumable
 
-#: Boards of more squares than this are reduced (6x6 and smaller are improved as they are).
+#: Boards of more squares than this are reduced (6x6 and smaller are improved as they are, and so
+#: are the boards whose beams rank by fitted costs: 7x7).
 REDUCE_ABOVE = 36
 #: Width of the stage beam on 7x7 (the improver narrows it on bigger boards as the square of their size).
 STAGE_WIDTH = 2048
@@ -234,8 +238,8 @@ def _stage_steps(
 def rest_costs(shape: Shape) -> list[int]:
     """``cost[label * N + square]`` in sixteenths of a square of Manhattan distance: what a tile off
     the stage (*label* its target square) costs in the stage beam's ranking on *square*.  Where the
-    board a stage leaves has a fitted rank (:data:`fifteen.anytime.rank.RANK_COSTS`: 7x7, whose
-    stage leaves a 6x6), its cost by the tile's distance shape on that board (a tile on a stage
+    board a stage leaves has a fitted rank (:data:`fifteen.anytime.rank.RANK_COSTS`: 7x7's stage
+    leaves a 6x6, 8x8's a 7x7), its cost by the tile's distance shape on that board (a tile on a stage
     square stands outside it: :func:`fifteen.anytime.rank.shape_cost`); else 16 a square."""
     cols, n = shape.cols, shape.size
     sub, dr, dc = sub_shape(shape)
