@@ -21,10 +21,10 @@ from fifteen.anytime.beam import beam_search
 from fifteen.anytime.decompose import decompose, decompose_to
 from fifteen.anytime.tables import label_tables, labelled
 from fifteen.anytime.windows import Shortener, optimal_between, remove_cycles
-from fifteen.board import Goal, solvability_problem, tiles_along
+from fifteen.board import Goal, tiles_along
 from fifteen.errors import InputError
 from support.bfs import distances
-from support.positions import KT1, SET_2X4, SET_3X3
+from support.positions import KT1, SET_2X4, SET_3X3, random_board
 
 #: Goals of the 3x3 runs: the standard one, blank-first, and one with the blank in the middle (no frame maps it).
 GOALS_3X3 = [None, "blank-first", (1, 2, 3, 4, 0, 5, 6, 7, 8)]
@@ -33,17 +33,6 @@ GOALS_3X3 = [None, "blank-first", (1, 2, 3, 4, 0, 5, 6, 7, 8)]
 @cache
 def exact(shape: Shape, goal: tuple[int, ...] | None) -> dict[bytes, int]:
     return distances(shape, goal)
-
-
-def random_board(shape: Shape, rng: random.Random, goal=None) -> Board:
-    """A uniformly random position solvable for *goal* (two tiles swapped when it is not)."""
-    target = Goal.of(goal, shape)
-    tiles = list(range(shape.size))
-    rng.shuffle(tiles)
-    if solvability_problem(shape, tiles, target.tiles):
-        i, j = [k for k, t in enumerate(tiles) if t][:2]
-        tiles[i], tiles[j] = tiles[j], tiles[i]
-    return Board(shape, tuple(tiles), target)
 
 
 def positions(shape: Shape, goal, count: int, seed: int) -> list[Board]:

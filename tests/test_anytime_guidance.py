@@ -8,7 +8,7 @@ import random
 import pytest
 
 from fifteen.anytime.beam import beam_search
-from fifteen.anytime.rank import RANK_COSTS, RANK_WEIGHTS, distance_shape, rank_mdd, rank_tables, rank_value
+from fifteen.anytime.rank import RANK_COSTS, RANK_WEIGHTS, distance_shape, fitted_costs, rank_mdd, rank_tables, rank_value
 from fifteen.anytime.reduce import play
 from fifteen.anytime.tables import label_tables, labelled
 from fifteen.board import Shape
@@ -86,6 +86,24 @@ def test_the_7x7_rank_is_its_fitted_cost_table():
     board, blank = labelled(tiles, seven.goal()), tiles.index(0)
     h, _ = T7.value(board, blank)
     assert (h, rank_value(T7, board, blank, h)) == (112, 1285)
+
+
+def test_boards_past_7x7_rank_by_the_7x7_costs_extended():
+    """8x8 to 10x10 (and oblong boards with both sides at least 7) rank by the 7x7's table, a
+    shape past it the nearest fitted one plus 16 a square; smaller boards without a table of
+    their own keep the class weights.  Ranked so, a beam of 128 finds an 8x8 path where one
+    ranked by MD + LC finds none (pinned)."""
+    seven = RANK_COSTS[7, 7]
+    assert fitted_costs(8, 8) is seven and fitted_costs(10, 10) is seven and fitted_costs(7, 9) is seven
+    assert fitted_costs(6, 6) is RANK_COSTS[6, 6] and fitted_costs(6, 7) is None and fitted_costs(5, 5) is None
+    T8 = label_tables(Shape(8, 8))
+    cost = rank_tables(T8).cost
+    assert cost[0 * 64 + 7] == seven[0][2, 0, 6] + 16  # a corner tile seven columns off
+    assert cost[(3 * 8 + 3) * 64 + 3 * 8 + 7] == seven[0][0, 0, 4] and rank_tables(T8).lc == seven[1] == 12
+    tiles = positions.random_board(Shape(8, 8), 2).tiles
+    goal = Shape(8, 8).goal()
+    assert len(beam_search(T8, tiles, goal, 128) or []) == 557
+    assert beam_search(T8, tiles, goal, 128, ranked=False) is None
 
 
 @pytest.mark.parametrize("shape", [FIVE, SIX, Shape(7, 7), Shape(4, 6)])

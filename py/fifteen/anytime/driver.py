@@ -9,9 +9,9 @@
 2. **Improvement** (:class:`Improver`): beams pruned by the best length (``g + h >= best``),
    from the target towards the position at the last width, then from the position at twice it,
    and so on, alternating with window shortening (:mod:`fifteen.anytime.windows`) of the best
-   path for as long as the last beam took.  Past 6x6 beams wander unless their rank has costs
-   fitted for the board (:data:`fifteen.anytime.rank.RANK_COSTS`: 7x7 has them); on the others
-   a stage beam first places the first row and column, and the smaller board left is improved as
+   path for as long as the last beam took.  Past 6x6 beams wander unless they rank by fitted
+   costs (:func:`fifteen.anytime.rank.fitted_costs`: 7x7 and the boards whose sides are both at
+   least 7); on the others a stage beam first places the first row and column, and the smaller board left is improved as
    a board of its own (:mod:`fifteen.anytime.reduce`); once no wider beam fits in memory
    (:data:`BEAM_MAX_NODES`), windows only.
 3. **Lower bound.**  The package's IDA* (:func:`fifteen.search.ida.ida_star`) with the board's
@@ -39,7 +39,7 @@ from typing import Any
 
 from fifteen.anytime.beam import DUP_LAYERS, beam_search
 from fifteen.anytime.decompose import decompose_to
-from fifteen.anytime.rank import RANK_COSTS
+from fifteen.anytime.rank import fitted_costs
 from fifteen.anytime.reduce import REDUCE_ABOVE, STAGE_WIDTH, blank_walk, lift, play, stage_beam, stage_squares, sub_position, sub_shape
 from fifteen.anytime.tables import LabelTables, label_tables
 from fifteen.anytime.windows import Shortener, remove_cycles, reverse_path
@@ -58,7 +58,7 @@ FIRST_BEAM = 256
 #: Boards of more squares than this get a first solution by decomposition.
 FIRST_BEAM_MAX_SQUARES = 25
 #: Boards of more squares than this get no beams in the improver (window shortening only, or a
-#: reduction), unless the beams' rank has costs fitted for them (7x7: bench/anytime.md).
+#: reduction), unless the beams rank by fitted costs there (7x7 and bigger: bench/anytime.md).
 BEAM_MAX_SQUARES = 36
 #: A beam is run only while width x (best length) stays below this (its path records, 5 bytes each).
 BEAM_MAX_NODES = 20_000_000
@@ -234,8 +234,8 @@ class Improver:
     *mode* ``"beam+windows"`` (the default): polish the best path by window shortening for at
     most *polish_ratio* times the time of the search that found it, then a beam (pruned by
     ``g + h < best``; backwards, from the target, at the last width, then forwards at twice it,
-    and so on), polish what it finds, and so on; past 6x6 (but on boards whose rank has fitted
-    costs, 7x7) a reduction first (:meth:`step`); windows only once no wider beam fits in memory
+    and so on), polish what it finds, and so on; past 6x6 (but on boards whose beams rank by
+    fitted costs: 7x7 and bigger) a reduction first (:meth:`step`); windows only once no wider beam fits in memory
     (:data:`BEAM_MAX_NODES`) or on the boards of more than :data:`BEAM_MAX_SQUARES` squares that
     are not reduced and have no fitted costs.  ``"windows"``: window shortening only; ``"beams"``:
     beams only.  *offer(squares)* receives every shorter path; ``done`` is set when
@@ -272,8 +272,8 @@ class Improver:
         self.polish_budget = float("inf") if mode == "windows" else polish_ratio * max(0.05, first_seconds)
         self.polish_used = 0.0
         shape = T.shape
-        #: beams wander past 6x6 (bench/anytime.md), unless they rank by costs fitted for the board (7x7)
-        self.beams_wander = T.n > BEAM_MAX_SQUARES and (shape.rows, shape.cols) not in RANK_COSTS
+        #: beams wander past 6x6 (bench/anytime.md), unless they rank by fitted costs (7x7 and bigger)
+        self.beams_wander = T.n > BEAM_MAX_SQUARES and fitted_costs(shape.rows, shape.cols) is None
         self.windows_only = self.beams_wander
         #: boards past 6x6 where beams wander: a stage placing the first row and column first (:mod:`fifteen.anytime.reduce`)
         self.reduce_pending = mode == "beam+windows" and T.n > REDUCE_ABOVE and self.beams_wander and min(shape.rows, shape.cols) >= 3

@@ -33,7 +33,10 @@ against 101.42 on positions 10-33), so 5x5 and the other boards keep the class w
 beams on the whole 7x7 no longer wander: a beam of 1024 finds paths on each of DeepCubeA's 7x7
 positions 10-33 (312.33 moves on average; 319.76 on the 21 of 24 the class weights' beams
 solved), so 7x7 is improved as it is rather than reduced to a 6x6
-(:mod:`fifteen.anytime.reduce`; ``bench/anytime.md``, *7x7: its own costs*).
+(:mod:`fifteen.anytime.reduce`; ``bench/anytime.md``, *7x7: its own costs*).  Bigger boards
+(both sides at least 7) rank by the 7x7's table extended (:func:`fitted_costs`): a beam of 1024
+ranked so finds 8x8 and 10x10 paths about a third shorter than the reduction's answers at 5 s, where
+the class weights' beams find none, so they are improved as they are too.
 """
 
 from __future__ import annotations
@@ -220,6 +223,22 @@ RANK_COSTS: dict[tuple[int, int], tuple[dict[tuple[int, int, int], int], int]] =
 }
 
 
+#: Boards with no table of their own whose sides are both at least this long rank by the 7x7's
+#: table, extended (:func:`shape_cost`): a beam of 1024 ranked so finds paths on 8x8 and 10x10,
+#: where one ranked by the class weights finds none (``bench/anytime.md``, *Past 7x7*).
+EXTENDED_FROM = 7
+
+
+def fitted_costs(rows: int, cols: int) -> tuple[dict[tuple[int, int, int], int], int] | None:
+    """The costs per distance shape and the LC weight a *rows* x *cols* board's beams rank by:
+    its own (:data:`RANK_COSTS`), else the 7x7's when both sides are at least
+    :data:`EXTENDED_FROM`; ``None``: the class weights (:data:`RANK_WEIGHTS`)."""
+    own = RANK_COSTS.get((rows, cols))
+    if own is None and min(rows, cols) >= EXTENDED_FROM:
+        return RANK_COSTS[EXTENDED_FROM, EXTENDED_FROM]
+    return own
+
+
 def distance_shape(side: int, label: int, square: int) -> tuple[int, int, int]:
     """How a tile whose target square is *label* stands on *square* of a *side* x *side* board:
     ``(class, a, b)``, the class of its target square (0 interior, 1 edge, 2 corner); for an edge
@@ -271,13 +290,15 @@ class RankTables(NamedTuple):
 
 @cache
 def rank_tables(T: LabelTables, weights: tuple[int, int, int, int] = RANK_WEIGHTS) -> RankTables:
-    """The rank of :data:`RANK_COSTS` for *T*'s board when it has one and *weights* are the
+    """The rank of :func:`fitted_costs` for *T*'s board when it has one and *weights* are the
     shipped ones; else the class weights times each tile's MD."""
-    n = T.n
-    fitted = RANK_COSTS.get((T.rows, T.cols)) if weights == RANK_WEIGHTS else None
+    n, rows, cols = T.n, T.rows, T.cols
+    fitted = fitted_costs(rows, cols) if weights == RANK_WEIGHTS else None
     if fitted is not None:
         costs, lc = fitted
-        cost = [costs[distance_shape(T.cols, label, sq)] for label in range(n) for sq in range(n)]
+        cost = [
+            shape_cost(costs, shape_between(rows, cols, *divmod(label, cols), *divmod(sq, cols))) for label in range(n) for sq in range(n)
+        ]
     else:
         lc = weights[3]
         cost = [square_weight(T, label, weights) * T.md[label * n + sq] for label in range(n) for sq in range(n)]
@@ -307,10 +328,12 @@ def rank_value(T: LabelTables, board: list[int] | bytes, blank: int, h: int, wei
 
 
 __all__ = [
+    "EXTENDED_FROM",
     "RANK_COSTS",
     "RANK_WEIGHTS",
     "RankTables",
     "distance_shape",
+    "fitted_costs",
     "rank_mdd",
     "rank_tables",
     "rank_value",

@@ -1,14 +1,14 @@
 """Reduction: a big board becomes a smaller one by placing its first row and column together.
 
-Past 6x6 the improvers' beams wander (MD plateaus) unless their rank has costs fitted for the
-board (:data:`fifteen.anytime.rank.RANK_COSTS`: 7x7 has them), and window shortening of the
-decomposition's paths stays about twice DeepCubeA's lengths (bench/anytime.md).  On the other
-boards past 6x6 (8x8 and bigger, and the oblong ones past 36 squares) reduction does better: a *stage
-beam* places the tiles of the top row and the left column of the remaining board together (the
-longer side only, on a board that is not square), then what is left is a board one row and one
-column smaller, solved by the improvers of its own size (:class:`fifteen.anytime.driver.Improver`,
-which reduces again while the board is bigger than :data:`REDUCE_ABOVE` squares and has no
-fitted costs).
+Past 6x6 the improvers' beams wander (MD plateaus) unless they rank by fitted costs per
+distance shape (:func:`fifteen.anytime.rank.fitted_costs`: 7x7's own, and on boards whose sides
+are both at least 7 the 7x7's extended), and window shortening of the decomposition's paths stays
+about twice DeepCubeA's lengths (bench/anytime.md).  On the other boards past 36 squares (a side
+of 6 or less: 6x7 to 6x10, 5x8 to 5x10, 4x10) reduction does better: a *stage beam* places the
+tiles of the top row and the left column of the remaining board together (the longer side only,
+on a board that is not square), then what is left is a board one row and one column smaller,
+solved by the improvers of its own size (:class:`fifteen.anytime.driver.Improver`, which reduces
+again while the board is bigger than :data:`REDUCE_ABOVE` squares and has no fitted costs).
 
 **The stage beam** is a breadth-first beam (:mod:`fifteen.anytime.beam`'s scheme) whose
 duplicates are positions *projected* on the stage's tiles: every other tile is the same "other"
@@ -37,13 +37,13 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from fifteen.anytime.decompose import blank_walk
-from fifteen.anytime.rank import RANK_COSTS, shape_between, shape_cost
+from fifteen.anytime.rank import fitted_costs, shape_between, shape_cost
 from fifteen.anytime.tables import labelled
 from fifteen.board import Shape, neighbours
 from fifteen.search.slices import Steps, due, resumable
 
 #: Boards of more squares than this are reduced (6x6 and smaller are improved as they are, and so
-#: are the boards whose beams rank by fitted costs: 7x7).
+#: are the boards whose beams rank by fitted costs: 7x7 and bigger).
 REDUCE_ABOVE = 36
 #: Width of the stage beam on 7x7 (the improver narrows it on bigger boards as the square of their size).
 STAGE_WIDTH = 2048
@@ -243,7 +243,7 @@ def rest_costs(shape: Shape) -> list[int]:
     square stands outside it: :func:`fifteen.anytime.rank.shape_cost`); else 16 a square."""
     cols, n = shape.cols, shape.size
     sub, dr, dc = sub_shape(shape)
-    fitted = RANK_COSTS.get((sub.rows, sub.cols))
+    fitted = fitted_costs(sub.rows, sub.cols)
     cost = [0] * (n * n)
     for q in range(n):
         tr, tc = divmod(q, cols)
