@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import sys
 import time
 from pathlib import Path
@@ -39,6 +38,8 @@ def load() -> float:
 
 def children_cpu() -> float:
     """CPU seconds of the ended child processes (the workers of ``--jobs N``, once the pool closed)."""
+    import resource  # (here: Pyodide has no resource module, and bench/anytime_pyodide.mjs imports this file)
+
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 

@@ -16,11 +16,11 @@ from functools import cache
 import pytest
 
 from fifteen import Board, Shape
-from fifteen.anytime import AnytimeResult, anytime_solve, check_time_limit, driver
+from fifteen.anytime import AnytimeResult, anytime_solve, beam, check_time_limit, driver
 from fifteen.anytime.beam import beam_search
 from fifteen.anytime.decompose import decompose, decompose_to
 from fifteen.anytime.tables import label_tables, labelled
-from fifteen.anytime.windows import Shortener, optimal_between, remove_cycles
+from fifteen.anytime.windows import Shortener, optimal_between, remove_cycles, reverse_path
 from fifteen.board import Goal, tiles_along
 from fifteen.errors import InputError
 from support.bfs import distances
@@ -196,6 +196,23 @@ def test_pinned_first_solutions_of_korf_taylor_1():
     assert beam_search(T, board.tiles, goal, 256, upper=100) is None
     assert beam_search(T, board.tiles, goal, 256, upper=126) is None
     assert len(beam_search(T, board.tiles, goal, 1024, upper=126) or []) == 110
+
+
+def test_a_beam_stalled_near_its_target_keeps_no_position_again(monkeypatch):
+    """The beams' endgame (fifteen.anytime.beam.STALL_LAYERS): a beam of 64 from an 8x8's goal
+    towards a random position gets within a few moves and stalls there, coming back to the
+    positions it left 16 layers before, until it reaches its depth limit and finds nothing; once
+    it keeps no position again it finds a path (pinned), which replays."""
+    shape = Shape(8, 8)
+    board = random_board(shape, 3)
+    target = list(shape.goal())
+    T = label_tables(shape)
+    assert (beam.STALL_LAYERS, beam.ENDGAME_H) == (32, 16)
+    back = beam_search(T, target, board.tiles, 64)
+    assert back is not None and len(back) == 765
+    assert board.solves(tiles_along(shape, board.tiles, reverse_path(target, back)))
+    monkeypatch.setattr(beam, "STALL_LAYERS", 10**9)
+    assert beam_search(T, target, board.tiles, 64) is None
 
 
 def test_pinned_beams_alternate_directions_on_korf_taylor_1():

@@ -27,6 +27,12 @@ PLAIN_WEIGHTS = (1, 1, 1, 1)
 DUP_LAYERS = 16
 #: Cap on the positions a beam keeps for duplicate detection (then it gives up).
 BEAM_MAX_STATES = 3_000_000
+#: The endgame: when the layers' smallest MD + LC has not fallen for STALL_LAYERS layers and is at
+#: most ENDGAME_H, the beam is stuck near its target (the last tiles need moves the rank cannot
+#: see, and it comes back to the positions it left DUP_LAYERS ago); from then on it keeps no
+#: position it kept before, whenever (bench/anytime.md, *The beams' endgame*).
+STALL_LAYERS = 32
+ENDGAME_H = 16
 
 
 def beam_search(
@@ -45,7 +51,8 @@ def beam_search(
 
     ``None`` when the beam dies out (every child pruned or a duplicate), keeps more than
     *max_states* positions, or reaches *max_depth* layers (default: *upper*, else
-    ``4 * h0 + 4 * N``: a beam that forgets old layers can otherwise wander).  *check* is
+    ``4 * h0 + 4 * N``: a beam that forgets old layers can otherwise wander; near its target,
+    once it stalls there, it forgets none: :data:`STALL_LAYERS`).  *check* is
     called once per layer (it may raise to stop the search).  In a time slice that ends first
     the beam is kept and :class:`~fifteen.search.slices.Pause` raised: the same call goes on where
     it stopped (:func:`fifteen.search.slices.resumable`; a layer's sort is not cut).
@@ -93,6 +100,7 @@ def _beam_steps(
     moved: list[bytes] = []
     g = 0
     limit = sys.maxsize if upper is None else upper
+    low, low_at = h0, 0  # the smallest MD + LC of a layer so far, and its layer
     if max_depth is None:
         max_depth = upper if upper is not None else 4 * h0 + 4 * T.n
     while boards and g < max_depth:
@@ -176,6 +184,12 @@ def _beam_steps(
                 break
             if due():
                 yield
+        if nh:
+            least = min(nh)
+            if least < low:
+                low, low_at = least, g
+            elif g - low_at >= STALL_LAYERS and least <= ENDGAME_H and dup_layers:
+                horizon, dup_layers = sys.maxsize, 0  # stalled near the target: no position kept again
         if dup_layers and g % dup_layers == 0:
             seen = {k: v for k, v in seen.items() if g - v < dup_layers}
         if len(seen) > max_states:
@@ -187,4 +201,4 @@ def _beam_steps(
     return None
 
 
-__all__ = ["BEAM_MAX_STATES", "DUP_LAYERS", "beam_search"]
+__all__ = ["BEAM_MAX_STATES", "DUP_LAYERS", "ENDGAME_H", "STALL_LAYERS", "beam_search"]
