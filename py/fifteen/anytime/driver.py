@@ -11,9 +11,9 @@
    and so on, alternating with window shortening (:mod:`fifteen.anytime.windows`) of the best
    path for as long as the last beam took.  Past 6x6 beams wander unless they rank by fitted
    costs (:func:`fifteen.anytime.rank.fitted_costs`: 7x7 and the boards whose sides are both at
-   least 7); on the others a stage beam first places the first row and column, and the smaller board left is improved as
-   a board of its own (:mod:`fifteen.anytime.reduce`); once no wider beam fits in memory
-   (:data:`BEAM_MAX_NODES`), windows only.
+   least 7); on the others a stage beam first places the first row and column, and the smaller
+   board left is improved as a board of its own (:mod:`fifteen.anytime.reduce`); once no wider
+   beam fits in memory (:data:`BEAM_MAX_NODES`), windows only.
 3. **Lower bound.**  The package's IDA* (:func:`fifteen.search.ida.ida_star`) with the board's
    strongest bound (``auto``: the pattern databases on 4x4 and 5x5, MD + LC past 5x5), searching in
    the goal's frame (:mod:`fifteen.frame`), is the *prover*: the root's bound raised to the
@@ -235,9 +235,9 @@ class Improver:
     most *polish_ratio* times the time of the search that found it, then a beam (pruned by
     ``g + h < best``; backwards, from the target, at the last width, then forwards at twice it,
     and so on), polish what it finds, and so on; past 6x6 (but on boards whose beams rank by
-    fitted costs: 7x7 and bigger) a reduction first (:meth:`step`); windows only once no wider beam fits in memory
-    (:data:`BEAM_MAX_NODES`) or on the boards of more than :data:`BEAM_MAX_SQUARES` squares that
-    are not reduced and have no fitted costs.  ``"windows"``: window shortening only; ``"beams"``:
+    fitted costs: 7x7 and bigger) a reduction first (:meth:`step`); windows only once no wider
+    beam fits in memory (:data:`BEAM_MAX_NODES`) or on the boards of more than
+    :data:`BEAM_MAX_SQUARES` squares that are not reduced and have no fitted costs.  ``"windows"``: window shortening only; ``"beams"``:
     beams only.  *offer(squares)* receives every shorter path; ``done`` is set when
     nothing is left to try.
     """
