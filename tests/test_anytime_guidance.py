@@ -90,12 +90,13 @@ def test_the_7x7_rank_is_its_fitted_cost_table():
 
 def test_boards_past_7x7_rank_by_the_7x7_costs_extended():
     """8x8 to 10x10 (and oblong boards with both sides at least 7) rank by the 7x7's table, a
-    shape past it the nearest fitted one plus 16 a square; smaller boards without a table of
-    their own keep the class weights.  Ranked so, a beam of 128 finds an 8x8 path where one
+    shape past it the nearest fitted one plus 16 a square; 6x7 to 6x10 by the 6x6's; boards with
+    a side of 5 or less keep the class weights.  Ranked so, a beam of 128 finds an 8x8 path where one
     ranked by MD + LC finds none (pinned)."""
     seven = RANK_COSTS[7, 7]
     assert fitted_costs(8, 8) is seven and fitted_costs(10, 10) is seven and fitted_costs(7, 9) is seven
-    assert fitted_costs(6, 6) is RANK_COSTS[6, 6] and fitted_costs(6, 7) is None and fitted_costs(5, 5) is None
+    assert fitted_costs(6, 6) is RANK_COSTS[6, 6] and fitted_costs(6, 7) is RANK_COSTS[6, 6] and fitted_costs(10, 6) is RANK_COSTS[6, 6]
+    assert fitted_costs(5, 5) is None and fitted_costs(5, 10) is None and fitted_costs(4, 6) is None
     T8 = label_tables(Shape(8, 8))
     cost = rank_tables(T8).cost
     assert cost[0 * 64 + 7] == seven[0][2, 0, 6] + 16  # a corner tile seven columns off

@@ -31,7 +31,7 @@ def test_stage_squares_and_the_smaller_board():
     [
         (7, 7, None, (64, 265, 231)),
         (7, 7, "blank-first", (64, 244, 245)),
-        (8, 6, None, (128, 105, 103)),
+        (8, 6, None, (128, 107, 103)),
         (5, 9, (1, 2, 3, 0), (64, 59, 67)),
     ],
 )
@@ -82,8 +82,8 @@ def test_the_stage_ranks_the_other_tiles_too():
 def test_the_stage_ranks_the_other_tiles_by_the_smaller_boards_costs():
     """On 7x7 a tile off the stage costs what the 6x6's fitted rank says of it on the 6x6 left
     (fifteen.anytime.rank.RANK_COSTS), one on a stage square past the fitted shapes 16 a square
-    more; on 8x8 the 7x7's costs; on boards whose smaller board has no fitted rank (6x8, whose
-    stage leaves a 6x7), 16 a square of Manhattan distance."""
+    more; on 8x8 the 7x7's costs; on boards whose smaller board has no fitted rank (5x9, whose
+    stage leaves a 5x8), 16 a square of Manhattan distance."""
     costs6 = RANK_COSTS[6, 6][0]
     seven = rest_costs(Shape(7, 7))
     n = 49
@@ -100,15 +100,15 @@ def test_the_stage_ranks_the_other_tiles_by_the_smaller_boards_costs():
     eight = rest_costs(Shape(8, 8))
     assert eight[(3 * 8 + 3) * 64 + 3 * 8 + 6] == costs7[0, 0, 3]  # an interior tile three columns off
     assert eight[(7 * 8 + 7) * 64 + 0] == costs7[2, 6, 6] + 16 * 2  # the 7x7's corner tile on the stage's corner
-    oblong = rest_costs(Shape(6, 8))
-    assert all(oblong[q * 48 + sq] == 16 * (abs(q // 8 - sq // 8) + abs(q % 8 - sq % 8)) for q in range(48) for sq in range(48))
+    oblong = rest_costs(Shape(5, 9))
+    assert all(oblong[q * 45 + sq] == 16 * (abs(q // 9 - sq // 9) + abs(q % 9 - sq % 9)) for q in range(45) for sq in range(45))
 
 
 def test_the_improver_reduces_boards_past_6x6_without_fitted_costs():
-    """A 6x7 (42 squares, no fitted costs): the improver's first step is the stage (its left
-    column); the path it offers then (the stage, the 6x6 rest's first solution lifted) is shorter
-    than the decomposition's, and replays; the 6x6's improver is not reduced again."""
-    board = random_board(Shape(6, 7), 7)
+    """A 5x8 (40 squares, no fitted costs): the improver's first step is the stage (its left
+    column); the path it offers then (the stage, the 5x7 rest's first solution lifted) is shorter
+    than the decomposition's, and replays; the 5x7's improver is not reduced again."""
+    board = random_board(Shape(5, 8), 7)
     T = label_tables(board.shape)
     first = driver.first_solution(T, board.tiles, board.target.tiles)
     offered = []
@@ -116,24 +116,25 @@ def test_the_improver_reduces_boards_past_6x6_without_fitted_costs():
     assert imp.reduce_pending and imp.windows_only and imp.sub is None
     imp.stage_width = 128  # (the default beam is wider: a test needs no more)
     imp.step()
-    assert imp.sub is not None and imp.sub.T.shape == Shape(6, 6) and imp.stage is not None
+    assert imp.sub is not None and imp.sub.T.shape == Shape(5, 7) and imp.stage is not None
     assert not imp.sub.reduce_pending and not imp.sub.windows_only
-    assert (len(first), len(imp.stage), [len(p) for p in offered]) == (598, 96, [544])
+    assert (len(first), len(imp.stage), [len(p) for p in offered]) == (519, 87, [503])
     assert board.solves(tiles_along(board.shape, board.tiles, offered[-1]))
 
 
 def test_the_7x7_improver_runs_beams_ranked_by_its_costs():
     """A 7x7 is improved as it is (fifteen.anytime.rank.RANK_COSTS has its costs; 8x8 and bigger
-    square boards rank by them too): no stage, and beams that find nothing do not turn it to
-    windows only."""
+    square boards rank by them too, and 6x7 to 6x10 by the 6x6's): no stage, and beams that find
+    nothing do not turn it to windows only."""
     board = random_board(Shape(7, 7), 7)
     T = label_tables(board.shape)
     first = driver.first_solution(T, board.tiles, board.target.tiles)
     offered = []
     imp = driver.Improver(T, board.tiles, board.target.tiles, first, offered.append, polish_ratio=0.0)
     assert not imp.reduce_pending and not imp.windows_only and (7, 7) in RANK_COSTS
-    eight = driver.Improver(label_tables(Shape(8, 8)), *[Shape(8, 8).goal()] * 2, [], offered.append)
-    assert not eight.reduce_pending and not eight.windows_only
+    for shape in (Shape(8, 8), Shape(6, 8)):
+        other = driver.Improver(label_tables(shape), *[shape.goal()] * 2, [], offered.append)
+        assert not other.reduce_pending and not other.windows_only
     imp.step()
     imp.step()
     assert imp.stage is None and imp.beams == [(-256, 368), (512, None)] and not imp.windows_only
@@ -142,7 +143,7 @@ def test_the_7x7_improver_runs_beams_ranked_by_its_costs():
 
 
 def test_improver_calls_carry_the_reduction(monkeypatch):
-    """fifteen.parallel.anytime_steps.improve on a 6x7, call after call (the processes' and the page's
+    """fifteen.parallel.anytime_steps.improve on a 5x8, call after call (the processes' and the page's
     pool): the first call's carried state holds the stage and the smaller board's improver; it
     crosses JSON and the page's check (fifteen.anytime.anytime_page.carried_from), and the next call
     goes on from it without running the stage again; every path replays; a carried stage or
@@ -154,12 +155,12 @@ def test_improver_calls_carry_the_reduction(monkeypatch):
     from fifteen.parallel import anytime_page, anytime_steps
 
     monkeypatch.setattr(driver, "STAGE_WIDTH", 128)
-    board = random_board(Shape(6, 7), 7)
+    board = random_board(Shape(5, 8), 7)
     args = (str(board.shape), tuple(board.tiles), tuple(board.target.tiles))
     first = driver.first_solution(label_tables(board.shape), board.tiles, board.target.tiles)
     path, carried, done, _ = anytime_steps.improve(*args, first, "beam+windows", {}, time.time() + 600, stopped=lambda: False)
     assert not done and len(path) < len(first) and board.solves(tiles_along(board.shape, board.tiles, path))
-    assert len(carried["stage"]) == 96 and set(carried["sub"]) >= {"best", "width", "done"}
+    assert len(carried["stage"]) == 87 and set(carried["sub"]) >= {"best", "width", "done"}
     again = anytime_page.carried_from(json.loads(json.dumps(carried)), board.shape.size)
     assert again == carried
 
@@ -174,7 +175,7 @@ def test_improver_calls_carry_the_reduction(monkeypatch):
         with pytest.raises(InputError):
             anytime_steps.improve(*args, path, "beam+windows", bad, time.time() + 600, stopped=lambda: False)
     with pytest.raises(InputError):
-        anytime_page.carried_from({"stage": [1, 2]}, 42)
+        anytime_page.carried_from({"stage": [1, 2]}, 40)
 
 
 def test_the_stage_beam_checks_once_per_layer():

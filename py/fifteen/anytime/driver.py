@@ -10,8 +10,8 @@
    from the target towards the position at the last width, then from the position at twice it,
    and so on, alternating with window shortening (:mod:`fifteen.anytime.windows`) of the best
    path for as long as the last beam took.  Past 6x6 beams wander unless they rank by fitted
-   costs (:func:`fifteen.anytime.rank.fitted_costs`: 7x7 and the boards whose sides are both at
-   least 7); on the others a stage beam first places the first row and column, and the smaller
+   costs (:func:`fifteen.anytime.rank.fitted_costs`: every board whose shorter side is 6 or
+   more); on the others a stage beam first places the first row and column, and the smaller
    board left is improved as a board of its own (:mod:`fifteen.anytime.reduce`); once no wider
    beam fits in memory (:data:`BEAM_MAX_NODES`), windows only.
 3. **Lower bound.**  The package's IDA* (:func:`fifteen.search.ida.ida_star`) with the board's
@@ -58,7 +58,7 @@ FIRST_BEAM = 256
 #: Boards of more squares than this get a first solution by decomposition.
 FIRST_BEAM_MAX_SQUARES = 25
 #: Boards of more squares than this get no beams in the improver (window shortening only, or a
-#: reduction), unless the beams rank by fitted costs there (7x7 and bigger: bench/anytime.md).
+#: reduction), unless the beams rank by fitted costs there (a shorter side of 6 or more: bench/anytime.md).
 BEAM_MAX_SQUARES = 36
 #: A beam is run only while width x (best length) stays below this (its path records, 5 bytes each).
 BEAM_MAX_NODES = 20_000_000
@@ -235,7 +235,7 @@ class Improver:
     most *polish_ratio* times the time of the search that found it, then a beam (pruned by
     ``g + h < best``; backwards, from the target, at the last width, then forwards at twice it,
     and so on), polish what it finds, and so on; past 6x6 (but on boards whose beams rank by
-    fitted costs: 7x7 and bigger) a reduction first (:meth:`step`); windows only once no wider
+    fitted costs: a shorter side of 6 or more) a reduction first (:meth:`step`); windows only once no wider
     beam fits in memory (:data:`BEAM_MAX_NODES`) or on the boards of more than
     :data:`BEAM_MAX_SQUARES` squares that are not reduced and have no fitted costs.  ``"windows"``: window shortening only; ``"beams"``:
     beams only.  *offer(squares)* receives every shorter path; ``done`` is set when
@@ -272,7 +272,7 @@ class Improver:
         self.polish_budget = float("inf") if mode == "windows" else polish_ratio * max(0.05, first_seconds)
         self.polish_used = 0.0
         shape = T.shape
-        #: beams wander past 6x6 (bench/anytime.md), unless they rank by fitted costs (7x7 and bigger)
+        #: beams wander past 6x6 (bench/anytime.md), unless they rank by fitted costs (a shorter side of 6 or more)
         self.beams_wander = T.n > BEAM_MAX_SQUARES and fitted_costs(shape.rows, shape.cols) is None
         self.windows_only = self.beams_wander
         #: boards past 6x6 where beams wander: a stage placing the first row and column first (:mod:`fifteen.anytime.reduce`)

@@ -34,7 +34,8 @@ beams on the whole 7x7 no longer wander: a beam of 1024 finds paths on each of D
 positions 10-33 (312.33 moves on average; 319.76 on the 21 of 24 the class weights' beams
 solved), so 7x7 is improved as it is rather than reduced to a 6x6
 (:mod:`fifteen.anytime.reduce`; ``bench/anytime.md``, *7x7: its own costs*).  Bigger boards
-(both sides at least 7) rank by the 7x7's table extended (:func:`fitted_costs`): beams of 1024
+(both sides at least 7) rank by the 7x7's table extended, 6x7 to 6x10 by the 6x6's
+(:func:`fitted_costs`): beams of 1024
 ranked so find random 8x8 paths of 559-631 moves in about 2 s, where the class weights' beams
 find none, so those boards are improved as they are too (the anytime search's random 8x8
 answers at 30 s are 10 % shorter than the reduction's).
@@ -224,19 +225,21 @@ RANK_COSTS: dict[tuple[int, int], tuple[dict[tuple[int, int, int], int], int]] =
 }
 
 
-#: Boards with no table of their own whose sides are both at least this long rank by the 7x7's
-#: table, extended (:func:`shape_cost`): a beam of 1024 ranked so finds paths on 8x8 and 10x10,
-#: where one ranked by the class weights finds none (``bench/anytime.md``, *Past 7x7*).
-EXTENDED_FROM = 7
+#: The largest board with a fitted table: a board with no table of its own ranks by the table of
+#: the square board of its shorter side, up to this one, extended (:func:`shape_cost`).  A beam of
+#: 1024 ranked so finds paths on 8x8 and 10x10, where one ranked by the class weights finds none
+#: (``bench/anytime.md``, *Past 7x7*); 6x7 to 6x10 take the 6x6's (*Oblong boards*).
+LARGEST_FITTED = 7
 
 
 def fitted_costs(rows: int, cols: int) -> tuple[dict[tuple[int, int, int], int], int] | None:
     """The costs per distance shape and the LC weight a *rows* x *cols* board's beams rank by:
-    its own (:data:`RANK_COSTS`), else the 7x7's when both sides are at least
-    :data:`EXTENDED_FROM`; ``None``: the class weights (:data:`RANK_WEIGHTS`)."""
+    its own (:data:`RANK_COSTS`), else those of the square board of its shorter side (at most
+    :data:`LARGEST_FITTED`) when it has them; ``None``: the class weights (:data:`RANK_WEIGHTS`)."""
     own = RANK_COSTS.get((rows, cols))
-    if own is None and min(rows, cols) >= EXTENDED_FROM:
-        return RANK_COSTS[EXTENDED_FROM, EXTENDED_FROM]
+    if own is None:
+        side = min(rows, cols, LARGEST_FITTED)
+        own = RANK_COSTS.get((side, side))
     return own
 
 
@@ -329,7 +332,7 @@ def rank_value(T: LabelTables, board: list[int] | bytes, blank: int, h: int, wei
 
 
 __all__ = [
-    "EXTENDED_FROM",
+    "LARGEST_FITTED",
     "RANK_COSTS",
     "RANK_WEIGHTS",
     "RankTables",

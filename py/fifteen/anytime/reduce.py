@@ -1,10 +1,10 @@
 """Reduction: a big board becomes a smaller one by placing its first row and column together.
 
 Past 6x6 the improvers' beams wander (MD plateaus) unless they rank by fitted costs per
-distance shape (:func:`fifteen.anytime.rank.fitted_costs`: 7x7's own, and on boards whose sides
-are both at least 7 the 7x7's extended), and window shortening of the decomposition's paths stays
-about twice DeepCubeA's lengths (bench/anytime.md).  On the other boards past 36 squares (a side
-of 6 or less: 6x7 to 6x10, 5x8 to 5x10, 4x10) reduction does better: a *stage beam* places the
+distance shape (:func:`fifteen.anytime.rank.fitted_costs`: 7x7's own, and on every board whose
+shorter side is 6 or more the 6x6's or the 7x7's extended), and window shortening of the
+decomposition's paths stays about twice DeepCubeA's lengths (bench/anytime.md).  On the other
+boards past 36 squares (a side of 5 or less: 5x8 to 5x10, 4x10) reduction does better: a *stage beam* places the
 tiles of the top row and the left column of the remaining board together (the longer side only,
 on a board that is not square), then what is left is a board one row and one column smaller,
 solved by the improvers of its own size (:class:`fifteen.anytime.driver.Improver`, which reduces
@@ -43,7 +43,7 @@ from fifteen.board import Shape, neighbours
 from fifteen.search.slices import Steps, due, resumable
 
 #: Boards of more squares than this are reduced (6x6 and smaller are improved as they are, and so
-#: are the boards whose beams rank by fitted costs: 7x7 and bigger).
+#: are the boards whose beams rank by fitted costs: every board whose shorter side is 6 or more).
 REDUCE_ABOVE = 36
 #: Width of the stage beam on 7x7 (the improver narrows it on bigger boards as the square of their size).
 STAGE_WIDTH = 2048
