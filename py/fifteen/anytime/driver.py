@@ -279,7 +279,8 @@ class Improver:
         self.reduce_pending = mode == "beam+windows" and T.n > REDUCE_ABOVE and self.beams_wander and min(shape.rows, shape.cols) >= 3
         self.sub: Improver | None = None
         self.stage: list[int] | None = None
-        self.stage_width = max(min(256, STAGE_WIDTH), STAGE_WIDTH * 49 * 49 // (T.n * T.n))  # (narrower on bigger boards: 491 on 10x10)
+        # (the stage beam's width by the square of the board's size: 1966 on 5x10, 3073 on 5x8)
+        self.stage_width = max(min(256, STAGE_WIDTH), STAGE_WIDTH * 49 * 49 // (T.n * T.n))
 
     def _shortener(self, path: list[int]) -> Shortener:
         return Shortener(self.T, self.tiles, path, **WINDOW)
