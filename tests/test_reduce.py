@@ -1,7 +1,8 @@
 """Reduction (fifteen.anytime.reduce): the stage beam brings the first row and column home, the
 rest is a position of the smaller board towards its standard goal, and the stage, the smaller
 board's path lifted back and the blank's walk back replay to the goal, whatever the goal and
-shape; the improver past 6x6 starts with it.  Lengths pinned (the beams are deterministic)."""
+shape; the improver of a board past 36 squares without fitted costs (a side of 5 or less) starts
+with it.  Lengths pinned (the beams are deterministic)."""
 
 from __future__ import annotations
 
