@@ -21,13 +21,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 import time
 from pathlib import Path
 
 from fifteen.anytime import anytime_solve
-from fifteen.board import Board, Shape, solvability_problem
+from fifteen.board import Board, Shape
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,14 +53,8 @@ def read_tsv(path: Path) -> list[tuple[str, str, int]]:
 
 
 def random_board(size: int, seed: int) -> Board:
-    """A seeded random solvable permutation (two tiles swapped when the draw is not solvable)."""
-    shape = Shape(size, size)
-    tiles = list(range(shape.size))
-    random.Random(seed).shuffle(tiles)
-    if solvability_problem(shape, tiles):
-        i, j = [k for k, t in enumerate(tiles) if t][:2]
-        tiles[i], tiles[j] = tiles[j], tiles[i]
-    return Board(shape, tuple(tiles))
+    """A seeded random solvable permutation of the size x size board (:meth:`fifteen.Board.random`)."""
+    return Board.random(Shape(size, size), seed)
 
 
 def instances(args) -> list[tuple[str, Board, int | None]]:

@@ -24,7 +24,7 @@ from fifteen.anytime.windows import Shortener, optimal_between, remove_cycles, r
 from fifteen.board import Goal, tiles_along
 from fifteen.errors import InputError
 from support.bfs import distances
-from support.positions import KT1, SET_2X4, SET_3X3, random_board
+from support.positions import KT1, SET_2X4, SET_3X3
 
 #: Goals of the 3x3 runs: the standard one, blank-first, and one with the blank in the middle (no frame maps it).
 GOALS_3X3 = [None, "blank-first", (1, 2, 3, 4, 0, 5, 6, 7, 8)]
@@ -42,7 +42,7 @@ def positions(shape: Shape, goal, count: int, seed: int) -> list[Board]:
     far = max(dist.values())
     hardest = sorted(k for k, v in dist.items() if v == far)[:5]
     rng = random.Random(seed)
-    return [random_board(shape, rng, target) for _ in range(count)] + [Board(shape, tuple(k), target) for k in hardest]
+    return [Board.random(shape, rng, target) for _ in range(count)] + [Board(shape, tuple(k), target) for k in hardest]
 
 
 def check(result: AnytimeResult, optimum: int) -> None:
@@ -124,10 +124,10 @@ def test_window_searches_are_optimal_between_any_two_positions():
     shape = Shape(3, 3)
     T = label_tables(shape)
     rng = random.Random(5)
-    targets = [random_board(shape, rng).tiles for _ in range(3)]
+    targets = [Board.random(shape, rng).tiles for _ in range(3)]
     for i in range(90):
         target = targets[i % 3]
-        start = random_board(shape, rng, target).tiles
+        start = Board.random(shape, rng, target).tiles
         d = exact(shape, target)[bytes(start)]
         path, _ = optimal_between(T, start, target, 40, 10**7)
         assert path is not None and len(path) == d
@@ -146,8 +146,8 @@ def test_decomposition_solves_every_shape(rows):
     for cols in range(2, 11):
         shape = Shape(rows, cols)
         T = label_tables(shape)
-        for goal in (None, "blank-first", tuple(random_board(shape, rng).tiles)):
-            board = random_board(shape, rng, goal)
+        for goal in (None, "blank-first", tuple(Board.random(shape, rng).tiles)):
+            board = Board.random(shape, rng, goal)
             path = decompose_to(T, board.tiles, board.target.tiles)
             assert board.solves(tiles_along(shape, board.tiles, path)), (shape, board.tiles, goal)
 
@@ -171,7 +171,7 @@ def test_decompose_wants_the_blank_last():
 def test_big_boards_get_a_solution(size):
     """6x6, 8x8, 10x10: the first solution (decomposition) replays, and the lower bound stays
     at most its length (the optimum is unknown there)."""
-    board = random_board(Shape(size, size), random.Random(size))
+    board = Board.random(Shape(size, size), random.Random(size))
     result = anytime_solve(board, time_limit=0.5)
     assert result.tiles is not None and board.solves(result.tiles)
     assert result.lower_bound <= result.length and not result.optimal and result.stopped == "time"
@@ -204,7 +204,7 @@ def test_a_beam_stalled_near_its_target_keeps_no_position_again(monkeypatch):
     positions it left 16 layers before, until it reaches its depth limit and finds nothing; once
     it keeps no position again it finds a path (pinned), which replays."""
     shape = Shape(8, 8)
-    board = random_board(shape, 3)
+    board = Board.random(shape, 3)
     target = list(shape.goal())
     T = label_tables(shape)
     assert (beam.STALL_LAYERS, beam.ENDGAME_H) == (32, 16)

@@ -11,7 +11,7 @@ from fifteen.anytime.beam import beam_search
 from fifteen.anytime.rank import RANK_COSTS, RANK_WEIGHTS, distance_shape, fitted_costs, rank_mdd, rank_tables, rank_value
 from fifteen.anytime.reduce import play
 from fifteen.anytime.tables import label_tables, labelled
-from fifteen.board import Shape
+from fifteen.board import Board, Shape
 from support import positions
 from support.positions import korf_taylor
 
@@ -101,7 +101,7 @@ def test_boards_past_7x7_rank_by_the_7x7_costs_extended():
     cost = rank_tables(T8).cost
     assert cost[0 * 64 + 7] == seven[0][2, 0, 6] + 16  # a corner tile seven columns off
     assert cost[(3 * 8 + 3) * 64 + 3 * 8 + 7] == seven[0][0, 0, 4] and rank_tables(T8).lc == seven[1] == 12
-    tiles = positions.random_board(Shape(8, 8), 2).tiles
+    tiles = Board.random(Shape(8, 8), 2).tiles
     goal = Shape(8, 8).goal()
     assert len(beam_search(T8, tiles, goal, 128) or []) == 557
     assert beam_search(T8, tiles, goal, 128, ranked=False) is None

@@ -15,7 +15,6 @@ from fifteen.anytime.rank import RANK_COSTS, shape_cost
 from fifteen.anytime.reduce import blank_walk, lift, play, rest_costs, stage_beam, stage_squares, sub_position, sub_shape
 from fifteen.anytime.tables import label_tables
 from fifteen.board import Goal, tiles_along
-from support.positions import random_board
 
 
 def test_stage_squares_and_the_smaller_board():
@@ -42,7 +41,7 @@ def test_a_stage_then_the_smaller_board_solve_the_board(rows, cols, goal, widths
     the smaller board towards its standard goal and lifted back, then the walk back reach the goal."""
     shape = Shape(rows, cols)
     target = Goal.of(goal, shape) if not isinstance(goal, tuple) else Goal.of(goal + tuple(range(4, shape.size)), shape)
-    board = random_board(shape, rows * cols, target)
+    board = Board.random(shape, rows * cols, target)
     to, back = blank_walk(shape, target.tiles)
     assert to.index(0) == shape.size - 1 and play(to, back) == list(target.tiles)
     width, length, alone = widths
@@ -68,7 +67,7 @@ def test_the_stage_ranks_the_other_tiles_too():
     """The other tiles' Manhattan distance in the stage beam's ranking (REST_WEIGHT) leaves the
     smaller board closer to its goal (pinned: a 7x7, width 256, where the stage is shorter too)."""
     shape = Shape(7, 7)
-    board = random_board(shape, 11)
+    board = Board.random(shape, 11)
     to, _ = blank_walk(shape, board.target.tiles)
     small = sub_shape(shape)[0]
     found = []
@@ -109,7 +108,7 @@ def test_the_improver_reduces_boards_past_6x6_without_fitted_costs():
     """A 5x8 (40 squares, no fitted costs): the improver's first step is the stage (its left
     column); the path it offers then (the stage, the 5x7 rest's first solution lifted) is shorter
     than the decomposition's, and replays; the 5x7's improver is not reduced again."""
-    board = random_board(Shape(5, 8), 7)
+    board = Board.random(Shape(5, 8), 7)
     T = label_tables(board.shape)
     first = driver.first_solution(T, board.tiles, board.target.tiles)
     offered = []
@@ -127,7 +126,7 @@ def test_the_7x7_improver_runs_beams_ranked_by_its_costs():
     """A 7x7 is improved as it is (fifteen.anytime.rank.RANK_COSTS has its costs; 8x8 and bigger
     square boards rank by them too, and 6x7 to 6x10 by the 6x6's): no stage, and beams that find
     nothing do not turn it to windows only."""
-    board = random_board(Shape(7, 7), 7)
+    board = Board.random(Shape(7, 7), 7)
     T = label_tables(board.shape)
     first = driver.first_solution(T, board.tiles, board.target.tiles)
     offered = []
@@ -156,7 +155,7 @@ def test_improver_calls_carry_the_reduction(monkeypatch):
     from fifteen.parallel import anytime_page, anytime_steps
 
     monkeypatch.setattr(driver, "STAGE_WIDTH", 128)
-    board = random_board(Shape(5, 8), 7)
+    board = Board.random(Shape(5, 8), 7)
     args = (str(board.shape), tuple(board.tiles), tuple(board.target.tiles))
     first = driver.first_solution(label_tables(board.shape), board.tiles, board.target.tiles)
     path, carried, done, _ = anytime_steps.improve(*args, first, "beam+windows", {}, time.time() + 600, stopped=lambda: False)
@@ -183,7 +182,7 @@ def test_the_stage_beam_checks_once_per_layer():
     """*check* is called before each layer (it may raise to stop the search): as many times as
     the stage has moves, and an exception from it ends the beam."""
     shape = Shape(7, 7)
-    board = random_board(shape, 11)
+    board = Board.random(shape, 11)
     to, _ = blank_walk(shape, board.target.tiles)
     calls = []
     stage = stage_beam(shape, board.tiles, to, 32, lambda: calls.append(1))

@@ -99,7 +99,7 @@ import warnings
 from collections.abc import Callable, Generator
 from typing import Any
 
-from fifteen.board import GOAL_NAMES, Board, Goal, Shape, check_tiles, parse_tiles, solvability_problem
+from fifteen.board import GOAL_NAMES, Board, Goal, Shape, check_tiles, parse_tiles
 from fifteen.bounds import available_bounds, bound_infos, bound_values, bounds_json, databases, start_bound
 from fifteen.bounds.walking import supported_shapes
 from fifteen.db import container
@@ -279,17 +279,7 @@ def _values(board: Board) -> dict[str, int]:
 
 def _method_random(params: dict, **_: Any) -> dict:
     """A position drawn uniformly from those solvable for ``goal`` (``seed`` optional)."""
-    shape = Shape.parse(params.get("shape") or "4x4")
-    goal = Goal.of(params.get("goal"), shape)
-    rng = _random.Random(params.get("seed"))
-    tiles = list(range(shape.size))
-    rng.shuffle(tiles)
-    if solvability_problem(shape, tiles, goal.tiles):
-        # Swapping two tiles (not the blank) flips the parity: a bijection
-        # between unsolvable and solvable positions, so the draw stays uniform.
-        i, j = [k for k, t in enumerate(tiles) if t][:2]
-        tiles[i], tiles[j] = tiles[j], tiles[i]
-    return Board(shape, tuple(tiles), goal).to_json()
+    return Board.random(params.get("shape") or "4x4", params.get("seed"), params.get("goal")).to_json()
 
 
 def _anytime_wanted(params: dict, board: Board) -> bool:

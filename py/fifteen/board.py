@@ -20,6 +20,7 @@ Conventions (the seed's):
 from __future__ import annotations
 
 import math
+import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -485,6 +486,22 @@ class Board:
         shp = Shape.parse(shape)
         goal = Goal.of(target, shp)
         return cls._unchecked(shp, goal.tiles, goal)
+
+    @classmethod
+    def random(cls, shape: Shape | str, seed: int | random.Random | None = None, target: Goal | str | Sequence[int] | None = None) -> Board:
+        """A position drawn uniformly from those of *shape* solvable for *target*: a shuffle (of
+        ``random.Random(seed)``, or of *seed* itself when it is one), two tiles (not the blank)
+        swapped when it is not solvable (that flips the parity: a bijection between unsolvable
+        and solvable positions, so the draw stays uniform)."""
+        shp = Shape.parse(shape)
+        goal = Goal.of(target, shp)
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        tiles = list(range(shp.size))
+        rng.shuffle(tiles)
+        if solvability_problem(shp, tiles, goal.tiles):
+            i, j = [k for k, t in enumerate(tiles) if t][:2]
+            tiles[i], tiles[j] = tiles[j], tiles[i]
+        return cls(shp, tuple(tiles), goal)
 
     def with_target(self, target: Goal | str | Sequence[int] | None) -> Board:
         """The same position solved towards another goal (checked: it must be solvable for it)."""

@@ -1,12 +1,13 @@
 """Fixed positions shared by the tests of the search (pinned node counts, the searcher contract),
-seeded scrambles, seeded uniformly random positions and Korf and Taylor's 24-puzzles."""
+seeded scrambles and Korf and Taylor's 24-puzzles (seeded uniformly random positions:
+``fifteen.Board.random``)."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
 
-from fifteen.board import Board, Goal, Shape, solvability_problem
+from fifteen.board import Board, Goal, Shape
 
 #: Korf and Taylor's ten 24-puzzle instances with their published optima (converted to the standard goal).
 KORF_TAYLOR_TSV = Path(__file__).resolve().parents[2] / "bench" / "data" / "korf-taylor-24.tsv"
@@ -67,19 +68,6 @@ def scramble(shape: Shape, count: int, seed: int, target: Goal | None = None) ->
         last = rng.choice([t for t in board.movable_tiles() if t != last])
         board = board.slide(last)
     return board
-
-
-def random_board(shape: Shape, seed: int | random.Random, goal: Goal | str | tuple[int, ...] | None = None) -> Board:
-    """A uniformly random position solvable for *goal* (two tiles swapped when it is not); *seed*
-    an int or a ``random.Random`` to draw from."""
-    target = goal if isinstance(goal, Goal) else Goal.of(goal, shape)
-    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    tiles = list(range(shape.size))
-    rng.shuffle(tiles)
-    if solvability_problem(shape, tiles, target.tiles):
-        i, j = [k for k, t in enumerate(tiles) if t][:2]
-        tiles[i], tiles[j] = tiles[j], tiles[i]
-    return Board(shape, tuple(tiles), target)
 
 
 def korf_taylor() -> list[tuple[int, list[int], int]]:
