@@ -40,7 +40,7 @@ from typing import Any
 from fifteen.anytime.beam import DUP_LAYERS, beam_search
 from fifteen.anytime.decompose import decompose_to
 from fifteen.anytime.rank import fitted_costs
-from fifteen.anytime.reduce import REDUCE_ABOVE, STAGE_WIDTH, blank_walk, lift, play, stage_beam, stage_squares, sub_position, sub_shape
+from fifteen.anytime.reduce import STAGE_WIDTH, blank_walk, lift, play, stage_beam, stage_squares, sub_position, sub_shape
 from fifteen.anytime.tables import LabelTables, label_tables
 from fifteen.anytime.windows import Shortener, remove_cycles, reverse_path
 from fifteen.board import Board, tiles_along
@@ -57,8 +57,8 @@ from fifteen.search.slices import Steps, drive, retried
 FIRST_BEAM = 256
 #: Boards of more squares than this get a first solution by decomposition.
 FIRST_BEAM_MAX_SQUARES = 25
-#: Boards of more squares than this get no beams in the improver (window shortening only, or a
-#: reduction), unless the beams rank by fitted costs there (a shorter side of 6 or more: bench/anytime.md).
+#: Boards of more squares than this get no beams in the improver (a reduction, or window shortening
+#: only), unless the beams rank by fitted costs there (a shorter side of 6 or more: bench/anytime.md).
 BEAM_MAX_SQUARES = 36
 #: A beam is run only while width x (best length) stays below this (its path records, 5 bytes each).
 BEAM_MAX_NODES = 20_000_000
@@ -235,10 +235,10 @@ class Improver:
     most *polish_ratio* times the time of the search that found it, then a beam (pruned by
     ``g + h < best``; backwards, from the target, at the last width, then forwards at twice it,
     and so on), polish what it finds, and so on; past 6x6 (but on boards whose beams rank by
-    fitted costs: a shorter side of 6 or more) a reduction first (:meth:`step`); windows only once no wider
-    beam fits in memory (:data:`BEAM_MAX_NODES`) or on the boards of more than
-    :data:`BEAM_MAX_SQUARES` squares that are not reduced and have no fitted costs.  ``"windows"``: window shortening only; ``"beams"``:
-    beams only.  *offer(squares)* receives every shorter path; ``done`` is set when
+    fitted costs: a shorter side of 6 or more) a reduction first (:meth:`step`); windows only
+    once no wider beam fits in memory (:data:`BEAM_MAX_NODES`) or on the boards of more than
+    :data:`BEAM_MAX_SQUARES` squares that are not reduced and have no fitted costs.
+    ``"windows"``: window shortening only; ``"beams"``: beams only.  *offer(squares)* receives every shorter path; ``done`` is set when
     nothing is left to try.
     """
 
@@ -275,8 +275,8 @@ class Improver:
         #: beams wander past 6x6 (bench/anytime.md), unless they rank by fitted costs (a shorter side of 6 or more)
         self.beams_wander = T.n > BEAM_MAX_SQUARES and fitted_costs(shape.rows, shape.cols) is None
         self.windows_only = self.beams_wander
-        #: boards past 6x6 where beams wander: a stage placing the first row and column first (:mod:`fifteen.anytime.reduce`)
-        self.reduce_pending = mode == "beam+windows" and T.n > REDUCE_ABOVE and self.beams_wander and min(shape.rows, shape.cols) >= 3
+        #: where beams wander: a stage placing the first row and column first (:mod:`fifteen.anytime.reduce`)
+        self.reduce_pending = mode == "beam+windows" and self.beams_wander and min(shape.rows, shape.cols) >= 3
         self.sub: Improver | None = None
         self.stage: list[int] | None = None
         # (the stage beam's width by the square of the board's size: 1966 on 5x10, 3073 on 5x8)

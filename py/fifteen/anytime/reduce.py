@@ -8,7 +8,7 @@ boards past 36 squares (a side of 5 or less: 5x8 to 5x10, 4x10) reduction does b
 tiles of the top row and the left column of the remaining board together (the longer side only,
 on a board that is not square), then what is left is a board one row and one column smaller,
 solved by the improvers of its own size (:class:`fifteen.anytime.driver.Improver`, which reduces
-again while the board is bigger than :data:`REDUCE_ABOVE` squares and has no fitted costs).
+again while beams wander on it: more than ``driver.BEAM_MAX_SQUARES`` squares, no fitted costs).
 
 **The stage beam** is a breadth-first beam (:mod:`fifteen.anytime.beam`'s scheme) whose
 duplicates are positions *projected* on the stage's tiles: every other tile is the same "other"
@@ -42,9 +42,6 @@ from fifteen.anytime.tables import labelled
 from fifteen.board import Shape, neighbours
 from fifteen.search.slices import Steps, due, resumable
 
-#: Boards of more squares than this are reduced (6x6 and smaller are improved as they are, and so
-#: are the boards whose beams rank by fitted costs: every board whose shorter side is 6 or more).
-REDUCE_ABOVE = 36
 #: Width of the stage beam on 7x7 (the improver narrows it on bigger boards as the square of their size).
 STAGE_WIDTH = 2048
 #: Weight of the blank's distance to the nearest stage tile not home, in the stage beam's ranking.
@@ -297,7 +294,6 @@ def play(tiles: Sequence[int], squares: Sequence[int]) -> list[int]:
 __all__ = [
     "BLANK_WEIGHT",
     "RANK_SCALE",
-    "REDUCE_ABOVE",
     "REST_WEIGHT",
     "STAGE_WIDTH",
     "blank_walk",
