@@ -205,6 +205,33 @@ def test_a_second_signal_interrupts_an_anytime_solve():
         assert type(exc.value) is raised
 
 
+@pytest.mark.parametrize("signum, raised", [(signal.SIGTERM, "Terminated"), (signal.SIGINT, "KeyboardInterrupt")])
+def test_a_signal_inside_a_finalizer_interrupts_the_command_after_it(signum, raised):
+    """A Ctrl-C or SIGTERM that lands while a ``__del__`` runs (a multiprocessing connection being
+    collected, as in a batch) interrupts the command once the finalizer has returned: raised in
+    the finalizer, Python would print the exception, ignore it, and the command would run on."""
+    from fifteen.cli import guard
+
+    steps = []
+
+    class Collected:
+        def __del__(self):
+            signal.raise_signal(signum)  # the handler runs here, inside the finalizer
+            steps.extend(range(3))
+
+    previous = signal.signal(signum, guard.interrupt)
+    try:
+        with pytest.raises(KeyboardInterrupt) as exc:
+            Collected()
+            deadline = time.monotonic() + DEADLINE
+            while time.monotonic() < deadline:
+                pass
+            pytest.fail("the command ran on")
+    finally:
+        signal.signal(signum, previous)
+    assert type(exc.value).__name__ == raised and steps == [0, 1, 2]
+
+
 def test_sigterm_during_a_batch_anytime_keeps_the_finished_lines(tmp_path):
     """SIGTERM to ``batch --anytime --jobs 2`` while two positions past optimal reach run (a time
     limit of 10 minutes) after two 3x3 ones were proven optimal: status 143, one line, the two

@@ -21,11 +21,12 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from fifteen.board import Board
 from fifteen.cli.goals import print_position
-from fifteen.cli.guard import Terminated
+from fifteen.cli.guard import interrupt
 from fifteen.cli.options import seconds
 from fifteen.limits import DEFAULT_TIME_LIMIT, OPTIMAL_MAX_SQUARES, past_optimal_reach
 
@@ -85,9 +86,10 @@ class _SignalStop:
     def __call__(self) -> bool:
         return self.signum is not None
 
-    def handler(self, signum: int, frame: object) -> None:
+    def handler(self, signum: int, frame: FrameType | None) -> None:
         if self.signum is not None:
-            raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt
+            interrupt(signum, frame)
+            return
         self.signum = signum
         if signum == signal.SIGTERM:
             print("fifteen: terminated; the best found follows", file=sys.stderr, flush=True)

@@ -13,12 +13,16 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable
+from types import FrameType
 from typing import ParamSpec
 
 from fifteen.errors import FifteenError, InputError
 from fifteen.limits import internal_message, one_line
 
 P = ParamSpec("P")
+
+RESEND_SECONDS = 0.01
+"""How long after a signal that landed inside a finalizer :func:`interrupt` sends it again."""
 
 
 class UsageError(InputError):
@@ -33,8 +37,28 @@ class Terminated(KeyboardInterrupt):
     command is, so that it ends as on Ctrl-C (its worker processes ended, what a batch wrote kept)."""
 
 
-def _terminated(signum: int, frame: object) -> None:
-    raise Terminated()
+def _in_finalizer(frame: FrameType | None) -> bool:
+    """Whether the interrupted code runs inside a ``__del__`` (a multiprocessing connection or
+    pool being collected, say): Python prints an exception raised there and goes on."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def interrupt(signum: int, frame: FrameType | None) -> None:
+    """The handler of Ctrl-C and SIGTERM during a command: raise KeyboardInterrupt (SIGINT) or
+    :class:`Terminated` where the command is.  Inside a finalizer, where the exception would be
+    printed and ignored (and the command would run on), the signal is sent again 10 ms later
+    instead, until the finalizer has returned and the exception lands in the command.  (From a
+    thread: ``os.kill`` runs the handler of a signal to its own process at once, here again.)"""
+    if _in_finalizer(frame):
+        resend = threading.Timer(RESEND_SECONDS, os.kill, (os.getpid(), signum))
+        resend.daemon = True
+        resend.start()
+        return
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt
 
 
 def interruption(exc: KeyboardInterrupt) -> tuple[str, int]:
@@ -79,7 +103,7 @@ def guard_cli(main: Callable[P, int]) -> Callable[P, int]:
             print(f"fifteen: warning: {one_line(str(message))}", file=sys.stderr)
 
         handles_term = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGTERM, _terminated) if handles_term else None
+        previous = signal.signal(signal.SIGTERM, interrupt) if handles_term else None
         # The program itself (python -m fifteen, the fifteen command: the package set its start-up
         # handler, fifteen/__init__.py): from here a Ctrl-C is caught below, and once the command
         # has ended (its answer printed, or its one line) another one changes nothing.
@@ -89,7 +113,7 @@ def guard_cli(main: Callable[P, int]) -> Callable[P, int]:
             warnings.showwarning = show
             try:
                 if program:
-                    signal.signal(signal.SIGINT, signal.default_int_handler)
+                    signal.signal(signal.SIGINT, interrupt)
                 return main(*args, **kwargs)
             except FifteenError as exc:
                 print(f"fifteen: error: {one_line(str(exc))}", file=sys.stderr)
