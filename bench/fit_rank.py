@@ -61,6 +61,39 @@ def positions(rows: list[list[str]], side: int, skip: int) -> tuple[list[list[in
     return boards, lengths
 
 
+#: The letters of the 24-puzzle's shortest solutions: the direction the tile slides (the blank's
+#: row and column change is the opposite).
+SLIDE = {"U": (1, 0), "D": (-1, 0), "L": (0, 1), "R": (0, -1)}
+#: On 5x5 the finer model is fitted on the positions along the shortest solutions with at least
+#: this many moves left (their distance known exactly); the positions nearer the goal fitted
+#: too made beams longer (bench/anytime.md, *5x5: costs fitted along shortest solutions*).
+PATH_MIN_LEFT = 40
+
+
+def path_positions(rows: list[list[str]], skip: int) -> tuple[list[list[int]], list[float]]:
+    """The 5x5 positions along the shortest solutions of DeepCubeA's positions but the first
+    *skip* (``bench/data/deepcubea-24-solutions.tsv``), with at least :data:`PATH_MIN_LEFT` moves
+    left, and those distances."""
+    start = {r[0]: [int(t) for t in r[2].split()] for r in rows if r[1] == "5x5"}
+    boards, lengths = [], []
+    for line in (ROOT / "bench" / "data" / "deepcubea-24-solutions.tsv").read_text().splitlines():
+        if line.startswith("#") or int(line.split("\t")[0].split("-")[1]) < skip:
+            continue
+        name, moves = line.split("\t")
+        board = start[name]
+        blank = board.index(0)
+        for done, letter in enumerate(moves):
+            if len(moves) - done >= PATH_MIN_LEFT:
+                boards.append(list(board))
+                lengths.append(float(len(moves) - done))
+            dr, dc = SLIDE[letter]
+            square = blank + 5 * dr + dc
+            board[blank], board[square] = board[square], 0
+            blank = square
+        assert board == [*range(1, 25), 0], name
+    return boards, lengths
+
+
 #: The ridge penalty of the finer model (towards the class fit).
 LAMBDA = 10.0
 
@@ -103,7 +136,8 @@ def main() -> None:
     rows = [r for r in rows if r and not r[0].startswith("#")]
     if args.costs:
         side = args.costs
-        boards, lengths = positions(rows, side, 52 if args.skip is None else args.skip)
+        skip = 52 if args.skip is None else args.skip
+        boards, lengths = path_positions(rows, skip) if side == 5 else positions(rows, side, skip)
         costs, lc = fit_costs(side, boards, lengths)
         print(f"{side}x{side}: {len(boards)} positions; LC {lc}; costs:")
         print("{" + ", ".join(f"{k}: {v}" for k, v in costs.items()) + "}")

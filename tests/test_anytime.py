@@ -24,7 +24,7 @@ from fifteen.anytime.windows import Shortener, optimal_between, remove_cycles, r
 from fifteen.board import Goal, tiles_along
 from fifteen.errors import InputError
 from support.bfs import distances
-from support.positions import KT1, SET_2X4, SET_3X3
+from support.positions import KT1, SET_2X4, SET_3X3, korf_taylor
 
 #: Goals of the 3x3 runs: the standard one, blank-first, and one with the blank in the middle (no frame maps it).
 GOALS_3X3 = [None, "blank-first", (1, 2, 3, 4, 0, 5, 6, 7, 8)]
@@ -186,16 +186,16 @@ def test_pinned_first_solutions_of_korf_taylor_1():
     board = Board.parse(KT1)
     T = label_tables(board.shape)
     goal = board.target.tiles
-    assert len(beam_search(T, board.tiles, goal, 256)) == 126
+    assert len(beam_search(T, board.tiles, goal, 256)) == 106
     assert len(beam_search(T, board.tiles, goal, 256, ranked=False)) == 116  # ranked by MD + LC
-    assert len(beam_search(T, board.tiles, goal, 16)) == 182
+    assert len(beam_search(T, board.tiles, goal, 16)) == 158
     assert len(decompose_to(T, board.tiles, goal)) == 206
-    assert len(driver.first_solution(T, board.tiles, goal)) == 126
+    assert len(driver.first_solution(T, board.tiles, goal)) == 106
     # a beam pruned by a length (g + h >= upper) finds only shorter paths: none below the optimum,
-    # and 4x wider than the first beam, shorter than its 126 moves
+    # and 4x wider than the first beam, shorter than its 106 moves
     assert beam_search(T, board.tiles, goal, 256, upper=100) is None
-    assert beam_search(T, board.tiles, goal, 256, upper=126) is None
-    assert len(beam_search(T, board.tiles, goal, 1024, upper=126) or []) == 110
+    assert beam_search(T, board.tiles, goal, 256, upper=106) is None
+    assert len(beam_search(T, board.tiles, goal, 1024, upper=106) or []) == 104
 
 
 def test_a_beam_stalled_near_its_target_keeps_no_position_again(monkeypatch):
@@ -215,29 +215,29 @@ def test_a_beam_stalled_near_its_target_keeps_no_position_again(monkeypatch):
     assert beam_search(T, target, board.tiles, 64) is None
 
 
-def test_pinned_beams_alternate_directions_on_korf_taylor_1():
-    """After the first beam (forwards, 256: 126 moves) the improver's beams go backwards at the same
+def test_pinned_beams_alternate_directions_on_korf_taylor_5():
+    """After the first beam (forwards, 256: 121 moves) the improver's beams go backwards at the same
     width, then forwards at twice it (pruned by the best length); every path offered replays to the goal."""
-    board = Board.parse(KT1)
+    board = Board(Shape(5, 5), next(tiles for ident, tiles, _ in korf_taylor() if ident == 5))
     T = label_tables(board.shape)
     first = driver.first_solution(T, board.tiles, board.target.tiles)
     offered: list[list[int]] = []
     imp = driver.Improver(T, board.tiles, board.target.tiles, first, offered.append, mode="beams")
     for _ in range(5):
         imp.step()
-    assert imp.beams == [(-256, 116), (512, 112), (-512, 108), (1024, None), (-1024, 106)]
-    assert [len(p) for p in offered] == [116, 112, 108, 106] and imp.carried() == {"width": 1024, "backward": False, "windows_only": False}
+    assert len(first) == 121 and imp.beams == [(-256, 117), (512, 109), (-512, None), (1024, 107), (-1024, None)]
+    assert [len(p) for p in offered] == [117, 109, 107] and imp.carried() == {"width": 1024, "backward": False, "windows_only": False}
     assert all(board.solves(tiles_along(board.shape, board.tiles, p)) for p in offered)
 
 
 def test_pinned_window_shortening_of_korf_taylor_1():
-    """400 window searches over the width-256 beam's path: 454,214 nodes, 126 -> 110 moves."""
+    """400 window searches over the decomposition's path: 247,270 nodes, 206 -> 156 moves."""
     board = Board.parse(KT1)
     T = label_tables(board.shape)
-    sh = Shortener(T, board.tiles, beam_search(T, board.tiles, board.target.tiles, 256))
+    sh = Shortener(T, board.tiles, decompose_to(T, board.tiles, board.target.tiles))
     for _ in range(400):
         sh.step()
-    assert (len(sh.squares), sh.nodes, sh.k, sh.node_limit) == (110, 454_214, 40, 320_000)
+    assert (len(sh.squares), sh.nodes, sh.k, sh.node_limit) == (156, 247_270, 40, 320_000)
 
 
 def test_a_shortener_resumes_where_another_stopped():
@@ -248,12 +248,12 @@ def test_a_shortener_resumes_where_another_stopped():
     T = label_tables(board.shape)
     path = beam_search(T, board.tiles, board.target.tiles, 256)
     first = Shortener(T, board.tiles, path)
-    for _ in range(60):  # past the first sweeps: k and the offset have moved
+    for _ in range(60):  # past the first sweeps: the node limit and the offset have moved
         first.step()
     carried = first.carried()
     second = Shortener(T, board.tiles, first.squares)
     second.resume(carried)
-    assert second.carried() == carried == {"k": 27, "node_limit": 20_000, "offset": 17}
+    assert second.carried() == carried == {"k": 12, "node_limit": 80_000, "offset": 38}
     assert second.i == carried["offset"] % (carried["k"] // 2)
     shifted = Shortener(T, board.tiles, path)
     shifted.resume({"offset": 5})

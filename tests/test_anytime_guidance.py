@@ -3,7 +3,10 @@ only, pruning stays MD + LC).  Pinned values and lengths, every path replayed.""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -13,6 +16,7 @@ from fifteen.anytime.reduce import play
 from fifteen.anytime.tables import label_tables, labelled
 from fifteen.board import Board, Shape
 from support import positions
+from support.cli import ROOT
 from support.positions import korf_taylor
 
 FIVE, SIX = Shape(5, 5), Shape(6, 6)
@@ -38,15 +42,47 @@ def walk(shape: Shape, steps: int, seed: int):
 # ------------------------------------------------------------------ the ranking estimate
 
 
-def test_rank_value_is_pinned_on_korf_taylor_1():
-    """MD + LC 80; weighted: interior 16, edge 21, corner 27 sixteenths per square of MD, LC 18."""
+def test_the_class_weights_rank_is_pinned():
+    """Boards without a table (5x6 here): interior 16, edge 21, corner 27 sixteenths per square of
+    MD, LC 18; equal weights give MD + LC itself."""
+    shape = Shape(5, 6)
+    T = label_tables(shape)
+    tiles = Board.random(shape, 1).tiles
+    board, blank = labelled(tiles, shape.goal()), tiles.index(0)
+    h, _ = T.value(board, blank)
+    assert RANK_WEIGHTS == (16, 21, 27, 18) and fitted_costs(5, 6) is None
+    assert (h, rank_value(T, board, blank, h)) == (105, 2078)
+    assert rank_value(T, board, blank, h, (16, 16, 16, 16)) == 16 * h
+    assert rank_tables(T).lc == RANK_WEIGHTS[3]
+
+
+def test_the_5x5_rank_is_its_cost_table_fitted_along_shortest_solutions():
+    """5x5 ranks by costs per distance shape fitted on the positions along DeepCubeA's shortest
+    solutions with at least 40 moves left (bench/fit_rank.py --costs 5): never cheaper farther
+    away, pinned values; Korf and Taylor's #1 ranked so."""
+    costs, lc = RANK_COSTS[5, 5]
+    assert lc == 20 and len(costs) == 45
+    for (kind, a, b), cost in costs.items():
+        assert all(cost >= costs[k] for k in ((kind, a - 1, b), (kind, a, b - 1)) if k in costs)
+    assert [costs[0, 0, d] for d in range(4)] == [0, 10, 18, 44]
+    assert (costs[0, 1, 1], costs[1, 1, 1], costs[2, 1, 1], costs[2, 4, 4]) == (19, 19, 37, 197)
     T = label_tables(FIVE)
     board = labelled(kt(1), FIVE.goal())
     blank = kt(1).index(0)
     h, _ = T.value(board, blank)
-    assert RANK_WEIGHTS == (16, 21, 27, 18)
-    assert (h, rank_value(T, board, blank, h)) == (80, 1577)
-    assert rank_value(T, board, blank, h, (16, 16, 16, 16)) == 16 * h  # equal weights: MD + LC itself
+    assert rank_tables(T).lc == 20 and fitted_costs(5, 5) is RANK_COSTS[5, 5]
+    assert (h, rank_value(T, board, blank, h)) == (80, 1331)
+
+
+@pytest.mark.parametrize("side", [5, 6, 7])
+def test_the_shipped_cost_tables_are_the_fits(side):
+    """bench/fit_rank.py --costs SIDE refits RANK_COSTS[SIDE, SIDE] from the data in bench/data
+    (DeepCubeA's lengths; on 5x5 the positions along its shortest solutions) and says it is the
+    table shipped."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
+    command = [sys.executable, str(ROOT / "bench" / "fit_rank.py"), "--costs", str(side)]
+    fit = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert fit.returncode == 0 and fit.stdout.splitlines()[-1] == "shipped: the same", fit.stdout + fit.stderr
 
 
 def test_the_6x6_rank_is_its_fitted_cost_table():
@@ -63,7 +99,6 @@ def test_the_6x6_rank_is_its_fitted_cost_table():
     assert distance_shape(6, 0, 13) == (2, 1, 2) and distance_shape(6, 14, 0) == (0, 2, 2)
     T6 = label_tables(SIX)
     assert rank_tables(T6).lc == 14 and rank_tables(T6, (16, 16, 16, 16)).lc == 16
-    assert rank_tables(label_tables(FIVE)).lc == RANK_WEIGHTS[3]
     six = positions.scramble(SIX, 400, 3).tiles
     board, blank = labelled(six, SIX.goal()), six.index(0)
     h, _ = T6.value(board, blank)
@@ -91,12 +126,13 @@ def test_the_7x7_rank_is_its_fitted_cost_table():
 def test_boards_past_7x7_rank_by_the_7x7_costs_extended():
     """8x8 to 10x10 (and oblong boards with both sides at least 7) rank by the 7x7's table, a
     shape past it the nearest fitted one plus 16 a square; 6x7 to 6x10 by the 6x6's; boards with
-    a side of 5 or less keep the class weights.  Ranked so, a beam of 128 finds an 8x8 path where one
+    a side of 5 or less keep the class weights (5x5 has its own table).  Ranked so, a beam of 128 finds an 8x8 path where one
     ranked by MD + LC finds none (pinned)."""
     seven = RANK_COSTS[7, 7]
     assert fitted_costs(8, 8) is seven and fitted_costs(10, 10) is seven and fitted_costs(7, 9) is seven
     assert fitted_costs(6, 6) is RANK_COSTS[6, 6] and fitted_costs(6, 7) is RANK_COSTS[6, 6] and fitted_costs(10, 6) is RANK_COSTS[6, 6]
-    assert fitted_costs(5, 5) is None and fitted_costs(5, 10) is None and fitted_costs(4, 6) is None
+    assert fitted_costs(5, 5) is RANK_COSTS[5, 5] and fitted_costs(5, 6) is None and fitted_costs(5, 10) is None
+    assert fitted_costs(4, 6) is None
     T8 = label_tables(Shape(8, 8))
     cost = rank_tables(T8).cost
     assert cost[0 * 64 + 7] == seven[0][2, 0, 6] + 16  # a corner tile seven columns off
@@ -128,7 +164,8 @@ def test_the_beams_incremental_rank_is_the_rank_value(shape):
 
 
 def test_ranked_beams_are_pinned():
-    """Ranked by the weighted estimate against MD + LC: Korf and Taylor's #1 and #2 and a 6x6 scramble."""
+    """Ranked by the fitted costs against MD + LC: Korf and Taylor's #1 and #2 (112 and 119 with the
+    class weights) and a 6x6 scramble."""
     T5, T6 = label_tables(FIVE), label_tables(SIX)
     six = positions.scramble(SIX, 400, 3).tiles
     found = {}
@@ -139,9 +176,9 @@ def test_ranked_beams_are_pinned():
             assert path is not None and play(tiles, path) == list(goal)
             found[name, ranked] = len(path)
     assert found == {
-        ("KT1", True): 112,
+        ("KT1", True): 108,
         ("KT1", False): 122,
-        ("KT2", True): 119,
+        ("KT2", True): 103,
         ("KT2", False): 123,
         ("6x6", True): 166,  # (148 with the class weights; 8 such scrambles: 165.25 against 181.25)
         ("6x6", False): 198,

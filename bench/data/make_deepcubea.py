@@ -1,5 +1,6 @@
 """Write ``bench/data/deepcubea-test.tsv``: DeepCubeA's test positions of the 24-, 35- and
-48-puzzle with DeepCubeA's solution length for each, and the optimal length for the 24-puzzle.
+48-puzzle with DeepCubeA's solution length for each, and the optimal length for the 24-puzzle;
+and ``bench/data/deepcubea-24-solutions.tsv``: those shortest 24-puzzle solutions themselves.
 
 ``python3 bench/data/make_deepcubea.py DIR [--check]`` where DIR is a checkout of
 https://github.com/forestagostinelli/DeepCubeA (MIT licence; read at commit
@@ -28,6 +29,7 @@ import types
 from pathlib import Path
 
 OUT = Path(__file__).with_name("deepcubea-test.tsv")
+SOLUTIONS = Path(__file__).with_name("deepcubea-24-solutions.tsv")
 PUZZLES = ((24, 5), (35, 6), (48, 7))
 #: The letters of the optimal solutions: the direction the tile slides (row, column change of the blank).
 SLIDE = {"U": (1, 0), "D": (-1, 0), "L": (0, 1), "R": (0, -1)}
@@ -36,6 +38,11 @@ HEADER = """\
 # learning and search", Nature Machine Intelligence 1, 356-363, 2019; github.com/forestagostinelli/DeepCubeA, MIT licence,
 # data/puzzleP/test/data_0.pkl and results/puzzleP/output.txt) by bench/data/make_deepcubea.py.
 # id\tboard\ttiles (row-major, 0 = blank; goal 1 .. N-1 then the blank)\tDeepCubeA's length\toptimal length (24-puzzle only)
+"""
+SOLUTIONS_HEADER = """\
+# Shortest solutions of DeepCubeA's 24-puzzle test positions (the positions: deepcubea-test.tsv, D5-i), from its
+# data/puzzle24/test/data_0.pkl (github.com/forestagostinelli/DeepCubeA, MIT licence) by bench/data/make_deepcubea.py.
+# id\tthe solution: a letter per move, the direction the tile slides (U up, D down, L left, R right)
 """
 
 
@@ -73,8 +80,9 @@ def _replay(tiles: list[int], moves: list[str], side: int) -> bool:
     return board == list(range(1, side * side)) + [0]
 
 
-def table(root: Path) -> str:
-    lines = [HEADER]
+def tables(root: Path) -> tuple[str, str]:
+    """The two files' texts: the positions and the 24-puzzle's solutions."""
+    lines, solutions = [HEADER], [SOLUTIONS_HEADER]
     for p, side in PUZZLES:
         data = _load(root / "data" / f"puzzle{p}" / "test" / "data_0.pkl")
         text = (root / "results" / f"puzzle{p}" / "output.txt").read_text()
@@ -91,23 +99,28 @@ def table(root: Path) -> str:
                 if not _replay(tiles, optima[i], side):
                     raise SystemExit(f"puzzle{p} state {i}: the optimal solution does not replay to the goal")
                 opt = str(len(optima[i]))
+                solutions.append(f"D{side}-{i}\t{''.join(optima[i])}\n")
             lines.append(f"D{side}-{i}\t{side}x{side}\t{' '.join(map(str, tiles))}\t{costs[i]}\t{opt}\n")
         n = len(data["states"])
         print(f"puzzle{p}: {n} positions, DeepCubeA's mean {sum(costs.values()) / len(costs):.2f}, mean Manhattan distance {md / n:.1f}")
-    return "".join(lines)
+    return "".join(lines), "".join(solutions)
 
 
 def main() -> int:
     args = [a for a in sys.argv[1:] if a != "--check"]
     if len(args) != 1:
         raise SystemExit(__doc__)
-    text = table(Path(args[0]))
+    files = dict(zip((OUT, SOLUTIONS), tables(Path(args[0])), strict=True))
     if "--check" in sys.argv[1:]:
-        same = OUT.read_text() == text
-        print(f"{OUT.name}: {'matches' if same else 'DIFFERS'}")
+        same = True
+        for path, text in files.items():
+            matches = path.exists() and path.read_text() == text
+            same &= matches
+            print(f"{path.name}: {'matches' if matches else 'DIFFERS'}")
         return 0 if same else 1
-    OUT.write_text(text)
-    print(f"wrote {OUT}")
+    for path, text in files.items():
+        path.write_text(text)
+        print(f"wrote {path}")
     return 0
 
 

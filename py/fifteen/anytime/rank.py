@@ -26,8 +26,16 @@ an edge), plus the linear conflicts (``bench/fit_rank.py --costs 6``).  The fitt
 faster than the distance (an interior tile 1, 2, 3, 4 squares along a line: 4, 12, 24, 56
 sixteenths): a beam ranked by them brings far tiles in first.  Beams of width 1024 found paths
 7.3 % shorter on DeepCubeA's 6x6 positions 28-51 and 7.4 % shorter on uniformly random 6x6
-positions than with the class weights, in less CPU time; on 5x5 the same fit ranked worse (102.17
-against 101.42 on positions 10-33), so 5x5 and the other boards keep the class weights.
+positions than with the class weights, in less CPU time.
+
+**5x5: costs fitted along shortest solutions.**  On 5x5 the same fit on DeepCubeA's positions
+ranked worse than the class weights (102.17 against 101.42 on positions 10-33); fitted instead on
+the positions *along* its positions' shortest solutions (their distances known exactly; 22,318
+positions with at least 40 moves left, ``bench/data/deepcubea-24-solutions.tsv``), it ranks
+better: beams of 1024 found paths 1.072 x the optimum on Korf and Taylor's ten against 1.120, and
+95.67 moves against 100.42 on DeepCubeA's positions 10-33 (optimum 90.33), in the same CPU time
+(``bench/anytime.md``, *5x5: costs fitted along shortest solutions*).  Boards with a side of 5
+and no table keep the class weights.
 
 **7x7 has its own costs** (``bench/fit_rank.py --costs 7``, the same method).  Ranked by them,
 beams on the whole 7x7 no longer wander: a beam of 1024 finds paths on each of DeepCubeA's 7x7
@@ -53,8 +61,58 @@ RANK_WEIGHTS = (16, 21, 27, 18)
 
 #: The finer model where it was fitted and pays, per board ``(rows, cols)``: ``(costs, w_lc)``,
 #: ``costs[distance_shape(...)]`` the cost of a tile in sixteenths (of the class fit's interior
-#: weight per square), relative to the tile at home (``bench/fit_rank.py --costs 6`` and ``--costs 7``).
+#: weight per square), relative to the tile at home (``bench/fit_rank.py --costs 5``, ``6`` and ``7``).
 RANK_COSTS: dict[tuple[int, int], tuple[dict[tuple[int, int, int], int], int]] = {
+    (5, 5): (
+        {
+            (0, 0, 0): 0,
+            (0, 0, 1): 10,
+            (0, 0, 2): 18,
+            (0, 0, 3): 44,
+            (0, 1, 1): 19,
+            (0, 1, 2): 38,
+            (0, 1, 3): 70,
+            (0, 2, 2): 58,
+            (0, 2, 3): 83,
+            (0, 3, 3): 118,
+            (1, 0, 0): 0,
+            (1, 0, 1): 4,
+            (1, 0, 2): 27,
+            (1, 0, 3): 56,
+            (1, 1, 0): 11,
+            (1, 1, 1): 19,
+            (1, 1, 2): 39,
+            (1, 1, 3): 74,
+            (1, 2, 0): 18,
+            (1, 2, 1): 34,
+            (1, 2, 2): 59,
+            (1, 2, 3): 92,
+            (1, 3, 0): 39,
+            (1, 3, 1): 61,
+            (1, 3, 2): 85,
+            (1, 3, 3): 105,
+            (1, 4, 0): 66,
+            (1, 4, 1): 107,
+            (1, 4, 2): 125,
+            (1, 4, 3): 162,
+            (2, 0, 0): 0,
+            (2, 0, 1): 21,
+            (2, 0, 2): 40,
+            (2, 0, 3): 75,
+            (2, 0, 4): 115,
+            (2, 1, 1): 37,
+            (2, 1, 2): 61,
+            (2, 1, 3): 100,
+            (2, 1, 4): 140,
+            (2, 2, 2): 80,
+            (2, 2, 3): 110,
+            (2, 2, 4): 156,
+            (2, 3, 3): 150,
+            (2, 3, 4): 177,
+            (2, 4, 4): 197,
+        },
+        20,
+    ),
     (6, 6): (
         {
             (0, 0, 0): 0,
@@ -230,15 +288,20 @@ RANK_COSTS: dict[tuple[int, int], tuple[dict[tuple[int, int, int], int], int]] =
 #: 1024 ranked so finds paths on 8x8 and 10x10, where one ranked by the class weights finds none
 #: (``bench/anytime.md``, *Past 7x7*); 6x7 to 6x10 take the 6x6's (*Oblong boards*).
 LARGEST_FITTED = 7
+#: The smallest square board whose table is extended to boards without one: the 5x5's is fitted
+#: on positions of 5x5 only (along shortest solutions), and boards with a side of 5 keep the class
+#: weights (5x8 to 5x10 are reduced: :mod:`fifteen.anytime.reduce`).
+SMALLEST_EXTENDED = 6
 
 
 def fitted_costs(rows: int, cols: int) -> tuple[dict[tuple[int, int, int], int], int] | None:
     """The costs per distance shape and the LC weight a *rows* x *cols* board's beams rank by:
-    its own (:data:`RANK_COSTS`), else those of the square board of its shorter side (at most
-    :data:`LARGEST_FITTED`) when it has them; ``None``: the class weights (:data:`RANK_WEIGHTS`)."""
+    its own (:data:`RANK_COSTS`), else those of the square board of its shorter side (from
+    :data:`SMALLEST_EXTENDED` to :data:`LARGEST_FITTED`) when it has them; ``None``: the class
+    weights (:data:`RANK_WEIGHTS`)."""
     own = RANK_COSTS.get((rows, cols))
-    if own is None:
-        side = min(rows, cols, LARGEST_FITTED)
+    side = min(rows, cols, LARGEST_FITTED)
+    if own is None and side >= SMALLEST_EXTENDED:
         own = RANK_COSTS.get((side, side))
     return own
 
