@@ -3,19 +3,20 @@
 //
 //   node bench/anytime_pyodide.mjs [LIMIT]      (seconds of this process's CPU time per instance, default 10)
 //
-// The package (py/fifteen) is copied into Pyodide's file system and the 4x4 databases registered
-// as the page's worker does (pyodide_common.mjs).  For Korf and Taylor's ten 24-puzzle instances
+// The package (py/fifteen) is copied into Pyodide's file system and the 4x4 databases and the
+// 5x5's 5-5-5-5-4 tables registered as the page's worker does (pyodide_common.mjs).  For Korf and Taylor's ten 24-puzzle instances
 // (bench/data/korf-taylor-24.tsv) and seeded random 6x6, 8x8, 10x10 positions (the seeds of
 // bench/anytime.py), one JSON line each: the first solution's length and CPU seconds, the best
 // length at 1, 2, 10, 20, 60 and 120 s (those below the limit) and its length and lower bound at the
 // limit, every answer replayed to the goal in Python.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadAssets, pyodideVersion, root, startPyodide } from "./pyodide_common.mjs";
+import { loadAsset, loadAssets, pyodideVersion, root, startPyodide } from "./pyodide_common.mjs";
 
 const limit = Number(process.argv[2] ?? 10);
 const { pyodide, api } = await startPyodide({ extra: [join(root, "bench/anytime.py")] });
 loadAssets(api, join(root, "static/db"));
+loadAsset(api, "pdb-55554.f15", readFileSync(join(root, "static/db/pdb-55554.f15"))); // the 5x5 prover's tables, as the page loads them for a 5x5
 const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;

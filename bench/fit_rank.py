@@ -1,7 +1,7 @@
 """Fit the beams' ranking estimate (fifteen.anytime.rank) on DeepCubeA's positions.
 
     PYTHONPATH=py python3 bench/fit_rank.py [--boards 5,6,7] [--skip 10]
-    PYTHONPATH=py python3 bench/fit_rank.py --costs 6 [--skip 52]
+    PYTHONPATH=py python3 bench/fit_rank.py --costs 5|6|7 [--skip 52]
 
 
 For each board, least squares of the known lengths (the optimum on 5x5, DeepCubeA's length on
@@ -17,7 +17,10 @@ target square and its rows and columns from it), the linear conflicts and a cons
 fit's prediction, plus a ridge regression (:data:`LAMBDA`, the constant free) of what it leaves,
 over the positions but the first 52 (0-51 are the benchmarks' and the beam comparisons'); in
 sixteenths of the class fit's interior weight, each relative to the tile at home, and made never
-cheaper farther away (rare shapes are noisy); prints the table as the package holds it.
+cheaper farther away (rare shapes are noisy); prints the table as the package holds it.  On
+5x5 (``--costs 5``) the fit is over the positions *along* the shortest solutions of those
+positions (``bench/data/deepcubea-24-solutions.tsv``) with at least :data:`PATH_MIN_LEFT` moves
+left, each at its known distance, instead of over the positions themselves.
 numpy is a bench dependency only.
 """
 
