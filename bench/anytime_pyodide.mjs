@@ -11,12 +11,11 @@
 // limit, every answer replayed to the goal in Python.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadAsset, loadAssets, pyodideVersion, root, startPyodide } from "./pyodide_common.mjs";
+import { loadAssets, pyodideVersion, root, startPyodide } from "./pyodide_common.mjs";
 
 const limit = Number(process.argv[2] ?? 10);
 const { pyodide, api } = await startPyodide({ extra: [join(root, "bench/anytime.py")] });
-loadAssets(api, join(root, "static/db"));
-loadAsset(api, "pdb-55554.f15", readFileSync(join(root, "static/db/pdb-55554.f15"))); // the 5x5 prover's tables, as the page loads them for a 5x5
+loadAssets(api, join(root, "static/db"), ["4x4", "5x5"]); // and the 5x5 prover's tables, as the page loads them for a 5x5
 const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;

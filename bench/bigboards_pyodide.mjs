@@ -14,14 +14,13 @@
 // `bigboards.py --speed`, timed with this process's CPU time.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadAsset, loadAssets, pyodideVersion, root, startPyodide } from "./pyodide_common.mjs";
+import { loadAssets, pyodideVersion, root, startPyodide } from "./pyodide_common.mjs";
 
 const lengths = process.argv[2] === "--lengths";
 const args = process.argv.slice(lengths ? 3 : 2);
 const sides = (args[0] ?? "5,6,7").split(",").map(Number);
 const { pyodide, api } = await startPyodide({ extra: [join(root, "bench/bigboards.py")] });
-loadAssets(api, join(root, "static/db"));
-loadAsset(api, "pdb-55554.f15", readFileSync(join(root, "static/db/pdb-55554.f15")));
+loadAssets(api, join(root, "static/db"), ["4x4", "5x5"]); // and the 5x5 prover's tables, as the page loads them for a 5x5
 // bigboards.py reads its positions from ../bench/data next to its own directory
 pyodide.FS.mkdirTree("/home/bench/data");
 pyodide.FS.writeFile("/home/bench/data/deepcubea-test.tsv", readFileSync(join(root, "bench/data/deepcubea-test.tsv")));

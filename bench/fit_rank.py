@@ -33,7 +33,7 @@ import numpy as np
 
 from fifteen.anytime.rank import RANK_COSTS, RANK_WEIGHTS, distance_shape
 from fifteen.anytime.tables import label_tables, labelled
-from fifteen.board import Shape
+from fifteen.board import Board, Shape
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,9 +64,8 @@ def positions(rows: list[list[str]], side: int, skip: int) -> tuple[list[list[in
     return boards, lengths
 
 
-#: The letters of the 24-puzzle's shortest solutions: the direction the tile slides (the blank's
-#: row and column change is the opposite).
-SLIDE = {"U": (1, 0), "D": (-1, 0), "L": (0, 1), "R": (0, -1)}
+#: DeepCubeA's letters name the direction the tile slides; the package's (Board.tiles_moved), the blank's.
+BLANK_WAY = str.maketrans("UDLR", "DURL")
 #: On 5x5 the finer model is fitted on the positions along the shortest solutions with at least
 #: this many moves left (their distance known exactly); the positions nearer the goal fitted
 #: too made beams longer (bench/anytime.md, *5x5: costs fitted along shortest solutions*).
@@ -77,23 +76,20 @@ def path_positions(rows: list[list[str]], skip: int) -> tuple[list[list[int]], l
     """The 5x5 positions along the shortest solutions of DeepCubeA's positions but the first
     *skip* (``bench/data/deepcubea-24-solutions.tsv``), with at least :data:`PATH_MIN_LEFT` moves
     left, and those distances."""
-    start = {r[0]: [int(t) for t in r[2].split()] for r in rows if r[1] == "5x5"}
+    five = Shape(5, 5)
+    start = {r[0]: Board(five, tuple(int(t) for t in r[2].split())) for r in rows if r[1] == "5x5"}
     boards, lengths = [], []
     for line in (ROOT / "bench" / "data" / "deepcubea-24-solutions.tsv").read_text().splitlines():
         if line.startswith("#") or int(line.split("\t")[0].split("-")[1]) < skip:
             continue
         name, moves = line.split("\t")
         board = start[name]
-        blank = board.index(0)
-        for done, letter in enumerate(moves):
+        for done, tile in enumerate(board.tiles_moved(moves.translate(BLANK_WAY))):
             if len(moves) - done >= PATH_MIN_LEFT:
-                boards.append(list(board))
+                boards.append(list(board.tiles))
                 lengths.append(float(len(moves) - done))
-            dr, dc = SLIDE[letter]
-            square = blank + 5 * dr + dc
-            board[blank], board[square] = board[square], 0
-            blank = square
-        assert board == [*range(1, 25), 0], name
+            board = board.slide(tile)
+        assert board.is_goal(), name
     return boards, lengths
 
 

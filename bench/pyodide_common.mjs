@@ -48,10 +48,10 @@ export async function startPyodide({ pyDir = join(root, "py"), extra = [] } = {}
 }
 
 /** The 4x4 assets of `dbDir`'s manifest that the browser worker loads (not the packs). */
-export function assetFiles(dbDir) {
+export function assetFiles(dbDir, shapes = ["4x4"]) {
   const manifest = JSON.parse(readFileSync(join(dbDir, "manifest.json"), "utf8"));
   return manifest.assets
-    .filter((entry) => (entry.shapes || []).includes("4x4") && entry.browser !== false) // native-only ones are skipped, as in the browser
+    .filter((entry) => (entry.shapes || []).some((s) => shapes.includes(s)) && entry.browser !== false) // native-only ones are skipped, as in the browser
     .map((entry) => entry.file);
 }
 
@@ -63,9 +63,9 @@ export function loadAsset(api, name, bytes) {
   return reply.result;
 }
 
-/** Register the 4x4 databases of `dbDir` (files as in assetFiles); returns their names. */
-export function loadAssets(api, dbDir) {
-  const files = assetFiles(dbDir);
+/** Register the databases of `dbDir` for `shapes` (default the 4x4's; files as in assetFiles); returns their names. */
+export function loadAssets(api, dbDir, shapes = ["4x4"]) {
+  const files = assetFiles(dbDir, shapes);
   for (const file of files) loadAsset(api, file, readFileSync(join(dbDir, file)));
   return files;
 }

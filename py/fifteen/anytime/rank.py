@@ -398,6 +398,7 @@ __all__ = [
     "LARGEST_FITTED",
     "RANK_COSTS",
     "RANK_WEIGHTS",
+    "SMALLEST_EXTENDED",
     "RankTables",
     "distance_shape",
     "fitted_costs",
