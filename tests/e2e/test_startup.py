@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import collections
 import json
+import re
 import threading
 import time
 
@@ -427,6 +428,51 @@ def test_an_unsolvable_share_link_is_refused_at_once(gated):
     assert "can't be solved" in app.page.inner_text("#tiles-error"), app.page.inner_text("#tiles-error")
     assert app.page.input_value("#tiles-input").split() == UNSOLVABLE_KORF_55.split()
     assert app.board_tiles() != [int(t) for t in UNSOLVABLE_KORF_55.split()], "the board keeps a solvable position"
+
+
+# Every text the status line shows, in window.__statuses, and when the page last got a message
+# of the solver's load (progress too), in window.__lastLoading (performance.now()).
+RECORD_STATUSES = """
+window.__statuses = [];
+new MutationObserver(() => {
+  const t = document.querySelector('#status')?.textContent.trim();
+  if (t !== undefined && t !== window.__statuses.at(-1)) window.__statuses.push(t);
+}).observe(document, { childList: true, subtree: true, characterData: true });
+window.__lastLoading = 0;
+const NativeWorker = window.Worker;
+window.Worker = class extends NativeWorker {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (e) => {
+      if (e.data?.type === "loading") window.__lastLoading = performance.now();
+    });
+  }
+};
+"""
+
+
+@pytest.mark.parametrize("gated", [("/pyodide.asm.wasm", "/static/build-info.json")], ids=["runtime and sizes held"], indirect=True)
+def test_the_download_figure_comes_when_the_sizes_come_after_the_runtime_began(gated):
+    """The files' sizes (build-info.json) may come after the load's first steps (a slow answer
+    under load): the status line says what came so far, then its share of the whole as soon as
+    the sizes come, not at the runtime's next message (none comes while its file is held).
+    No share ever passes 100 %."""
+    app, server = gated
+    app.page.add_init_script(RECORD_STATUSES)
+    app.page.goto(app.site.url + "index.html")
+    status = "re => new RegExp(re).test(document.querySelector('#status').textContent.trim())"
+    app.page.wait_for_function(status, arg=r"^Loading the [a-zA-Z ]+… [\d.]+ (B|kB|MB)$", timeout=30_000)
+    # the sizes come once the load is quiet (the runtime's file held): no message of the load
+    # comes after them to give the status line its figure
+    quiet = "() => window.__lastLoading > 0 && performance.now() - window.__lastLoading > 2000"
+    app.page.wait_for_function(quiet, timeout=30_000)
+    assert re.fullmatch(r"Loading the [a-zA-Z ]+… [\d.]+ (B|kB|MB)", app.page.evaluate("() => window.__statuses.at(-1)"))
+    server.release("/static/build-info.json")
+    app.page.wait_for_function(status, arg=DOWNLOAD_STATUS, timeout=30_000)
+    assert app.state() == "loading"
+    statuses = app.page.evaluate("() => window.__statuses")
+    shares = [int(m) for t in statuses for m in re.findall(r"\((\d+) %\)", t)]
+    assert shares and max(shares) <= 100, statuses
 
 
 def test_a_page_opened_on_another_size_gets_the_7_7_1_when_it_turns_to_4x4(fresh):

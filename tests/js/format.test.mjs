@@ -9,6 +9,7 @@ import {
   formatRange,
   shorten,
   lowerBoundText,
+  downloadFigure,
   formatBytes,
   formatCount,
   formatPackSize,
@@ -50,6 +51,16 @@ describe("formatting", () => {
     for (const [b, t] of cases) assert.equal(formatBytes(b), t, String(b));
     assert.equal(formatPackSize(52.4 * MB), "52 MB");
     assert.equal(formatPackSize(4096), "4 kB");
+  });
+
+  test("the status line's download figure", () => {
+    assert.equal(downloadFigure([]), "");
+    assert.equal(downloadFigure([{ loaded: 0, bytes: 0 }]), "");
+    assert.equal(downloadFigure([{ loaded: 4.2 * MB, bytes: 13.5 * MB }, { loaded: 0, bytes: 1.4 * MB }]), " 4.2 MB of 14.9 MB (28 %)");
+    // a step's loaded bytes past its size count as its size
+    assert.equal(downloadFigure([{ loaded: 2 * MB, bytes: MB }, { loaded: 0, bytes: MB }]), " 1.0 MB of 2.0 MB (50 %)");
+    // a step begun with no size yet (build-info.json not read): what came so far, never "3.2 MB of 647 kB (493 %)"
+    assert.equal(downloadFigure([{ loaded: 2.55 * MB, bytes: 0 }, { loaded: 647e3, bytes: 647e3 }]), " 3.2 MB");
   });
 
   test("a pack's memory: table + download (+ the xz dictionary), rounded up", () => {

@@ -1,6 +1,6 @@
 // Start-up and the solver's life: the pool of solver workers (solver/pool.js) and its
 // handlers, the Loading card (each step's size and seconds, the timing line, html[data-ready-
-// seconds] and html[data-phases]) and the status line's download figure (MB and %), the
+// seconds] and html[data-phases]) and the status line's download figure (format.js downloadFigure), the
 // Workers menu, this build's file list (static/build-info.json: download sizes, the service
 // worker's version), offline support (offline.js: the service worker registered while the
 // runtime starts, the precache once the solver is ready), the workers' background work
@@ -14,7 +14,7 @@ import { SolverClient } from "../solver/client.js";
 import { PAGE_BYTES, bytesPerWorker } from "../solver/memory.js";
 import { pageControlled, startedWorkerAt } from "../solver/start.js";
 import { ErrorType, LoadState, Stage, warmUpParams } from "../solver/protocol.js";
-import { formatBytes, formatSeconds, phasesText } from "../model/format.js";
+import { downloadFigure, formatSeconds, phasesText } from "../model/format.js";
 import { prefs } from "../model/share.js";
 import { registerOffline, precacheAll, serviceWorkerControls } from "./offline.js";
 import { PoolView } from "../view/pool-view.js";
@@ -66,7 +66,7 @@ export class Startup {
 
   // ---------------------------------------------------------------- the solver's handlers
   loading(msg) {
-    const { model, view, run } = this.hooks;
+    const { view } = this.hooks;
     if (msg.later) {
       // after READY: a database deferred to then or asked for, the background work (main.js)
       if (Number.isFinite(msg.heap_bytes)) this.heapReported(msg.heap_bytes);
@@ -79,37 +79,46 @@ export class Startup {
       const p = this.phases;
       p[msg.stage] = msg.stage === Stage.DATABASES ? (p[msg.stage] || 0) + msg.seconds : msg.seconds;
     }
-    const downloaded = this.downloaded(msg);
-    if (!model.ready && !model.job && msg.state !== LoadState.DONE && model.status.state === "loading") {
-      run([model.setStatus("loading", `Loading the ${STAGE_WHAT[msg.stage]}…${downloaded}`)]);
-    }
+    this.countDownload(msg);
+    if (msg.state !== LoadState.DONE) this.showLoading(msg.stage);
   }
 
-  /**
-   * The first load's downloads so far, counting `msg` (a LOADING message): " 4.2 MB of 14.9 MB
-   * (28 %)" for the status line, "" when nothing is downloaded (a start served by the service
-   * worker) or the sizes are unknown.
-   */
-  downloaded(msg) {
-    if (!this.firstReady || this.cachedStart) return "";
+  /** The status line while the first load runs: its step (`stage`) and the download figure. */
+  showLoading(stage) {
+    const { model, run } = this.hooks;
+    this.loadingStage = stage;
+    if (model.ready || model.job || model.status.state !== "loading") return;
+    run([model.setStatus("loading", `Loading the ${STAGE_WHAT[stage]}…${this.downloaded()}`)]);
+  }
+
+  /** Counts `msg` (a LOADING message) in the first load's downloads. */
+  countDownload(msg) {
+    if (!this.firstReady || this.cachedStart) return;
     const key = msg.stage === Stage.DATABASES ? `db:${msg.label}` : msg.stage;
-    const step = this.downloads.get(key) || { loaded: 0, bytes: 0 };
+    const step = this.downloads.get(key) || { loaded: 0, bytes: 0, done: false };
     if (!msg.cached && !msg.snapshot && !msg.missing) {
-      step.bytes = msg.bytes || step.bytes || this.stageSizes()[msg.stage] || 0;
+      step.bytes = msg.bytes || step.bytes;
       if (Number.isFinite(msg.loaded)) step.loaded = Math.max(step.loaded, msg.loaded);
-      if (msg.state === LoadState.DONE) step.loaded = step.bytes;
+      if (msg.state === LoadState.DONE) step.done = true;
       this.downloads.set(key, step);
     } else if (msg.cached) {
       this.downloads.delete(key);
     }
-    let loaded = 0;
-    let bytes = 0;
-    for (const s of this.downloads.values()) {
-      bytes += s.bytes;
-      loaded += Math.min(s.loaded, s.bytes || s.loaded);
-    }
-    if (!bytes) return "";
-    return ` ${formatBytes(loaded)} of ${formatBytes(bytes)} (${Math.floor((100 * loaded) / bytes)} %)`;
+  }
+
+  /**
+   * The first load's downloads so far for the status line (format.js downloadFigure): a step's
+   * size is its messages', else build-info's for its stage (which may come after the step began);
+   * "" when nothing is downloaded (a start served by the service worker).
+   */
+  downloaded() {
+    if (!this.firstReady || this.cachedStart) return "";
+    const sizes = this.stageSizes();
+    const steps = [...this.downloads].map(([key, s]) => {
+      const bytes = s.bytes || sizes[key] || 0;
+      return { bytes, loaded: s.done && bytes ? bytes : s.loaded };
+    });
+    return downloadFigure(steps);
   }
 
   warning(msg) {
@@ -298,7 +307,9 @@ export class Startup {
     if (this.buildInfo) view.buildDownload(this.buildInfo, { cached: this.cachedStart });
     // the solver package downloads while the runtime starts (its LOADING comes after): counted from now
     const solverBytes = this.stageSizes()[Stage.SOLVER];
-    if (solverBytes && !this.cachedStart && !this.downloads.has(Stage.SOLVER)) this.downloads.set(Stage.SOLVER, { loaded: 0, bytes: solverBytes });
+    if (solverBytes && !this.cachedStart && !this.downloads.has(Stage.SOLVER)) this.downloads.set(Stage.SOLVER, { loaded: 0, bytes: solverBytes, done: false });
+    // the sizes may come after the load's first steps: their figure now, not at the next message
+    if (this.loadingStage !== undefined) this.showLoading(this.loadingStage);
     // The service worker now, while the runtime starts (it caches nothing on install): it
     // serves the page from the moment the solver is ready, offline too (goOffline).
     this.registered = registerOffline(this.buildInfo, { onUpdate: () => view.toast("A new version was installed: reload the page to use it.", 8000) });

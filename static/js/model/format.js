@@ -39,6 +39,25 @@ export function formatBytes(b) {
   return `${(b / 1e9).toFixed(2)} GB`;
 }
 
+/**
+ * The status line's download figure from the first load's steps, each {loaded, bytes} (bytes 0
+ * while its size is not known): " 4.2 MB of 14.9 MB (28 %)"; only " 3.2 MB" while a step that
+ * has begun has no size (a share of a partial total would pass 100 %); "" before any is known.
+ */
+export function downloadFigure(steps) {
+  let loaded = 0;
+  let bytes = 0;
+  let unsized = false;
+  for (const s of steps) {
+    if (!s.bytes && s.loaded > 0) unsized = true;
+    bytes += s.bytes;
+    loaded += s.bytes ? Math.min(s.loaded, s.bytes) : s.loaded;
+  }
+  if (unsized) return ` ${formatBytes(loaded)}`;
+  if (!bytes) return "";
+  return ` ${formatBytes(loaded)} of ${formatBytes(bytes)} (${Math.floor((100 * loaded) / bytes)} %)`;
+}
+
 const MB = 1e6;
 
 /** A pack's size: whole megabytes from 1 MB on. */
