@@ -46,11 +46,12 @@ def test_the_metadata_is_complete(built_package):
     assert meta.get_payload() == (ROOT / "README.md").read_text()  # the README is the long description
     classifiers = meta.get_all("Classifier")
     assert "Programming Language :: Python :: 3.11" in classifiers and "Topic :: Games/Entertainment :: Puzzle Games" in classifiers
-    assert meta.get_all("Provides-Extra") == ["build", "cluster"]
+    assert meta.get_all("Provides-Extra") == ["build", "cluster", "fast"]
     assert meta.get_all("Requires-Dist") == [
         "numba>=0.60; extra == 'build'",
         "numpy>=1.26; extra == 'build'",
         "dask[distributed]>=2024.1; extra == 'cluster'",
+        "numpy>=1.26; extra == 'fast'",
     ]
 
 

@@ -21,6 +21,14 @@ from fifteen.anytime.rank import RANK_WEIGHTS, rank_tables, rank_value
 from fifteen.anytime.tables import LabelTables, labelled
 from fifteen.search.slices import Steps, due, resumable
 
+try:  # the same beam with its layers as numpy arrays, natively (Pyodide has no numpy)
+    from fifteen.anytime import vector_beam as _vector_beam
+except ImportError:
+    _vector_beam = None  # type: ignore[assignment]
+#: The module that runs wide beams when numpy is there (:mod:`fifteen.anytime.vector_beam`: the
+#: same paths, faster), else None; the pure loop below runs the others.
+VECTOR = _vector_beam
+
 #: The rank's weights that make it MD + LC itself (``ranked=False``).
 PLAIN_WEIGHTS = (1, 1, 1, 1)
 #: A beam's duplicate detection looks this many layers back.
@@ -58,6 +66,10 @@ def beam_search(
     it stopped (:func:`fifteen.search.slices.resumable`; a layer's sort is not cut).
     """
     key = ("beam", T, tuple(start), tuple(target), width, check, upper, dup_layers, max_states, max_depth, ranked)
+    if VECTOR is not None and VECTOR.applies(T, width):
+        weights = RANK_WEIGHTS if ranked else PLAIN_WEIGHTS
+        args = (T, start, target, width, check, upper, dup_layers, max_states, max_depth, weights, STALL_LAYERS, ENDGAME_H)
+        return resumable(key, lambda: VECTOR.vector_beam_steps(*args))
     return resumable(key, lambda: _beam_steps(T, start, target, width, check, upper, dup_layers, max_states, max_depth, ranked))
 
 
