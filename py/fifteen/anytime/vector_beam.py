@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import repeat
 from typing import Any, cast
 
 import numpy as np
@@ -23,6 +24,8 @@ from fifteen.anytime.rank import rank_tables, rank_value
 from fifteen.anytime.tables import LabelTables, labelled
 from fifteen.search.slices import Steps, due
 
+#: ``seen``'s answer for a position never kept.
+NEVER = -(1 << 62)
 #: Narrower beams run the pure Python loop (a layer's arrays cost more than they save).
 MIN_WIDTH = 256
 
@@ -147,39 +150,42 @@ def vector_beam_steps(
         order = np.argsort(rank, kind="stable")  # ties: the parent's index, then the move's
         if due():
             yield
-        # kept in that order: not a position kept in the last `horizon` layers, at most `width`
-        kept: list[int] = []
-        keep = kept.append
-        done = 0
-        while len(kept) < width and done < len(order):
-            chunk = order[done : done + width - len(kept) + (width >> 2)]
+        # kept in that order: not a position kept in the last `horizon` layers (nor twice in this
+        # one), at most `width`; a chunk of candidates at a time, each looked up in `seen` at once
+        picks: list[np.ndarray] = []
+        count = done = 0
+        while count < width and done < len(order):
+            chunk = order[done : done + width - count + (width >> 2)]
             done += len(chunk)
-            children = boards[par[chunk]]
+            cpar, cs = par[chunk], s[chunk]
+            children = boards[cpar]
             rows = np.arange(len(chunk))
-            cs = s[chunk]
-            children[rows, blanks[par[chunk]]] = children[rows, cs]
+            children[rows, blanks[cpar]] = children[rows, cs]
             children[rows, cs] = blank_label
-            chs = h[chunk].tolist()
-            positions = cast("list[bytes]", children.view(void).ravel().tolist())  # (void rows: bytes)
-            for q, ckey in enumerate(positions):
-                old = seen.get(ckey)
-                if old is not None and g - old <= horizon:
-                    continue
-                if chs[q] == 0:
-                    path = [int(cs[q])]
-                    jj = int(par[chunk[q]])
-                    for d in range(len(parents) - 1, -1, -1):
-                        path.append(int(moved[d][jj]))
-                        jj = int(parents[d][jj])
-                    path.reverse()
-                    return path
-                seen[ckey] = g
-                keep(int(chunk[q]))
-                if len(kept) >= width:
-                    break
-        if not kept:
+            view = children.view(void).ravel()
+            positions = cast("list[bytes]", view.tolist())  # (void rows: bytes)
+            olds = np.fromiter(map(seen.get, positions, repeat(NEVER)), np.int64, len(chunk))
+            first = dict(zip(reversed(positions), range(len(chunk) - 1, -1, -1)))  # the first of equal children
+            fresh = np.zeros(len(chunk), bool)
+            fresh[np.fromiter(first.values(), np.intp, len(first))] = True
+            fresh &= (olds == NEVER) | (g - olds > horizon)
+            accepted = np.nonzero(fresh)[0][: width - count]
+            found = np.nonzero(h[chunk[accepted]] == 0)[0]
+            if len(found):
+                q = accepted[found[0]]
+                path = [int(cs[q])]
+                jj = int(cpar[q])
+                for d in range(len(parents) - 1, -1, -1):
+                    path.append(int(moved[d][jj]))
+                    jj = int(parents[d][jj])
+                path.reverse()
+                return path
+            seen.update(zip(cast("list[bytes]", view[accepted].tolist()), repeat(g)))
+            picks.append(chunk[accepted])
+            count += len(accepted)
+        if not count:
             return None
-        pick = np.array(kept, np.intp)
+        pick = np.concatenate(picks)
         pp, pk, pst, ps, pmt = par[pick], k[pick], st[pick], s[pick], mt[pick]
         nb = boards[pp]
         rows = np.arange(len(pick))
@@ -200,8 +206,8 @@ def vector_beam_steps(
         if len(seen) > max_states:
             return None
         boards, blanks, states, hs, codes, ranks = nb, ps, NEXT[pst, pk], nh, nc, rank[pick]
-        parents.append(pp)
-        moved.append(ps)
+        parents.append(pp.astype(np.int32))  # the path records: 5 bytes a node, as the pure beam's
+        moved.append(ps.astype(np.uint8))
         if due():
             yield
     return None
