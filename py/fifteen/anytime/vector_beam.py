@@ -165,7 +165,7 @@ def vector_beam_steps(
             view = children.view(void).ravel()
             positions = cast("list[bytes]", view.tolist())  # (void rows: bytes)
             olds = np.fromiter(map(seen.get, positions, repeat(NEVER)), np.int64, len(chunk))
-            first = dict(zip(reversed(positions), range(len(chunk) - 1, -1, -1)))  # the first of equal children
+            first = dict(zip(reversed(positions), range(len(chunk) - 1, -1, -1), strict=True))  # the first of equal children
             fresh = np.zeros(len(chunk), bool)
             fresh[np.fromiter(first.values(), np.intp, len(first))] = True
             fresh &= (olds == NEVER) | (g - olds > horizon)
