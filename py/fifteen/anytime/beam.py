@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Callable, Sequence
+from types import ModuleType
 
 from fifteen.anytime.rank import RANK_WEIGHTS, rank_tables, rank_value
 from fifteen.anytime.tables import LabelTables, labelled
@@ -27,7 +28,7 @@ except ImportError:
     _vector_beam = None  # type: ignore[assignment]
 #: The module that runs wide beams when numpy is there (:mod:`fifteen.anytime.vector_beam`: the
 #: same paths, faster), else None; the pure loop below runs the others.
-VECTOR = _vector_beam
+VECTOR: ModuleType | None = _vector_beam
 
 #: The rank's weights that make it MD + LC itself (``ranked=False``).
 PLAIN_WEIGHTS = (1, 1, 1, 1)
