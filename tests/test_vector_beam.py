@@ -27,10 +27,10 @@ def pure(T, start, target, width, **kw):
         beam.VECTOR = saved
 
 
-def vector(T, start, target, width, upper=None, max_states=beam.BEAM_MAX_STATES, ranked=True, stall_layers=beam.STALL_LAYERS):
+def vector(T, start, target, width, upper=None, dup_layers=beam.DUP_LAYERS, max_states=beam.BEAM_MAX_STATES, ranked=True, stall=beam.STALL_LAYERS):
     """The numpy beam, whatever the width."""
     weights = RANK_WEIGHTS if ranked else beam.PLAIN_WEIGHTS
-    args = (upper, beam.DUP_LAYERS, max_states, None, weights, stall_layers, beam.ENDGAME_H)
+    args = (upper, dup_layers, max_states, None, weights, stall, beam.ENDGAME_H)
     return drive(vector_beam.vector_beam_steps(T, start, target, width, None, *args))
 
 
@@ -64,6 +64,9 @@ CASES = [
     (Shape(6, 6), 4, 1024, {"upper": 236}, 235),
     (Shape(7, 7), 5, 256, {}, 378),
     (Shape(5, 7), 2, 256, {}, 226),
+    # narrow beams come back to positions kept `dup_layers` layers before (kept again only past that)
+    (Shape(5, 5), 1, 16, {"dup_layers": 12}, 228),
+    (Shape(6, 6), 4, 64, {}, 555),
 ]
 
 
@@ -104,7 +107,7 @@ def test_the_numpy_beams_endgame_is_the_pure_beams():
     assert back == pure(T, target, board.tiles, 16)
     assert back is not None and len(back) == 475
     assert board.solves(tiles_along(shape, board.tiles, reverse_path(target, back)))
-    assert vector(T, target, board.tiles, 16, stall_layers=10**9) is None
+    assert vector(T, target, board.tiles, 16, stall=10**9) is None
 
 
 def test_the_numpy_beam_gives_up_past_max_states_as_the_pure_beam():
