@@ -27,7 +27,9 @@ def pure(T, start, target, width, **kw):
         beam.VECTOR = saved
 
 
-def vector(T, start, target, width, upper=None, dup_layers=beam.DUP_LAYERS, max_states=beam.BEAM_MAX_STATES, ranked=True, stall=beam.STALL_LAYERS):
+def vector(
+    T, start, target, width, upper=None, dup_layers=beam.DUP_LAYERS, max_states=beam.BEAM_MAX_STATES, ranked=True, stall=beam.STALL_LAYERS
+):
     """The numpy beam, whatever the width."""
     weights = RANK_WEIGHTS if ranked else beam.PLAIN_WEIGHTS
     args = (upper, dup_layers, max_states, None, weights, stall, beam.ENDGAME_H)
