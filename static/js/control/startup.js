@@ -43,7 +43,8 @@ export class Startup {
     this.poolView = new PoolView();
     this.cores = globalThis.navigator?.hardwareConcurrency || 1;
     this.heapBytes = 0; // the largest wasm memory a worker reported (solver/memory.js)
-    this.downloads = new Map(); // the first load's downloads: step -> {loaded, bytes} (the status line's figure)
+    this.downloads = new Map(); // the first load's downloads: step -> {loaded, bytes, done} (the status line's figure)
+    this.loadingStage = undefined; // the load's step the status line names (a Stage)
     this.registered = null; // the service worker's registration under way (offline.js)
     this.client = new SolverPool(
       {
