@@ -47,7 +47,7 @@ export async function startPyodide({ pyDir = join(root, "py"), extra = [] } = {}
   return { pyodide, api, loadSeconds };
 }
 
-/** The 4x4 assets of `dbDir`'s manifest that the browser worker loads (not the packs). */
+/** The assets of `dbDir`'s manifest for `shapes` (default the 4x4's) that the browser worker loads (not the packs). */
 export function assetFiles(dbDir, shapes = ["4x4"]) {
   const manifest = JSON.parse(readFileSync(join(dbDir, "manifest.json"), "utf8"));
   return manifest.assets

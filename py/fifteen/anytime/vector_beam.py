@@ -153,6 +153,7 @@ def vector_beam_steps(
         # kept in that order: not a position kept in the last `horizon` layers (nor twice in this
         # one), at most `width`; a chunk of candidates at a time, each looked up in `seen` at once
         picks: list[np.ndarray] = []
+        kept_boards: list[np.ndarray] = []
         count = done = 0
         while count < width and done < len(order):
             chunk = order[done : done + width - count + (width >> 2)]
@@ -182,15 +183,14 @@ def vector_beam_steps(
                 return path
             seen.update(zip(cast("list[bytes]", view[accepted].tolist()), repeat(g)))
             picks.append(chunk[accepted])
+            kept_boards.append(children[accepted])
             count += len(accepted)
         if not count:
             return None
         pick = np.concatenate(picks)
         pp, pk, pst, ps, pmt = par[pick], k[pick], st[pick], s[pick], mt[pick]
-        nb = boards[pp]
+        nb = np.concatenate(kept_boards)
         rows = np.arange(len(pick))
-        nb[rows, blanks[pp]] = nb[rows, ps]
-        nb[rows, ps] = blank_label
         nc = codes[pp]
         nc[rows, L1[pst, pk]] += d1[pmt]
         nc[rows, L2[pst, pk]] += d2[pmt]
