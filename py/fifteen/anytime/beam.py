@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from fifteen.anytime.rank import RANK_WEIGHTS, rank_tables, rank_value
-from fifteen.anytime.tables import LabelTables, labelled
+from fifteen.anytime.tables import LabelTables, labelled, traced_path
 from fifteen.search.slices import Steps, due, resumable
 
 try:  # the same beam with its layers as numpy arrays, natively (Pyodide has no numpy)
@@ -170,13 +170,7 @@ def _beam_steps(
                 c1, c2 = cd[l1], cd[l2]
                 h = hs[i] + mdd[mt] + lt[c1 + d1[mt]] - lt[c1] + lt[c2 + d2[mt]] - lt[c2]
                 if h == 0:
-                    path = [s]
-                    jj = i
-                    for d in range(len(parents) - 1, -1, -1):
-                        path.append(moved[d][jj])
-                        jj = parents[d][jj]
-                    path.reverse()
-                    return path
+                    return traced_path(parents, moved, s, i)
                 seen[ckey] = g
                 nc = list(codes[i])
                 nc[l1] += d1[mt]

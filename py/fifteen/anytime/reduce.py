@@ -38,7 +38,7 @@ from functools import cache
 
 from fifteen.anytime.decompose import blank_walk
 from fifteen.anytime.rank import fitted_costs, shape_between, shape_cost
-from fifteen.anytime.tables import labelled
+from fifteen.anytime.tables import labelled, traced_path
 from fifteen.board import Shape, neighbours
 from fifteen.search.slices import Steps, due, resumable
 
@@ -201,13 +201,7 @@ def _stage_steps(
                 continue
             m = mds[i] - md[code * n + s] + md[code * n + b]
             if m == 0:
-                path = [s]
-                jj = i
-                for d in range(len(parents) - 1, -1, -1):
-                    path.append(moved[d][jj])
-                    jj = parents[d][jj]
-                path.reverse()
-                return path
+                return traced_path(parents, moved, s, i)
             seen.add(pkey)
             pos = poss[i]
             if code in index:

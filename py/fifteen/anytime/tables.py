@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 from fifteen.board import Shape, neighbours
 from fifteen.bounds.manhattan import LINE_TABLE_MAX, LineExtras, line_table
@@ -157,10 +158,23 @@ class LabelTables:
         return self.md[a * self.n + b]
 
 
+def traced_path(parents: Sequence[Any], moved: Sequence[Any], square: int, parent: int) -> list[int]:
+    """The blank's squares from a beam's start to a position found from its last layer's *parent*
+    (an index) by the blank going to *square*.  A beam records, for each layer, each kept
+    position's parent (its index in the layer before: *parents*) and the blank's square
+    (*moved*)."""
+    path = [square]
+    for d in range(len(parents) - 1, -1, -1):
+        path.append(int(moved[d][parent]))
+        parent = int(parents[d][parent])
+    path.reverse()
+    return path
+
+
 @cache
 def label_tables(shape: Shape) -> LabelTables:
     """The (cached) :class:`LabelTables` of *shape*."""
     return LabelTables(shape)
 
 
-__all__ = ["LabelTables", "label_tables", "labelled"]
+__all__ = ["LabelTables", "label_tables", "labelled", "traced_path"]

@@ -21,7 +21,7 @@ from typing import Any, cast
 import numpy as np
 
 from fifteen.anytime.rank import rank_tables, rank_value
-from fifteen.anytime.tables import LabelTables, labelled
+from fifteen.anytime.tables import LabelTables, labelled, traced_path
 from fifteen.search.slices import Steps, due
 
 #: ``seen``'s answer for a position never kept.
@@ -174,13 +174,7 @@ def vector_beam_steps(
             found = np.nonzero(h[chunk[accepted]] == 0)[0]
             if len(found):
                 q = accepted[found[0]]
-                path = [int(cs[q])]
-                jj = int(cpar[q])
-                for d in range(len(parents) - 1, -1, -1):
-                    path.append(int(moved[d][jj]))
-                    jj = int(parents[d][jj])
-                path.reverse()
-                return path
+                return traced_path(parents, moved, int(cs[q]), int(cpar[q]))
             seen.update(zip(cast("list[bytes]", view[accepted].tolist()), repeat(g)))
             picks.append(chunk[accepted])
             kept_boards.append(children[accepted])
