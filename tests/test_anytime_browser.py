@@ -166,13 +166,13 @@ def test_result_replays_and_says_how_good():
 @pytest.mark.parametrize("tiles", [[1, 2, 3, 0], [1, 2, 3, 4, 5, 6, 7, 8, 0]])
 def test_an_improver_at_the_goal_is_done_with_a_bounded_width(tiles):
     """An empty path (the position is the goal): the improver's beam width stops doubling at the
-    memory cap (it once doubled until the JSON encoder refused a 4,300-digit number), and the next
-    call takes what it carried."""
+    memory cap (it once doubled until the JSON encoder refused a 4,300-digit number; then at 2^24,
+    the path records' cap for a path of one move), and the next call takes what it carried."""
     r = call("anytime_improve", {"tiles": tiles, "path": []})
     assert r["path"] == [] and r["done"] and r["carried"]["windows_only"]
-    assert r["carried"]["width"] == 1 << 24  # the first doubling whose beam would pass 20,000,000 nodes (one move long)
+    assert r["carried"]["width"] == 1 << 16  # the last width before 131,072, whose 31 layers pass the beam's state limit
     again = call("anytime_improve", {"tiles": tiles, "path": [], "carried": r["carried"]})
-    assert again["done"] and again["carried"]["width"] == 1 << 24
+    assert again["done"] and again["carried"]["width"] == 1 << 16
 
 
 def test_a_provers_time_limit_covers_its_set_up(monkeypatch):

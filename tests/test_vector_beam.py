@@ -92,10 +92,12 @@ def test_wide_beams_on_boards_of_up_to_7_squares_a_side_run_in_numpy(monkeypatch
     calls = []
     real = vector_beam.vector_beam_steps
     monkeypatch.setattr(vector_beam, "vector_beam_steps", lambda *a: calls.append(a[3]) or real(*a))
-    for shape, width in [(Shape(7, 7), 256), (Shape(7, 7), 255), (Shape(8, 8), 256), (Shape(4, 7), 512)]:
+    beams = [(Shape(7, 7), 256, 2), (Shape(7, 7), 255, 2), (Shape(8, 8), 256, 2), (Shape(4, 7), 512, 2), (Shape(4, 7), 1024, 65534)]
+    for shape, width, depth in beams:
         board = Board.random(shape, 1)
-        beam.beam_search(label_tables(shape), board.tiles, list(shape.goal()), width, max_depth=2)
-    assert calls == [256, 512]
+        beam.beam_search(label_tables(shape), board.tiles, list(shape.goal()), width, max_depth=depth)
+    assert calls == [256, 512]  # (not the beam of 65,534 layers: its table holds fewer)
+    assert vector_beam.MAX_LAYERS == 65534
 
 
 def test_the_numpy_beams_endgame_is_the_pure_beams():
@@ -120,3 +122,61 @@ def test_the_numpy_beam_gives_up_past_max_states_as_the_pure_beam():
     assert len(vector(T, board.tiles, target, 512, max_states=20_000) or []) == 176
     assert pure(T, board.tiles, target, 512, max_states=8_000) is None
     assert vector(T, board.tiles, target, 512, max_states=8_000) is None
+
+
+def test_the_seen_table_answers_as_a_dict_of_the_layers():
+    """Batches of hashes put with their layers (some again, with a later layer), looked up, and
+    the old layers forgotten: the table answers as a dict would, through its growth."""
+    rng = np.random.default_rng(5)
+    pool = rng.integers(-(1 << 63), (1 << 63) - 1, size=6000, dtype=np.int64)
+    pool[:64] = pool[:64] & ~((1 << 40) - 1) | 0x1234 << 16  # (one slot for the 64: probes past it)
+    table, truth = vector_beam.SeenTable(256), {}
+    for layer in range(1, 41):
+        batch = np.unique(rng.choice(pool, 300))
+        table.put(batch, np.full(len(batch), layer, np.int64))
+        truth.update(dict.fromkeys((int(x) & vector_beam._HIGH for x in batch), layer))
+        if layer % 10 == 0:
+            table.forget(layer - 5)
+            truth = {k: v for k, v in truth.items() if v > layer - 5}
+        looked = table.get(pool)
+        assert looked.tolist() == [truth.get(int(x) & vector_beam._HIGH, vector_beam.NEVER) for x in pool]
+        assert table.count == len(truth)
+    assert table.mask + 1 == 8192  # grown from 1024 slots (at most half used)
+
+
+@pytest.mark.parametrize("spread", [3, 40, 5000])
+def test_first_of_equal_finds_each_values_first_index(spread):
+    rng = np.random.default_rng(spread)
+    values = rng.integers(-(1 << 63), (1 << 63) - 1, size=spread, dtype=np.int64)
+    keys = values[rng.integers(0, spread, size=20000)]
+    keys[:50] = (keys[:50] & ((1 << 58) - 1)) | (np.arange(50, dtype=np.int64) << 58)  # only the top bits differ: sorted
+    expected = np.sort(np.unique(keys, return_index=True)[1])
+    assert vector_beam.first_of_equal(keys).tolist() == expected.tolist()
+    assert vector_beam.first_of_equal(keys[:0]).tolist() == []
+
+
+def test_beams_in_numpy_may_keep_twice_the_path_records(monkeypatch):
+    """The improver runs a beam while width x best length stays within beam_max_nodes: 40 M path
+    records for a beam in numpy (its duplicates cost 8 bytes a position), 20 M for the pure loop."""
+    from fifteen.anytime import driver
+
+    seven, eight = label_tables(Shape(7, 7)), label_tables(Shape(8, 8))
+    assert driver.beam_max_nodes(seven, 65536) == 40_000_000  # (7x7's 65,536 x 306 runs)
+    assert driver.beam_max_nodes(seven, 128) == driver.beam_max_nodes(eight, 65536) == 20_000_000
+    assert driver.beam_fits(seven, 65536, 610) and not driver.beam_fits(seven, 65536, 611)
+    assert not driver.beam_fits(seven, 131072, 100)  # (31 layers of it pass the beam's 3 M positions)
+    monkeypatch.setattr(beam, "VECTOR", None)
+    assert driver.beam_max_nodes(seven, 65536) == 20_000_000
+    assert driver.beam_fits(seven, 65536, 305) and not driver.beam_fits(seven, 65536, 306)
+
+
+def test_a_layer_of_more_children_than_the_packed_sort_holds_sorts_stably(monkeypatch):
+    """Past 2^24 children a layer is sorted by a stable argsort instead of rank and index packed
+    in one word: the same path (forced here by a 4-bit index)."""
+    shape, width = Shape(6, 6), 512
+    board, T = Board.random(shape, 3), label_tables(shape)
+    packed = vector(T, board.tiles, list(shape.goal()), width)
+    monkeypatch.setattr(vector_beam, "_INDEX_BITS", 4)
+    monkeypatch.setattr(vector_beam, "_INDEX", 15)
+    assert vector(T, board.tiles, list(shape.goal()), width) == packed
+    assert len(packed) == 176

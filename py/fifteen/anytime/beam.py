@@ -67,11 +67,18 @@ def beam_search(
     it stopped (:func:`fifteen.search.slices.resumable`; a layer's sort is not cut).
     """
     key = ("beam", T, tuple(start), tuple(target), width, check, upper, dup_layers, max_states, max_depth, ranked)
-    if VECTOR is not None and VECTOR.applies(T, width):
+    vector = VECTOR
+    if vector is not None and runs_in_numpy(T, width, max_depth if max_depth is not None else upper):
         weights = RANK_WEIGHTS if ranked else PLAIN_WEIGHTS
         args = (T, start, target, width, check, upper, dup_layers, max_states, max_depth, weights, STALL_LAYERS, ENDGAME_H)
-        return resumable(key, lambda: VECTOR.vector_beam_steps(*args))
+        return resumable(key, lambda: vector.vector_beam_steps(*args))
     return resumable(key, lambda: _beam_steps(T, start, target, width, check, upper, dup_layers, max_states, max_depth, ranked))
+
+
+def runs_in_numpy(T: LabelTables, width: int, depth: int | None = None) -> bool:
+    """True when a beam of *width* on *T*'s board (to *depth* layers) runs in numpy
+    (:data:`VECTOR`), not in the pure loop."""
+    return VECTOR is not None and VECTOR.applies(T, width, depth)
 
 
 #: Parents (or sorted children) between two looks at the time slice's clock.
@@ -208,4 +215,4 @@ def _beam_steps(
     return None
 
 
-__all__ = ["BEAM_MAX_STATES", "DUP_LAYERS", "ENDGAME_H", "STALL_LAYERS", "beam_search"]
+__all__ = ["BEAM_MAX_STATES", "DUP_LAYERS", "ENDGAME_H", "STALL_LAYERS", "beam_search", "runs_in_numpy"]

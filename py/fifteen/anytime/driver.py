@@ -13,7 +13,7 @@
    costs (:func:`fifteen.anytime.rank.fitted_costs`: every board whose shorter side is 6 or
    more); on the others a stage beam first places the first row and column, and the smaller
    board left is improved as a board of its own (:mod:`fifteen.anytime.reduce`); once no wider
-   beam fits in memory (:data:`BEAM_MAX_NODES`), windows only.
+   beam fits in memory (:func:`beam_fits`), windows only.
 3. **Lower bound.**  The package's IDA* (:func:`fifteen.search.ida.ida_star`) with the board's
    strongest bound (``auto``: the pattern databases on 4x4 and 5x5, MD + LC past 5x5), searching in
    the goal's frame (:mod:`fifteen.frame`), is the *prover*: the root's bound raised to the
@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fifteen.anytime.beam import DUP_LAYERS, beam_search
+from fifteen.anytime.beam import BEAM_MAX_STATES, DUP_LAYERS, beam_search, runs_in_numpy
 from fifteen.anytime.decompose import decompose_to
 from fifteen.anytime.rank import fitted_costs
 from fifteen.anytime.reduce import STAGE_WIDTH, blank_walk, lift, play, stage_beam, stage_squares, sub_position, sub_shape
@@ -62,6 +62,10 @@ FIRST_BEAM_MAX_SQUARES = 25
 BEAM_MAX_SQUARES = 36
 #: A beam is run only while width x (best length) stays below this (its path records, 5 bytes each).
 BEAM_MAX_NODES = 20_000_000
+#: The same for a beam that runs in numpy (:mod:`fifteen.anytime.vector_beam`, natively): its
+#: duplicates take 8 bytes a position where the pure beam's take about 120 (bench/anytime.md,
+#: *Memory*), so twice the path records fit in about the same memory.
+VECTOR_BEAM_MAX_NODES = 40_000_000
 #: After a beam, window shortening may take this many times the beam's time before the next beam.
 POLISH_RATIO = 1.0
 #: Window shortening's settings (:class:`fifteen.anytime.windows.Shortener`), MD + LC windows (longer
@@ -214,6 +218,21 @@ class AnytimeResult:
         return out
 
 
+def beam_max_nodes(T: LabelTables, width: int) -> int:
+    """The most path records (width x best length) a beam of *width* on *T*'s board may keep:
+    :data:`VECTOR_BEAM_MAX_NODES` when it runs in numpy, else :data:`BEAM_MAX_NODES`."""
+    return VECTOR_BEAM_MAX_NODES if runs_in_numpy(T, width) else BEAM_MAX_NODES
+
+
+def beam_fits(T: LabelTables, width: int, length: int) -> bool:
+    """True when the improver runs a beam of *width* on *T*'s board whose best path has *length*
+    moves: its path records within :func:`beam_max_nodes`, and its positions of ``2 x DUP_LAYERS
+    - 1`` layers (those it looks duplicates up in between two prunings) within the beam's state
+    limit (:data:`~fifteen.anytime.beam.BEAM_MAX_STATES`; a wider beam gives up after about 23
+    layers: 131,072 on 6x6 and 7x7, bench/anytime.md)."""
+    return width * max(1, length) <= beam_max_nodes(T, width) and width * (2 * DUP_LAYERS - 1) <= BEAM_MAX_STATES
+
+
 def first_solution(
     T: LabelTables, tiles: Sequence[int], target: Sequence[int], check: Callable[[], None] | None = None, beam_width: int | None = None
 ) -> list[int]:
@@ -236,7 +255,7 @@ class Improver:
     ``g + h < best``; backwards, from the target, at the last width, then forwards at twice it,
     and so on), polish what it finds, and so on; past 6x6 (but on boards whose beams rank by
     fitted costs: a shorter side of 6 or more) a reduction first (:meth:`step`); windows only
-    once no wider beam fits in memory (:data:`BEAM_MAX_NODES`) or on the boards of more than
+    once no wider beam fits in memory (:func:`beam_fits`) or on the boards of more than
     :data:`BEAM_MAX_SQUARES` squares that are not reduced and have no fitted costs.
     ``"windows"``: window shortening only; ``"beams"``: beams only.  *offer(squares)* receives every shorter path; ``done`` is set when
     nothing is left to try.
@@ -388,7 +407,7 @@ class Improver:
             return
         backward = self.backward
         width = self.width if backward else self.width * 2
-        if width * max(1, len(self.best)) > BEAM_MAX_NODES:  # (an empty path, at the goal, bounds it too)
+        if not beam_fits(self.T, width, len(self.best)):  # (an empty path, at the goal, is bounded as one of a move)
             self.windows_only = True  # no wider beam: polish to the end
             if sh is None or sh.exhausted:
                 self.done = True
@@ -624,6 +643,8 @@ __all__ = [
     "STOPS",
     "anytime_solve",
     "anytime_solve_steps",
+    "beam_fits",
+    "beam_max_nodes",
     "check_time_limit",
     "first_solution",
 ]

@@ -2,10 +2,12 @@
 
 The same search, layer for layer: a layer's children are generated and ranked as arrays, sorted by
 the same keys (the rank, then the parent and its move in the order of ``LabelTables.succ``), and kept
-in that order with the same duplicate detection (a dict of the positions kept, as bytes) and the
-same endgame, so it returns the very path of the pure Python beam, several times faster on wide
-beams (``bench/anytime.md``, *The beam's layers in numpy*).  Pyodide has no numpy: the page runs
-the pure beam.  :func:`fifteen.anytime.beam.beam_search` uses this one when numpy can be imported,
+in that order with the same duplicate detection and the same endgame, so it returns the very path
+of the pure Python beam, several times faster on wide beams (``bench/anytime.md``, *The beam's
+layers in numpy*).  Where the pure beam keeps a dict of the positions kept (as bytes), this one
+keeps their 64-bit Zobrist hashes, updated per move, in a :class:`SeenTable`, and finds the first
+of equal children of a layer by :func:`first_of_equal`: no Python object per position.  Pyodide
+has no numpy: the page runs the pure beam.  :func:`fifteen.anytime.beam.beam_search` uses this one when numpy can be imported,
 the shape's line table is a table (rows and columns of at most
 :data:`~fifteen.bounds.manhattan.LINE_TABLE_MAX`) and the width is at least :data:`MIN_WIDTH`.
 """
@@ -15,8 +17,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache
-from itertools import repeat
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -34,9 +35,10 @@ MIN_WIDTH = 256
 MAX_LINE = 7
 
 
-def applies(T: LabelTables, width: int) -> bool:
-    """True when this beam serves *T*'s shape at *width*."""
-    return width >= MIN_WIDTH and max(T.rows, T.cols) <= MAX_LINE
+def applies(T: LabelTables, width: int, depth: int | None = None) -> bool:
+    """True when this beam serves *T*'s shape at *width*, to *depth* layers (its :class:`SeenTable`
+    holds layers below :data:`MAX_LAYERS`; ``None``: the default, ``4 * h0 + 4 * N``, is)."""
+    return width >= MIN_WIDTH and max(T.rows, T.cols) <= MAX_LINE and (depth is None or depth < MAX_LAYERS)
 
 
 @cache
@@ -89,6 +91,115 @@ def _arrays(T: LabelTables, weights: tuple[int, int, int, int]) -> dict[str, Any
     }
 
 
+@cache
+def _zobrist(n: int) -> np.ndarray:
+    """``zobrist[square, label]``: random 64-bit words whose exclusive or over a position's squares
+    is its hash (seeded: the same beam, the same hashes)."""
+    return np.random.default_rng(n).integers(-(1 << 63), (1 << 63) - 1, size=(n, n), dtype=np.int64)
+
+
+#: A :class:`SeenTable` entry: the hash's high bits, and below them the layer + 1 (0: empty).
+LAYER_BITS = 16
+_LOW = (1 << LAYER_BITS) - 1
+_HIGH = ~_LOW
+#: A beam of more layers runs the pure loop (its layers do not fit in a :class:`SeenTable` entry).
+MAX_LAYERS = _LOW - 1
+#: Rounds of :func:`first_of_equal` before it sorts what is left.
+FIRST_ROUNDS = 6
+#: A layer's children are sorted as ``rank << _INDEX_BITS | index`` while they are this few.
+_INDEX_BITS = 24
+_INDEX = (1 << _INDEX_BITS) - 1
+
+
+class SeenTable:
+    """The positions a beam kept, by hash, with the layer each was kept in: an open-addressing
+    table (linear probing) of int64 entries, each a hash's top 48 bits and the layer + 1 below
+    them (0: an empty slot; layers below 65,535), whose lookups and inserts take a batch of hashes.
+
+    It stands for the pure beam's dict of positions (as bytes): two positions that agree in those
+    48 bits and meet in a probe would count as one (a child dropped as a duplicate: the path found
+    is still a path); a beam makes a few million probes, each wrong with a chance of 2^-48.
+    """
+
+    def __init__(self, width: int) -> None:
+        self._make(max(1024, 4 * width))
+
+    def _make(self, size: int) -> None:
+        cap = 1 << (size - 1).bit_length()
+        self.mask = cap - 1
+        self.entries = np.zeros(cap, np.int64)
+        self.count = 0
+
+    def get(self, hashes: np.ndarray) -> np.ndarray:
+        """The layer each of *hashes* was kept in (:data:`NEVER`: not kept)."""
+        out = np.full(len(hashes), NEVER, np.int64)
+        todo = np.arange(len(hashes))
+        high = hashes & _HIGH
+        slot = (hashes >> LAYER_BITS) & self.mask
+        while len(todo):
+            entry = self.entries[slot]
+            used = entry != 0
+            hit = used & ((entry & _HIGH) == high)
+            out[todo[hit]] = (entry[hit] & _LOW) - 1
+            on = used & ~hit
+            todo, high, slot = todo[on], high[on], (slot[on] + 1) & self.mask
+        return out
+
+    def put(self, hashes: np.ndarray, layers: np.ndarray) -> None:
+        """Record each of *hashes* (distinct) as kept in the layer beside it."""
+        if 2 * (self.count + len(hashes)) > self.mask + 1:
+            old = self.entries[self.entries != 0]
+            self._make(2 * (self.count + len(hashes)) + 1)  # (a power of two: at most half used)
+            self.put(old & _HIGH, (old & _LOW) - 1)
+        new = (hashes & _HIGH) | (layers + 1)
+        slot = (hashes >> LAYER_BITS) & self.mask
+        while len(new):
+            entry = self.entries[slot]
+            empty = entry == 0
+            same = ~empty & ((entry & _HIGH) == (new & _HIGH))
+            self.entries[slot[same]] = new[same]
+            free = np.nonzero(empty)[0]
+            self.entries[slot[free]] = new[free]  # (of hashes after one empty slot, the last written holds it)
+            won = free[self.entries[slot[free]] == new[free]]
+            self.count += len(won)
+            moved_on = ~empty & ~same  # (a hash that lost an empty slot tries it again: taken now)
+            done = same
+            done[won] = True
+            slot = np.where(moved_on, (slot + 1) & self.mask, slot)
+            new, slot = new[~done], slot[~done]
+
+    def forget(self, layer: int) -> None:
+        """Drop the positions kept in *layer* or before."""
+        old = self.entries[(self.entries & _LOW) > layer + 1]
+        self._make(self.mask + 1)
+        self.put(old & _HIGH, (old & _LOW) - 1)
+
+
+def first_of_equal(keys: np.ndarray) -> np.ndarray:
+    """The indices (ascending) of the first occurrence of each value of *keys* (int64 hashes):
+    each scattered into a scratch table by some of its bits, the smallest index kept per slot; the
+    values whose slot another value holds try other bits (about one in eight a round), and after
+    :data:`FIRST_ROUNDS` rounds a sort settles what is left."""
+    index = np.arange(len(keys))
+    firsts: list[np.ndarray] = [index[:0]]
+    bits = max(10, (4 * len(keys)).bit_length())
+    scratch = np.empty(1 << bits, np.intp)
+    for shift in range(0, FIRST_ROUNDS * 6, 6):
+        if not len(index):
+            break
+        slot = (keys[index] >> shift) & ((1 << bits) - 1)
+        scratch[slot[::-1]] = index[::-1]  # (the last written holds a slot: the smallest index)
+        holder = scratch[slot]
+        mine = holder == index
+        firsts.append(index[mine])
+        index = index[~mine & (keys[holder] != keys[index])]  # not a copy of the holder: again
+    else:
+        firsts.append(index[np.unique(keys[index], return_index=True)[1]])
+    out = np.concatenate(firsts)
+    out.sort()
+    return out
+
+
 def vector_beam_steps(
     T: LabelTables,
     start: Sequence[int],
@@ -112,15 +223,19 @@ def vector_beam_steps(
     if h0 == 0:
         return []
     A = _arrays(T, weights)
-    S, M, NEXT, L1, L2, L3, VALID = A["s"], A["m"], A["next"], A["l1"], A["l2"], A["l3"], A["valid"]
+    S, M, NEXT, L1, L2, L3 = (A[name].ravel() for name in ("s", "m", "next", "l1", "l2", "l3"))  # [state * 4 + k]
+    VALID = A["valid"]
     mdd, d1, d2, d3, lt, rmdd, wlc = A["mdd"], A["d1"], A["d2"], A["d3"], A["lt"], A["rmdd"], A["wlc"]
+    zobrist = _zobrist(n)
     boards = np.array([board], np.uint8)
     blanks = np.array([blank], np.intp)
     states = np.array([T.start_state(blank)], np.intp)
     hs = np.array([h0], np.int64)
     codes = np.array([codes0], np.int64)
     ranks = np.array([rank_value(T, board, blank, h0, weights)], np.int64)
-    seen: dict[bytes, int] = {bytes(board): 0}  # position -> the layer it was kept in
+    keys = np.bitwise_xor.reduce(zobrist[np.arange(n), board]).reshape(1)  # the positions' hashes
+    seen = SeenTable(width)  # position (its hash) -> the layer it was kept in
+    seen.put(keys, np.zeros(1, np.int64))
     horizon = dup_layers or sys.maxsize
     parents: list[np.ndarray] = []
     moved: list[np.ndarray] = []
@@ -129,7 +244,8 @@ def vector_beam_steps(
     low, low_at = h0, 0  # the smallest MD + LC of a layer so far, and its layer
     if max_depth is None:
         max_depth = upper if upper is not None else 4 * h0 + 4 * n
-    void = np.dtype((np.void, n))
+    if max_depth >= MAX_LAYERS:
+        raise ValueError(f"a numpy beam runs fewer than {MAX_LAYERS} layers")
     while len(hs) and g < max_depth:
         if check is not None:
             check()
@@ -137,58 +253,50 @@ def vector_beam_steps(
         room = limit - g  # a child's h must stay below this (g + h < upper)
         # the children, parent by parent and move by move (the pure beam's order)
         par, k = np.nonzero(VALID[states])
-        st = states[par]
-        s = S[st, k]
-        mt = M[st, k] + boards[par, s]
-        c1 = codes[par, L1[st, k]]
-        c2 = codes[par, L2[st, k]]
+        mv = states[par] * 4 + k  # the move's row in the flattened successor tables
+        s = S[mv]
+        mt = M[mv] + boards[par, s]
+        c1 = codes[par, L1[mv]]
+        c2 = codes[par, L2[mv]]
         dm = mdd[mt]
         h = hs[par] + dm + lt[c1 + d1[mt]] - lt[c1] + lt[c2 + d2[mt]] - lt[c2]
         fit = np.nonzero(h < room)[0]
-        par, k, st, s, mt, h, dm = par[fit], k[fit], st[fit], s[fit], mt[fit], h[fit], dm[fit]
-        rank = ranks[par] - wlc * hs[par] + rmdd[mt] + wlc * (h - dm)
-        order = np.argsort(rank, kind="stable")  # ties: the parent's index, then the move's
+        fpar, fmt, fh = par[fit], mt[fit], h[fit]
+        rank = ranks[fpar] - wlc * hs[fpar] + rmdd[fmt] + wlc * (fh - dm[fit])
+        if len(rank) <= _INDEX:  # ties: the parent's index, then the move's (the rank and the index in one word)
+            order = np.sort(rank << _INDEX_BITS | np.arange(len(rank))) & _INDEX
+        else:
+            order = np.argsort(rank, kind="stable")
         if due():
             yield
-        # kept in that order: not a position kept in the last `horizon` layers (nor twice in this
-        # one), at most `width`; a chunk of candidates at a time, each looked up in `seen` at once
-        picks: list[np.ndarray] = []
-        kept_boards: list[np.ndarray] = []
-        count = done = 0
-        while count < width and done < len(order):
-            chunk = order[done : done + width - count + (width >> 2)]
-            done += len(chunk)
-            cpar, cs = par[chunk], s[chunk]
-            children = boards[cpar]
-            rows = np.arange(len(chunk))
-            children[rows, blanks[cpar]] = children[rows, cs]
-            children[rows, cs] = blank_label
-            view = children.view(void).ravel()
-            positions = cast("list[bytes]", view.tolist())  # (void rows: bytes)
-            olds = np.fromiter(map(seen.get, positions, repeat(NEVER)), np.int64, len(chunk))
-            first = dict(zip(reversed(positions), range(len(chunk) - 1, -1, -1), strict=True))  # the first of equal children
-            fresh = np.zeros(len(chunk), bool)
-            fresh[np.fromiter(first.values(), np.intp, len(first))] = True
-            fresh &= (olds == NEVER) | (g - olds > horizon)
-            accepted = np.nonzero(fresh)[0][: width - count]
-            found = np.nonzero(h[chunk[accepted]] == 0)[0]
-            if len(found):
-                q = accepted[found[0]]
-                return traced_path(parents, moved, int(cs[q]), int(cpar[q]))
-            seen.update(zip(cast("list[bytes]", view[accepted].tolist()), repeat(g)))
-            picks.append(chunk[accepted])
-            kept_boards.append(children[accepted])
-            count += len(accepted)
+        # kept in that order: the first of equal children, not a position kept in the last
+        # `horizon` layers, at most `width`
+        sel = fit[order]
+        par, mv, s, mt, h, rank = par[sel], mv[sel], s[sel], mt[sel], h[sel], rank[order]
+        b, t = blanks[par], mt % n
+        ck = keys[par] ^ zobrist[b, blank_label] ^ zobrist[s, t] ^ zobrist[b, t] ^ zobrist[s, blank_label]
+        first = first_of_equal(ck)
+        olds = seen.get(ck[first])
+        first = first[(olds == NEVER) | (g - olds > horizon)]
+        pick = first[:width]
+        found = np.nonzero(h[pick] == 0)[0]
+        if len(found):
+            q = pick[found[0]]
+            return traced_path(parents, moved, int(s[q]), int(par[q]))
+        count = len(pick)
         if not count:
             return None
-        pick = np.concatenate(picks)
-        pp, pk, pst, ps, pmt = par[pick], k[pick], st[pick], s[pick], mt[pick]
-        nb = np.concatenate(kept_boards)
-        rows = np.arange(len(pick))
+        pp, pmv, ps, pmt = par[pick], mv[pick], s[pick], mt[pick]
+        nkeys = ck[pick]
+        seen.put(nkeys, np.full(count, g, np.int64))
+        rows = np.arange(count)
+        nb = boards[pp]
+        nb[rows, blanks[pp]] = nb[rows, ps]
+        nb[rows, ps] = blank_label
         nc = codes[pp]
-        nc[rows, L1[pst, pk]] += d1[pmt]
-        nc[rows, L2[pst, pk]] += d2[pmt]
-        nc[rows, L3[pst, pk]] += d3[pmt]
+        nc[rows, L1[pmv]] += d1[pmt]
+        nc[rows, L2[pmv]] += d2[pmt]
+        nc[rows, L3[pmv]] += d3[pmt]
         nh = h[pick]
         least = int(nh.min())
         if least < low:
@@ -196,10 +304,10 @@ def vector_beam_steps(
         elif g - low_at >= stall_layers and least <= endgame_h and dup_layers:
             horizon, dup_layers = sys.maxsize, 0  # stalled near the target: no position kept again
         if dup_layers and g % dup_layers == 0:
-            seen = {key: v for key, v in seen.items() if g - v < dup_layers}
-        if len(seen) > max_states:
+            seen.forget(g - dup_layers)
+        if seen.count > max_states:
             return None
-        boards, blanks, states, hs, codes, ranks = nb, ps, NEXT[pst, pk], nh, nc, rank[pick]
+        boards, blanks, states, hs, codes, ranks, keys = nb, ps, NEXT[pmv], nh, nc, rank[pick], nkeys
         parents.append(pp.astype(np.int32))  # the path records: 5 bytes a node, as the pure beam's
         moved.append(ps.astype(np.uint8))
         if due():
@@ -207,4 +315,4 @@ def vector_beam_steps(
     return None
 
 
-__all__ = ["MAX_LINE", "MIN_WIDTH", "applies", "line_values", "vector_beam_steps"]
+__all__ = ["MAX_LAYERS", "MAX_LINE", "MIN_WIDTH", "SeenTable", "applies", "first_of_equal", "line_values", "vector_beam_steps"]
