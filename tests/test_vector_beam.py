@@ -11,7 +11,7 @@ import pytest
 
 from fifteen.anytime import beam, vector_beam
 from fifteen.anytime.rank import RANK_WEIGHTS
-from fifteen.anytime.tables import label_tables
+from fifteen.anytime.tables import label_tables, labelled
 from fifteen.anytime.windows import reverse_path
 from fifteen.board import Board, Shape, tiles_along
 from fifteen.bounds.manhattan import LineExtras, line_table
@@ -180,3 +180,23 @@ def test_a_layer_of_more_children_than_the_packed_sort_holds_sorts_stably(monkey
     monkeypatch.setattr(vector_beam, "_INDEX", 15)
     assert vector(T, board.tiles, list(shape.goal()), width) == packed
     assert len(packed) == 176
+
+
+def test_a_moves_hash_change_is_the_hash_of_the_position_it_makes():
+    """A position's hash (the exclusive or of zobrist[square, label]) changes by
+    move_hashes[m * N + t] when the tile t makes move m: checked along a random walk on 5x7."""
+    shape = Shape(5, 7)
+    T, rng = label_tables(shape), random.Random(3)
+    board = labelled(Board.random(shape, 2).tiles, list(shape.goal()))
+    blank_label = board[list(Board.random(shape, 2).tiles).index(0)]
+    z, changes = vector_beam.zobrist(T.n), vector_beam.move_hashes(T, blank_label)
+    assert changes.shape == (len(T.move_squares) * T.n,)
+
+    def hashed(b):
+        return int(np.bitwise_xor.reduce(z[np.arange(T.n), b]))
+
+    for _ in range(200):
+        m, (frm, to) = rng.choice([(m, ms) for m, ms in enumerate(T.move_squares) if board[ms[0]] == blank_label])
+        before, t = hashed(board), board[to]
+        board[frm], board[to] = t, blank_label
+        assert hashed(board) == before ^ int(changes[m * T.n + t])

@@ -5,7 +5,7 @@ the same keys (the rank, then the parent and its move in the order of ``LabelTab
 in that order with the same duplicate detection and the same endgame, so it returns the very path
 of the pure Python beam, several times faster on wide beams (``bench/anytime.md``, *The beam's
 layers in numpy*).  Where the pure beam keeps a dict of the positions kept (as bytes), this one
-keeps their 64-bit Zobrist hashes, updated per move, in a :class:`SeenTable`, and finds the first
+keeps their 64-bit Zobrist hashes (:func:`zobrist`), updated per move, in a :class:`SeenTable`, and finds the first
 of equal children of a layer by :func:`first_of_equal`: no Python object per position.  Pyodide
 has no numpy: the page runs the pure beam.  :func:`fifteen.anytime.beam.beam_search` uses this one when numpy can be imported,
 the shape's line table is a table (rows and columns of at most
@@ -92,10 +92,18 @@ def _arrays(T: LabelTables, weights: tuple[int, int, int, int]) -> dict[str, Any
 
 
 @cache
-def _zobrist(n: int) -> np.ndarray:
+def zobrist(n: int) -> np.ndarray:
     """``zobrist[square, label]``: random 64-bit words whose exclusive or over a position's squares
     is its hash (seeded: the same beam, the same hashes)."""
     return np.random.default_rng(n).integers(-(1 << 63), (1 << 63) - 1, size=(n, n), dtype=np.int64)
+
+
+def move_hashes(T: LabelTables, blank_label: int) -> np.ndarray:
+    """``move_hashes[m * N + t]``: what a position's hash changes by when the tile *t* makes move
+    *m* (as ``T.mdd``), the blank being named *blank_label*."""
+    z = zobrist(T.n)
+    b, s = np.array(T.move_squares, np.intp).T  # the blank goes from b to s, the tile from s to b
+    return (z[b, blank_label, None] ^ z[s, :] ^ z[b, :] ^ z[s, blank_label, None]).ravel()
 
 
 #: A :class:`SeenTable` entry: the hash's high bits, and below them the layer + 1 (0: empty).
@@ -226,14 +234,14 @@ def vector_beam_steps(
     S, M, NEXT, L1, L2, L3 = (A[name].ravel() for name in ("s", "m", "next", "l1", "l2", "l3"))  # [state * 4 + k]
     VALID = A["valid"]
     mdd, d1, d2, d3, lt, rmdd, wlc = A["mdd"], A["d1"], A["d2"], A["d3"], A["lt"], A["rmdd"], A["wlc"]
-    zobrist = _zobrist(n)
+    zmove = move_hashes(T, blank_label)  # a position's hash changes by zmove[mt]
     boards = np.array([board], np.uint8)
     blanks = np.array([blank], np.intp)
     states = np.array([T.start_state(blank)], np.intp)
     hs = np.array([h0], np.int64)
     codes = np.array([codes0], np.int64)
     ranks = np.array([rank_value(T, board, blank, h0, weights)], np.int64)
-    keys = np.bitwise_xor.reduce(zobrist[np.arange(n), board]).reshape(1)  # the positions' hashes
+    keys = np.bitwise_xor.reduce(zobrist(n)[np.arange(n), board]).reshape(1)  # the positions' hashes
     seen = SeenTable(width)  # position (its hash) -> the layer it was kept in
     seen.put(keys, np.zeros(1, np.int64))
     horizon = dup_layers or sys.maxsize
@@ -273,8 +281,7 @@ def vector_beam_steps(
         # `horizon` layers, at most `width`
         sel = fit[order]
         par, mv, s, mt, h, rank = par[sel], mv[sel], s[sel], mt[sel], h[sel], rank[order]
-        b, t = blanks[par], mt % n
-        ck = keys[par] ^ zobrist[b, blank_label] ^ zobrist[s, t] ^ zobrist[b, t] ^ zobrist[s, blank_label]
+        ck = keys[par] ^ zmove[mt]
         first = first_of_equal(ck)
         olds = seen.get(ck[first])
         first = first[(olds == NEVER) | (g - olds > horizon)]
@@ -315,4 +322,15 @@ def vector_beam_steps(
     return None
 
 
-__all__ = ["MAX_LAYERS", "MAX_LINE", "MIN_WIDTH", "SeenTable", "applies", "first_of_equal", "line_values", "vector_beam_steps"]
+__all__ = [
+    "MAX_LAYERS",
+    "MAX_LINE",
+    "MIN_WIDTH",
+    "SeenTable",
+    "applies",
+    "first_of_equal",
+    "line_values",
+    "move_hashes",
+    "vector_beam_steps",
+    "zobrist",
+]
