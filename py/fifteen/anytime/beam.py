@@ -67,18 +67,25 @@ def beam_search(
     it stopped (:func:`fifteen.search.slices.resumable`; a layer's sort is not cut).
     """
     key = ("beam", T, tuple(start), tuple(target), width, check, upper, dup_layers, max_states, max_depth, ranked)
-    vector = VECTOR
-    if vector is not None and runs_in_numpy(T, width, max_depth if max_depth is not None else upper):
+    vector = numpy_beam(T, width, max_depth if max_depth is not None else upper)
+    if vector is not None:
         weights = RANK_WEIGHTS if ranked else PLAIN_WEIGHTS
         args = (T, start, target, width, check, upper, dup_layers, max_states, max_depth, weights, STALL_LAYERS, ENDGAME_H)
         return resumable(key, lambda: vector.vector_beam_steps(*args))
     return resumable(key, lambda: _beam_steps(T, start, target, width, check, upper, dup_layers, max_states, max_depth, ranked))
 
 
-def runs_in_numpy(T: LabelTables, width: int, depth: int | None = None) -> bool:
-    """True when a beam of *width* on *T*'s board (to *depth* layers) runs in numpy
-    (:data:`VECTOR`), not in the pure loop."""
-    return VECTOR is not None and VECTOR.applies(T, width, depth)
+def numpy_beam(T: LabelTables, width: int, depth: int | None = None) -> ModuleType | None:
+    """:data:`VECTOR` when a beam of *width* on *T*'s board (to *depth* layers) runs in numpy,
+    None when it runs in the pure loop."""
+    return VECTOR if VECTOR is not None and VECTOR.applies(T, width, depth) else None
+
+
+def widest_beam(dup_layers: int = DUP_LAYERS, max_states: int = BEAM_MAX_STATES) -> int:
+    """The widest beam that keeps within *max_states* positions: between two prunings (every
+    *dup_layers* layers) a beam looks duplicates up among up to ``2 x dup_layers - 1`` layers of
+    kept positions, and a wider one gives up there (131,072 on 6x6 and 7x7, after about 23 layers)."""
+    return max_states // (2 * dup_layers - 1)
 
 
 #: Parents (or sorted children) between two looks at the time slice's clock.
@@ -215,4 +222,4 @@ def _beam_steps(
     return None
 
 
-__all__ = ["BEAM_MAX_STATES", "DUP_LAYERS", "ENDGAME_H", "STALL_LAYERS", "beam_search", "runs_in_numpy"]
+__all__ = ["BEAM_MAX_STATES", "DUP_LAYERS", "ENDGAME_H", "STALL_LAYERS", "beam_search", "numpy_beam", "widest_beam"]

@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fifteen.anytime.beam import BEAM_MAX_STATES, DUP_LAYERS, beam_search, runs_in_numpy
+from fifteen.anytime.beam import DUP_LAYERS, beam_search, numpy_beam, widest_beam
 from fifteen.anytime.decompose import decompose_to
 from fifteen.anytime.rank import fitted_costs
 from fifteen.anytime.reduce import STAGE_WIDTH, blank_walk, lift, play, stage_beam, stage_squares, sub_position, sub_shape
@@ -221,16 +221,14 @@ class AnytimeResult:
 def beam_max_nodes(T: LabelTables, width: int) -> int:
     """The most path records (width x best length) a beam of *width* on *T*'s board may keep:
     :data:`VECTOR_BEAM_MAX_NODES` when it runs in numpy, else :data:`BEAM_MAX_NODES`."""
-    return VECTOR_BEAM_MAX_NODES if runs_in_numpy(T, width) else BEAM_MAX_NODES
+    return VECTOR_BEAM_MAX_NODES if numpy_beam(T, width) is not None else BEAM_MAX_NODES
 
 
 def beam_fits(T: LabelTables, width: int, length: int) -> bool:
     """True when the improver runs a beam of *width* on *T*'s board whose best path has *length*
-    moves: its path records within :func:`beam_max_nodes`, and its positions of ``2 x DUP_LAYERS
-    - 1`` layers (those it looks duplicates up in between two prunings) within the beam's state
-    limit (:data:`~fifteen.anytime.beam.BEAM_MAX_STATES`; a wider beam gives up after about 23
-    layers: 131,072 on 6x6 and 7x7, bench/anytime.md)."""
-    return width * max(1, length) <= beam_max_nodes(T, width) and width * (2 * DUP_LAYERS - 1) <= BEAM_MAX_STATES
+    moves: its path records within :func:`beam_max_nodes`, and the beam no wider than
+    :func:`~fifteen.anytime.beam.widest_beam` (a wider one gives up at its state limit)."""
+    return width * max(1, length) <= beam_max_nodes(T, width) and width <= widest_beam()
 
 
 def first_solution(
