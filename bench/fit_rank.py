@@ -20,7 +20,9 @@ sixteenths of the class fit's interior weight, each relative to the tile at home
 cheaper farther away (rare shapes are noisy); prints the table as the package holds it.  On
 5x5 (``--costs 5``) the fit is over the positions *along* the shortest solutions of those
 positions (``bench/data/deepcubea-24-solutions.tsv``) with at least :data:`PATH_MIN_LEFT` moves
-left, each at its known distance, instead of over the positions themselves.
+left, each at its known distance, instead of over the positions themselves.  On 7x7 (``--costs
+7``) the 6x6's positions are fitted too, each counted twice (:data:`POOLED`; each board its own
+constant): the 7x7's 448 alone ranked worse.
 numpy is a bench dependency only.
 """
 
@@ -95,34 +97,54 @@ def path_positions(rows: list[list[str]], skip: int) -> tuple[list[list[int]], l
 
 #: The ridge penalty of the finer model (towards the class fit).
 LAMBDA = 10.0
+#: Other boards' positions the finer model of a board is fitted on too, and the weight of each of
+#: their rows: the 7x7's on its own 448 positions ranked worse than on them with the 6x6's
+#: counted twice (beams of 1024 on DeepCubeA's 7x7 positions 10-51: 319.36 moves against 292.45;
+#: ``bench/anytime.md``, *7x7: the 6x6's positions in its fit*).  Each board keeps its constant.
+POOLED: dict[int, tuple[tuple[int, float], ...]] = {7: ((6, 2.0),)}
+
+#: Positions of one board for :func:`fit_costs`: its side, the positions, their lengths, the rows' weight.
+Group = tuple[int, list[list[int]], list[float], float]
 
 
-def fit_costs(side: int, boards: list[list[int]], lengths: list[float]) -> tuple[dict[tuple[int, int, int], int], int]:
+def fit_costs(side: int, groups: list[Group]) -> tuple[dict[tuple[int, int, int], int], int]:
     """RANK_COSTS' table for *side* and its LC weight, in sixteenths of the class fit's interior
-    weight (moves per square)."""
-    n = side * side
-    keys = sorted({distance_shape(side, label, sq) for label in range(n) for sq in range(n)})
+    weight (moves per square), fitted on the positions of *groups* (boards up to *side*)."""
+    keys = sorted({distance_shape(side, label, sq) for label in range(side * side) for sq in range(side * side)})
     index = {k: i for i, k in enumerate(keys)}
-    C = np.array([features(side, tiles) for tiles in boards])
-    X = np.zeros((len(boards), len(keys) + 2))
-    for j, tiles in enumerate(boards):
-        for sq, t in enumerate(tiles):
-            if t:
-                X[j, index[distance_shape(side, t - 1, sq)]] += 1
-    X[:, -2:] = C[:, 3:]  # LC and the constant
+    boards_n = len(groups)
+    X_parts, C_parts, y_parts, w_parts = [], [], [], []
+    for g, (s, boards, lengths, weight) in enumerate(groups):
+        C = np.array([features(s, tiles) for tiles in boards])
+        X = np.zeros((len(boards), len(keys) + 1 + boards_n))
+        for j, tiles in enumerate(boards):
+            for sq, t in enumerate(tiles):
+                if t:
+                    X[j, index[distance_shape(s, t - 1, sq)]] += 1
+        X[:, len(keys)] = C[:, 3]  # LC
+        X[:, len(keys) + 1 + g] = 1.0  # the board's constant
+        classes = np.zeros((len(boards), 4 + boards_n))
+        classes[:, :4] = C[:, :4]
+        classes[:, 4 + g] = 1.0
+        X_parts.append(X)
+        C_parts.append(classes)
+        y_parts.append(np.array(lengths))
+        w_parts.append(np.full(len(boards), np.sqrt(weight)))
+    X, C, y, w = (np.concatenate(parts) for parts in (X_parts, C_parts, y_parts, w_parts))
     # the class fit's prediction first; the finer model fits what it leaves, pulled towards zero
-    y = np.array(lengths)
-    base, *_ = np.linalg.lstsq(C, y, rcond=None)
-    linear = np.array([base[k[0]] * (k[1] + k[2]) for k in keys] + [base[3], base[4]])
+    base, *_ = np.linalg.lstsq(C * w[:, None], y * w, rcond=None)
+    linear = np.array([base[k[0]] * (k[1] + k[2]) for k in keys] + [base[3], *base[4:]])
     ridge = LAMBDA * np.eye(X.shape[1])
-    ridge[-1, -1] = 0.0  # the constant is free
-    coef = linear + np.linalg.solve(X.T @ X + ridge, X.T @ (y - X @ linear))
+    for g in range(boards_n):
+        ridge[len(keys) + 1 + g, len(keys) + 1 + g] = 0.0  # the constants are free
+    Xw = X * w[:, None]
+    coef = linear + np.linalg.solve(Xw.T @ Xw + ridge, Xw.T @ ((y - X @ linear) * w))
     scale = 16 / base[0]
     raw = {k: scale * (coef[index[k]] - coef[index[(k[0], 0, 0)]]) for k in keys}
     costs: dict[tuple[int, int, int], int] = {}
     for k in keys:  # never cheaper farther away (a beam would stall in the dip)
         costs[k] = round(max([raw[k]] + [costs[j] for j in ((k[0], k[1] - 1, k[2]), (k[0], k[1], k[2] - 1)) if j in costs]))
-    return costs, round(scale * coef[-2])
+    return costs, round(scale * coef[len(keys)])
 
 
 def main() -> None:
@@ -137,8 +159,11 @@ def main() -> None:
         side = args.costs
         skip = 52 if args.skip is None else args.skip
         boards, lengths = path_positions(rows, skip) if side == 5 else positions(rows, side, skip)
-        costs, lc = fit_costs(side, boards, lengths)
-        print(f"{side}x{side}: {len(boards)} positions; LC {lc}; costs:")
+        groups: list[Group] = [(side, boards, lengths, 1.0)]
+        groups += [(other, *positions(rows, other, skip), weight) for other, weight in POOLED.get(side, ())]
+        costs, lc = fit_costs(side, groups)
+        fitted_on = ", ".join(f"{len(g[1])} {g[0]}x{g[0]} positions (weight {g[3]:g})" for g in groups)
+        print(f"{side}x{side}: {fitted_on}; LC {lc}; costs:")
         print("{" + ", ".join(f"{k}: {v}" for k, v in costs.items()) + "}")
         shipped = RANK_COSTS.get((side, side))
         print("shipped:", "the same" if shipped == (costs, lc) else shipped)

@@ -204,12 +204,12 @@ def test_a_beam_stalled_near_its_target_keeps_no_position_again(monkeypatch):
     positions it left 16 layers before, until it reaches its depth limit and finds nothing; once
     it keeps no position again it finds a path (pinned), which replays."""
     shape = Shape(8, 8)
-    board = Board.random(shape, 3)
+    board = Board.random(shape, 4)
     target = list(shape.goal())
     T = label_tables(shape)
     assert (beam.STALL_LAYERS, beam.ENDGAME_H) == (32, 16)
     back = beam_search(T, target, board.tiles, 64)
-    assert back is not None and len(back) == 765
+    assert back is not None and len(back) == 1144
     assert board.solves(tiles_along(shape, board.tiles, reverse_path(target, back)))
     monkeypatch.setattr(beam, "STALL_LAYERS", 10**9)
     assert beam_search(T, target, board.tiles, 64) is None
