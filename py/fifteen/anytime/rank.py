@@ -42,12 +42,12 @@ positions too: the 7x7's 448 alone are too few).  Ranked by them, beams on the w
 wander: a beam of 1024 finds paths on each of DeepCubeA's 7x7 positions 10-51 (292.45 moves on
 average; 319.36 fitted on the 7x7's positions alone), so 7x7 is improved as it is rather than
 reduced to a 6x6 (:mod:`fifteen.anytime.reduce`; ``bench/anytime.md``, *7x7: its own costs* and
-*7x7: the 6x6's positions in its fit*).  Bigger boards
-(both sides at least 7) rank by the 7x7's table extended, 6x7 to 6x10 by the 6x6's
-(:func:`fitted_costs`): beams of 1024
-ranked so find random 8x8 paths of 559-631 moves in about 2 s, where the class weights' beams
-find none, so those boards are improved as they are too (the anytime search's random 8x8
-answers at 30 s are 10 % shorter than the reduction's).
+*7x7: the 6x6's positions in its fit*).  Bigger boards (both sides at least 7) rank by the
+7x7's table extended, 6x7 to 6x10 by the 6x6's (:func:`fitted_costs`): beams of 1024 ranked so
+find random 8x8 paths (483-577 moves on ``Board.random`` seeds 1-3; 559-631 with the table fitted
+on the 7x7's positions alone), where the class weights' beams find none, so those boards are
+improved as they are too (the anytime search's random 8x8 answers at 30 s were 10 % shorter than
+the reduction's).
 """
 
 from __future__ import annotations
