@@ -159,12 +159,15 @@ class SeenTable:
             todo, high, slot = todo[on], high[on], (slot[on] + 1) & self.mask
         return out
 
+    def _refill(self, size: int, entries: np.ndarray) -> None:
+        """A table of at least *size* slots holding *entries* (as :attr:`entries` holds them)."""
+        self._make(size)
+        self.put(entries & _HIGH, (entries & _LOW) - 1)
+
     def put(self, hashes: np.ndarray, layers: np.ndarray) -> None:
         """Record each of *hashes* (distinct) as kept in the layer beside it."""
-        if 2 * (self.count + len(hashes)) > self.mask + 1:
-            old = self.entries[self.entries != 0]
-            self._make(2 * (self.count + len(hashes)) + 1)  # (a power of two: at most half used)
-            self.put(old & _HIGH, (old & _LOW) - 1)
+        if 2 * (self.count + len(hashes)) > self.mask + 1:  # grown to a power of two at most half used
+            self._refill(2 * (self.count + len(hashes)) + 1, self.entries[self.entries != 0])
         new = (hashes & _HIGH) | (layers + 1)
         slot = (hashes >> LAYER_BITS) & self.mask
         while len(new):
@@ -184,9 +187,7 @@ class SeenTable:
 
     def forget(self, layer: int) -> None:
         """Drop the positions kept in *layer* or before."""
-        old = self.entries[(self.entries & _LOW) > layer + 1]
-        self._make(self.mask + 1)
-        self.put(old & _HIGH, (old & _LOW) - 1)
+        self._refill(self.mask + 1, self.entries[(self.entries & _LOW) > layer + 1])
 
 
 def first_of_equal(keys: np.ndarray) -> np.ndarray:
