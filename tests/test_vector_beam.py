@@ -170,6 +170,20 @@ def test_beams_in_numpy_may_keep_twice_the_path_records(monkeypatch):
     assert driver.beam_fits(seven, 65536, 305) and not driver.beam_fits(seven, 65536, 306)
 
 
+@pytest.mark.parametrize(("seed", "width", "length"), [(4, 64, 555), (3, 512, 176)])
+def test_a_layer_looks_up_more_of_its_children_when_a_prefix_does_not_fill_the_width(monkeypatch, seed, width, length):
+    """A layer looks duplicates up among its best ranked children first (the width, a quarter of it
+    and PREFIX_SLACK more), then among four times as many while they do not fill the width: from a
+    prefix of one child, the pure beam's path still."""
+    shape = Shape(6, 6)
+    board, T = Board.random(shape, seed), label_tables(shape)
+    target = list(shape.goal())
+    monkeypatch.setattr(vector_beam, "PREFIX_SLACK", 1 - width - width // 4)
+    path = vector(T, board.tiles, target, width)
+    assert path == pure(T, board.tiles, target, width)
+    assert len(path) == length
+
+
 def test_a_layer_of_more_children_than_the_packed_sort_holds_sorts_stably(monkeypatch):
     """Past 2^24 children a layer is sorted by a stable argsort instead of rank and index packed
     in one word: the same path (forced here by a 4-bit index)."""

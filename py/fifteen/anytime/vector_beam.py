@@ -120,6 +120,8 @@ _HIGH = ~_LOW
 MAX_LAYERS = _LOW - 1
 #: Rounds of :func:`first_of_equal` before it sorts what is left.
 FIRST_ROUNDS = 6
+#: Children past the width (and a quarter of it) whose duplicates a layer looks up at first.
+PREFIX_SLACK = 64
 #: A layer's children are sorted as ``rank << _INDEX_BITS | index`` while they are this few.
 _INDEX_BITS = 24
 _INDEX = (1 << _INDEX_BITS) - 1
@@ -287,21 +289,28 @@ def vector_beam_steps(
         # kept in that order: the first of equal children, not a position kept in the last
         # `horizon` layers, at most `width`
         sel = fit[order]
-        par, mv, s, mt, h, rank = par[sel], mv[sel], s[sel], mt[sel], h[sel], rank[order]
-        ck = keys[par] ^ zmove[mt]
-        first = first_of_equal(ck)
-        olds = seen.get(ck[first])
-        first = first[(olds == NEVER) | (g - olds > horizon)]
+        # (the first of equal children in a prefix are the first of all that lie in it: a prefix
+        # of the ranked children is looked up, longer only when it does not fill the width)
+        m = min(len(sel), width + (width >> 2) + PREFIX_SLACK)
+        while True:
+            ck = keys[par[sel[:m]]] ^ zmove[mt[sel[:m]]]
+            first = first_of_equal(ck)
+            olds = seen.get(ck[first])
+            first = first[(olds == NEVER) | (g - olds > horizon)]
+            if len(first) >= width or m == len(sel):
+                break
+            m = min(len(sel), 4 * m)
         pick = first[:width]
-        found = np.nonzero(h[pick] == 0)[0]
+        nkeys = ck[pick]
+        kept = sel[pick]  # the kept children (indices into this layer's children)
+        found = np.nonzero(h[kept] == 0)[0]
         if len(found):
-            q = pick[found[0]]
+            q = kept[found[0]]
             return traced_path(parents, moved, int(s[q]), int(par[q]))
         count = len(pick)
         if not count:
             return None
-        pp, pmv, ps, pmt = par[pick], mv[pick], s[pick], mt[pick]
-        nkeys = ck[pick]
+        pp, pmv, ps, pmt = par[kept], mv[kept], s[kept], mt[kept]
         seen.put(nkeys, np.full(count, g, np.int64))
         rows = np.arange(count)
         nb = boards[pp]
@@ -311,7 +320,7 @@ def vector_beam_steps(
         nc[rows, L1[pmv]] += d1[pmt]
         nc[rows, L2[pmv]] += d2[pmt]
         nc[rows, L3[pmv]] += d3[pmt]
-        nh = h[pick]
+        nh = h[kept]
         least = int(nh.min())
         if least < low:
             low, low_at = least, g
@@ -321,7 +330,7 @@ def vector_beam_steps(
             seen.forget(g - dup_layers)
         if seen.count > max_states:
             return None
-        boards, blanks, states, hs, codes, ranks, keys = nb, ps, NEXT[pmv], nh, nc, rank[pick], nkeys
+        boards, blanks, states, hs, codes, ranks, keys = nb, ps, NEXT[pmv], nh, nc, rank[order[pick]], nkeys
         parents.append(pp.astype(np.int32))  # the path records: 5 bytes a node, as the pure beam's
         moved.append(ps.astype(np.uint8))
         if due():
