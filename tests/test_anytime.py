@@ -230,6 +230,35 @@ def test_pinned_beams_alternate_directions_on_korf_taylor_5():
     assert all(board.solves(tiles_along(board.shape, board.tiles, p)) for p in offered)
 
 
+@pytest.mark.parametrize(
+    ("beams_from", "beams"),
+    [
+        ("position", [(512, 109), (1024, 107), (2048, 105)]),
+        ("target", [(-512, 115), (-1024, 109), (-2048, 107)]),
+    ],
+)
+def test_pinned_beams_from_one_end_double_each_time_on_korf_taylor_5(beams_from, beams):
+    """An improver whose beams start from one end only (two improvers split the ends): each beam
+    there, twice the last; every path offered replays to the goal."""
+    board = Board(Shape(5, 5), next(tiles for ident, tiles, _ in korf_taylor() if ident == 5))
+    T = label_tables(board.shape)
+    first = driver.first_solution(T, board.tiles, board.target.tiles)
+    offered: list[list[int]] = []
+    imp = driver.Improver(T, board.tiles, board.target.tiles, first, offered.append, mode="beams", beams_from=beams_from)
+    for _ in range(3):
+        imp.step()
+    assert imp.beams == beams
+    assert [len(p) for p in offered] == sorted({length for _, length in beams if length is not None}, reverse=True)
+    assert all(board.solves(tiles_along(board.shape, board.tiles, p)) for p in offered)
+
+
+def test_beams_start_from_both_ends_the_position_or_the_target():
+    board = Board(Shape(3, 3), (1, 2, 3, 4, 5, 6, 0, 7, 8))
+    T = label_tables(board.shape)
+    with pytest.raises(InputError, match="beams start from both, position, target, not 'goal'"):
+        driver.Improver(T, board.tiles, board.target.tiles, [7, 8], lambda p: None, beams_from="goal")
+
+
 def test_pinned_window_shortening_of_korf_taylor_1():
     """400 window searches over the decomposition's path: 247,270 nodes, 206 -> 156 moves."""
     board = Board.parse(KT1)

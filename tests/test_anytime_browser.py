@@ -115,6 +115,10 @@ def test_an_improver_carries_its_state_and_keeps_the_best():
     # a helper's first call: window shortening from its own offset
     other = call("anytime_improve", {"text": FOUR, "path": first["path"], "mode": "windows", "carried": {"offset": 6}, "time_limit": 60})
     assert Board.parse(FOUR).solves(other["moves"]) and set(other["carried"]) >= {"k", "node_limit", "offset"}
+    # the beam helper's: beams from the target only
+    helper = {"text": FOUR, "path": first["path"], "mode": "beam+windows", "beams_from": "target", "carried": {}, "time_limit": 60}
+    back = call("anytime_improve", helper)
+    assert len(back["path"]) <= len(first["path"]) and Board.parse(FOUR).solves(back["moves"]) and back["carried"]["width"] >= 512
 
 
 @pytest.mark.parametrize(
@@ -124,6 +128,8 @@ def test_an_improver_carries_its_state_and_keeps_the_best():
         ("anytime_improve", {"path": "x"}, "param"),
         ("anytime_improve", {"path": None, "mode": "windows"}, "param"),
         ("anytime_improve", {"mode": "beams"}, "param"),
+        ("anytime_improve", {"beams_from": "goal"}, "param"),
+        ("anytime_improve", {"beams_from": 1}, "param"),
         ("anytime_improve", {"carried": {"width": -1}}, "param"),
         ("anytime_improve", {"carried": {"width": True}}, "param"),
         ("anytime_improve", {"carried": {"windows_only": 1}}, "param"),

@@ -20,6 +20,7 @@ import pytest
 
 from fifteen import Board, Shape, api, batch
 from fifteen.cli import anytime as anytime_cli
+from fifteen.parallel import anytime_processes
 from fifteen.parallel.anytime_processes import anytime_solve_parallel
 from support.bfs import distances
 from support.cli import run_cli
@@ -318,6 +319,32 @@ def test_parallel_keeps_the_promises_on_korf_taylor_1():
     assert seen and all(board.solves(imp.moves) and imp.lower_bound <= 100 for imp in seen)
     assert result.iterations and all(it.bound < result.lower_bound for it in result.iterations)
     assert list(result.to_json()) == SOLVE_KEYS + ANYTIME_KEYS
+
+
+@pytest.mark.parametrize(
+    ("jobs", "roles"),
+    [
+        (2, {("beam+windows", "both")}),
+        (4, {("beam+windows", "position"), ("beam+windows", "target"), ("windows", "both")}),
+    ],
+)
+def test_parallel_improvers_split_the_beams_ends_between_the_first_two(monkeypatch, jobs, roles):
+    """One improver alone runs beams from both ends in turn; with two or more the first starts its
+    beams from the position, the second from the target, and the others shorten windows."""
+    from fifteen.parallel import processes
+
+    calls = []
+    real = processes.WorkerPool.submit
+
+    def recorded(self, worker, call_id, fn, *args):
+        if getattr(fn, "func", None) is anytime_processes.improve:
+            calls.append((args[4], fn.keywords["beams_from"]))
+        real(self, worker, call_id, fn, *args)
+
+    monkeypatch.setattr(processes.WorkerPool, "submit", recorded)
+    board = Board.parse(KT1)
+    result = anytime_solve_parallel(board, jobs=jobs, time_limit=1.5)
+    assert board.solves(result.tiles) and set(calls) == roles
 
 
 def test_parallel_cancel_keeps_the_best():

@@ -200,7 +200,7 @@ describe("SolverPool", () => {
     );
     assert.equal(first.workers[1].threshold, 4);
     const i1 = primary.calls(Method.ANYTIME_IMPROVE).at(-1);
-    assert.deepEqual([i1.params.path, i1.params.mode, i1.params.carried], [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "beam+windows", {}]);
+    assert.deepEqual([i1.params.path, i1.params.mode, i1.params.beams_from, i1.params.carried], [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "beam+windows", "both", {}]);
     // the improver shortens the path to 8 moves; what it carries goes out with its next call
     answer(primary, Method.ANYTIME_IMPROVE, { path: [1, 2, 3, 4, 5, 6, 7, 8], moves: [9, 8, 7, 6, 5, 4, 3, 2], carried: { width: 512 }, done: false, nodes: 100 });
     await tick();
@@ -317,27 +317,30 @@ describe("SolverPool", () => {
     assert.deepEqual(await solving, { length: 6 });
   });
 
-  test("an anytime solve on 3 workers: the third improves by windows from its own offset; a first solution at the root's bound ends it at once", async () => {
-    const s = setup(3);
+  test("an anytime solve on 4 workers: the primary's beams start from the position, the third's from the target, the fourth improves by windows from its own offset; a first solution at the root's bound ends it at once", async () => {
+    const s = setup(4);
     s.pool.start("4x4");
-    for (let k = 0; k < 3; k++) {
+    for (let k = 0; k < 4; k++) {
       await s.ready(s.workers[k]);
       await tick();
     }
-    const [primary, prover, third] = s.workers;
+    const [primary, prover, third, fourth] = s.workers;
     const solving = s.pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 });
     answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6], lower_bound: 2, bound: "md" });
     await tick();
     assert.equal(prover.calls(Method.ANYTIME_PROVE).length, 1);
     assert.equal(prover.calls(Method.ANYTIME_IMPROVE).length, 0);
-    const w = third.calls(Method.ANYTIME_IMPROVE).at(-1);
-    assert.deepEqual([w.params.mode, w.params.carried], ["windows", { offset: 6 }]);
-    assert.deepEqual(primary.calls(Method.ANYTIME_IMPROVE).at(-1).params.carried, {});
+    const w = fourth.calls(Method.ANYTIME_IMPROVE).at(-1);
+    assert.deepEqual([w.params.mode, w.params.beams_from, w.params.carried], ["windows", "both", { offset: 9 }]);
+    const b = third.calls(Method.ANYTIME_IMPROVE).at(-1);
+    assert.deepEqual([b.params.mode, b.params.beams_from, b.params.carried], ["beam+windows", "target", { offset: 6 }]);
+    const a = primary.calls(Method.ANYTIME_IMPROVE).at(-1);
+    assert.deepEqual([a.params.mode, a.params.beams_from, a.params.carried], ["beam+windows", "position", {}]);
     answer(third, Method.ANYTIME_IMPROVE, { path: [1, 2], moves: [1, 2], carried: { width: 256 }, done: false, nodes: 3 });
     await tick();
     // 2 moves = the root's bound: proven optimal, the result from the improver that found it, the prover stopped
     const res = third.calls(Method.ANYTIME_RESULT).at(-1);
-    assert.deepEqual([res.params.stopped, res.params.path, res.params.lower_bound, res.params.workers], ["optimal", [1, 2], 2, 3]);
+    assert.deepEqual([res.params.stopped, res.params.path, res.params.lower_bound, res.params.workers], ["optimal", [1, 2], 2, 4]);
     assert.deepEqual(prover.cancels(), [{ type: ToWorker.CANCEL, id: prover.calls(Method.ANYTIME_PROVE)[0].id }], "the prover is stopped");
     assert.ok(!prover.terminated);
     third.emit(message.result(res.id, { length: 2 }));

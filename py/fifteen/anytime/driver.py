@@ -78,6 +78,10 @@ TICK_NODES = 1 << 14
 #: Why a search stopped (an :class:`AnytimeResult`'s ``stopped``).
 STOPS = ("optimal", "time", "cancelled", "exhausted")
 MODES = ("beam+windows", "beams", "windows")
+#: Where an improver's beams start (:class:`Improver`'s *beams_from*): both ends in turn, the
+#: position only, the target only (two improvers that split the ends between them reach in half the
+#: time what one reaches alternating: bench/anytime.md, *Two beam improvers*).
+BEAMS_FROM = ("both", "position", "target")
 
 
 class _Deadline(Stop):
@@ -255,8 +259,10 @@ class Improver:
     fitted costs: a shorter side of 6 or more) a reduction first (:meth:`step`); windows only
     once no wider beam fits in memory (:func:`beam_fits`) or on the boards of more than
     :data:`BEAM_MAX_SQUARES` squares that are not reduced and have no fitted costs.
-    ``"windows"``: window shortening only; ``"beams"``: beams only.  *offer(squares)* receives every shorter path; ``done`` is set when
-    nothing is left to try.
+    ``"windows"``: window shortening only; ``"beams"``: beams only.  *beams_from* (:data:`BEAMS_FROM`):
+    ``"both"`` alternates as above; ``"position"`` or ``"target"`` starts every beam there, each
+    twice as wide as the last (for two improvers that split the ends).  *offer(squares)* receives
+    every shorter path; ``done`` is set when nothing is left to try.
     """
 
     def __init__(
@@ -271,9 +277,13 @@ class Improver:
         polish_ratio: float = POLISH_RATIO,
         clock: Callable[[], float] = time.perf_counter,
         first_seconds: float = 0.05,
+        beams_from: str = "both",
     ):
         if mode not in MODES:
             raise InputError(f"unknown improver mode {describe(mode)} (one of {', '.join(MODES)})", code="param")
+        if beams_from not in BEAMS_FROM:
+            raise InputError(f"beams start from {', '.join(BEAMS_FROM)}, not {describe(beams_from)}", code="param")
+        self.beams_from = beams_from
         self.T, self.tiles, self.target, self.offer, self.mode = T, tuple(tiles), tuple(target), offer, mode
         self.best = list(best)
         self.width = width
@@ -330,7 +340,7 @@ class Improver:
             self._improved(remove_cycles(self.tiles, stage + lift(shape, squares) + back))
 
         offer(first)
-        self.sub = Improver(T, tiles, target, first, offer, self.mode, FIRST_BEAM, self.polish_ratio, self.clock, seconds)
+        self.sub = Improver(T, tiles, target, first, offer, self.mode, FIRST_BEAM, self.polish_ratio, self.clock, seconds, self.beams_from)
 
     def carried(self) -> dict[str, Any]:
         """What a later improver of the same position needs to go on where this one is
@@ -403,8 +413,12 @@ class Improver:
         if self.mode == "windows" or (self.windows_only and self.mode != "beams"):
             self.done = True
             return
-        backward = self.backward
-        width = self.width if backward else self.width * 2
+        if self.beams_from == "both":
+            backward = self.backward
+            width = self.width if backward else self.width * 2
+        else:  # one end only: each beam twice the last
+            backward = self.beams_from == "target"
+            width = self.width * 2
         if not beam_fits(self.T, width, len(self.best)):  # (an empty path, at the goal, is bounded as one of a move)
             self.windows_only = True  # no wider beam: polish to the end
             if sh is None or sh.exhausted:

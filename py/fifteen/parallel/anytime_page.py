@@ -15,9 +15,10 @@ Through :func:`fifteen.api.call` (a position is ``text|tiles, shape, goal``):
   first solution (:func:`fifteen.anytime.driver.first_solution`, cycles removed; ``path`` the
   blank's squares, ``moves`` the tiles that slide), the root's proven lower bound (its best
   bound raised to the solutions' parity) and the name of the prover's bound.
-* ``anytime_improve`` ``{position, path, mode, carried, time_limit}`` -> ``{"path", "moves",
+* ``anytime_improve`` ``{position, path, mode, beams_from, carried, time_limit}`` -> ``{"path", "moves",
   "carried", "done", "nodes"}``: :func:`fifteen.parallel.anytime_steps.improve` (``mode``:
-  ``beam+windows`` or ``windows``; ``carried``: the last call's, ``{}`` at first;
+  ``beam+windows`` or ``windows``; ``beams_from``: ``both`` (the default), ``position`` or
+  ``target``, where its beams start; ``carried``: the last call's, ``{}`` at first;
   ``time_limit``: the seconds left to the whole search).
 * ``anytime_prove`` ``{position, bound, threshold, time_limit}`` (progress ``{"nodes"}``) ->
   ``{"outcome": "refuted"|"found"|"stopped", "threshold", "nodes", "seconds"}`` plus ``path``
@@ -33,7 +34,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from fifteen.anytime.driver import MODES, STOPS, AnytimeResult, Improvement, check_time_limit, first_solution
+from fifteen.anytime.driver import BEAMS_FROM, MODES, STOPS, AnytimeResult, Improvement, check_time_limit, first_solution
 from fifteen.anytime.tables import label_tables
 from fifteen.anytime.windows import remove_cycles
 from fifteen.board import MAX_SQUARES, Board, tiles_along
@@ -117,8 +118,17 @@ def improve_call(board: Board, params: dict) -> Steps[dict]:
     if mode not in PAGE_MODES:
         raise InputError(f"mode must be one of {', '.join(PAGE_MODES)}, not {describe(mode)}", code="param")
     assert mode in MODES
+    beams_from = params.get("beams_from") or "both"
+    if beams_from not in BEAMS_FROM:
+        raise InputError(f"beams_from must be one of {', '.join(BEAMS_FROM)}, not {describe(beams_from)}", code="param")
     best, carried, done, nodes = yield from improve_steps(
-        *_args(board), path, mode, carried_from(params.get("carried"), board.shape.size), _deadline(params), stopped=lambda: False
+        *_args(board),
+        path,
+        mode,
+        carried_from(params.get("carried"), board.shape.size),
+        _deadline(params),
+        stopped=lambda: False,
+        beams_from=beams_from,
     )
     return {"path": best, "moves": tiles_along(board.shape, board.tiles, best), "carried": carried, "done": done, "nodes": nodes}
 

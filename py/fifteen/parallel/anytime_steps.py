@@ -112,19 +112,38 @@ def prove_steps(
 
 
 def improve(
-    shape: str, tiles: tuple[int, ...], goal: tuple[int, ...], squares: list[int], mode: str, carried: dict, deadline: float, *, stopped
+    shape: str,
+    tiles: tuple[int, ...],
+    goal: tuple[int, ...],
+    squares: list[int],
+    mode: str,
+    carried: dict,
+    deadline: float,
+    *,
+    stopped,
+    beams_from: str = "both",
 ) -> tuple:
     """Improve *squares* (a path from *tiles* to *goal*) with an :class:`Improver`
-    of *mode*, its state *carried* from the last call (beam width, window size, node limit and
+    of *mode* whose beams start from *beams_from* (:data:`~fifteen.anytime.driver.BEAMS_FROM`),
+    its state *carried* from the last call (beam width, window size, node limit and
     offset); returns ``(best squares, carried, done, nodes)`` after an improvement, after
     :data:`IMPROVE_SLICE` seconds without one, when there is nothing left to try, or when asked
     to stop or past *deadline* (wall clock) — the best found kept in every case.
     :func:`improve_steps` is the same as steps (:mod:`fifteen.search.slices`)."""
-    return drive(improve_steps(shape, tiles, goal, squares, mode, carried, deadline, stopped=stopped))
+    return drive(improve_steps(shape, tiles, goal, squares, mode, carried, deadline, stopped=stopped, beams_from=beams_from))
 
 
 def improve_steps(
-    shape: str, tiles: tuple[int, ...], goal: tuple[int, ...], squares: list[int], mode: str, carried: dict, deadline: float, *, stopped
+    shape: str,
+    tiles: tuple[int, ...],
+    goal: tuple[int, ...],
+    squares: list[int],
+    mode: str,
+    carried: dict,
+    deadline: float,
+    *,
+    stopped,
+    beams_from: str = "both",
 ) -> Steps[tuple]:
     """:func:`improve` as steps: a window search or a beam paused at the end of a time slice goes
     on where it stopped at the next step."""
@@ -138,7 +157,7 @@ def improve_steps(
         if stopped() or time.time() > deadline:
             raise Stop
 
-    improver = Improver(label_tables(board.shape), tiles, goal, best[0], offer, mode, FIRST_BEAM, POLISH_RATIO)
+    improver = Improver(label_tables(board.shape), tiles, goal, best[0], offer, mode, FIRST_BEAM, POLISH_RATIO, beams_from=beams_from)
     start = last = time.monotonic()
     try:
         improver.restore(carried, check)  # (a first call may carry an offset alone)

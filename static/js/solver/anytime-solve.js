@@ -5,7 +5,9 @@
 //
 // * Worker 1 (the primary) finds the first solution (ANYTIME_FIRST), then improves it
 //   (ANYTIME_IMPROVE, beams of doubling width and window shortening, a second or so per call);
-//   workers 3..N improve too (window shortening, each from its own offset).  Every call gets
+//   the first helper after the prover runs beams too: the primary's start from the position and
+//   its from the target (from both ends in turn while the primary is the only improver); the
+//   others shorten windows, each from its own offset.  Every call gets
 //   the best path of the whole pool, and what an improver carries (beam width, window state)
 //   comes back with its reply and goes out with its next call.
 // * Worker 2 proves: one IDA* iteration per ANYTIME_PROVE call, from the bound proven before
@@ -81,6 +83,13 @@ export class AnytimeSolve extends PoolSolve {
     return -1;
   }
 
+  /** The helper whose beams start from the target (the primary's then from the position): the first live improver after the primary, or -1. */
+  beamHelper() {
+    const prover = this.prover();
+    for (let i = 1; i < this.clients.length; i++) if (i !== prover && this.usable(i)) return i;
+    return -1;
+  }
+
   /** Worker i is alive and started (the primary may be queueing behind its own running call). */
   usable(i) {
     const c = this.clients[i];
@@ -130,13 +139,15 @@ export class AnytimeSolve extends PoolSolve {
   }
 
   improve(i, left) {
+    const helper = this.beamHelper();
     this.handed[i] = this.tally.length;
     this.tally.assign(i, Role.IMPROVING);
     this.progress(false);
     const params = {
       ...this.position,
       path: this.tally.best.path,
-      mode: i === 0 ? "beam+windows" : "windows",
+      mode: i === 0 || i === helper ? "beam+windows" : "windows",
+      beams_from: i === helper ? "target" : i === 0 && helper >= 0 ? "position" : "both",
       carried: this.carried[i] || (i > 1 ? { offset: 3 * i } : {}), // helpers' windows from their own offsets
       time_limit: Math.max(0.001, left),
     };
