@@ -356,6 +356,31 @@ describe("SolverPool", () => {
     assert.deepEqual(await goal, { length: 0 });
   });
 
+  test("an anytime solve on 3 workers: when the beam helper dies the primary's beams start from both ends again", async () => {
+    const s = setup(3);
+    s.pool.start("4x4");
+    for (let k = 0; k < 3; k++) {
+      await s.ready(s.workers[k]);
+      await tick();
+    }
+    const [primary, prover, third] = s.workers;
+    const solving = s.pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 });
+    solving.catch(() => {});
+    answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6], lower_bound: 2, bound: "md" });
+    await tick();
+    assert.equal(prover.calls(Method.ANYTIME_PROVE).length, 1);
+    assert.equal(third.calls(Method.ANYTIME_IMPROVE).at(-1).params.beams_from, "target");
+    assert.equal(primary.calls(Method.ANYTIME_IMPROVE).at(-1).params.beams_from, "position");
+    third.onerror({ message: "out of memory", preventDefault() {} });
+    await tick();
+    answer(primary, Method.ANYTIME_IMPROVE, { path: [1, 2, 3, 4, 5], moves: [1, 2, 3, 4, 5], carried: { width: 512 }, done: false, nodes: 5 });
+    await tick();
+    const next = primary.calls(Method.ANYTIME_IMPROVE).at(-1);
+    assert.deepEqual([next.params.mode, next.params.beams_from, next.params.carried], ["beam+windows", "both", { width: 512 }]);
+    const done = s.pool.cancel();
+    await done;
+  });
+
   test("an anytime solve past its time limit: the calls end by themselves, the best found is the answer", async () => {
     const { pool, workers } = await upWithHelper();
     const [primary, helper] = workers;
