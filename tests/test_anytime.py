@@ -226,7 +226,8 @@ def test_pinned_beams_alternate_directions_on_korf_taylor_5():
     for _ in range(5):
         imp.step()
     assert len(first) == 121 and imp.beams == [(-256, 117), (512, 109), (-512, None), (1024, 107), (-1024, None)]
-    assert [len(p) for p in offered] == [117, 109, 107] and imp.carried() == {"width": 1024, "backward": False, "windows_only": False}
+    assert [len(p) for p in offered] == [117, 109, 107]
+    assert imp.carried() == {"width": 1024, "backward": False, "windows_only": False, "noise": 0}
     assert all(board.solves(tiles_along(board.shape, board.tiles, p)) for p in offered)
 
 
@@ -257,6 +258,24 @@ def test_beams_start_from_both_ends_the_position_or_the_target():
     T = label_tables(board.shape)
     with pytest.raises(InputError, match="beams start from both, position, target, not 'goal'"):
         driver.Improver(T, board.tiles, board.target.tiles, [7, 8], lambda p: None, beams_from="goal")
+
+
+def test_pinned_noisy_beams_follow_the_widest_beam_on_korf_taylor_5(monkeypatch):
+    """Once no wider beam fits, NOISY_BEAMS beams of the last width, each ranked by its own noisy
+    costs, from either end in turn (the second finds 107 moves where the plain beams of 512 found
+    109), then nothing is left; every path offered replays to the goal."""
+    board = Board(Shape(5, 5), next(tiles for ident, tiles, _ in korf_taylor() if ident == 5))
+    T = label_tables(board.shape)
+    monkeypatch.setattr(driver, "beam_fits", lambda T, width, length: width <= 512)
+    first = driver.first_solution(T, board.tiles, board.target.tiles)
+    offered: list[list[int]] = []
+    imp = driver.Improver(T, board.tiles, board.target.tiles, first, offered.append, mode="beams")
+    while not imp.done:
+        imp.step()
+    assert driver.NOISY_BEAMS == 8
+    assert imp.beams == [(-256, 117), (512, 109), (-512, None), (512, 107)] + [(-512, None), (512, None)] * 3 + [(-512, None)]
+    assert [len(p) for p in offered] == [117, 109, 107] and imp.carried()["noise"] == 8
+    assert all(board.solves(tiles_along(board.shape, board.tiles, p)) for p in offered)
 
 
 def test_pinned_window_shortening_of_korf_taylor_1():

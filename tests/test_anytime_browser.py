@@ -132,6 +132,7 @@ def test_an_improver_carries_its_state_and_keeps_the_best():
         ("anytime_improve", {"beams_from": 1}, "param"),
         ("anytime_improve", {"carried": {"width": -1}}, "param"),
         ("anytime_improve", {"carried": {"width": True}}, "param"),
+        ("anytime_improve", {"carried": {"noise": -1}}, "param"),
         ("anytime_improve", {"carried": {"windows_only": 1}}, "param"),
         ("anytime_improve", {"carried": {"depth": 3}}, "param"),
         ("anytime_improve", {"carried": {"k": 12}}, "param"),  # without node_limit and offset

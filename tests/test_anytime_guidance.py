@@ -3,6 +3,7 @@ only, pruning stays MD + LC).  Pinned values and lengths, every path replayed.""
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import subprocess
@@ -10,6 +11,7 @@ import sys
 
 import pytest
 
+from fifteen.anytime import rank
 from fifteen.anytime.beam import beam_search
 from fifteen.anytime.rank import RANK_COSTS, RANK_WEIGHTS, distance_shape, fitted_costs, rank_mdd, rank_tables, rank_value
 from fifteen.anytime.reduce import play
@@ -183,3 +185,17 @@ def test_ranked_beams_are_pinned():
         ("6x6", True): 166,  # (148 with the class weights; 8 such scrambles: 165.25 against 181.25)
         ("6x6", False): 198,
     }
+
+
+def test_a_noisy_beams_costs_are_each_tiles_scaled_by_its_own_seeded_factor():
+    """noisy_moves(T, weights, k): each label's move costs times e^(NOISE_SIGMA z), z the label's
+    normal draw from random.Random(k) in label order, rounded; k = 0 is the rank itself."""
+    T = label_tables(Shape(6, 6))
+    plain = rank.rank_mdd(T)
+    assert rank.noisy_moves(T, rank.RANK_WEIGHTS, 0) is plain and rank.NOISE_SIGMA == 0.1
+    noisy = rank.noisy_moves(T, rank.RANK_WEIGHTS, 1)
+    rng = random.Random(1)
+    factor = [math.exp(0.1 * rng.gauss(0.0, 1.0)) for _ in range(T.n)]
+    assert noisy == [round(c * factor[i % T.n]) for i, c in enumerate(plain)]
+    assert (sum(map(abs, plain)), sum(map(abs, noisy))) == (90208, 91980)
+    assert rank.noisy_moves(T, rank.RANK_WEIGHTS, 2) != noisy

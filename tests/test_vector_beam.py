@@ -28,11 +28,20 @@ def pure(T, start, target, width, **kw):
 
 
 def vector(
-    T, start, target, width, upper=None, dup_layers=beam.DUP_LAYERS, max_states=beam.BEAM_MAX_STATES, ranked=True, stall=beam.STALL_LAYERS
+    T,
+    start,
+    target,
+    width,
+    upper=None,
+    dup_layers=beam.DUP_LAYERS,
+    max_states=beam.BEAM_MAX_STATES,
+    ranked=True,
+    stall=beam.STALL_LAYERS,
+    noise=0,
 ):
     """The numpy beam, whatever the width."""
     weights = RANK_WEIGHTS if ranked else beam.PLAIN_WEIGHTS
-    args = (upper, dup_layers, max_states, None, weights, stall, beam.ENDGAME_H)
+    args = (upper, dup_layers, max_states, None, weights, stall, beam.ENDGAME_H, noise)
     return drive(vector_beam.vector_beam_steps(T, start, target, width, None, *args))
 
 
@@ -62,6 +71,8 @@ CASES = [
     (Shape(5, 5), 1, 256, {}, 146),
     (Shape(5, 5), 2, 1024, {"ranked": False}, 138),
     (Shape(6, 6), 3, 512, {}, 176),
+    (Shape(6, 6), 3, 512, {"noise": 1}, 176),
+    (Shape(6, 6), 3, 512, {"noise": 2}, 196),
     (Shape(6, 6), 4, 1024, {"upper": 200}, None),
     (Shape(6, 6), 4, 1024, {"upper": 236}, 235),
     (Shape(7, 7), 5, 256, {}, 348),

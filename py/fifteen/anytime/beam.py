@@ -18,7 +18,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from fifteen.anytime.rank import RANK_WEIGHTS, rank_tables, rank_value
+from fifteen.anytime.rank import RANK_WEIGHTS, noisy_moves, rank_tables, rank_value
 from fifteen.anytime.tables import LabelTables, labelled, traced_path
 from fifteen.search.slices import Steps, due, resumable
 
@@ -55,6 +55,7 @@ def beam_search(
     max_states: int = BEAM_MAX_STATES,
     max_depth: int | None = None,
     ranked: bool = True,
+    noise: int = 0,
 ) -> list[int] | None:
     """A path (the blank's squares) from *start* to *target* found by a beam of *width*, or None.
 
@@ -64,15 +65,17 @@ def beam_search(
     once it stalls there, it forgets none: :data:`STALL_LAYERS`).  *check* is
     called once per layer (it may raise to stop the search).  In a time slice that ends first
     the beam is kept and :class:`~fifteen.search.slices.Pause` raised: the same call goes on where
-    it stopped (:func:`fifteen.search.slices.resumable`; a layer's sort is not cut).
+    it stopped (:func:`fifteen.search.slices.resumable`; a layer's sort is not cut).  *noise* > 0
+    ranks by the fitted costs with each tile's scaled by its own seeded factor
+    (:func:`fifteen.anytime.rank.noisy_moves`): another beam of the same width, other paths.
     """
-    key = ("beam", T, tuple(start), tuple(target), width, check, upper, dup_layers, max_states, max_depth, ranked)
+    key = ("beam", T, tuple(start), tuple(target), width, check, upper, dup_layers, max_states, max_depth, ranked, noise)
     vector = numpy_beam(T, width, max_depth if max_depth is not None else upper)
     if vector is not None:
         weights = RANK_WEIGHTS if ranked else PLAIN_WEIGHTS
-        args = (T, start, target, width, check, upper, dup_layers, max_states, max_depth, weights, STALL_LAYERS, ENDGAME_H)
+        args = (T, start, target, width, check, upper, dup_layers, max_states, max_depth, weights, STALL_LAYERS, ENDGAME_H, noise)
         return resumable(key, lambda: vector.vector_beam_steps(*args))
-    return resumable(key, lambda: _beam_steps(T, start, target, width, check, upper, dup_layers, max_states, max_depth, ranked))
+    return resumable(key, lambda: _beam_steps(T, start, target, width, check, upper, dup_layers, max_states, max_depth, ranked, noise))
 
 
 def numpy_beam(T: LabelTables, width: int, depth: int | None = None) -> ModuleType | None:
@@ -103,6 +106,7 @@ def _beam_steps(
     max_states: int,
     max_depth: int | None,
     ranked: bool,
+    noise: int = 0,
 ) -> Steps[list[int] | None]:
     board = labelled(start, target)
     blank = list(start).index(0)
@@ -113,7 +117,7 @@ def _beam_steps(
     succ, mdd, d1, d2, d3, lt = T.succ, T.mdd, T.d1, T.d2, T.d3, T.lt
     weights = RANK_WEIGHTS if ranked else PLAIN_WEIGHTS
     rank = rank_tables(T, weights)
-    rmdd, wlc = rank.move, rank.lc
+    rmdd, wlc = noisy_moves(T, weights, noise), rank.lc
     ranks = [rank_value(T, board, blank, h0, weights)]  # the rank (fifteen.anytime.rank): MD + LC itself unranked
     nrk: list[int] = []
     boards = [bytes(board)]

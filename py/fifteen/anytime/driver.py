@@ -13,7 +13,8 @@
    costs (:func:`fifteen.anytime.rank.fitted_costs`: every board whose shorter side is 6 or
    more); on the others a stage beam first places the first row and column, and the smaller
    board left is improved as a board of its own (:mod:`fifteen.anytime.reduce`); once no wider
-   beam fits in memory (:func:`beam_fits`), windows only.
+   beam fits in memory (:func:`beam_fits`), :data:`NOISY_BEAMS` more of the last width, each
+   ranked with its own seeded noise on the costs, then windows only.
 3. **Lower bound.**  The package's IDA* (:func:`fifteen.search.ida.ida_star`) with the board's
    strongest bound (``auto``: the pattern databases on 4x4 and 5x5, MD + LC past 5x5), searching in
    the goal's frame (:mod:`fifteen.frame`), is the *prover*: the root's bound raised to the
@@ -66,6 +67,10 @@ BEAM_MAX_NODES = 20_000_000
 #: duplicates take 8 bytes a position where the pure beam's take about 120 (bench/anytime.md,
 #: *Memory*), so twice the path records fit in about the same memory.
 VECTOR_BEAM_MAX_NODES = 40_000_000
+#: Once no wider beam fits, the improver runs this many more beams of the last width, each ranked
+#: with the tiles' costs scaled by its own seeded noise (:func:`fifteen.anytime.rank.noisy_moves`:
+#: other paths of the same width; bench/anytime.md, *Noisy beams*), then windows only.
+NOISY_BEAMS = 8
 #: After a beam, window shortening may take this many times the beam's time before the next beam.
 POLISH_RATIO = 1.0
 #: Window shortening's settings (:class:`fifteen.anytime.windows.Shortener`), MD + LC windows (longer
@@ -256,8 +261,9 @@ class Improver:
     most *polish_ratio* times the time of the search that found it, then a beam (pruned by
     ``g + h < best``; backwards, from the target, at the last width, then forwards at twice it,
     and so on), polish what it finds, and so on; past 6x6 (but on boards whose beams rank by
-    fitted costs: a shorter side of 6 or more) a reduction first (:meth:`step`); windows only
-    once no wider beam fits in memory (:func:`beam_fits`) or on the boards of more than
+    fitted costs: a shorter side of 6 or more) a reduction first (:meth:`step`); once no wider
+    beam fits in memory (:func:`beam_fits`), :data:`NOISY_BEAMS` beams of the last width with
+    noisy costs (:func:`fifteen.anytime.rank.noisy_moves`); windows only after them, or on the boards of more than
     :data:`BEAM_MAX_SQUARES` squares that are not reduced and have no fitted costs.
     ``"windows"``: window shortening only; ``"beams"``: beams only.  *beams_from* (:data:`BEAMS_FROM`):
     ``"both"`` alternates as above; ``"position"`` or ``"target"`` starts every beam there, each
@@ -291,6 +297,7 @@ class Improver:
         self.done = False
         self.nodes = 0
         self.beams: list[tuple[int, int | None]] = []  # (width, negative backwards; length found or None)
+        self.noise = 0  # the noisy beams run (NOISY_BEAMS)
         #: the next beam searches from the target towards the position, at the last beam's width
         #: (beams alternate: forwards at twice the width, then backwards at the same)
         self.backward = True
@@ -347,7 +354,7 @@ class Improver:
         (:meth:`restore`; :mod:`fifteen.parallel.anytime_steps` carries it from one call to the next):
         the beam width, whether only windows are left, the window state, and after a reduction
         the stage and the smaller board's improver's own (with its best path)."""
-        out: dict[str, Any] = {"width": self.width, "backward": self.backward, "windows_only": self.windows_only}
+        out: dict[str, Any] = {"width": self.width, "backward": self.backward, "windows_only": self.windows_only, "noise": self.noise}
         if self.shortener is not None:
             out.update(self.shortener.carried())
         if self.stage is not None and self.sub is not None:
@@ -360,6 +367,7 @@ class Improver:
         where the first window sweep starts)."""
         self.width = carried.get("width", self.width)
         self.backward = carried.get("backward", self.backward)
+        self.noise = carried.get("noise", self.noise)
         if self.shortener is not None and "offset" in carried:
             self.shortener.resume(carried)
         self.windows_only = carried.get("windows_only", self.windows_only)
@@ -419,7 +427,12 @@ class Improver:
         else:  # one end only: each beam twice the last
             backward = self.beams_from == "target"
             width = self.width * 2
-        if not beam_fits(self.T, width, len(self.best)):  # (an empty path, at the goal, is bounded as one of a move)
+        noise = 0
+        if not beam_fits(self.T, width, len(self.best)) and self.noise < NOISY_BEAMS and beam_fits(self.T, self.width, len(self.best)):
+            self.noise += 1  # no wider beam: one of the last width with noisy costs, from either end in turn
+            noise, width = self.noise, self.width
+            backward = self.noise % 2 == 0 if self.beams_from == "both" else self.beams_from == "target"
+        elif not beam_fits(self.T, width, len(self.best)):  # (an empty path, at the goal, is bounded as one of a move)
             self.windows_only = True  # no wider beam: polish to the end
             if sh is None or sh.exhausted:
                 self.done = True
@@ -428,12 +441,13 @@ class Improver:
             return
         c0 = clock()
         if backward:  # from the target towards the position: the same lengths, other paths
-            back = beam_search(self.T, self.target, self.tiles, width, check, upper=len(self.best), dup_layers=DUP_LAYERS)
+            back = beam_search(self.T, self.target, self.tiles, width, check, upper=len(self.best), dup_layers=DUP_LAYERS, noise=noise)
             path = None if back is None else reverse_path(self.target, back)
         else:
-            path = beam_search(self.T, self.tiles, self.target, width, check, upper=len(self.best), dup_layers=DUP_LAYERS)
+            path = beam_search(self.T, self.tiles, self.target, width, check, upper=len(self.best), dup_layers=DUP_LAYERS, noise=noise)
         # (after the beam: a beam paused at the end of a time slice is asked again, the same)
-        self.width, self.backward = width, not backward
+        if not noise:  # (a noisy beam leaves the schedule where it was)
+            self.width, self.backward = width, not backward
         self.beams.append((-width if backward else width, None if path is None else len(path)))
         if path is None and self.beams_wander:
             self.windows_only = True  # a beam that finds nothing there wanders; wider ones cost more

@@ -52,6 +52,8 @@ the reduction's).
 
 from __future__ import annotations
 
+import math
+import random
 from functools import cache
 from typing import NamedTuple
 
@@ -383,6 +385,25 @@ def rank_mdd(T: LabelTables, weights: tuple[int, int, int, int] = RANK_WEIGHTS) 
     return rank_tables(T, weights).move
 
 
+#: A noisy beam's spread: each tile's costs times e^(NOISE_SIGMA z), z a normal draw per tile
+#: (:func:`noisy_moves`; the improver's beams once no wider one fits: bench/anytime.md).
+NOISE_SIGMA = 0.1
+
+
+@cache
+def noisy_moves(T: LabelTables, weights: tuple[int, int, int, int], noise: int) -> list[int]:
+    """:func:`rank_mdd` with the costs of each tile (label) times its own factor e^(NOISE_SIGMA z),
+    z drawn for the labels in order by ``random.Random(noise)`` (the same on every platform);
+    *noise* 0: :func:`rank_mdd` itself."""
+    move = rank_tables(T, weights).move
+    if not noise:
+        return move
+    rng = random.Random(noise)
+    factor = [math.exp(NOISE_SIGMA * rng.gauss(0.0, 1.0)) for _ in range(T.n)]
+    n = T.n
+    return [round(c * factor[i % n]) for i, c in enumerate(move)]
+
+
 def rank_value(T: LabelTables, board: list[int] | bytes, blank: int, h: int, weights: tuple[int, int, int, int] = RANK_WEIGHTS) -> int:
     """The rank of a labelled *board* whose MD + LC is *h*."""
     n, md = T.n, T.md
@@ -397,12 +418,14 @@ def rank_value(T: LabelTables, board: list[int] | bytes, blank: int, h: int, wei
 
 __all__ = [
     "LARGEST_FITTED",
+    "NOISE_SIGMA",
     "RANK_COSTS",
     "RANK_WEIGHTS",
     "SMALLEST_EXTENDED",
     "RankTables",
     "distance_shape",
     "fitted_costs",
+    "noisy_moves",
     "rank_mdd",
     "rank_tables",
     "rank_value",

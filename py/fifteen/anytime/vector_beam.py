@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from fifteen.anytime.rank import rank_tables, rank_value
+from fifteen.anytime.rank import noisy_moves, rank_tables, rank_value
 from fifteen.anytime.tables import LabelTables, labelled, traced_path
 from fifteen.search.slices import Steps, due
 
@@ -230,6 +230,7 @@ def vector_beam_steps(
     weights: tuple[int, int, int, int],
     stall_layers: int,
     endgame_h: int,
+    noise: int = 0,
 ) -> Steps[list[int] | None]:
     """The steps of :func:`fifteen.anytime.beam.beam_search` (its arguments; *weights* the rank's)."""
     board = labelled(start, target)
@@ -243,6 +244,8 @@ def vector_beam_steps(
     S, M, NEXT, L1, L2, L3 = (A[name].ravel() for name in ("s", "m", "next", "l1", "l2", "l3"))  # [state * 4 + k]
     VALID = A["valid"]
     mdd, d1, d2, d3, lt, rmdd, wlc = A["mdd"], A["d1"], A["d2"], A["d3"], A["lt"], A["rmdd"], A["wlc"]
+    if noise:
+        rmdd = np.array(noisy_moves(T, weights, noise), np.int64)
     zmove = move_hashes(T, blank_label)  # a position's hash changes by zmove[mt]
     boards = np.array([board], np.uint8)
     blanks = np.array([blank], np.intp)

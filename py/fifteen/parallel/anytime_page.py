@@ -47,7 +47,7 @@ from fifteen.search.ida import first_bound
 from fifteen.search.slices import Steps
 
 #: What an improver carries from one call to the next (:func:`fifteen.parallel.anytime_steps.improve`): each an integer, or a flag.
-CARRIED_INTS = ("width", "k", "node_limit", "offset")
+CARRIED_INTS = ("width", "k", "node_limit", "offset", "noise")
 CARRIED_FLAGS = ("windows_only", "backward")
 #: The modes a page's improver runs (:class:`fifteen.anytime.driver.Improver`).
 PAGE_MODES = ("beam+windows", "windows")
