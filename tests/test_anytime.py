@@ -268,6 +268,9 @@ def test_pinned_noisy_beams_follow_the_widest_beam_on_korf_taylor_5(monkeypatch)
     T = label_tables(board.shape)
     monkeypatch.setattr(driver, "beam_fits", lambda T, width, length: width <= 512)
     first = driver.first_solution(T, board.tiles, board.target.tiles)
+    noises: list[int] = []
+    real = driver.beam_search
+    monkeypatch.setattr(driver, "beam_search", lambda *a, noise=0, **kw: noises.append(noise) or real(*a, noise=noise, **kw))
     offered: list[list[int]] = []
     imp = driver.Improver(T, board.tiles, board.target.tiles, first, offered.append, mode="beams")
     while not imp.done:
@@ -275,6 +278,7 @@ def test_pinned_noisy_beams_follow_the_widest_beam_on_korf_taylor_5(monkeypatch)
     assert driver.NOISY_BEAMS == 8
     assert imp.beams == [(-256, 117), (512, 109), (-512, None), (512, 107)] + [(-512, None), (512, None)] * 3 + [(-512, None)]
     assert [len(p) for p in offered] == [117, 109, 107] and imp.carried()["noise"] == 8
+    assert noises == [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8]  # (each noisy beam its own costs)
     assert all(board.solves(tiles_along(board.shape, board.tiles, p)) for p in offered)
 
 
