@@ -262,7 +262,7 @@ def test_beams_start_from_both_ends_the_position_or_the_target():
 
 def test_pinned_noisy_beams_follow_the_widest_beam_on_korf_taylor_5(monkeypatch):
     """Once no wider beam fits, NOISY_BEAMS beams of the last width, each ranked by its own noisy
-    costs, from either end in turn (the second finds 107 moves where the plain beams of 512 found
+    costs, from either end in turn (the first finds 107 moves where the plain beams of 512 found
     109), then nothing is left; every path offered replays to the goal."""
     board = Board(Shape(5, 5), next(tiles for ident, tiles, _ in korf_taylor() if ident == 5))
     T = label_tables(board.shape)
