@@ -70,6 +70,17 @@ async function upWithHelper(opts) {
   return s;
 }
 
+/** A pool of `size` workers, each started and ready in turn. */
+async function upWithAll(size) {
+  const s = setup(size);
+  s.pool.start("4x4");
+  for (let k = 0; k < size; k++) {
+    await s.ready(s.workers[k]);
+    await tick();
+  }
+  return s;
+}
+
 const task = (id, estimate, path = [id]) => ({ id, bound: "md", shape: "4x4", mirror_closed: false, board: [], state: 0, budget: 9, path, estimate });
 const WORK = {
   search: 7,
@@ -318,12 +329,7 @@ describe("SolverPool", () => {
   });
 
   test("an anytime solve on 4 workers: the primary's beams start from the position, the third's from the target, the fourth improves by windows from its own offset; a first solution at the root's bound ends it at once", async () => {
-    const s = setup(4);
-    s.pool.start("4x4");
-    for (let k = 0; k < 4; k++) {
-      await s.ready(s.workers[k]);
-      await tick();
-    }
+    const s = await upWithAll(4);
     const [primary, prover, third, fourth] = s.workers;
     const solving = s.pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 });
     answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6], lower_bound: 2, bound: "md" });
@@ -357,12 +363,7 @@ describe("SolverPool", () => {
   });
 
   test("an anytime solve on 3 workers: when the beam helper dies the primary's beams start from both ends again", async () => {
-    const s = setup(3);
-    s.pool.start("4x4");
-    for (let k = 0; k < 3; k++) {
-      await s.ready(s.workers[k]);
-      await tick();
-    }
+    const s = await upWithAll(3);
     const [primary, prover, third] = s.workers;
     const solving = s.pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 });
     solving.catch(() => {});

@@ -428,17 +428,18 @@ class Improver:
             backward = self.beams_from == "target"
             width = self.width * 2
         noise = 0
-        if not beam_fits(self.T, width, len(self.best)) and self.noise < NOISY_BEAMS and beam_fits(self.T, self.width, len(self.best)):
-            self.noise += 1  # no wider beam: one of the last width with noisy costs, from either end in turn
+        if not beam_fits(self.T, width, len(self.best)):  # (an empty path, at the goal, is bounded as one of a move)
+            if self.noise >= NOISY_BEAMS or not beam_fits(self.T, self.width, len(self.best)):
+                self.windows_only = True  # no wider beam: polish to the end
+                if sh is None or sh.exhausted:
+                    self.done = True
+                elif sh.squares != self.best:
+                    self.shortener = self._shortener(self.best)
+                return
+            self.noise += 1  # no wider beam: one of the last width with noisy costs (from either end in turn)
             noise, width = self.noise, self.width
-            backward = self.noise % 2 == 0 if self.beams_from == "both" else self.beams_from == "target"
-        elif not beam_fits(self.T, width, len(self.best)):  # (an empty path, at the goal, is bounded as one of a move)
-            self.windows_only = True  # no wider beam: polish to the end
-            if sh is None or sh.exhausted:
-                self.done = True
-            elif sh.squares != self.best:
-                self.shortener = self._shortener(self.best)
-            return
+            if self.beams_from == "both":
+                backward = self.noise % 2 == 0
         c0 = clock()
         if backward:  # from the target towards the position: the same lengths, other paths
             back = beam_search(self.T, self.target, self.tiles, width, check, upper=len(self.best), dup_layers=DUP_LAYERS, noise=noise)

@@ -115,13 +115,14 @@ def anytime_solve_parallel(
         return result("optimal", best)
     args = (str(shape), tuple(tiles), tuple(target))
     wall_deadline = float("inf") if deadline is None else time.time() + (deadline - time.perf_counter())
-    # the improvers: beams (and windows) from both ends in turn, or with two of them or more the
-    # first from the position and the second from the target; the others shorten windows
-    modes = ["beam+windows"] * min(2, jobs - 1) + ["windows"] * (jobs - 3)
-    beams_from = ["both"] if len(modes) == 1 else ["position", "target"] + ["both"] * (len(modes) - 2)
-    carried: list[dict] = [{"offset": 3 * i} if i else {} for i in range(len(modes))]
-    done = [False] * len(modes)
-    handed = [0] * len(modes)  # the length of the path each improver was last given
+    # the improvers (mode, where their beams start): beams and windows from both ends in turn, or
+    # with two of them or more the first from the position and the second from the target; the
+    # others shorten windows
+    roles = [("beam+windows", "both")] if jobs == 2 else [("beam+windows", "position"), ("beam+windows", "target")]
+    roles += [("windows", "both")] * (jobs - 3)
+    carried: list[dict] = [{"offset": 3 * i} if i else {} for i in range(len(roles))]
+    done = [False] * len(roles)
+    handed = [0] * len(roles)  # the length of the path each improver was last given
     threshold = lb
     directory = databases.directory()
     calls = itertools.count()
@@ -140,7 +141,7 @@ def anytime_solve_parallel(
             key = next(calls)
             running[key] = ("improve", i)
             handed[i] = len(best)
-            pool.submit(worker, key, partial(improve, beams_from=beams_from[i]), *args, list(best), modes[i], carried[i], wall_deadline)
+            pool.submit(worker, key, partial(improve, beams_from=roles[i][1]), *args, list(best), roles[i][0], carried[i], wall_deadline)
 
         def hand_out() -> None:
             for w in pool.idle():
