@@ -38,7 +38,7 @@ def tables():
     for rows, cols in ((3, 3), (2, 4)):
         databases.load_asset(explorer_build.build_asset(rows, cols), f"test-{rows}x{cols}")
     yield
-    databases.explorer_tables.clear()
+    databases.reset()  # the tables and the record of the files read (a file read here would not be read again)
     databases.explorer_tables.update(saved)
 
 
