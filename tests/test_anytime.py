@@ -282,6 +282,59 @@ def test_pinned_noisy_beams_follow_the_widest_beam_on_korf_taylor_5(monkeypatch)
     assert all(board.solves(tiles_along(board.shape, board.tiles, p)) for p in offered)
 
 
+def test_pinned_noise_family_ranks_every_beam_with_its_own_seeds_on_korf_taylor_5(monkeypatch):
+    """An improver of noise family 1 (the improvers past the two that split the ends) runs the
+    schedule's beams, each ranked by noisy costs of its own seed (beam_noise), and its noisy
+    beams after the widest with seeds of the family too: other paths than the plain improver's
+    (pinned: its first beam finds 115 moves where the plain one's finds 117); every path offered
+    replays to the goal."""
+    board = Board(Shape(5, 5), next(tiles for ident, tiles, _ in korf_taylor() if ident == 5))
+    T = label_tables(board.shape)
+    monkeypatch.setattr(driver, "beam_fits", lambda T, width, length: width <= 512)
+    monkeypatch.setattr(driver, "NOISY_BEAMS", 2)
+    first = driver.first_solution(T, board.tiles, board.target.tiles)
+    noises: list[int] = []
+    real = driver.beam_search
+    monkeypatch.setattr(driver, "beam_search", lambda *a, noise=0, **kw: noises.append(noise) or real(*a, noise=noise, **kw))
+    offered: list[list[int]] = []
+    imp = driver.Improver(T, board.tiles, board.target.tiles, first, offered.append, mode="beams", noise_family=1)
+    while not imp.done:
+        imp.step()
+    assert driver.FAMILY_SEEDS == 128
+    assert noises == [128 + 18 + 1, 128 + 20, 128 + 20 + 1, 128 + 64 + 1, 128 + 64 + 2]
+    assert imp.beams == [(-256, 115), (512, None), (-512, None), (512, 107), (-512, None)]
+    assert [len(p) for p in offered] == [115, 107]
+    assert all(board.solves(tiles_along(board.shape, board.tiles, p)) for p in offered)
+
+
+def test_beam_noise_seeds_differ_between_families_beams_and_ends():
+    """Family 0: plain beams (0), then the seeds 1.. after the widest; every other family's seeds
+    are its own, one per width and end of the schedule and per noisy beam after the widest."""
+    assert [driver.beam_noise(0, 1024, b, 0) for b in (False, True)] == [0, 0]
+    assert [driver.beam_noise(0, 65536, True, k) for k in (1, 8)] == [1, 8]
+    seeds = [
+        driver.beam_noise(family, 1 << bits, backward, 0)
+        for family in range(1, driver.MAX_NOISE_FAMILY + 1)
+        for bits in range(8, 18)
+        for backward in (False, True)
+    ]
+    seeds += [
+        driver.beam_noise(family, 65536, False, k)
+        for family in range(1, driver.MAX_NOISE_FAMILY + 1)
+        for k in range(1, driver.NOISY_BEAMS + 1)
+    ]
+    assert len(set(seeds)) == len(seeds) and min(seeds) > driver.NOISY_BEAMS
+    assert driver.beam_noise(2, 4096, True, 0) == 2 * 128 + 2 * 13 + 1
+
+
+@pytest.mark.parametrize("family", [-1, 65, 1.0, True, "1"])
+def test_a_noise_family_is_a_whole_number_from_0_to_64(family):
+    board = Board(Shape(3, 3), (1, 2, 3, 4, 5, 6, 0, 7, 8))
+    T = label_tables(board.shape)
+    with pytest.raises(InputError, match="noise_family must be a whole number from 0 to 64"):
+        driver.Improver(T, board.tiles, board.target.tiles, [7, 8], lambda p: None, noise_family=family)
+
+
 def test_pinned_window_shortening_of_korf_taylor_1():
     """400 window searches over the decomposition's path: 247,270 nodes, 206 -> 156 moves."""
     board = Board.parse(KT1)

@@ -121,6 +121,23 @@ def test_an_improver_carries_its_state_and_keeps_the_best():
     assert len(back["path"]) <= len(first["path"]) and Board.parse(FOUR).solves(back["moves"]) and back["carried"]["width"] >= 512
 
 
+def test_a_noisy_improvers_beams_rank_with_its_familys_noise(monkeypatch):
+    from fifteen.anytime import driver
+
+    noises: list[int] = []
+    real = driver.beam_search
+    monkeypatch.setattr(driver, "beam_search", lambda *a, noise=0, **kw: noises.append(noise) or real(*a, noise=noise, **kw))
+    first = call("anytime_first", {"text": FOUR, "bound": "md"})
+    noises.clear()
+    noisy = call(
+        "anytime_improve", {"text": FOUR, "path": first["path"], "mode": "beam+windows", "noise_family": 2, "carried": {}, "time_limit": 60}
+    )
+    assert len(noisy["path"]) <= len(first["path"]) and Board.parse(FOUR).solves(noisy["moves"])
+    # its first beam: from the target at 256, seed 2 * 128 + 2 * 9 + 1; the next ones seeds of the family
+    assert noises[0] == driver.beam_noise(2, 256, True, 0) == 275
+    assert all(2 * driver.FAMILY_SEEDS < n < 3 * driver.FAMILY_SEEDS for n in noises)
+
+
 @pytest.mark.parametrize(
     ("method", "params", "code"),
     [
@@ -130,6 +147,9 @@ def test_an_improver_carries_its_state_and_keeps_the_best():
         ("anytime_improve", {"mode": "beams"}, "param"),
         ("anytime_improve", {"beams_from": "goal"}, "param"),
         ("anytime_improve", {"beams_from": 1}, "param"),
+        ("anytime_improve", {"noise_family": -1}, "param"),
+        ("anytime_improve", {"noise_family": 65}, "param"),
+        ("anytime_improve", {"noise_family": "1"}, "param"),
         ("anytime_improve", {"carried": {"width": -1}}, "param"),
         ("anytime_improve", {"carried": {"width": True}}, "param"),
         ("anytime_improve", {"carried": {"noise": -1}}, "param"),

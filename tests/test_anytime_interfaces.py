@@ -324,13 +324,24 @@ def test_parallel_keeps_the_promises_on_korf_taylor_1():
 @pytest.mark.parametrize(
     ("jobs", "roles"),
     [
-        (2, {("beam+windows", "both")}),
-        (4, {("beam+windows", "position"), ("beam+windows", "target"), ("windows", "both")}),
+        (2, {("beam+windows", "both", 0)}),
+        (4, {("beam+windows", "position", 0), ("beam+windows", "target", 0), ("beam+windows", "both", 1)}),
+        (
+            6,
+            {
+                ("beam+windows", "position", 0),
+                ("beam+windows", "target", 0),
+                ("beam+windows", "both", 1),
+                ("beam+windows", "both", 2),
+                ("windows", "both", 0),
+            },
+        ),
     ],
 )
 def test_parallel_improvers_split_the_beams_ends_between_the_first_two(monkeypatch, jobs, roles):
     """One improver alone runs beams from both ends in turn; with two or more the first starts its
-    beams from the position, the second from the target, and the others shorten windows."""
+    beams from the position, the second from the target, the next two rank every beam with noise
+    families 1 and 2, and the others shorten windows."""
     from fifteen.parallel import processes
 
     calls = []
@@ -338,7 +349,7 @@ def test_parallel_improvers_split_the_beams_ends_between_the_first_two(monkeypat
 
     def recorded(self, worker, call_id, fn, *args):
         if getattr(fn, "func", None) is anytime_processes.improve:
-            calls.append((args[4], fn.keywords["beams_from"]))
+            calls.append((args[4], fn.keywords["beams_from"], fn.keywords["noise_family"]))
         real(self, worker, call_id, fn, *args)
 
     monkeypatch.setattr(processes.WorkerPool, "submit", recorded)

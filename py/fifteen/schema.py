@@ -187,6 +187,7 @@ PARAM_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     # the browser pool's anytime search (fifteen.parallel.anytime_page), checked again there
     "mode": (_short_text(TOKEN_CHARS), "an improver's mode (beam+windows, windows)"),
     "beams_from": (_short_text(TOKEN_CHARS), "where an improver's beams start (both, position, target)"),
+    "noise_family": (_count(0), "an integer from 0 (an improver's noise family; the Improver checks its range)"),
     "carried": (lambda v: isinstance(v, dict) and len(v) <= 10, "the carried object the last anytime_improve gave"),
     "threshold": (_count(0), "an integer from 0"),
     "lower_bound": (_count(0), "an integer from 0"),
@@ -220,7 +221,7 @@ METHOD_PARAMS: dict[str, tuple[str, ...]] = {
     "parallel_drop": ("search",),
     # the browser pool's anytime search (fifteen.parallel.anytime_page)
     "anytime_first": (*_TOWARDS, "bound"),
-    "anytime_improve": (*_TOWARDS, "path", "mode", "beams_from", "carried", "time_limit"),
+    "anytime_improve": (*_TOWARDS, "path", "mode", "beams_from", "noise_family", "carried", "time_limit"),
     "anytime_prove": (*_TOWARDS, "bound", "threshold", "time_limit"),
     "anytime_result": (
         *_TOWARDS,

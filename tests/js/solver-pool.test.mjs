@@ -15,6 +15,7 @@ import { describe, test } from "node:test";
 import { ErrorType, FromWorker, LoadState, Method, SIGINT, Stage, ToWorker, message } from "../../static/js/solver/protocol.js";
 import { SolverClient } from "../../static/js/solver/client.js";
 import { MAX_WORKERS, SolverPool, poolLimits } from "../../static/js/solver/pool.js";
+import { NOISY_IMPROVERS } from "../../static/js/solver/anytime-solve.js";
 import { FakeWorker } from "./fake-worker.mjs";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -328,7 +329,7 @@ describe("SolverPool", () => {
     assert.deepEqual(await solving, { length: 6 });
   });
 
-  test("an anytime solve on 4 workers: the primary's beams start from the position, the third's from the target, the fourth improves by windows from its own offset; a first solution at the root's bound ends it at once", async () => {
+  test("an anytime solve on 4 workers: the primary's beams start from the position, the third's from the target, the fourth's rank with noise family 1 from its own window offset; a first solution at the root's bound ends it at once", async () => {
     const s = await upWithAll(4);
     const [primary, prover, third, fourth] = s.workers;
     const solving = s.pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 });
@@ -337,11 +338,11 @@ describe("SolverPool", () => {
     assert.equal(prover.calls(Method.ANYTIME_PROVE).length, 1);
     assert.equal(prover.calls(Method.ANYTIME_IMPROVE).length, 0);
     const w = fourth.calls(Method.ANYTIME_IMPROVE).at(-1);
-    assert.deepEqual([w.params.mode, w.params.beams_from, w.params.carried], ["windows", "both", { offset: 9 }]);
+    assert.deepEqual([w.params.mode, w.params.beams_from, w.params.noise_family, w.params.carried], ["beam+windows", "both", 1, { offset: 9 }]);
     const b = third.calls(Method.ANYTIME_IMPROVE).at(-1);
-    assert.deepEqual([b.params.mode, b.params.beams_from, b.params.carried], ["beam+windows", "target", { offset: 6 }]);
+    assert.deepEqual([b.params.mode, b.params.beams_from, b.params.noise_family, b.params.carried], ["beam+windows", "target", 0, { offset: 6 }]);
     const a = primary.calls(Method.ANYTIME_IMPROVE).at(-1);
-    assert.deepEqual([a.params.mode, a.params.beams_from, a.params.carried], ["beam+windows", "position", {}]);
+    assert.deepEqual([a.params.mode, a.params.beams_from, a.params.noise_family, a.params.carried], ["beam+windows", "position", 0, {}]);
     answer(third, Method.ANYTIME_IMPROVE, { path: [1, 2], moves: [1, 2], carried: { width: 256 }, done: false, nodes: 3 });
     await tick();
     // 2 moves = the root's bound: proven optimal, the result from the improver that found it, the prover stopped
@@ -360,6 +361,39 @@ describe("SolverPool", () => {
     assert.deepEqual([r2.params.stopped, r2.params.path, r2.params.lower_bound], ["optimal", [], 0]);
     primary.emit(message.result(r2.id, { length: 0 }));
     assert.deepEqual(await goal, { length: 0 });
+  });
+
+  test("an anytime solve on 6 workers: NOISY_IMPROVERS (2) improvers past the beam helper rank with noise families 1 and 2, the sixth shortens windows; when the first noisy one dies the next takes family 1", async () => {
+    assert.equal(NOISY_IMPROVERS, 2);
+    const s = await upWithAll(6);
+    const [primary, prover, third, fourth, fifth, sixth] = s.workers;
+    const solving = s.pool.solve({ text: "t", shape: "4x4", bound: "md", anytime: true, time_limit: 60 });
+    solving.catch(() => {});
+    answer(primary, Method.ANYTIME_FIRST, { path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6], lower_bound: 2, bound: "md" });
+    await tick();
+    assert.equal(prover.calls(Method.ANYTIME_PROVE).length, 1);
+    const roles = (w) => {
+      const c = w.calls(Method.ANYTIME_IMPROVE).at(-1).params;
+      return [c.mode, c.beams_from, c.noise_family];
+    };
+    assert.deepEqual([primary, third, fourth, fifth, sixth].map(roles), [
+      ["beam+windows", "position", 0],
+      ["beam+windows", "target", 0],
+      ["beam+windows", "both", 1],
+      ["beam+windows", "both", 2],
+      ["windows", "both", 0],
+    ]);
+    fourth.onerror({ message: "out of memory", preventDefault() {} });
+    await tick();
+    answer(fifth, Method.ANYTIME_IMPROVE, { path: [1, 2, 3, 4, 5], moves: [1, 2, 3, 4, 5], carried: { width: 512 }, done: false, nodes: 5 });
+    answer(sixth, Method.ANYTIME_IMPROVE, { path: [1, 2, 3, 4, 5, 6], moves: [1, 2, 3, 4, 5, 6], carried: { offset: 15 }, done: false, nodes: 5 });
+    await tick();
+    assert.deepEqual([fifth, sixth].map(roles), [
+      ["beam+windows", "both", 1],
+      ["beam+windows", "both", 2],
+    ]);
+    const done = s.pool.cancel();
+    await done;
   });
 
   test("an anytime solve on 3 workers: when the beam helper dies the primary's beams start from both ends again", async () => {

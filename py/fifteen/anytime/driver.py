@@ -87,6 +87,27 @@ MODES = ("beam+windows", "beams", "windows")
 #: position only, the target only (two improvers that split the ends between them reach on 7x7 in
 #: half the time what one reaches alternating: bench/anytime.md, *Two beam improvers*).
 BEAMS_FROM = ("both", "position", "target")
+#: An improver of noise family *k* >= 1 ranks every beam with noisy costs, beam seeds ``k *
+#: FAMILY_SEEDS + ...`` (:func:`beam_noise`): the improvers past the two that split the ends, so
+#: that they search other paths than those two instead of shortening windows only.
+FAMILY_SEEDS = 128
+#: At most this many noisy improvers (the others past them shorten windows): each holds a beam's
+#: memory (bench/anytime.md, *Memory*).
+NOISY_IMPROVERS = 2
+#: The largest noise family an improver takes (a page's request is checked against it).
+MAX_NOISE_FAMILY = 64
+
+
+def beam_noise(family: int, width: int, backward: bool, widest: int) -> int:
+    """The noise seed of a beam (:func:`fifteen.anytime.rank.noisy_moves`; 0: plain costs) of
+    *width* from the target (*backward*) or the position, in an improver of noise *family*, whose
+    *widest*-th noisy beam after the widest it is (0: a beam of the schedule).  Family 0: plain
+    beams, then the seeds 1 to :data:`NOISY_BEAMS`; family *k*: ``k * FAMILY_SEEDS`` plus 2 x the
+    width's bit length + *backward* for the schedule's beams, plus 64 + *widest* after the widest:
+    no two beams of the improvers share a seed."""
+    if not family:
+        return widest
+    return family * FAMILY_SEEDS + (64 + widest if widest else 2 * width.bit_length() + backward)
 
 
 class _Deadline(Stop):
@@ -267,7 +288,9 @@ class Improver:
     :data:`BEAM_MAX_SQUARES` squares that are not reduced and have no fitted costs.
     ``"windows"``: window shortening only; ``"beams"``: beams only.  *beams_from* (:data:`BEAMS_FROM`):
     ``"both"`` alternates as above; ``"position"`` or ``"target"`` starts every beam there, each
-    twice as wide as the last (for two improvers that split the ends).  *offer(squares)* receives
+    twice as wide as the last (for two improvers that split the ends).  *noise_family* > 0 (at
+    most :data:`MAX_NOISE_FAMILY`) ranks every beam with noisy costs, seeds of the family's own
+    (:func:`beam_noise`: improvers past those two search other paths).  *offer(squares)* receives
     every shorter path; ``done`` is set when nothing is left to try.
     """
 
@@ -284,12 +307,18 @@ class Improver:
         clock: Callable[[], float] = time.perf_counter,
         first_seconds: float = 0.05,
         beams_from: str = "both",
+        noise_family: int = 0,
     ):
         if mode not in MODES:
             raise InputError(f"unknown improver mode {describe(mode)} (one of {', '.join(MODES)})", code="param")
         if beams_from not in BEAMS_FROM:
             raise InputError(f"beams start from {', '.join(BEAMS_FROM)}, not {describe(beams_from)}", code="param")
+        if not (isinstance(noise_family, int) and not isinstance(noise_family, bool) and 0 <= noise_family <= MAX_NOISE_FAMILY):
+            raise InputError(
+                f"noise_family must be a whole number from 0 to {MAX_NOISE_FAMILY}, not {describe(noise_family)}", code="param"
+            )
         self.beams_from = beams_from
+        self.noise_family = noise_family
         self.T, self.tiles, self.target, self.offer, self.mode = T, tuple(tiles), tuple(target), offer, mode
         self.best = list(best)
         self.width = width
@@ -347,7 +376,20 @@ class Improver:
             self._improved(remove_cycles(self.tiles, stage + lift(shape, squares) + back))
 
         offer(first)
-        self.sub = Improver(T, tiles, target, first, offer, self.mode, FIRST_BEAM, self.polish_ratio, self.clock, seconds, self.beams_from)
+        self.sub = Improver(
+            T,
+            tiles,
+            target,
+            first,
+            offer,
+            self.mode,
+            FIRST_BEAM,
+            self.polish_ratio,
+            self.clock,
+            seconds,
+            self.beams_from,
+            self.noise_family,
+        )
 
     def carried(self) -> dict[str, Any]:
         """What a later improver of the same position needs to go on where this one is
@@ -427,7 +469,7 @@ class Improver:
         else:  # one end only: each beam twice the last
             backward = self.beams_from == "target"
             width = self.width * 2
-        noise = 0
+        widest = 0  # the noisy beams after the widest: this one's number
         if not beam_fits(self.T, width, len(self.best)):  # (an empty path, at the goal, is bounded as one of a move)
             if self.noise >= NOISY_BEAMS or not beam_fits(self.T, self.width, len(self.best)):
                 self.windows_only = True  # no wider beam: polish to the end
@@ -437,9 +479,10 @@ class Improver:
                     self.shortener = self._shortener(self.best)
                 return
             self.noise += 1  # no wider beam: one of the last width with noisy costs (from either end in turn)
-            noise, width = self.noise, self.width
+            widest, width = self.noise, self.width
             if self.beams_from == "both":
                 backward = self.noise % 2 == 0
+        noise = beam_noise(self.noise_family, width, backward, widest)
         c0 = clock()
         if backward:  # from the target towards the position: the same lengths, other paths
             back = beam_search(self.T, self.target, self.tiles, width, check, upper=len(self.best), dup_layers=DUP_LAYERS, noise=noise)
@@ -447,7 +490,7 @@ class Improver:
         else:
             path = beam_search(self.T, self.tiles, self.target, width, check, upper=len(self.best), dup_layers=DUP_LAYERS, noise=noise)
         # (after the beam: a beam paused at the end of a time slice is asked again, the same)
-        if not noise:  # (a noisy beam leaves the schedule where it was)
+        if not widest:  # (a noisy beam after the widest leaves the schedule where it was)
             self.width, self.backward = width, not backward
         self.beams.append((-width if backward else width, None if path is None else len(path)))
         if path is None and self.beams_wander:

@@ -15,10 +15,12 @@ Through :func:`fifteen.api.call` (a position is ``text|tiles, shape, goal``):
   first solution (:func:`fifteen.anytime.driver.first_solution`, cycles removed; ``path`` the
   blank's squares, ``moves`` the tiles that slide), the root's proven lower bound (its best
   bound raised to the solutions' parity) and the name of the prover's bound.
-* ``anytime_improve`` ``{position, path, mode, beams_from, carried, time_limit}`` -> ``{"path", "moves",
-  "carried", "done", "nodes"}``: :func:`fifteen.parallel.anytime_steps.improve` (``mode``:
-  ``beam+windows`` or ``windows``; ``beams_from``: ``both`` (the default), ``position`` or
-  ``target``, where its beams start; ``carried``: the last call's, ``{}`` at first;
+* ``anytime_improve`` ``{position, path, mode, beams_from, noise_family, carried, time_limit}`` ->
+  ``{"path", "moves", "carried", "done", "nodes"}``: :func:`fifteen.parallel.anytime_steps.improve`
+  (``mode``: ``beam+windows`` or ``windows``; ``beams_from``: ``both`` (the default), ``position``
+  or ``target``, where its beams start; ``noise_family``: 0 (the default), or *k* for an improver
+  whose every beam ranks with noisy costs of its own (:func:`fifteen.anytime.driver.beam_noise`);
+  ``carried``: the last call's, ``{}`` at first;
   ``time_limit``: the seconds left to the whole search).
 * ``anytime_prove`` ``{position, bound, threshold, time_limit}`` (progress ``{"nodes"}``) ->
   ``{"outcome": "refuted"|"found"|"stopped", "threshold", "nodes", "seconds"}`` plus ``path``
@@ -125,7 +127,8 @@ def improve_call(board: Board, params: dict) -> Steps[dict]:
         carried_from(params.get("carried"), board.shape.size),
         _deadline(params),
         stopped=lambda: False,
-        beams_from=params.get("beams_from") or "both",  # (the Improver checks it)
+        beams_from=params.get("beams_from") or "both",  # (the Improver checks these two)
+        noise_family=params.get("noise_family") or 0,
     )
     return {"path": best, "moves": tiles_along(board.shape, board.tiles, best), "carried": carried, "done": done, "nodes": nodes}
 

@@ -7,8 +7,10 @@ by 2, a threshold that finds a solution ends the search with it, optimal) while 
 width pruned by the best length alternating with window shortening (the serial schedule's
 improver); with two improvers or more the first starts its beams from the position only and the
 second from the target only (each twice the last: on 7x7 the two reach in half the time what
-one reaches alternating, ``bench/anytime.md``), and the others shorten windows only, each sweeping
-with its own window offset.  This
+one reaches alternating, ``bench/anytime.md``); the next
+:data:`~fifteen.anytime.driver.NOISY_IMPROVERS` run the same beams with every one ranked by noisy
+costs, a noise family each (:func:`~fifteen.anytime.driver.beam_noise`: other paths of each
+width), and the others shorten windows only, each sweeping with its own window offset.  This
 process keeps the best path and the bound: it computes the first solution itself (so the first
 answer does not wait for the pool), hands every improver the global best at each new call (a
 call returns after an improvement, or after :data:`~fifteen.parallel.anytime_steps.IMPROVE_SLICE` seconds without one, its
@@ -29,6 +31,7 @@ from collections.abc import Callable
 from functools import partial
 
 from fifteen.anytime.driver import (
+    NOISY_IMPROVERS,
     AnytimeResult,
     Improvement,
     check_time_limit,
@@ -115,11 +118,12 @@ def anytime_solve_parallel(
         return result("optimal", best)
     args = (str(shape), tuple(tiles), tuple(target))
     wall_deadline = float("inf") if deadline is None else time.time() + (deadline - time.perf_counter())
-    # the improvers (mode, where their beams start): beams and windows from both ends in turn, or
-    # with two of them or more the first from the position and the second from the target; the
-    # others shorten windows
-    roles = [("beam+windows", "both")] if jobs == 2 else [("beam+windows", "position"), ("beam+windows", "target")]
-    roles += [("windows", "both")] * (jobs - 3)
+    # the improvers (mode, where their beams start, noise family): beams and windows from both ends
+    # in turn, or with two of them or more the first from the position and the second from the
+    # target; the next NOISY_IMPROVERS rank every beam with their own noise; the others shorten windows
+    roles = [("beam+windows", "both", 0)] if jobs == 2 else [("beam+windows", "position", 0), ("beam+windows", "target", 0)]
+    roles += [("beam+windows", "both", k) for k in range(1, min(NOISY_IMPROVERS, jobs - 3) + 1)]
+    roles += [("windows", "both", 0)] * (jobs - 1 - len(roles))
     carried: list[dict] = [{"offset": 3 * i} if i else {} for i in range(len(roles))]
     done = [False] * len(roles)
     handed = [0] * len(roles)  # the length of the path each improver was last given
@@ -141,7 +145,16 @@ def anytime_solve_parallel(
             key = next(calls)
             running[key] = ("improve", i)
             handed[i] = len(best)
-            pool.submit(worker, key, partial(improve, beams_from=roles[i][1]), *args, list(best), roles[i][0], carried[i], wall_deadline)
+            pool.submit(
+                worker,
+                key,
+                partial(improve, beams_from=roles[i][1], noise_family=roles[i][2]),
+                *args,
+                list(best),
+                roles[i][0],
+                carried[i],
+                wall_deadline,
+            )
 
         def hand_out() -> None:
             for w in pool.idle():

@@ -122,15 +122,21 @@ def improve(
     *,
     stopped,
     beams_from: str = "both",
+    noise_family: int = 0,
 ) -> tuple:
     """Improve *squares* (a path from *tiles* to *goal*) with an :class:`Improver`
-    of *mode* whose beams start from *beams_from* (:data:`~fifteen.anytime.driver.BEAMS_FROM`),
+    of *mode* whose beams start from *beams_from* (:data:`~fifteen.anytime.driver.BEAMS_FROM`) and
+    rank with the noise of *noise_family* (0: plain costs until the widest beam),
     its state *carried* from the last call (beam width, window size, node limit and
     offset); returns ``(best squares, carried, done, nodes)`` after an improvement, after
     :data:`IMPROVE_SLICE` seconds without one, when there is nothing left to try, or when asked
     to stop or past *deadline* (wall clock) — the best found kept in every case.
     :func:`improve_steps` is the same as steps (:mod:`fifteen.search.slices`)."""
-    return drive(improve_steps(shape, tiles, goal, squares, mode, carried, deadline, stopped=stopped, beams_from=beams_from))
+    return drive(
+        improve_steps(
+            shape, tiles, goal, squares, mode, carried, deadline, stopped=stopped, beams_from=beams_from, noise_family=noise_family
+        )
+    )
 
 
 def improve_steps(
@@ -144,6 +150,7 @@ def improve_steps(
     *,
     stopped,
     beams_from: str = "both",
+    noise_family: int = 0,
 ) -> Steps[tuple]:
     """:func:`improve` as steps: a window search or a beam paused at the end of a time slice goes
     on where it stopped at the next step."""
@@ -157,7 +164,18 @@ def improve_steps(
         if stopped() or time.time() > deadline:
             raise Stop
 
-    improver = Improver(label_tables(board.shape), tiles, goal, best[0], offer, mode, FIRST_BEAM, POLISH_RATIO, beams_from=beams_from)
+    improver = Improver(
+        label_tables(board.shape),
+        tiles,
+        goal,
+        best[0],
+        offer,
+        mode,
+        FIRST_BEAM,
+        POLISH_RATIO,
+        beams_from=beams_from,
+        noise_family=noise_family,
+    )
     start = last = time.monotonic()
     try:
         improver.restore(carried, check)  # (a first call may carry an offset alone)

@@ -7,7 +7,9 @@
 //   (ANYTIME_IMPROVE, beams of doubling width and window shortening, a second or so per call);
 //   the first helper after the prover runs beams too: the primary's start from the position and
 //   its from the target (from both ends in turn while the primary is the only improver); the
-//   others shorten windows, each from its own offset.  Every call gets
+//   next NOISY_IMPROVERS run beams from both ends with every beam ranked by noisy costs, a noise
+//   family each (other paths of each width); the others shorten windows, each from its own
+//   offset.  Every call gets
 //   the best path of the whole pool, and what an improver carries (beam width, window state)
 //   comes back with its reply and goes out with its next call.
 // * Worker 2 proves: one IDA* iteration per ANYTIME_PROVE call, from the bound proven before
@@ -29,6 +31,8 @@ import { PoolSolve } from "./pool-solve.js";
 
 /** Worker-line reports (no new solution or bound) at most this often, in ms. */
 const ROLE_REPORT_MS = 250;
+/** Improvers past the two beam improvers whose beams rank with noise of their own (py/fifteen/anytime/driver.py NOISY_IMPROVERS). */
+export const NOISY_IMPROVERS = 2;
 
 export class AnytimeSolve extends PoolSolve {
   /**
@@ -90,6 +94,15 @@ export class AnytimeSolve extends PoolSolve {
     return -1;
   }
 
+  /** Improver i's noise family: 1, 2, ... for the first NOISY_IMPROVERS live improvers past the primary and the beam helper; 0 for the others. */
+  noiseFamily(i, helper) {
+    if (i === 0 || i === helper || helper < 0) return 0;
+    const prover = this.prover();
+    let family = 0;
+    for (let j = 1; j <= i; j++) if (j !== prover && j !== helper && this.usable(j)) family++;
+    return family <= NOISY_IMPROVERS ? family : 0;
+  }
+
   /** Worker i is alive and started (the primary may be queueing behind its own running call). */
   usable(i) {
     const c = this.clients[i];
@@ -143,11 +156,13 @@ export class AnytimeSolve extends PoolSolve {
     this.handed[i] = this.tally.length;
     this.tally.assign(i, Role.IMPROVING);
     this.progress(false);
+    const family = this.noiseFamily(i, helper);
     const params = {
       ...this.position,
       path: this.tally.best.path,
-      mode: i === 0 || i === helper ? "beam+windows" : "windows",
+      mode: i === 0 || i === helper || family > 0 ? "beam+windows" : "windows",
       beams_from: i === helper ? "target" : i === 0 && helper >= 0 ? "position" : "both",
+      noise_family: family,
       carried: this.carried[i] || (i > 1 ? { offset: 3 * i } : {}), // helpers' windows from their own offsets
       time_limit: Math.max(0.001, left),
     };
