@@ -110,13 +110,14 @@ def check_text(text: Any, what: str = "a position", limit: int = MAX_TEXT_CHARS)
     return text
 
 
-def _is_int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
+    """An integer that is not a boolean."""
     return isinstance(v, int) and not isinstance(v, bool)
 
 
 def is_number(v: Any) -> bool:
     """A JSON number (not a boolean) from 0 to :data:`MAX_COUNT`."""
-    return (_is_int(v) or isinstance(v, float)) and 0 <= v <= MAX_COUNT
+    return (is_int(v) or isinstance(v, float)) and 0 <= v <= MAX_COUNT
 
 
 # ------------------------------------------------------------------ messages

@@ -34,6 +34,7 @@ from fifteen.limits import (
     PAGE_TIME_LIMIT,
     TOKEN_CHARS,
     describe,
+    is_int,
     is_number,
 )
 from fifteen.search.estimate import OUT_OF_REACH_SECONDS
@@ -95,11 +96,6 @@ def parse_params(params_json: Any, limit: int = MAX_PARAMS_CHARS) -> dict[str, A
     if problem:
         raise InputError(problem, code="too_long")
     return params
-
-
-def is_int(v: Any) -> bool:
-    """An integer that is not a boolean."""
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _short_text(limit: int) -> Callable[[Any], bool]:

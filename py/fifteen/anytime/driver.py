@@ -48,7 +48,7 @@ from fifteen.board import Board, tiles_along
 from fifteen.bounds import bound_values, check_board, resolve_bound, start_bound, summary
 from fifteen.errors import InputError
 from fifteen.frame import frame_for
-from fifteen.limits import MAX_TIME_LIMIT, describe, is_number
+from fifteen.limits import MAX_TIME_LIMIT, describe, is_int, is_number
 from fifteen.optimal import check_answer
 from fifteen.search.ida import SECONDS_DIGITS, Cancelled, Iteration, Progress, Stop, first_bound, ida_steps
 from fifteen.search.moves import checking_setup
@@ -313,7 +313,7 @@ class Improver:
             raise InputError(f"unknown improver mode {describe(mode)} (one of {', '.join(MODES)})", code="param")
         if beams_from not in BEAMS_FROM:
             raise InputError(f"beams start from {', '.join(BEAMS_FROM)}, not {describe(beams_from)}", code="param")
-        if not (isinstance(noise_family, int) and not isinstance(noise_family, bool) and 0 <= noise_family <= MAX_NOISE_FAMILY):
+        if not (is_int(noise_family) and 0 <= noise_family <= MAX_NOISE_FAMILY):
             raise InputError(
                 f"noise_family must be a whole number from 0 to {MAX_NOISE_FAMILY}, not {describe(noise_family)}", code="param"
             )

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import math
 import random
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from fifteen.anytime.tables import LabelTables
@@ -390,7 +390,7 @@ def rank_mdd(T: LabelTables, weights: tuple[int, int, int, int] = RANK_WEIGHTS) 
 NOISE_SIGMA = 0.1
 
 
-@cache
+@lru_cache(maxsize=8)  # (a table per beam, about 300 KB on 7x7: only the last few are kept)
 def noisy_moves(T: LabelTables, weights: tuple[int, int, int, int], noise: int) -> list[int]:
     """:func:`rank_mdd` with the costs of each tile (label) times its own factor e^(NOISE_SIGMA z),
     z drawn for the labels in order by ``random.Random(noise)`` (the same on every platform);

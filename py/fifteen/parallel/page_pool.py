@@ -46,7 +46,7 @@ from fifteen.board import Board, Goal, Shape, check_tiles, tiles_along
 from fifteen.bounds import bound_values, databases, resolve_bound, start_bound
 from fifteen.errors import InputError
 from fifteen.frame import frame_for
-from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_number
+from fifteen.limits import MAX_COUNT, MAX_MOVES, describe, is_int, is_number
 from fifteen.optimal import Solution, check_answer
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, task_steps
 from fifteen.search.estimate import estimate
@@ -88,11 +88,7 @@ def iterations_from(records: list) -> list[Iteration]:
 
 def squares_from(v: object, n: int, what: str) -> tuple[int, ...]:
     """*v* checked to be a list of at most MAX_MOVES square numbers of a board of *n* squares."""
-    if (
-        not isinstance(v, list | tuple)
-        or len(v) > MAX_MOVES
-        or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in v)
-    ):
+    if not isinstance(v, list | tuple) or len(v) > MAX_MOVES or not all(is_int(s) and 0 <= s < n for s in v):
         raise InputError(f"a {what} must be a list of square numbers 0..{n - 1}, not {describe(v)}", code="param")
     return tuple(v)
 
