@@ -358,6 +358,34 @@ def test_parallel_improvers_split_the_beams_ends_between_the_first_two(monkeypat
     assert board.solves(result.tiles) and set(calls) == roles
 
 
+def test_improver_roles_in_order_for_each_pool_size():
+    """The roles the search and bench/improvers.py share: one per worker but the prover, in order."""
+    both, position, target = ("beam+windows", "both", 0), ("beam+windows", "position", 0), ("beam+windows", "target", 0)
+    noisy = [("beam+windows", "both", 1), ("beam+windows", "both", 2)]
+    windows = ("windows", "both", 0)
+    assert anytime_processes.improver_roles(1) == []
+    assert anytime_processes.improver_roles(2) == [both]
+    assert anytime_processes.improver_roles(3) == [position, target]
+    assert anytime_processes.improver_roles(4) == [position, target, noisy[0]]
+    assert anytime_processes.improver_roles(5) == [position, target, *noisy]
+    assert anytime_processes.improver_roles(7) == [position, target, *noisy, windows, windows]
+
+
+def test_the_improvers_bench_runs_each_role_and_the_pool_takes_the_shortest(tmp_path):
+    """bench/improvers.py (bench/anytime.md's improver tables): a row per role of the pool of 3,
+    then the pool's, the shortest of theirs at each mark (every offered path replayed there)."""
+    out = tmp_path / "improvers.tsv"
+    command = [sys.executable, str(ROOT / "bench" / "improvers.py"), "--boards", "5", "--count", "1", "--jobs", "3"]
+    command += ["--limit", "1", "--marks", "0.5,1", "--out", str(out)]
+    done = subprocess.run(command, env=dict(os.environ, PYTHONPATH=str(ROOT / "py")), capture_output=True, text=True, timeout=DEADLINE)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split("\t") for line in out.read_text().splitlines()[1:]]
+    assert [(r[1], r[4], r[5]) for r in rows] == [("D5-0", "3", "position"), ("D5-0", "3", "target"), ("D5-0", "3", "pool")]
+    lengths = [[int(x) for x in r[8].split(",")] for r in rows]
+    assert lengths[2] == [min(a, b) for a, b in zip(lengths[0], lengths[1], strict=True)]
+    assert all(100 <= n for n in lengths[2])  # D5-0's optimum is 100
+
+
 def test_parallel_cancel_keeps_the_best():
     board = Board(Shape(3, 3), SET_3X3[7])
     seen = []

@@ -50,6 +50,21 @@ from fifteen.search.ida import Iteration, Stop, first_bound
 STOP_WAIT_SECONDS = 2.0
 
 
+def improver_roles(jobs: int) -> list[tuple[str, str, int]]:
+    """The improvers of a search on *jobs* workers (one proves), each as ``(mode, beams_from,
+    noise_family)`` (:class:`~fifteen.anytime.driver.Improver`'s arguments): one improver alone
+    runs beams and windows from both ends in turn; with two or more the first starts its beams
+    from the position and the second from the target; the next
+    :data:`~fifteen.anytime.driver.NOISY_IMPROVERS` rank every beam with their own noise
+    (families 1, 2, ...); the others shorten windows."""
+    if jobs < 2:
+        return []
+    roles = [("beam+windows", "both", 0)] if jobs == 2 else [("beam+windows", "position", 0), ("beam+windows", "target", 0)]
+    roles += [("beam+windows", "both", k) for k in range(1, min(NOISY_IMPROVERS, jobs - 3) + 1)]
+    roles += [("windows", "both", 0)] * (jobs - 1 - len(roles))
+    return roles
+
+
 def anytime_solve_parallel(
     board: Board,
     *,
@@ -118,12 +133,7 @@ def anytime_solve_parallel(
         return result("optimal", best)
     args = (str(shape), tuple(tiles), tuple(target))
     wall_deadline = float("inf") if deadline is None else time.time() + (deadline - time.perf_counter())
-    # the improvers (mode, where their beams start, noise family): beams and windows from both ends
-    # in turn, or with two of them or more the first from the position and the second from the
-    # target; the next NOISY_IMPROVERS rank every beam with their own noise; the others shorten windows
-    roles = [("beam+windows", "both", 0)] if jobs == 2 else [("beam+windows", "position", 0), ("beam+windows", "target", 0)]
-    roles += [("beam+windows", "both", k) for k in range(1, min(NOISY_IMPROVERS, jobs - 3) + 1)]
-    roles += [("windows", "both", 0)] * (jobs - 1 - len(roles))
+    roles = improver_roles(jobs)
     carried: list[dict] = [{"offset": 3 * i} if i else {} for i in range(len(roles))]
     done = [False] * len(roles)
     handed = [0] * len(roles)  # the length of the path each improver was last given
@@ -224,4 +234,4 @@ def anytime_solve_parallel(
     return result(stopped, best)
 
 
-__all__ = ["anytime_solve_parallel"]
+__all__ = ["anytime_solve_parallel", "improver_roles"]
