@@ -175,7 +175,7 @@ def test_big_boards_get_a_solution(size):
     result = anytime_solve(board, time_limit=0.5)
     assert result.tiles is not None and board.solves(result.tiles)
     assert result.lower_bound <= result.length and not result.optimal and result.stopped == "time"
-    assert result.bound == "lc"
+    assert result.bound == "lclm"
 
 
 # ------------------------------------------------------------------ the pieces, pinned

@@ -190,7 +190,7 @@ def test_cli_big_board_gets_an_answer():
     r = run_cli("solve", SIX, "--time-limit", "0.5", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert out["shape"] == "6x6" and out["bound"] == "lc" and out["stopped"] == "time"
+    assert out["shape"] == "6x6" and out["bound"] == "lclm" and out["stopped"] == "time"
     assert Board.parse(SIX).solves(out["moves"]) and out["lower_bound"] <= out["length"]
 
 

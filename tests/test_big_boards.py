@@ -139,10 +139,10 @@ def test_bound_values_of_fixed_10x10_positions():
         " 41 32 43 44 45 46 47 48 49 50 51 42 53 54 55 56 57 58 59 60 62 52 63 64 65 66 67 78 68 70 61 72 73 74 75 86 76 77 69 79"
         " 71 82 93 83 85 96 87 88 89 80 81 91 92 84 94 95 97 98 99 90"
     )
-    assert bound_values(readme) == {"md": 48, "lc": 48, "id_v": 24, "id_h": 24, "id": 48, "lb": 48}
+    assert bound_values(readme) == {"md": 48, "lc": 48, "id_v": 24, "id_h": 24, "id": 48, "lclm": 48, "lb": 48}
     reversed_board = Board(TEN, tuple(range(99, 2, -1)) + (1, 2, 0))  # the tiles in reverse order (but 1 and 2)
-    assert bound_values(reversed_board) == {"md": 890, "lc": 924, "id_v": 540, "id_h": 448, "id": 988, "lb": 988}
-    assert available_bounds(TEN) == ["auto", "id", "lc", "md"] and resolve_bound(TEN, "auto").name == "lc"
+    assert bound_values(reversed_board) == {"md": 890, "lc": 924, "id_v": 540, "id_h": 448, "id": 988, "lclm": 926, "lb": 988}
+    assert available_bounds(TEN) == ["auto", "id", "lclm", "lc", "md"] and resolve_bound(TEN, "auto").name == "lclm"
 
 
 @pytest.mark.parametrize("name", ["7x7", "10x10", "3x8"])
@@ -227,7 +227,7 @@ def test_lab_and_api_on_big_boards():
     compared = call("compare", tiles=list(board.tiles), bounds="md,lc", budget=100_000)["bounds"]
     assert compared["md"]["length"] == compared["lc"]["length"] == solve(board, "lc").length
     traced = call("trace", tiles=list(board.tiles), moves=solve(board).tiles)
-    assert traced["names"] == ["md", "lc", "id"] and traced["remaining"][0] == traced["length"]
+    assert traced["names"] == ["md", "lc", "lclm", "id"] and traced["remaining"][0] == traced["length"]
     refused = json.loads(api.call("explore_position", json.dumps({"tiles": list(board.tiles)})))
     assert refused["error"]["message"].startswith("the explorer has no table for a 10x10 board")
     hint = call("hint", tiles=list(board.tiles))

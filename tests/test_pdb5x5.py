@@ -162,7 +162,7 @@ def test_auto_picks_the_tables_on_5x5(databases_without_pack, fresh_assets):
     databases.use_directory(databases_without_pack)
     board = Board(FIVE, tuple(korf_taylor()[0][1]))
     assert resolve_bound(FIVE, "auto").name == "pdb55554"
-    assert available_bounds(FIVE) == ["auto", "pdb55554", "id", "lc", "md"]
+    assert available_bounds(FIVE) == ["auto", "pdb55554", "id", "lclm", "lc", "md"]
     assert "pdb55554" not in available_bounds(Shape(4, 4))
     values = bound_values(board)
     assert (values["pdb55554"], values["pdb"], values["pdb_r"], values["lc"], values["lb"]) == (82, 82, 82, 80, 82)
@@ -170,15 +170,15 @@ def test_auto_picks_the_tables_on_5x5(databases_without_pack, fresh_assets):
     assert out["auto"] == "pdb55554" and out["start"]["pdb55554"] == 82 and out["start"]["lc"] == 80
 
 
-def test_without_the_file_5x5_falls_back_to_lc(databases_without_pack, fresh_assets, tmp_path):
+def test_without_the_file_5x5_falls_back_to_lclm(databases_without_pack, fresh_assets, tmp_path):
     manifest = json.loads((databases_without_pack / "manifest.json").read_text())
     manifest["assets"] = [e for e in manifest["assets"] if e["file"] != "pdb-55554.f15"]
     for entry in manifest["assets"]:
         (tmp_path / entry["file"]).symlink_to(databases_without_pack / entry["file"])
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     databases.use_directory(tmp_path)
-    assert resolve_bound(FIVE, "auto").name == "lc"
-    assert available_bounds(FIVE) == ["auto", "id", "lc", "md"]
+    assert resolve_bound(FIVE, "auto").name == "lclm"
+    assert available_bounds(FIVE) == ["auto", "id", "lclm", "lc", "md"]
     assert resolve_bound(Shape(4, 4), "auto").name == "pdb771"
 
 

@@ -249,7 +249,7 @@ def test_a_long_optimal_search_offers_fast_answer(ready_app: App):
     page.select_option("#bound-select", "auto")
 
 
-#: Korf and Taylor's first 24-puzzle (optimum 100): the 5x5 tables give 82 (82 / 82), MD + LC 80.
+#: Korf and Taylor's first 24-puzzle (optimum 100): the 5x5 tables give 82 (82 / 82), MD + LC 80, with the last moves 82.
 KT1 = [14, 21, 19, 17, 15, 18, 13, 12, 7, 2, 1, 22, 0, 4, 10, 20, 11, 6, 3, 23, 9, 16, 5, 24, 8]
 
 
@@ -264,7 +264,7 @@ def test_a_5x5_board_uses_the_5x5_pattern_database(ready_app: App):
     )
     page.wait_for_selector("#bound-select option[value=pdb55554]", state="attached", timeout=WORK_TIMEOUT_MS)
     line = page.inner_text("#bounds")
-    assert "LC 80" in line and "PDB 82/82 → 82" in line, line
+    assert "LC 80" in line and "LC+LM 82" in line and "PDB 82/82 → 82" in line, line
     assert page.get_attribute("#bounds", "data-lb") == "82"
     assert "pdb771" not in page.eval_on_selector_all("#bound-select option", "os => os.map(o => o.value)")
 

@@ -7,6 +7,7 @@ Bound names (``--bound`` in the CLI, ``bound`` in the API):
 ========  ==================================================================
 md        Manhattan distance
 lc        Manhattan distance + linear conflict
+lclm      MD + linear conflict + the last moves (boards without the WD tables: 4x5 and up)
 id        inversion distance, vertical + horizontal
 wd        walking distance, vertical + horizontal
 wdid      the seed's max(WD_v, ID_v) + max(WD_h, ID_h)
@@ -21,7 +22,7 @@ auto      the strongest available for the board
 **Goals.**  A board's values are those of the position in its solving frame
 (:mod:`fifteen.frame`): a goal whose blank is in a corner is mapped onto the standard goal, and
 every bound applies; any other goal is given to MD, LC, ID and WD as data, and the pattern
-databases are not offered (:func:`available_bounds` with the goal).
+databases and the last moves are not offered (:func:`available_bounds` with the goal).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from typing import Any
 from fifteen.board import Board, Goal, InputError, Shape, tile_squares, transpose_tiles
 from fifteen.bounds import databases, manhattan_loop, pdb78_loop, pdb_loop, walking_loop
 from fifteen.bounds.inversion import inversion_distance
+from fifteen.bounds.last_moves import last_moves
 from fifteen.bounds.manhattan import linear_conflict, manhattan
 from fifteen.bounds.pdb import PARTITIONS as PDB_PARTITIONS
 from fifteen.bounds.pdb import PatternDatabase
@@ -59,6 +61,8 @@ class BoundInfo:
     factory: SearcherFactory
     available: Callable[[Shape], bool]
     loop: Callable[[Shape], Loop]
+    #: offered only for goals whose blank is in a corner (their solving frame's is the standard goal)
+    corner_goal: bool = False
 
     def loop_source(self, shape: Shape) -> str:
         """The generated source of this bound's inner loop on *shape* (no database needed)."""
@@ -69,6 +73,11 @@ def _always(shape: Shape) -> bool:
     return True
 
 
+def _past_walking(shape: Shape) -> bool:
+    """Boards without the WD tables (4x5 and up), where MD + LC was the strongest cheap bound."""
+    return not walking_available(shape)
+
+
 def _id_wd_loop(use_wd: bool, use_id: bool) -> Callable[[Shape], Loop]:
     return lambda shape: walking_loop.id_wd_loop((shape.cols - 1, shape.rows - 1), use_wd, use_id)
 
@@ -76,6 +85,14 @@ def _id_wd_loop(use_wd: bool, use_id: bool) -> Callable[[Shape], Loop]:
 _CLASSIC = [
     BoundInfo("md", "Manhattan distance", manhattan_loop.manhattan_searcher, _always, lambda shape: manhattan_loop.MD_LOOP),
     BoundInfo("lc", "Manhattan + linear conflict", manhattan_loop.linear_conflict_searcher, _always, lambda shape: manhattan_loop.LC_LOOP),
+    BoundInfo(
+        "lclm",
+        "Manhattan + linear conflict + last moves",
+        manhattan_loop.last_moves_searcher,
+        _past_walking,
+        lambda shape: manhattan_loop.LAST_MOVES_LOOP,
+        corner_goal=True,
+    ),
     BoundInfo("id", "Inversion distance", walking_loop.inversion_searcher, _always, _id_wd_loop(False, True)),
     BoundInfo("wd", "Walking distance", walking_loop.walking_searcher, walking_available, _id_wd_loop(True, False)),
     BoundInfo(
@@ -119,7 +136,7 @@ def _pdb_bound(name: str) -> BoundInfo:
             else pdb_loop.pdb_loop(reflect)
         )
 
-    return BoundInfo(name, _PDB_LABELS.get(name, name), factory, available, loop)
+    return BoundInfo(name, _PDB_LABELS.get(name, name), factory, available, loop, corner_goal=True)
 
 
 _PDB_BOUNDS = [_pdb_bound(name) for name in _PDB_NAMES]
@@ -139,11 +156,11 @@ def bound_info(name: str) -> BoundInfo:
 
 
 def _serves(info: BoundInfo, shape: Shape, goal: Goal | None) -> bool:
-    """Whether *info* is available on *shape* for *goal* (the pattern databases only where the
-    goal maps onto the standard one)."""
+    """Whether *info* is available on *shape* for *goal* (the pattern databases and the last moves
+    only where the goal maps onto the standard one)."""
     if not info.available(shape):
         return False
-    return goal is None or not info.name.startswith("pdb") or frame_for(goal).standard
+    return goal is None or not info.corner_goal or frame_for(goal).standard
 
 
 def available_bounds(shape: Shape, goal: Goal | None = None) -> list[str]:
@@ -206,7 +223,8 @@ def resolve_bound(shape: Shape, name: str, goal: Goal | None = None) -> BoundInf
                 why, how = f"a {shape} board", ""
                 if b.available(shape) and goal is not None:
                     r, c = divmod(goal.blank, shape.cols)
-                    why = f"this goal: the pattern databases need its blank in a corner, not on row {r + 1}, column {c + 1}"
+                    what = "the pattern databases need" if b.name.startswith("pdb") else "the last moves need"
+                    why = f"this goal: {what} its blank in a corner, not on row {r + 1}, column {c + 1}"
                 elif _missing_database(b.name, shape):
                     how = f"; no pattern databases found: {GET_DATABASES}"
                 raise InputError(
@@ -224,7 +242,7 @@ def check_board(board: object) -> None:
 
 
 #: The bounds whose root value costs microseconds and no database beyond the WD tables.
-_CHEAP_BOUNDS = ("md", "lc", "id", "wd", "wdid")
+_CHEAP_BOUNDS = ("md", "lc", "lclm", "id", "wd", "wdid")
 
 
 def walking_distance(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> tuple[int, int]:
@@ -257,6 +275,8 @@ def _computed_cheap_values(board: Board) -> tuple[tuple[str, int], ...]:
     if walking_available(shape):
         wd_v, wd_h = walking_distance(shape, tiles, goal)
         out.update(wd_v=wd_v, wd_h=wd_h, wd=wd_v + wd_h, wdid=max(wd_v, id_v) + max(wd_h, id_h))
+    elif frame.standard:
+        out["lclm"] = out["lc"] + last_moves(shape, tiles)
     return tuple(out.items())
 
 
@@ -292,7 +312,7 @@ def bound_values(board: Board) -> dict[str, int]:
                 out.update(pdb78_plain=plain, pdb78_r=reflected)
             if "pdb" not in out:  # the strongest loaded one is shown as PDB / PDBr
                 out.update(pdb=plain, pdb_r=reflected)
-    out["lb"] = max(v for k, v in out.items() if k in ("md", "lc", "id", "wd", "wdid") + _PDB_NAMES)
+    out["lb"] = max(v for k, v in out.items() if k in _CHEAP_BOUNDS + _PDB_NAMES)
     return out
 
 

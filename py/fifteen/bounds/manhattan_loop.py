@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from fifteen.board import Shape
+from fifteen.bounds.last_moves import last_moves, last_moves_table, last_tiles
 from fifteen.bounds.manhattan import goal_squares, line_codes, line_extras, manhattan, manhattan_table
 from fifteen.search.moves import MoveTables, normal_goal, tables_for
 from fifteen.search.template import Children, Loop, LoopProgram, Searcher, Tick
@@ -38,7 +39,28 @@ MD_LOOP = Loop(
 )
 
 
-def _lc_children(axis: str, lines_table: str) -> Children:
+def _last_moves_lines(axis: str) -> tuple[str, ...]:
+    # Only where the 2 would cut (h + 2 > budget): the squares of A and B after the move, the
+    # table's entry, and the conflicts of A's goal column and B's goal row after the move (a
+    # vertical move changes rows' conflicts only, a horizontal one columns').
+    column = "n1 if l1 == col_a else n2 if l2 == col_a else codes[col_a]" if axis == "h" else "codes[col_a]"
+    row = "n1 if l1 == row_b else n2 if l2 == row_b else codes[row_b]" if axis == "v" else "codes[row_b]"
+    return (
+        "h2 = h",
+        "if h >= budget - 1 and h:",
+        "    x = lmt[(b if t == lma else where[lma]) * nn + (b if t == lmb else where[lmb])]",
+        "    if x > 2:",
+        f"        if x & 1 and col_lc[{column}]:",
+        "            x = 0",
+        f"        elif x & 4 and row_lc[{row}]:",
+        "            x = 0",
+        "        else:",
+        "            x = 2",
+        "    h2 = h + x",
+    )
+
+
+def _lc_children(axis: str, lines_table: str, last_moves: bool = False) -> Children:
     # A move changes the conflicts of the two lines across it (l1 left by the tile, l2
     # entered: rows for a vertical move, columns for a horizontal one) and re-codes the
     # line along it (l3), whose order is unchanged.
@@ -54,8 +76,9 @@ def _lc_children(axis: str, lines_table: str) -> Children:
             f"h = hp + mdd[mt] + {lines_table}[n1] - {lines_table}[c1] + {lines_table}[n2] - {lines_table}[c2]",
         ),
         child=("h",),
-        apply=("d = d3[mt]", "codes[l1] = n1", "codes[l2] = n2", "codes[l3] += d"),
-        restore=("codes[l1] = c1", "codes[l2] = c2", "codes[l3] -= d"),
+        second=_last_moves_lines(axis) if last_moves else (),
+        apply=("d = d3[mt]", "codes[l1] = n1", "codes[l2] = n2", "codes[l3] += d") + (("where[t] = b",) if last_moves else ()),
+        restore=("codes[l1] = c1", "codes[l2] = c2", "codes[l3] -= d") + (("where[t] = s",) if last_moves else ()),
     )
 
 
@@ -85,6 +108,28 @@ LC_LOOP = Loop(
         ("l1", "the line (an index into codes) the tile leaves: a row for a vertical move, a column for a horizontal one"),
         ("l2", "the line it enters"),
         ("l3", "the line it moves along (its code changes, its conflicts do not)"),
+    ),
+)
+
+
+#: MD + LC + the last moves (:mod:`fifteen.bounds.last_moves`): LC's loop, and for the children
+#: that 2 more would cut a second value ``h2`` (the squares of the two last tiles kept in ``where``).
+LAST_MOVES_LOOP = Loop(
+    name="lclm",
+    args=("hp",),
+    hot=LC_LOOP.hot + ("where", "lmt", "lma", "lmb", "nn", "col_a", "row_b"),
+    children=(_lc_children("v", "row_lc", last_moves=True), _lc_children("h", "col_lc", last_moves=True)),
+    about="Manhattan distance + linear conflict + last moves",
+    legend=LC_LOOP.legend
+    + (
+        ("where", "where[t]: the square of tile t"),
+        ("lmt", "lmt[a * N + b]: the last moves with A on a and B on b (fifteen.bounds.last_moves.last_moves_table)"),
+        ("lma", "A, the tile whose goal is left of the blank's goal square (the last square)"),
+        ("lmb", "B, the tile whose goal is above it"),
+        ("nn", "N, the number of squares"),
+        ("col_a", "the index in codes of A's goal column (the last but one)"),
+        ("row_b", "the index in codes of B's goal row (the last but one)"),
+        ("x", "the child's last moves: 0 or 2 (above 2: lmt's entry, its line checks still to make)"),
     ),
 )
 
@@ -178,6 +223,48 @@ def _lc_program(tables: MoveTables, goal: tuple[int, ...] | None) -> LoopProgram
     return LoopProgram(LC_LOOP, static)
 
 
+@lru_cache(maxsize=8)
+def _lm_program(tables: MoveTables, goal: tuple[int, ...] | None) -> LoopProgram:
+    shape = tables.shape
+    pair = last_tiles(shape, goal)
+    if pair is None:
+        raise ValueError("the last moves need the goal's blank on the last square")
+    static = dict(_lc_program(tables, goal).static)
+    static.update(
+        lmt=last_moves_table(shape),
+        lma=pair[0],
+        lmb=pair[1],
+        nn=shape.size,
+        col_a=shape.rows + shape.cols - 2,
+        row_b=shape.rows - 2,
+    )
+    return LoopProgram(LAST_MOVES_LOOP, static)
+
+
+def last_moves_searcher(
+    shape: Shape,
+    board: list[int],
+    tick: Tick,
+    *,
+    tables: MoveTables | None = None,
+    state: int | None = None,
+    goal: Sequence[int] | None = None,
+) -> Searcher:
+    """IDA* bounded by MD + linear conflict + the last moves (a goal with its blank on the last square)."""
+    goal = normal_goal(shape, goal)
+    tables = tables or tables_for(shape, board, goal)
+    program = _lm_program(tables, goal)
+    codes = line_codes(shape, board, goal)
+    row_lc, col_lc = program.static["row_lc"], program.static["col_lc"]
+    rows = shape.rows
+    h = manhattan(shape, board, goal) + sum(row_lc[c] for c in codes[:rows]) + sum(col_lc[c] for c in codes[rows:])
+    h0 = h + last_moves(shape, board, goal)
+    where = [0] * shape.size
+    for sq, t in enumerate(board):
+        where[t] = sq
+    return program.searcher(board, tick, tables, state, h0, (h,), {"codes": codes, "where": where}, goal)
+
+
 def linear_conflict_searcher(
     shape: Shape,
     board: list[int],
@@ -198,4 +285,4 @@ def linear_conflict_searcher(
     return program.searcher(board, tick, tables, state, h0, (h0,), {"codes": codes}, goal)
 
 
-__all__ = ["LC_LOOP", "MD_LOOP", "linear_conflict_searcher", "manhattan_searcher", "md_deltas"]
+__all__ = ["LAST_MOVES_LOOP", "LC_LOOP", "MD_LOOP", "last_moves_searcher", "linear_conflict_searcher", "manhattan_searcher", "md_deltas"]

@@ -60,6 +60,7 @@ export class BoardView {
 const BOUND_PARTS = [
   ["MD", "md"],
   ["LC", "lc"],
+  ["LC+LM", "lclm"],
   ["WD", "wd", ["wd_v", "wd_h"]],
   ["ID", "id", ["id_v", "id_h"]],
   ["WD+ID", "wdid"],
@@ -99,7 +100,7 @@ export class BoundsView {
       if (i) {
         el.append(" ", html("span", { cls: "sep", text: "·", attrs: { "aria-hidden": "true" } }), " "); // spaces: the line may wrap between bounds, never inside one
       }
-      const span = html("span", { cls: `bound bound-${name === "WD+ID" ? "wdid" : name.toLowerCase()}` });
+      const span = html("span", { cls: `bound bound-${name.toLowerCase().replace("+", "")}` });
       span.append(`${name} `, html("b", { text: value }));
       el.append(span);
     });
