@@ -68,7 +68,7 @@ def check_paused(factory, shape, tiles, seed: int = 1, every: int = 40) -> int:
     return ticks.pauses
 
 
-CLASSIC = ["md", "lc", "id", "wd", "wdid"]
+CLASSIC = ["md", "lc", "lclm", "id", "wd", "wdid"]
 SMALL = ((Shape(3, 3), SET_3X3 + OWN_MIRROR_3X3), (Shape(2, 4), SET_2X4))
 
 

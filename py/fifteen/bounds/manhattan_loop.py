@@ -48,7 +48,7 @@ def _last_moves_lines(axis: str) -> tuple[str, ...]:
     return (
         "h2 = h",
         "if h >= budget - 1 and h:",
-        "    x = lmt[(b if t == lma else where[lma]) * nn + (b if t == lmb else where[lmb])]",
+        "    x = lmt[(b if t == lma else square_of[lma]) * nn + (b if t == lmb else square_of[lmb])]",
         "    if x > 2:",
         f"        if x & 1 and col_lc[{column}]:",
         "            x = 0",
@@ -77,8 +77,8 @@ def _lc_children(axis: str, lines_table: str, last_moves: bool = False) -> Child
         ),
         child=("h",),
         second=_last_moves_lines(axis) if last_moves else (),
-        apply=("d = d3[mt]", "codes[l1] = n1", "codes[l2] = n2", "codes[l3] += d") + (("where[t] = b",) if last_moves else ()),
-        restore=("codes[l1] = c1", "codes[l2] = c2", "codes[l3] -= d") + (("where[t] = s",) if last_moves else ()),
+        apply=("d = d3[mt]", "codes[l1] = n1", "codes[l2] = n2", "codes[l3] += d") + (("square_of[t] = b",) if last_moves else ()),
+        restore=("codes[l1] = c1", "codes[l2] = c2", "codes[l3] -= d") + (("square_of[t] = s",) if last_moves else ()),
     )
 
 
@@ -113,16 +113,16 @@ LC_LOOP = Loop(
 
 
 #: MD + LC + the last moves (:mod:`fifteen.bounds.last_moves`): LC's loop, and for the children
-#: that 2 more would cut a second value ``h2`` (the squares of the two last tiles kept in ``where``).
+#: that 2 more would cut a second value ``h2`` (the squares of the two last tiles kept in ``square_of``).
 LAST_MOVES_LOOP = Loop(
     name="lclm",
     args=("hp",),
-    hot=LC_LOOP.hot + ("where", "lmt", "lma", "lmb", "nn", "col_a", "row_b"),
+    hot=LC_LOOP.hot + ("square_of", "lmt", "lma", "lmb", "nn", "col_a", "row_b"),
     children=(_lc_children("v", "row_lc", last_moves=True), _lc_children("h", "col_lc", last_moves=True)),
     about="Manhattan distance + linear conflict + last moves",
     legend=LC_LOOP.legend
     + (
-        ("where", "where[t]: the square of tile t"),
+        ("square_of", "square_of[t]: the square of tile t"),
         ("lmt", "lmt[a * N + b]: the last moves with A on a and B on b (fifteen.bounds.last_moves.last_moves_table)"),
         ("lma", "A, the tile whose goal is left of the blank's goal square (the last square)"),
         ("lmb", "B, the tile whose goal is above it"),
@@ -259,10 +259,10 @@ def last_moves_searcher(
     rows = shape.rows
     h = manhattan(shape, board, goal) + sum(row_lc[c] for c in codes[:rows]) + sum(col_lc[c] for c in codes[rows:])
     h0 = h + last_moves(shape, board, goal)
-    where = [0] * shape.size
+    square_of = [0] * shape.size
     for sq, t in enumerate(board):
-        where[t] = sq
-    return program.searcher(board, tick, tables, state, h0, (h,), {"codes": codes, "where": where}, goal)
+        square_of[t] = sq
+    return program.searcher(board, tick, tables, state, h0, (h,), {"codes": codes, "square_of": square_of}, goal)
 
 
 def linear_conflict_searcher(
