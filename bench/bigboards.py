@@ -63,6 +63,15 @@ COLUMNS = [
 ]
 
 
+def append_row(path: str, columns: list[str], row: list[str]) -> None:
+    """Append *row* to the TSV file *path*, its header line (*columns*) first when the file is new."""
+    new = not Path(path).exists()
+    with open(path, "a") as f:
+        if new:
+            f.write("# " + "\t".join(columns) + "\n")
+        f.write("\t".join(row) + "\n")
+
+
 def read(path: Path) -> list[list[str]]:
     return [line.rstrip("\n").split("\t") for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
 
@@ -237,11 +246,7 @@ def main() -> int:
                 f"{cpu:.1f}",
                 load,
             ]
-            new = not Path(args.out).exists()
-            with open(args.out, "a") as f:
-                if new:
-                    f.write("# " + "\t".join(COLUMNS) + "\n")
-                f.write("\t".join(row) + "\n")
+            append_row(args.out, COLUMNS, row)
     print()
     for side, rows in per_board.items():
         n = len(rows)

@@ -28,13 +28,12 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 
-from bigboards import positions
+from bigboards import append_row, positions
 from fifteen.anytime.driver import Improver, first_solution
 from fifteen.anytime.tables import label_tables
 from fifteen.anytime.windows import remove_cycles
-from fifteen.board import Board
+from fifteen.board import Board, tiles_along
 from fifteen.parallel.anytime_processes import improver_roles
 
 COLUMNS = ["set", "id", "board", "deepcubea", "jobs", "role", "limit", "marks", "lengths", "cpu_seconds", "load"]
@@ -49,16 +48,8 @@ def role_name(role: tuple[str, str, int]) -> str:
 
 
 def replay(board: Board, squares: list[int]) -> bool:
-    """Whether the blank's *squares* take *board* to its goal, each a neighbour of the blank."""
-    tiles = list(board.tiles)
-    blank = tiles.index(0)
-    cols = board.shape.cols
-    for s in squares:
-        if abs(s - blank) not in (1, cols) or (abs(s - blank) == 1 and s // cols != blank // cols):
-            return False
-        tiles[blank], tiles[s] = tiles[s], 0
-        blank = s
-    return tuple(tiles) == tuple(board.target.tiles)
+    """Whether the blank's *squares* take *board* to its goal."""
+    return board.solves(tiles_along(board.shape, board.tiles, squares))
 
 
 def run_role(
@@ -139,11 +130,7 @@ def write(args: argparse.Namespace, cells: list, marks: list[float]) -> None:
     ident, board, dca, name, lengths, cpu, load = cells
     row = [args.set, ident, board, dca, str(args.jobs), name, f"{args.limit:g}", ",".join(f"{m:g}" for m in marks)]
     row += [",".join(map(str, lengths)), "-" if cpu is None else f"{cpu:.1f}", load]
-    new = not Path(args.out).exists()
-    with open(args.out, "a") as f:
-        if new:
-            f.write("# " + "\t".join(COLUMNS) + "\n")
-        f.write("\t".join(row) + "\n")
+    append_row(args.out, COLUMNS, row)
 
 
 if __name__ == "__main__":
