@@ -10,7 +10,7 @@ more per node.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from fifteen.board import Shape
 from fifteen.bounds.last_moves import last_moves, last_moves_table, last_tiles
@@ -241,7 +241,7 @@ def _lm_program(tables: MoveTables, goal: tuple[int, ...] | None) -> LoopProgram
     return LoopProgram(LAST_MOVES_LOOP, static)
 
 
-def last_moves_searcher(
+def _lc_searcher(
     shape: Shape,
     board: list[int],
     tick: Tick,
@@ -249,40 +249,34 @@ def last_moves_searcher(
     tables: MoveTables | None = None,
     state: int | None = None,
     goal: Sequence[int] | None = None,
+    with_last_moves: bool,
 ) -> Searcher:
-    """IDA* bounded by MD + linear conflict + the last moves (a goal with its blank on the last square)."""
+    """A searcher (the contract of :func:`fifteen.search.ida.ida_star`) bounded by MD + LC, with
+    the last moves on top when *with_last_moves* (the goal's blank then on the last square)."""
     goal = normal_goal(shape, goal)
     tables = tables or tables_for(shape, board, goal)
-    program = _lm_program(tables, goal)
+    program = _lm_program(tables, goal) if with_last_moves else _lc_program(tables, goal)
     codes = line_codes(shape, board, goal)
     row_lc, col_lc = program.static["row_lc"], program.static["col_lc"]
     rows = shape.rows
     h = manhattan(shape, board, goal) + sum(row_lc[c] for c in codes[:rows]) + sum(col_lc[c] for c in codes[rows:])
-    h0 = h + last_moves(shape, board, goal)
+    if not with_last_moves:
+        return program.searcher(board, tick, tables, state, h, (h,), {"codes": codes}, goal)
     square_of = [0] * shape.size
     for sq, t in enumerate(board):
         square_of[t] = sq
+    h0 = h + last_moves(shape, board, goal)
     return program.searcher(board, tick, tables, state, h0, (h,), {"codes": codes, "square_of": square_of}, goal)
 
 
-def linear_conflict_searcher(
-    shape: Shape,
-    board: list[int],
-    tick: Tick,
-    *,
-    tables: MoveTables | None = None,
-    state: int | None = None,
-    goal: Sequence[int] | None = None,
-) -> Searcher:
-    """IDA* bounded by MD + linear conflict."""
-    goal = normal_goal(shape, goal)
-    tables = tables or tables_for(shape, board, goal)
-    program = _lc_program(tables, goal)
-    codes = line_codes(shape, board, goal)
-    row_lc, col_lc = program.static["row_lc"], program.static["col_lc"]
-    rows = shape.rows
-    h0 = manhattan(shape, board, goal) + sum(row_lc[c] for c in codes[:rows]) + sum(col_lc[c] for c in codes[rows:])
-    return program.searcher(board, tick, tables, state, h0, (h0,), {"codes": codes}, goal)
+def _lc_factory(with_last_moves: bool, about: str) -> partial:
+    factory = partial(_lc_searcher, with_last_moves=with_last_moves)
+    factory.__doc__ = about
+    return factory
+
+
+linear_conflict_searcher = _lc_factory(False, "IDA* bounded by MD + linear conflict.")
+last_moves_searcher = _lc_factory(True, "IDA* bounded by MD + linear conflict + the last moves (a goal with its blank on the last square).")
 
 
 __all__ = ["LAST_MOVES_LOOP", "LC_LOOP", "MD_LOOP", "last_moves_searcher", "linear_conflict_searcher", "manhattan_searcher", "md_deltas"]
