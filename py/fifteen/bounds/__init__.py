@@ -7,7 +7,8 @@ Bound names (``--bound`` in the CLI, ``bound`` in the API):
 ========  ==================================================================
 md        Manhattan distance
 lc        Manhattan distance + linear conflict
-lclm      MD + linear conflict + the last moves (boards without the WD tables: 4x5 and up)
+lclm      MD + linear conflict + the last moves, + the corner tiles up to 6x6 (boards
+          without the WD tables: 4x5 and up)
 id        inversion distance, vertical + horizontal
 wd        walking distance, vertical + horizontal
 wdid      the seed's max(WD_v, ID_v) + max(WD_h, ID_h)
@@ -36,6 +37,7 @@ from typing import Any
 
 from fifteen.board import Board, Goal, InputError, Shape, tile_squares, transpose_tiles
 from fifteen.bounds import databases, manhattan_loop, pdb78_loop, pdb_loop, walking_loop
+from fifteen.bounds.corner_tiles import corner_tiles
 from fifteen.bounds.inversion import inversion_distance
 from fifteen.bounds.last_moves import last_moves
 from fifteen.bounds.manhattan import linear_conflict, manhattan
@@ -87,10 +89,10 @@ _CLASSIC = [
     BoundInfo("lc", "Manhattan + linear conflict", manhattan_loop.linear_conflict_searcher, _always, lambda shape: manhattan_loop.LC_LOOP),
     BoundInfo(
         "lclm",
-        "Manhattan + linear conflict + last moves",
+        "Manhattan + linear conflict + last moves + corner tiles",
         manhattan_loop.last_moves_searcher,
         _past_walking,
-        lambda shape: manhattan_loop.LAST_MOVES_LOOP,
+        manhattan_loop.last_moves_loop,
         corner_goal=True,
     ),
     BoundInfo("id", "Inversion distance", walking_loop.inversion_searcher, _always, _id_wd_loop(False, True)),
@@ -276,7 +278,7 @@ def _computed_cheap_values(board: Board) -> tuple[tuple[str, int], ...]:
         wd_v, wd_h = walking_distance(shape, tiles, goal)
         out.update(wd_v=wd_v, wd_h=wd_h, wd=wd_v + wd_h, wdid=max(wd_v, id_v) + max(wd_h, id_h))
     elif frame.standard:
-        out["lclm"] = out["lc"] + last_moves(shape, tiles)
+        out["lclm"] = out["lc"] + last_moves(shape, tiles) + corner_tiles(shape, tiles)
     return tuple(out.items())
 
 

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from functools import lru_cache, partial
 
 from fifteen.board import Shape
+from fifteen.bounds.corner_tiles import corner_lines, corner_pairs, corner_tiles
 from fifteen.bounds.last_moves import last_moves, last_moves_table, last_tiles
-from fifteen.bounds.manhattan import goal_squares, line_codes, line_extras, manhattan, manhattan_table
+from fifteen.bounds.manhattan import goal_squares, line_codes, line_extras, linear_conflict, manhattan, manhattan_table
 from fifteen.search.moves import MoveTables, normal_goal, tables_for
 from fifteen.search.template import Children, Loop, LoopProgram, Searcher, Tick
 
@@ -60,13 +61,36 @@ def _last_moves_lines(axis: str) -> tuple[str, ...]:
     )
 
 
-def _lc_children(axis: str, lines_table: str, last_moves: bool = False) -> Children:
+def _corner_lines(along: str) -> tuple[str, ...]:
+    # Only for the moves the successor entry flags (k, fifteen.bounds.corner_tiles): the move
+    # runs along a line with corner pairs, to or from a pair's C or X (1: the line's corner tiles
+    # may change, its conflicts not; elsewhere along it they do not change); the
+    # blank reaches a pair's corner (2: the pair's exception, x on X and c on Y, takes 2 off what
+    # the lines' tables count) or leaves one (4: the parent's exception no longer holds).
+    return (
+        "if k:",
+        "    if k & 1:",
+        "        c3 = codes[l3]",
+        f"        h += {along}[c3 + d3[mt]] - {along}[c3]",
+        "    if k & 2:",
+        "        for cx, cxt, cy, cct in pairs_at[s]:",
+        "            if (t if b == cx else board[cx]) == cxt and (t if b == cy else board[cy]) == cct:",
+        "                h -= 2",
+        "    if k & 4:",
+        "        for cx, cxt, cy, cct in pairs_at[b]:",
+        "            if board[cx] == cxt and board[cy] == cct:",
+        "                h += 2",
+    )
+
+
+def _lc_children(axis: str, lines_table: str, last_moves: bool = False, corners: bool = False) -> Children:
     # A move changes the conflicts of the two lines across it (l1 left by the tile, l2
     # entered: rows for a vertical move, columns for a horizontal one) and re-codes the
-    # line along it (l3), whose order is unchanged.
+    # line along it (l3), whose order is unchanged.  With the corner tiles the lines' tables
+    # hold them too, and a few moves change more (_corner_lines).
     return Children(
         table="succ_" + axis,
-        fields=("s", "m", "st", "l1", "l2", "l3"),
+        fields=("s", "m", "st", "l1", "l2", "l3") + (("k",) if corners else ()),
         value=(
             "mt = m + t",
             "c1 = codes[l1]",
@@ -74,7 +98,8 @@ def _lc_children(axis: str, lines_table: str, last_moves: bool = False) -> Child
             "n1 = c1 + d1[mt]",
             "n2 = c2 + d2[mt]",
             f"h = hp + mdd[mt] + {lines_table}[n1] - {lines_table}[c1] + {lines_table}[n2] - {lines_table}[c2]",
-        ),
+        )
+        + (_corner_lines("col_lc" if lines_table == "row_lc" else "row_lc") if corners else ()),
         child=("h",),
         second=_last_moves_lines(axis) if last_moves else (),
         apply=("d = d3[mt]", "codes[l1] = n1", "codes[l2] = n2", "codes[l3] += d") + (("square_of[t] = b",) if last_moves else ()),
@@ -132,6 +157,36 @@ LAST_MOVES_LOOP = Loop(
         ("x", "the child's last moves: 0 or 2 (above 2: lmt's entry, its line checks still to make)"),
     ),
 )
+
+
+#: The same with the corner tiles (:mod:`fifteen.bounds.corner_tiles`, boards that have corner pairs):
+#: the lines' tables hold them, and the successor entries flag the few moves that change more.
+CORNER_TILES_LOOP = Loop(
+    name="lclm",
+    args=("hp",),
+    hot=LAST_MOVES_LOOP.hot + ("pairs_at",),
+    children=(
+        _lc_children("v", "row_lc", last_moves=True, corners=True),
+        _lc_children("h", "col_lc", last_moves=True, corners=True),
+    ),
+    about="Manhattan distance + linear conflict + last moves + corner tiles",
+    legend=LAST_MOVES_LOOP.legend
+    + (
+        ("hp", "the node's MD + linear conflict + corner tiles (fifteen.bounds.corner_tiles)"),
+        (
+            "k",
+            "the move's corner flags: 1 it runs along a line with corner pairs, to or from a pair's C or X; 2 the"
+            " blank reaches a pair's corner; 4 it leaves one",
+        ),
+        ("pairs_at", "pairs_at[sq]: the pairs of the corner sq as (X, x, Y, c) (fifteen.bounds.corner_tiles.corner_pairs)"),
+        ("c3", "the code of the line along the move, before it"),
+    ),
+)
+
+
+def last_moves_loop(shape: Shape) -> Loop:
+    """The bound ``lclm``'s loop on *shape*: with the corner tiles where it has corner pairs."""
+    return CORNER_TILES_LOOP if corner_pairs(shape) else LAST_MOVES_LOOP
 
 
 def md_deltas(tables: MoveTables, goal: tuple[int, ...] | None = None) -> list[int]:
@@ -238,7 +293,33 @@ def _lm_program(tables: MoveTables, goal: tuple[int, ...] | None) -> LoopProgram
         col_a=shape.rows + shape.cols - 2,
         row_b=shape.rows - 2,
     )
-    return LoopProgram(LAST_MOVES_LOOP, static)
+    pairs = corner_pairs(shape, goal)
+    if not pairs:
+        return LoopProgram(LAST_MOVES_LOOP, static)
+    row_lc, col_lc, offsets = corner_lines(shape, goal)
+    pairs_at: list[tuple[tuple[int, int, int, int], ...]] = [()] * shape.size
+    for p in pairs:
+        pairs_at[p.corner] += ((p.square, p.tile, p.other, p.corner_tile),)
+    n = shape.size
+    ends = {(p.line, sq) for p in pairs for sq in (p.corner, p.square)}
+
+    def flagged(table: list) -> list:  # each entry (s, m * N, st, l1, l2, l3) + its corner flags k
+        def k(s: int, m: int, l3: int) -> int:
+            # along a line with pairs, only a move to or from a pair's C or X changes its corner tiles
+            b = tables.moves[m // n].blank_from
+            along = (l3, s) in ends or (l3, b) in ends
+            return (1 if along else 0) | (2 if pairs_at[s] else 0) | (4 if pairs_at[b] else 0)
+
+        return [tuple(entry + (k(entry[0], entry[1], entry[5]),) for entry in moves) for moves in table]
+
+    static.update(
+        succ_v=flagged(static["succ_v"]),
+        succ_h=flagged(static["succ_h"]),
+        row_lc=row_lc,
+        col_lc=col_lc,
+        pairs_at=pairs_at,
+    )
+    return LoopProgram(CORNER_TILES_LOOP, static)
 
 
 def _lc_searcher(
@@ -252,19 +333,22 @@ def _lc_searcher(
     with_last_moves: bool,
 ) -> Searcher:
     """A searcher (the contract of :func:`fifteen.search.ida.ida_star`) bounded by MD + LC, with
-    the last moves on top when *with_last_moves* (the goal's blank then on the last square)."""
+    the last moves and the corner tiles on top when *with_last_moves* (the goal's blank then on
+    the last square)."""
     goal = normal_goal(shape, goal)
     tables = tables or tables_for(shape, board, goal)
     program = _lm_program(tables, goal) if with_last_moves else _lc_program(tables, goal)
     codes = line_codes(shape, board, goal)
-    row_lc, col_lc = program.static["row_lc"], program.static["col_lc"]
-    rows = shape.rows
-    h = manhattan(shape, board, goal) + sum(row_lc[c] for c in codes[:rows]) + sum(col_lc[c] for c in codes[rows:])
     if not with_last_moves:
+        row_lc, col_lc, rows = program.static["row_lc"], program.static["col_lc"], shape.rows
+        h = manhattan(shape, board, goal) + sum(row_lc[c] for c in codes[:rows]) + sum(col_lc[c] for c in codes[rows:])
         return program.searcher(board, tick, tables, state, h, (h,), {"codes": codes}, goal)
+    # each border line with corner pairs reads its own segment of the tables (corner_lines)
+    codes = [code + offset for code, offset in zip(codes, corner_lines(shape, goal)[2], strict=True)]
     square_of = [0] * shape.size
     for sq, t in enumerate(board):
         square_of[t] = sq
+    h = manhattan(shape, board, goal) + linear_conflict(shape, board, goal) + corner_tiles(shape, board, goal)
     h0 = h + last_moves(shape, board, goal)
     return program.searcher(board, tick, tables, state, h0, (h,), {"codes": codes, "square_of": square_of}, goal)
 
@@ -276,7 +360,19 @@ def _lc_factory(with_last_moves: bool, about: str) -> partial:
 
 
 linear_conflict_searcher = _lc_factory(False, "IDA* bounded by MD + linear conflict.")
-last_moves_searcher = _lc_factory(True, "IDA* bounded by MD + linear conflict + the last moves (a goal with its blank on the last square).")
+last_moves_searcher = _lc_factory(
+    True, "IDA* bounded by MD + linear conflict + the last moves + the corner tiles (a goal with its blank on the last square)."
+)
 
 
-__all__ = ["LAST_MOVES_LOOP", "LC_LOOP", "MD_LOOP", "last_moves_searcher", "linear_conflict_searcher", "manhattan_searcher", "md_deltas"]
+__all__ = [
+    "CORNER_TILES_LOOP",
+    "LAST_MOVES_LOOP",
+    "LC_LOOP",
+    "MD_LOOP",
+    "last_moves_loop",
+    "last_moves_searcher",
+    "linear_conflict_searcher",
+    "manhattan_searcher",
+    "md_deltas",
+]
