@@ -31,7 +31,7 @@ border line's code (*x* home, *c* home or beyond *X*, the goal of the tile on *C
 line with pairs reads a table of its own, the line-conflict table plus the rule
 (:func:`corner_lines`: its code offset into a segment of the loop's table).  The blank's
 exception is taken off only when a move brings the blank onto a pair's corner or takes it off
-one (:data:`fifteen.bounds.manhattan_loop.LAST_MOVES_LOOP`).
+one (:data:`fifteen.bounds.manhattan_loop.CORNER_TILES_LOOP`).
 
 :func:`corner_pairs` lists the (corner, neighbour) pairs of a goal; :func:`corner_tiles` is the
 value of a position.
@@ -46,13 +46,13 @@ from typing import NamedTuple
 
 from fifteen.board import Shape
 from fifteen.bounds.last_moves import last_tiles
-from fifteen.bounds.manhattan import LINE_TABLE_MAX, LineExtras, goal_squares, line_table
+from fifteen.bounds.manhattan import LINE_TABLE_MAX, LineExtras, goal_squares, line_extras, line_table
 
-#: The rule is used on boards up to this many squares a side.  Past it the loop's tables (a line's
-#: table per border line) cost more than the nodes they save: on DeepCubeA's 7x7 positions the
-#: searches to a given bound took 1.1 times as long, where on 6x6 they took 0.46 times
-#: (bench/anytime.md, *The corner tiles*).
-MAX_SIDE = 6
+#: The rule is used on boards up to this many squares a side, where the line tables are ``bytes``
+#: (:data:`~fifteen.bounds.manhattan.LINE_TABLE_MAX`).  Past it they are dicts filled as codes are
+#: met, and with the rule's segments the searches on DeepCubeA's 7x7 positions took 1.1 times as
+#: long to a given bound, where on 6x6 they took 0.46 times (bench/anytime.md, *The corner tiles*).
+MAX_SIDE = LINE_TABLE_MAX
 
 
 class CornerPair(NamedTuple):
@@ -136,7 +136,7 @@ def line_corner_extra(length: int, places: Sequence[tuple[int, int]], code: int)
     """The corner tiles of one border line from its line code (:func:`fifteen.bounds.manhattan.line_table`'s:
     a digit per place, 1 + the goal place of a tile of that line, else 0), for its pairs' *places*
     ``(place of C, place of X)``; the blank's exception (on *C*, with *c* on *Y*) is not seen
-    (the search loop takes it off: :data:`fifteen.bounds.manhattan_loop.LAST_MOVES_LOOP`)."""
+    (the search loop takes it off: :data:`fifteen.bounds.manhattan_loop.CORNER_TILES_LOOP`)."""
     base = length + 1
     digits = []
     for _ in range(length):
@@ -173,9 +173,8 @@ def _codes_with(length: int, place: int, digit: int) -> Iterator[int]:
 
 @lru_cache(maxsize=16)
 def corner_line_table(length: int, places: tuple[tuple[int, int], ...]) -> bytes:
-    """:func:`fifteen.bounds.manhattan.line_table` with :func:`line_corner_extra` added, for lines
-    of up to :data:`~fifteen.bounds.manhattan.LINE_TABLE_MAX` cells (right on the codes of real
-    lines: each tile once)."""
+    """:func:`fifteen.bounds.manhattan.line_table` with :func:`line_corner_extra` added (right on
+    the codes of real lines: each tile once)."""
     plain = line_table(length)
     if not places:
         return plain
@@ -186,32 +185,16 @@ def corner_line_table(length: int, places: tuple[tuple[int, int], ...]) -> bytes
     return bytes(out)
 
 
-class CornerLineExtras(dict):
-    """The line table of lines longer than :data:`~fifteen.bounds.manhattan.LINE_TABLE_MAX` with
-    the corner tiles, by segment: a key ``segment * base ** length + code`` is the line code
-    *code* of a line whose pairs are ``segments[segment]`` (values computed when first met, as
-    :class:`~fifteen.bounds.manhattan.LineExtras`)."""
-
-    def __init__(self, length: int, segments: Sequence[tuple[tuple[int, int], ...]]) -> None:
-        super().__init__()
-        self.length, self.segments, self.span = length, tuple(segments), (length + 1) ** length
-        self.plain = LineExtras(length)
-
-    def __missing__(self, key: int) -> int:
-        if len(self) >= LineExtras.limit:
-            self.clear()
-        segment, code = divmod(key, self.span)
-        value = self[key] = self.plain[code] + line_corner_extra(self.length, self.segments[segment], code)
-        return value
-
-
-def corner_lines(shape: Shape, goal: tuple[int, ...] | None = None) -> tuple[bytes | CornerLineExtras, bytes | CornerLineExtras, list[int]]:
+def corner_lines(shape: Shape, goal: tuple[int, ...] | None = None) -> tuple[bytes | LineExtras, bytes | LineExtras, list[int]]:
     """``(row table, column table, offsets)``: the search loop's line tables with the corner
     tiles in them, and the offset to add to each line's code (rows first, then columns; 0 for a
     line without pairs, whose segment is the plain table).  Each border line with pairs reads
     a segment of its own: the row table is the plain rows' table, then one segment per border
-    row with pairs; the same for columns."""
+    row with pairs; the same for columns.  A board without pairs gets the plain tables
+    (:func:`fifteen.bounds.manhattan.line_extras`) and no offsets."""
     rows, cols = shape.rows, shape.cols
+    if not corner_pairs(shape, goal):
+        return line_extras(cols), line_extras(rows), [0] * (rows + cols)
     by_line: dict[int, list[tuple[int, int]]] = {}
     for p in corner_pairs(shape, goal):
         by_line.setdefault(p.line, []).append(p.places)
@@ -228,16 +211,13 @@ def corner_lines(shape: Shape, goal: tuple[int, ...] | None = None) -> tuple[byt
 
 
 @lru_cache(maxsize=8)
-def _segmented(length: int, segments: tuple[tuple[tuple[int, int], ...], ...]) -> bytes | CornerLineExtras:
+def _segmented(length: int, segments: tuple[tuple[tuple[int, int], ...], ...]) -> bytes:
     # (one object for the rows and the columns of a square board: half the memory, warmer caches)
-    if length <= LINE_TABLE_MAX:
-        return b"".join(corner_line_table(length, places) for places in segments) if len(segments) > 1 else line_table(length)
-    return CornerLineExtras(length, segments)
+    return b"".join(corner_line_table(length, places) for places in segments)
 
 
 __all__ = [
     "MAX_SIDE",
-    "CornerLineExtras",
     "CornerPair",
     "corner_line_table",
     "corner_lines",

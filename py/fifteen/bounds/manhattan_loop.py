@@ -343,8 +343,8 @@ def _lc_searcher(
         row_lc, col_lc, rows = program.static["row_lc"], program.static["col_lc"], shape.rows
         h = manhattan(shape, board, goal) + sum(row_lc[c] for c in codes[:rows]) + sum(col_lc[c] for c in codes[rows:])
         return program.searcher(board, tick, tables, state, h, (h,), {"codes": codes}, goal)
-    # each border line with corner pairs reads its own segment of the tables (corner_lines)
-    codes = [code + offset for code, offset in zip(codes, corner_lines(shape, goal)[2], strict=True)]
+    if corner_pairs(shape, goal):  # each border line with pairs reads its own segment of the tables (corner_lines)
+        codes = [code + offset for code, offset in zip(codes, corner_lines(shape, goal)[2], strict=True)]
     square_of = [0] * shape.size
     for sq, t in enumerate(board):
         square_of[t] = sq
