@@ -67,7 +67,10 @@ def test_the_pairs_of_a_board():
     ]
     top_left = corner_pairs(Shape(4, 4))[0]
     assert (top_left.tile, top_left.corner_tile) == (2, 1)
-    assert [t for t in range(16) if top_left.beyond_goal[t]] == [3, 4] and [q for q in range(16) if top_left.beyond[q]] == [2, 3]
+    assert (top_left.line, top_left.places) == (0, (0, 1))  # the top row, C and X its places 0 and 1: squares 2 and 3 beyond
+    # tiles 3 and 4 (their goals beyond X) on the corner, or 1 beyond X: no 2 for tile 2 (the top row's code)
+    assert [line_corner_extra(4, ((0, 1),), z * 1 + 2 * 5) for z in (0, 3, 4)] == [2, 0, 0]
+    assert [line_corner_extra(4, ((0, 1),), 2 * 5 + 1 * 5**q) for q in (2, 3)] == [0, 0]
     goal = tuple(range(15, 0, -1)) + (0,)  # another goal, its blank on the last square
     assert [p.tile for p in corner_pairs(Shape(4, 4), goal)] == [14, 11, 13, 8, 2, 7]
     assert corner_pairs(Shape(4, 4), (0,) + tuple(range(1, 16))) == ()  # the blank elsewhere: none
@@ -113,7 +116,7 @@ def test_the_lines_tables_count_them_but_the_blanks_exception():
     read one table."""
     shape = Shape(2, 4)
     rows_table, cols_table, offsets = corner_lines(shape)
-    assert offsets == [0, 625, 9, 0, 0, 0]  # the bottom row and the first column have pairs
+    assert offsets == (0, 625, 9, 0, 0, 0)  # the bottom row and the first column have pairs
     pairs = corner_pairs(shape)
     excepted = 0
     for position in distances(shape):
@@ -126,7 +129,7 @@ def test_the_lines_tables_count_them_but_the_blanks_exception():
     assert excepted == 180
     rows_table, cols_table, offsets = corner_lines(Shape(6, 6))
     assert rows_table is cols_table and len(rows_table) == 3 * 7**6
-    assert offsets == [7**6, 0, 0, 0, 0, 2 * 7**6, 7**6, 0, 0, 0, 0, 2 * 7**6]
+    assert offsets == (7**6, 0, 0, 0, 0, 2 * 7**6, 7**6, 0, 0, 0, 0, 2 * 7**6)
     assert line_corner_extra(6, ((0, 1), (5, 4)), 2 * 7) == 2  # x (digit 2) home on place 1, nothing else
     assert line_corner_extra(6, ((0, 1), (5, 4)), 2 * 7 + 1 * 7**3) == 0  # c (digit 1) beyond it
 

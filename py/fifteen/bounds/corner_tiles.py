@@ -46,7 +46,7 @@ from typing import NamedTuple
 
 from fifteen.board import Shape
 from fifteen.bounds.last_moves import last_tiles
-from fifteen.bounds.manhattan import LINE_TABLE_MAX, LineExtras, goal_squares, line_extras, line_table
+from fifteen.bounds.manhattan import LINE_TABLE_MAX, LineExtras, goal_squares, line_codes, line_extras, line_table
 
 #: The rule is used on boards up to this many squares a side, where the line tables are ``bytes``
 #: (:data:`~fifteen.bounds.manhattan.LINE_TABLE_MAX`).  Past it they are dicts filled as codes are
@@ -63,8 +63,6 @@ class CornerPair(NamedTuple):
     corner: int  #: C
     corner_tile: int  #: c, the tile whose goal is C
     other: int  #: Y, the corner's other neighbour
-    beyond_goal: bytes  #: [tile]: 1 when the tile's goal lies beyond X in the border line from C
-    beyond: bytes  #: [square]: 1 when the square lies beyond X in that line
     line: int  #: that line as an index of the line codes (rows first, then columns)
     places: tuple[int, int]  #: the places of C and X in that line
 
@@ -94,42 +92,51 @@ def corner_pairs(shape: Shape, goal: tuple[int, ...] | None = None) -> tuple[Cor
                 code_line, places = c // cols, (c % cols, line[1] % cols)
             else:
                 code_line, places = rows + c % cols, (c // cols, line[1] // cols)
-            found.append((c, line[1], ends[1 - k], line[2:], code_line, places))
+            found.append((c, line[1], ends[1 - k], code_line, places))
     # Left out: a square next to two corners, the blank's goal, A's or B's goal, and the lines
     # whose conflicts the last moves read (B's goal row, A's goal column: the border on a side of 2).
     uses = Counter(found_pair[1] for found_pair in found)
     left_out = {home[0], home[pair[0]], home[pair[1]]}
     read_by_last_moves = {rows - 2, rows + cols - 2}
     out = []
-    for c, x, y, beyond, code_line, places in found:
+    for c, x, y, code_line, places in found:
         if uses[x] > 1 or x in left_out or c == home[0] or code_line in read_by_last_moves:
             continue
-        beyond_goal = bytes(1 if t and home[t] in beyond else 0 for t in range(n))  # (the blank: none)
-        beyond_sq = bytes(1 if sq in beyond else 0 for sq in range(n))
-        out.append(CornerPair(x, tile_on[x], c, tile_on[c], y, beyond_goal, beyond_sq, code_line, places))
+        out.append(CornerPair(x, tile_on[x], c, tile_on[c], y, code_line, places))
     return tuple(out)
 
 
 def corner_tiles(shape: Shape, tiles: Sequence[int], goal: Sequence[int] | None = None) -> int:
     """The corner tiles' extra moves of a position (its tiles) towards *goal* (default the
-    standard goal, whose blank is on the last square; 0 for any other goal)."""
-    where = [0] * shape.size
-    for sq, t in enumerate(tiles):
-        where[t] = sq
-    blank = where[0]
-    extra = 0
-    for p in corner_pairs(shape, None if goal is None else tuple(goal)):
-        c_at = where[p.corner_tile]
-        if where[p.tile] != p.square or c_at == p.corner:
-            continue
-        if blank == p.corner:
-            if c_at == p.other:
-                continue
-        elif p.beyond_goal[tiles[p.corner]]:
-            continue
-        if not p.beyond[c_at]:
-            extra += 2
-    return extra
+    standard goal, whose blank is on the last square; 0 for any other goal): each border line's
+    :func:`line_corner_extra` from its code, less the blank's exception."""
+    goal = None if goal is None else tuple(goal)
+    pairs = corner_pairs(shape, goal)
+    if not pairs:
+        return 0
+    codes = line_codes(shape, tiles, goal)
+    extra = sum(line_corner_extra(_length(shape, line), places, codes[line]) for line, places in _places_by_line(pairs).items())
+    return extra - blank_exception(pairs, tiles)
+
+
+def blank_exception(pairs: Sequence[CornerPair], tiles: Sequence[int]) -> int:
+    """What :func:`line_corner_extra` counts too many for a position: 2 per pair whose corner holds
+    the blank, with *x* on *X* and *c* on *Y* (the search loop's form: ``_corner_lines`` in
+    :mod:`fifteen.bounds.manhattan_loop`)."""
+    blank = list(tiles).index(0)
+    return sum(2 for p in pairs if blank == p.corner and tiles[p.square] == p.tile and tiles[p.other] == p.corner_tile)
+
+
+def _length(shape: Shape, line: int) -> int:
+    """The number of cells of a line of the codes (rows first, then columns)."""
+    return shape.cols if line < shape.rows else shape.rows
+
+
+def _places_by_line(pairs: Sequence[CornerPair]) -> dict[int, tuple[tuple[int, int], ...]]:
+    by_line: dict[int, list[tuple[int, int]]] = {}
+    for p in pairs:
+        by_line.setdefault(p.line, []).append(p.places)
+    return {line: tuple(sorted(places)) for line, places in by_line.items()}
 
 
 def line_corner_extra(length: int, places: Sequence[tuple[int, int]], code: int) -> int:
@@ -185,7 +192,8 @@ def corner_line_table(length: int, places: tuple[tuple[int, int], ...]) -> bytes
     return bytes(out)
 
 
-def corner_lines(shape: Shape, goal: tuple[int, ...] | None = None) -> tuple[bytes | LineExtras, bytes | LineExtras, list[int]]:
+@lru_cache(maxsize=16)
+def corner_lines(shape: Shape, goal: tuple[int, ...] | None = None) -> tuple[bytes | LineExtras, bytes | LineExtras, tuple[int, ...]]:
     """``(row table, column table, offsets)``: the search loop's line tables with the corner
     tiles in them, and the offset to add to each line's code (rows first, then columns; 0 for a
     line without pairs, whose segment is the plain table).  Each border line with pairs reads
@@ -193,11 +201,9 @@ def corner_lines(shape: Shape, goal: tuple[int, ...] | None = None) -> tuple[byt
     row with pairs; the same for columns.  A board without pairs gets the plain tables
     (:func:`fifteen.bounds.manhattan.line_extras`) and no offsets."""
     rows, cols = shape.rows, shape.cols
-    if not corner_pairs(shape, goal):
-        return line_extras(cols), line_extras(rows), [0] * (rows + cols)
-    by_line: dict[int, list[tuple[int, int]]] = {}
-    for p in corner_pairs(shape, goal):
-        by_line.setdefault(p.line, []).append(p.places)
+    by_line = _places_by_line(corner_pairs(shape, goal))
+    if not by_line:
+        return line_extras(cols), line_extras(rows), (0,) * (rows + cols)
     offsets = [0] * (rows + cols)
     tables = []
     for lines, length in ((range(rows), cols), (range(rows, rows + cols), rows)):
@@ -205,9 +211,9 @@ def corner_lines(shape: Shape, goal: tuple[int, ...] | None = None) -> tuple[byt
         for line in lines:
             if line in by_line:
                 offsets[line] = len(segments) * (length + 1) ** length
-                segments.append(tuple(sorted(by_line[line])))
+                segments.append(by_line[line])
         tables.append(_segmented(length, tuple(segments)))
-    return tables[0], tables[1], offsets
+    return tables[0], tables[1], tuple(offsets)
 
 
 @lru_cache(maxsize=8)
@@ -219,6 +225,7 @@ def _segmented(length: int, segments: tuple[tuple[tuple[int, int], ...], ...]) -
 __all__ = [
     "MAX_SIDE",
     "CornerPair",
+    "blank_exception",
     "corner_line_table",
     "corner_lines",
     "corner_pairs",

@@ -137,51 +137,46 @@ LC_LOOP = Loop(
 )
 
 
+def _last_moves_loop(corners: bool) -> Loop:
+    """LC's loop with the last moves, and with *corners* the corner tiles too."""
+    legend = {name: meaning for name, meaning in LC_LOOP.legend}
+    legend.update(
+        square_of="square_of[t]: the square of tile t",
+        lmt="lmt[a * N + b]: the last moves with A on a and B on b (fifteen.bounds.last_moves.last_moves_table)",
+        lma="A, the tile whose goal is left of the blank's goal square (the last square)",
+        lmb="B, the tile whose goal is above it",
+        nn="N, the number of squares",
+        col_a="the index in codes of A's goal column (the last but one)",
+        row_b="the index in codes of B's goal row (the last but one)",
+        x="the child's last moves: 0 or 2 (above 2: lmt's entry, its line checks still to make)",
+    )
+    if corners:
+        legend.update(
+            hp="the node's MD + linear conflict + corner tiles (fifteen.bounds.corner_tiles)",
+            k="the move's corner flags: 1 it runs along a line with corner pairs, to or from a pair's C or X; 2 the"
+            " blank reaches a pair's corner; 4 it leaves one",
+            pairs_at="pairs_at[sq]: the pairs of the corner sq as (X, x, Y, c) (fifteen.bounds.corner_tiles.corner_pairs)",
+            c3="the code of the line along the move, before it",
+        )
+    return Loop(
+        name="lclm",
+        args=("hp",),
+        hot=LC_LOOP.hot + ("square_of", "lmt", "lma", "lmb", "nn", "col_a", "row_b") + (("pairs_at",) if corners else ()),
+        children=(
+            _lc_children("v", "row_lc", last_moves=True, corners=corners),
+            _lc_children("h", "col_lc", last_moves=True, corners=corners),
+        ),
+        about="Manhattan distance + linear conflict + last moves" + (" + corner tiles" if corners else ""),
+        legend=tuple(legend.items()),
+    )
+
+
 #: MD + LC + the last moves (:mod:`fifteen.bounds.last_moves`): LC's loop, and for the children
 #: that 2 more would cut a second value ``h2`` (the squares of the two last tiles kept in ``square_of``).
-LAST_MOVES_LOOP = Loop(
-    name="lclm",
-    args=("hp",),
-    hot=LC_LOOP.hot + ("square_of", "lmt", "lma", "lmb", "nn", "col_a", "row_b"),
-    children=(_lc_children("v", "row_lc", last_moves=True), _lc_children("h", "col_lc", last_moves=True)),
-    about="Manhattan distance + linear conflict + last moves",
-    legend=LC_LOOP.legend
-    + (
-        ("square_of", "square_of[t]: the square of tile t"),
-        ("lmt", "lmt[a * N + b]: the last moves with A on a and B on b (fifteen.bounds.last_moves.last_moves_table)"),
-        ("lma", "A, the tile whose goal is left of the blank's goal square (the last square)"),
-        ("lmb", "B, the tile whose goal is above it"),
-        ("nn", "N, the number of squares"),
-        ("col_a", "the index in codes of A's goal column (the last but one)"),
-        ("row_b", "the index in codes of B's goal row (the last but one)"),
-        ("x", "the child's last moves: 0 or 2 (above 2: lmt's entry, its line checks still to make)"),
-    ),
-)
-
-
+LAST_MOVES_LOOP = _last_moves_loop(corners=False)
 #: The same with the corner tiles (:mod:`fifteen.bounds.corner_tiles`, boards that have corner pairs):
 #: the lines' tables hold them, and the successor entries flag the few moves that change more.
-CORNER_TILES_LOOP = Loop(
-    name="lclm",
-    args=("hp",),
-    hot=LAST_MOVES_LOOP.hot + ("pairs_at",),
-    children=(
-        _lc_children("v", "row_lc", last_moves=True, corners=True),
-        _lc_children("h", "col_lc", last_moves=True, corners=True),
-    ),
-    about="Manhattan distance + linear conflict + last moves + corner tiles",
-    legend=LAST_MOVES_LOOP.legend
-    + (
-        ("hp", "the node's MD + linear conflict + corner tiles (fifteen.bounds.corner_tiles)"),
-        (
-            "k",
-            "the move's corner flags: 1 it runs along a line with corner pairs, to or from a pair's C or X; 2 the"
-            " blank reaches a pair's corner; 4 it leaves one",
-        ),
-        ("pairs_at", "pairs_at[sq]: the pairs of the corner sq as (X, x, Y, c) (fifteen.bounds.corner_tiles.corner_pairs)"),
-        ("c3", "the code of the line along the move, before it"),
-    ),
-)
+CORNER_TILES_LOOP = _last_moves_loop(corners=True)
 
 
 def last_moves_loop(shape: Shape) -> Loop:
@@ -343,8 +338,8 @@ def _lc_searcher(
         row_lc, col_lc, rows = program.static["row_lc"], program.static["col_lc"], shape.rows
         h = manhattan(shape, board, goal) + sum(row_lc[c] for c in codes[:rows]) + sum(col_lc[c] for c in codes[rows:])
         return program.searcher(board, tick, tables, state, h, (h,), {"codes": codes}, goal)
-    if corner_pairs(shape, goal):  # each border line with pairs reads its own segment of the tables (corner_lines)
-        codes = [code + offset for code, offset in zip(codes, corner_lines(shape, goal)[2], strict=True)]
+    # each border line with corner pairs reads its own segment of the tables (corner_lines)
+    codes = [code + offset for code, offset in zip(codes, corner_lines(shape, goal)[2], strict=True)]
     square_of = [0] * shape.size
     for sq, t in enumerate(board):
         square_of[t] = sq
