@@ -259,10 +259,16 @@ def test_api_progress_messages_and_result():
     assert result["optimal"] and result["length"] == 31 and result["stopped"] == "optimal"
     board = Board.parse(HARD_3X3)
     progress = [json.loads(m) for m in messages]
-    assert progress and all(list(p) == ["kind", "seconds", "length", "lower_bound", "optimal", "moves"] for p in progress)
+    assert progress and all(list(p) == ["kind", "seconds", "length", "lower_bound", "optimal", "moves", "iterations"] for p in progress)
     assert all(p["kind"] == "anytime" and board.solves(p["moves"]) and len(p["moves"]) == p["length"] for p in progress)
     assert progress[-1]["optimal"] is True and [p["optimal"] for p in progress[:-1]] == [False] * (len(progress) - 1)
     assert [{k: p[k] for k in ("seconds", "length", "lower_bound")} for p in progress] == result["improvements"]
+    # each message carries the prover's finished iterations (what the page shows with one worker):
+    # each bound it rose to is the last iteration's plus 2, and the last message's are the result's
+    finished = [[(it["bound"], it["nodes"]) for it in p["iterations"]] for p in progress]
+    assert [p["lower_bound"] for p in progress] == [25, 27, 29, 31]
+    assert finished == [[], [(25, 31)], [(25, 31), (27, 295)], [(25, 31), (27, 295), (29, 1533)]]
+    assert progress[-1]["iterations"] == result["iterations"]
 
 
 def test_api_cancel_keeps_the_best():

@@ -48,8 +48,9 @@ list (``trace``'s ``moves``, ``hint``'s ``solution.moves``) follows one rule,
   more than 25 squares but for positions near the goal) runs the anytime search (:mod:`fifteen.anytime`) for ``time_limit``
   seconds (absent: until optimal or cancelled; at most 3600): each improvement (a shorter
   solution or a higher proven lower bound) is a progress message ``{"kind": "anytime",
-  "seconds", "length", "lower_bound", "optimal", "moves"}`` (*moves*: the best solution so far,
-  so a page that ends the worker keeps it); the result is
+  "seconds", "length", "lower_bound", "optimal", "moves", "iterations"}`` (*moves*: the best
+  solution so far, so a page that ends the worker keeps it; *iterations*: the prover's finished
+  ones); the result is
   :meth:`fifteen.anytime.AnytimeResult.to_json` (the keys of an optimal solve, then
   ``lower_bound``, ``optimal``, ``improvements``, ``stopped``: ``optimal``, ``time``,
   ``cancelled`` or ``exhausted``, then ``bounds`` and ``summary``); a cancel ends the search

@@ -113,7 +113,7 @@ def _script(page, steps) -> None:
     page.evaluate("s => { window.__anytime.script = s; }", steps)
 
 
-def _report(moves, lower_bound, seconds, optimal=False) -> dict:
+def _report(moves, lower_bound, seconds, optimal=False, iterations=()) -> dict:
     return {
         "progress": {
             "kind": "anytime",
@@ -122,6 +122,7 @@ def _report(moves, lower_bound, seconds, optimal=False) -> dict:
             "lower_bound": lower_bound,
             "optimal": optimal,
             "moves": moves,
+            "iterations": list(iterations),  # the prover's finished ones (fifteen.anytime.Improvement.progress_json)
         }
     }
 
@@ -131,7 +132,9 @@ def test_a_big_board_gets_an_improving_answer_and_cancel_keeps_the_best(browser,
     try:
         page = app.page
         _open(app, START_6)
-        _script(page, [[50, _report(LONG_6, 2, 0.4)], [300, _report([29, 29, *SHORT_6], 4, 0.9)]])  # the second: as long, a better bound
+        proved = [{"bound": 2, "nodes": 12345, "seconds": 0.5}]  # the iteration that raised the bound to 4
+        # the second: as long, a better bound
+        _script(page, [[50, _report(LONG_6, 2, 0.4)], [300, _report([29, 29, *SHORT_6], 4, 0.9, iterations=proved)]])
         # 4 moves from its goal, this 6x6 gets the optimal search from Solve (the solver's rule: its
         # bounds answer says anytime false, fifteen.limits.past_optimal_reach); Fast answer asks for an anytime one
         page.wait_for_function(
@@ -151,7 +154,10 @@ def test_a_big_board_gets_an_improving_answer_and_cancel_keeps_the_best(browser,
         # issue 33: between reports the view stood still; the Elapsed figure ticks on, the proven bound fits its box
         shown = page.inner_text("#p-elapsed")
         page.wait_for_function("s => document.querySelector('#p-elapsed').textContent !== s", arg=shown, timeout=5_000)
-        assert page.inner_text("#p-bound") == "≥ 4" and page.inner_text("#p-nodes") == "–"  # one worker: no prover's nodes
+        # one worker: the prover's nodes are its finished iterations', listed below; no rate (the
+        # worker shares its time with the improver)
+        assert page.inner_text("#p-bound") == "≥ 4" and page.inner_text("#p-nodes") == "12.3 k" and page.inner_text("#p-rate") == "–"
+        assert page.locator("#p-iterations tbody tr").count() == 1 and page.inner_text("#p-iterations tbody tr td >> nth=0") == "2"
         assert page.eval_on_selector("#p-bound", "d => d.scrollWidth <= d.clientWidth")
         page.wait_for_timeout(400)  # past the double-click guard
         page.click("#cancel-button")

@@ -137,12 +137,14 @@ def check_time_limit(value: object, name: str = "time_limit") -> float | None:
 @dataclass(frozen=True)
 class Improvement:
     """One report: the best length (``None`` before the first solution) and the proven lower
-    bound, *seconds* after the start; *moves* the best solution then (tiles that slide)."""
+    bound, *seconds* after the start; *moves* the best solution then (tiles that slide);
+    *iterations* the prover's finished iterations then."""
 
     seconds: float
     length: int | None
     lower_bound: int
     moves: list[int] | None = field(default=None, compare=False, repr=False)
+    iterations: tuple[Iteration, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def optimal(self) -> bool:
@@ -154,8 +156,15 @@ class Improvement:
 
     def progress_json(self) -> dict[str, Any]:
         """The API's progress message: ``{"kind": "anytime", "seconds", "length", "lower_bound",
-        "optimal", "moves"}`` (*moves*: the best path so far)."""
-        return {"kind": "anytime", **self.to_json(), "optimal": self.optimal, "moves": self.moves}
+        "optimal", "moves", "iterations"}`` (*moves*: the best path so far; *iterations*: the
+        prover's finished ones, as the page pool's reports give them)."""
+        return {
+            "kind": "anytime",
+            **self.to_json(),
+            "optimal": self.optimal,
+            "moves": self.moves,
+            "iterations": [it.to_json() for it in self.iterations],
+        }
 
 
 @dataclass
@@ -601,7 +610,7 @@ def anytime_solve_steps(
         best = state["best"]
         if best is None:
             return
-        imp = Improvement(clock() - t0, len(best), lb, tiles_along(shape, tiles, best))
+        imp = Improvement(clock() - t0, len(best), lb, tiles_along(shape, tiles, best), tuple(state["iterations"]))
         log.append(imp)
         if progress is not None:
             progress(imp)

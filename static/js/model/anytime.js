@@ -3,7 +3,8 @@
 // Pure (tests/js/anytime.test.mjs).
 //
 // The solver's side (fifteen.api "solve" with {anytime: true, time_limit}): each improvement is
-// a progress report {kind: "anytime", seconds, length, lower_bound, optimal, moves: [tiles]};
+// a progress report {kind: "anytime", seconds, length, lower_bound, optimal, moves: [tiles],
+// iterations: the prover's finished ones [{bound, nodes, seconds}]};
 // the result is the solve's JSON plus lower_bound, optimal, improvements [{seconds, length,
 // lower_bound}] and stopped ("optimal" | "time" | "cancelled" | "exhausted").  The page keeps
 // the last report: a Cancel (which may have to terminate the worker, losing its result) still

@@ -255,9 +255,12 @@ export class ProgressView {
   }
 
   /**
-   * A pool's anytime report (model/anytime.js AnytimeTally.report): the prover's figures, its
-   * nodes (finished iterations and the running one's) and rate, its finished iterations with the
-   * running one, the proven lower bound, and the elapsed time.
+   * An anytime report: a pool's (model/anytime.js AnytimeTally.report), or one worker's (the API's
+   * anytime progress, fifteen.anytime.Improvement.progress_json, with no `workers`): the prover's
+   * figures, its nodes (finished iterations and the running one's), its finished iterations with
+   * the running one, the proven lower bound, and the elapsed time.  The rate only when the prover
+   * has a worker of its own: one worker shares its time with the improver, so nodes over the
+   * elapsed time would not be the search's rate.
    */
   anytimeWorkers(p) {
     const prover = (p.workers || []).find((w) => w.role === "proving");
@@ -267,7 +270,7 @@ export class ProgressView {
     if (p.lower_bound) $("p-bound").textContent = `≥ ${p.lower_bound}`;
     if (!its.length && !prover) return;
     $("p-nodes").textContent = formatCount(nodes);
-    const rate = nodeRate({ nodes, seconds: p.seconds });
+    const rate = prover ? nodeRate({ nodes, seconds: p.seconds }) : null;
     $("p-rate").textContent = rate ? `${formatCount(rate)}/s` : "–";
     const running = prover && prover.threshold >= (p.lower_bound || 0) - 2 && prover.threshold > 0 ? { bound: prover.threshold, nodes: prover.nodes || 0 } : null;
     this.iterations(its, running);
