@@ -5,6 +5,8 @@ tests/test_pdb78.py do), and the project's wheel and sdist (as ``make package`` 
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,24 @@ from fifteen.bounds import databases
 from support.package import build_package
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches_under_mutation():
+    """Under mutation testing (``make mutants``: mutmut sets MUTANT_UNDER_TEST, to ``stats`` while
+    it maps each function to the tests that call it), every functools cache of the package is
+    emptied before each test.  A table cached by an earlier test, or while the tests were
+    collected (mutmut forks each mutant's run from that process), would answer instead of the
+    mutated function: the function would be missing from the map of the tests that need it, and
+    its mutants would survive although a test fails with them applied by hand."""
+    if os.environ.get("MUTANT_UNDER_TEST"):
+        for name, module in list(sys.modules.items()):
+            if name == "fifteen" or name.startswith("fifteen."):
+                for value in list(vars(module).values()):
+                    clear = getattr(value, "cache_clear", None)
+                    if callable(clear):
+                        clear()
+    yield
 
 
 @pytest.fixture

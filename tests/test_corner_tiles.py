@@ -4,13 +4,15 @@ ones), the rule's cases one by one, the search loop's mask and its nodes pinned 
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import pytest
 
 from fifteen import Board, Shape
 from fifteen.bounds import bound_values
-from fifteen.bounds.corner_tiles import MAX_SIDE, corner_lines, corner_pairs, corner_tiles, line_corner_extra
+from fifteen.bounds.corner_tiles import MAX_SIDE, corner_line_table, corner_lines, corner_pairs, corner_tiles, line_corner_extra
 from fifteen.bounds.last_moves import last_moves
-from fifteen.bounds.manhattan import line_codes, linear_conflict, manhattan
+from fifteen.bounds.manhattan import line_codes, line_table, linear_conflict, manhattan
 from fifteen.bounds.manhattan_loop import (
     CORNER_TILES_LOOP,
     LAST_MOVES_LOOP,
@@ -94,6 +96,9 @@ def test_the_rule_case_by_case():
     # 1 (top left) on square 10, 11 on the corner, 2 and 5 home: both must step aside
     away = _swap(goal, 0, 10)
     assert corner_tiles(FOUR, away) == 4
+    # towards the standard goal named (any sequence), the same; towards another goal, none
+    assert corner_tiles(FOUR, away, goal) == 4
+    assert corner_tiles(FOUR, away, Board.goal(FOUR, "blank-first").tiles) == 0
     assert corner_tiles(FOUR, _swap(away, 4, 9)) == 2  # 5 away too: 2 alone
     # the blank on the corner and 1 on square 4 (next to it): 1 slides in, 2 need not move
     assert corner_tiles(FOUR, (0, 2, 3, 4, 1, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 5)) == 0
@@ -132,6 +137,26 @@ def test_the_lines_tables_count_them_but_the_blanks_exception():
     assert offsets == (7**6, 0, 0, 0, 0, 2 * 7**6, 7**6, 0, 0, 0, 0, 2 * 7**6)
     assert line_corner_extra(6, ((0, 1), (5, 4)), 2 * 7) == 2  # x (digit 2) home on place 1, nothing else
     assert line_corner_extra(6, ((0, 1), (5, 4)), 2 * 7 + 1 * 7**3) == 0  # c (digit 1) beyond it
+    # the other end's pair still counts: its x (digit 5) home, its corner empty
+    assert line_corner_extra(6, ((0, 1), (5, 4)), 2 * 7 + 1 * 7**3 + 5 * 7**4) == 2
+
+
+@pytest.mark.parametrize("places, changed", [(((0, 1), (5, 4)), 411), (((0, 1),), 209)])
+def test_a_corner_line_table_adds_on_real_lines_only(places, changed):
+    """A 6x6 border line's segment differs from the plain line table exactly on the codes of real
+    lines (each of the line's tiles at most once: 13,327 of 7**6) where the rule adds; the codes
+    that repeat a tile, which no position has, keep the plain value."""
+    plain, table = line_table(6), corner_line_table(6, places)
+    real = {
+        sum(d * 7**s for d, s in zip(digits, spots, strict=True))
+        for k in range(7)
+        for spots in permutations(range(6), k)
+        for digits in permutations(range(1, 7), k)
+    }
+    assert len(real) == 13_327
+    differ = {code for code in range(7**6) if table[code] != plain[code]}
+    assert differ == {code for code in real if line_corner_extra(6, places, code) > 0}
+    assert len(differ) == changed
 
 
 def test_bound_values_and_the_loop_on_a_6x6():

@@ -39,6 +39,25 @@ def test_md_lc_and_the_last_moves_never_exceed_the_distance(rows, cols):
     assert (len(exact), adds, tight, tight_lc) == SMALL[rows, cols]
 
 
+def test_towards_another_goal_with_the_blank_last():
+    """Towards a goal of other tiles (the 3x3's standard one read backwards, the blank still last)
+    the rule reads that goal's tiles and lines: admissible, and the standard goal's counts (the
+    labels are only renamed); 0 at that goal."""
+    shape = Shape(3, 3)
+    goal = (8, 7, 6, 5, 4, 3, 2, 1, 0)
+    exact = distances(shape, goal)
+    adds = tight = tight_lc = 0
+    for position, distance in exact.items():
+        lc = manhattan(shape, position, goal) + linear_conflict(shape, position, goal)
+        lm = last_moves(shape, position, goal)
+        assert lm in (0, 2) and lc + lm <= distance, position
+        adds += lm == 2
+        tight += lc + lm == distance
+        tight_lc += lc == distance
+    assert (len(exact), adds, tight, tight_lc) == SMALL[3, 3]
+    assert last_moves(shape, goal, goal) == 0 and last_moves(shape, shape.goal(), goal) == 2
+
+
 @pytest.mark.parametrize("rows, cols", sorted(SMALL))
 def test_the_last_moves_search_finds_the_shortest_solutions(rows, cols):
     shape = Shape(rows, cols)
