@@ -54,6 +54,24 @@ def test_the_corner_tiles_never_exceed_the_distance(rows, cols, depth):
     assert (len(exact), adds, tight, tight_before) == EXACT[rows, cols, depth]
 
 
+def test_towards_another_goal_with_the_blank_last():
+    """Towards a goal of other tiles (the 2x4's standard one read backwards, the blank still last)
+    the pairs and the lines are that goal's: admissible, with the standard goal's counts (the
+    labels are only renamed)."""
+    shape = Shape(2, 4)
+    goal = (7, 6, 5, 4, 3, 2, 1, 0)
+    exact = distances(shape, goal)
+    adds = tight = tight_without = 0
+    for position, distance in exact.items():
+        without = manhattan(shape, position, goal) + linear_conflict(shape, position, goal) + last_moves(shape, position, goal)
+        extra = corner_tiles(shape, position, goal)
+        assert without + extra <= distance, position
+        adds += extra > 0
+        tight += without + extra == distance
+        tight_without += without == distance
+    assert (len(exact), adds, tight, tight_without) == EXACT[2, 4, None]
+
+
 def test_the_pairs_of_a_board():
     """Each corner but the blank's with its two neighbours; none on 3x3 (every neighbour there is
     next to two corners or is the goal of A or B) and on 2x2; on a side of 2 none along the line
