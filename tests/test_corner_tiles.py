@@ -39,37 +39,31 @@ EXACT = {
 D6_7 = "10 2 15 14 3 6 1 7 8 22 23 11 24 13 4 21 5 26 31 9 18 35 12 29 25 33 16 0 30 20 27 28 32 19 34 17"
 
 
-@pytest.mark.parametrize("rows, cols, depth", sorted(EXACT, key=str))
-def test_the_corner_tiles_never_exceed_the_distance(rows, cols, depth):
-    shape = Shape(rows, cols)
-    exact = distances(shape, max_depth=depth)
+def _counted(shape: Shape, depth: int | None = None, goal: tuple[int, ...] | None = None) -> tuple[int, int, int, int]:
+    """Every position within *depth* moves of *goal* checked (the corner tiles even, MD + LC + the
+    last moves + them at most the distance), and EXACT's counts of them."""
+    exact = distances(shape, goal, max_depth=depth)
     adds = tight = tight_before = 0
     for position, distance in exact.items():
-        before = manhattan(shape, position) + linear_conflict(shape, position) + last_moves(shape, position)
-        corners = corner_tiles(shape, position)
+        before = manhattan(shape, position, goal) + linear_conflict(shape, position, goal) + last_moves(shape, position, goal)
+        corners = corner_tiles(shape, position, goal)
         assert corners % 2 == 0 and before + corners <= distance, position
         adds += corners > 0
         tight += before + corners == distance
         tight_before += before == distance
-    assert (len(exact), adds, tight, tight_before) == EXACT[rows, cols, depth]
+    return len(exact), adds, tight, tight_before
+
+
+@pytest.mark.parametrize("rows, cols, depth", sorted(EXACT, key=str))
+def test_the_corner_tiles_never_exceed_the_distance(rows, cols, depth):
+    assert _counted(Shape(rows, cols), depth) == EXACT[rows, cols, depth]
 
 
 def test_towards_another_goal_with_the_blank_last():
     """Towards a goal of other tiles (the 2x4's standard one read backwards, the blank still last)
     the pairs and the lines are that goal's: admissible, with the standard goal's counts (the
     labels are only renamed)."""
-    shape = Shape(2, 4)
-    goal = (7, 6, 5, 4, 3, 2, 1, 0)
-    exact = distances(shape, goal)
-    adds = tight = tight_without = 0
-    for position, distance in exact.items():
-        without = manhattan(shape, position, goal) + linear_conflict(shape, position, goal) + last_moves(shape, position, goal)
-        extra = corner_tiles(shape, position, goal)
-        assert without + extra <= distance, position
-        adds += extra > 0
-        tight += without + extra == distance
-        tight_without += without == distance
-    assert (len(exact), adds, tight, tight_without) == EXACT[2, 4, None]
+    assert _counted(Shape(2, 4), goal=(7, 6, 5, 4, 3, 2, 1, 0)) == EXACT[2, 4, None]
 
 
 def test_the_pairs_of_a_board():

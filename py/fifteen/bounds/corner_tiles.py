@@ -86,13 +86,12 @@ def corner_pairs(shape: Shape, goal: tuple[int, ...] | None = None) -> tuple[Cor
         along_row, along_col = steps[c]
         ends = (c + along_row, c + along_col)
         for k, step in enumerate((along_row, along_col)):
-            length = cols if k == 0 else rows
-            line = [c + i * step for i in range(length)]
+            x = c + step  # the neighbour along the row (k 0) or the column (k 1)
             if k == 0:
-                code_line, places = c // cols, (c % cols, line[1] % cols)
+                code_line, places = c // cols, (c % cols, x % cols)
             else:
-                code_line, places = rows + c % cols, (c // cols, line[1] // cols)
-            found.append((c, line[1], ends[1 - k], code_line, places))
+                code_line, places = rows + c % cols, (c // cols, x // cols)
+            found.append((c, x, ends[1 - k], code_line, places))
     # Left out: a square next to two corners, the blank's goal, A's or B's goal, and the lines
     # whose conflicts the last moves read (B's goal row, A's goal column: the border on a side of 2).
     uses = Counter(found_pair[1] for found_pair in found)
@@ -100,7 +99,7 @@ def corner_pairs(shape: Shape, goal: tuple[int, ...] | None = None) -> tuple[Cor
     read_by_last_moves = {rows - 2, rows + cols - 2}
     out = []
     for c, x, y, code_line, places in found:
-        if uses[x] > 1 or x in left_out or c == home[0] or code_line in read_by_last_moves:
+        if uses[x] > 1 or x in left_out or code_line in read_by_last_moves:
             continue
         out.append(CornerPair(x, tile_on[x], c, tile_on[c], y, code_line, places))
     return tuple(out)

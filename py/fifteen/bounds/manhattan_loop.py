@@ -334,16 +334,15 @@ def _lc_searcher(
     tables = tables or tables_for(shape, board, goal)
     program = _lm_program(tables, goal) if with_last_moves else _lc_program(tables, goal)
     codes = line_codes(shape, board, goal)
+    h = manhattan(shape, board, goal) + linear_conflict(shape, board, goal)
     if not with_last_moves:
-        row_lc, col_lc, rows = program.static["row_lc"], program.static["col_lc"], shape.rows
-        h = manhattan(shape, board, goal) + sum(row_lc[c] for c in codes[:rows]) + sum(col_lc[c] for c in codes[rows:])
         return program.searcher(board, tick, tables, state, h, (h,), {"codes": codes}, goal)
     # each border line with corner pairs reads its own segment of the tables (corner_lines)
     codes = [code + offset for code, offset in zip(codes, corner_lines(shape, goal)[2], strict=True)]
     square_of = [0] * shape.size
     for sq, t in enumerate(board):
         square_of[t] = sq
-    h = manhattan(shape, board, goal) + linear_conflict(shape, board, goal) + corner_tiles(shape, board, goal)
+    h += corner_tiles(shape, board, goal)
     h0 = h + last_moves(shape, board, goal)
     return program.searcher(board, tick, tables, state, h0, (h,), {"codes": codes, "square_of": square_of}, goal)
 
