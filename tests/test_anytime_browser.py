@@ -11,6 +11,8 @@ import json
 import pytest
 
 from fifteen import Board, Shape, api, solve
+from fifteen.anytime import beam
+from fifteen.anytime.tables import label_tables
 from support.bfs import distances
 from support.positions import SET_3X3
 
@@ -191,15 +193,23 @@ def test_result_replays_and_says_how_good():
 
 
 @pytest.mark.parametrize("tiles", [[1, 2, 3, 0], [1, 2, 3, 4, 5, 6, 7, 8, 0]])
-def test_an_improver_at_the_goal_is_done_with_a_bounded_width(tiles):
+@pytest.mark.parametrize("numpy", [True, False])
+def test_an_improver_at_the_goal_is_done_with_a_bounded_width(tiles, numpy, monkeypatch):
     """An empty path (the position is the goal): the improver's beam width stops doubling at the
     memory cap (it once doubled until the JSON encoder refused a 4,300-digit number; then at 2^24,
-    the path records' cap for a path of one move), and the next call takes what it carried."""
+    the path records' cap for a path of one move), and the next call takes what it carried.  The
+    last width is the one before the beam whose 31 layers pass its state limit: 2^16 for the pure
+    beam (the page's: 3 M positions), 2^18 for numpy's (12 M)."""
+    monkeypatch.setattr(beam, "available_memory", lambda: 1 << 40)  # (whatever this machine has free)
+    if not numpy:
+        monkeypatch.setattr(beam, "VECTOR", None)
+    assert beam.numpy_beam(label_tables(Shape(3, 3)), 1 << 10) is (beam.VECTOR if numpy else None)
+    last = 1 << 18 if numpy else 1 << 16
     r = call("anytime_improve", {"tiles": tiles, "path": []})
     assert r["path"] == [] and r["done"] and r["carried"]["windows_only"]
-    assert r["carried"]["width"] == 1 << 16  # the last width before 131,072, whose 31 layers pass the beam's state limit
+    assert r["carried"]["width"] == last
     again = call("anytime_improve", {"tiles": tiles, "path": [], "carried": r["carried"]})
-    assert again["done"] and again["carried"]["width"] == 1 << 16
+    assert again["done"] and again["carried"]["width"] == last
 
 
 def test_a_provers_time_limit_covers_its_set_up(monkeypatch):

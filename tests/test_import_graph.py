@@ -63,7 +63,7 @@ MODULES = module_files()
 #: layer or of the layers below.  A "package" is a subpackage of ``fifteen`` or one of its
 #: top-level modules; ``fifteen`` itself is the package's ``__init__`` (its public names).
 LAYERS: list[tuple[str, list[str]]] = [
-    ("core", ["fifteen.errors", "fifteen.limits", "fifteen.board", "fifteen.frame", "fifteen.version"]),
+    ("core", ["fifteen.errors", "fifteen.limits", "fifteen.board", "fifteen.frame", "fifteen.machine", "fifteen.version"]),
     ("formats", ["fifteen.db"]),
     ("search", ["fifteen.search"]),
     ("bounds", ["fifteen.bounds"]),

@@ -166,19 +166,31 @@ def test_first_of_equal_finds_each_values_first_index(spread):
     assert vector_beam.first_of_equal(keys[:0]).tolist() == []
 
 
-def test_beams_in_numpy_may_keep_twice_the_path_records(monkeypatch):
+def test_beams_in_numpy_may_keep_twice_the_path_records_and_four_times_the_positions(monkeypatch):
     """The improver runs a beam while width x best length stays within beam_max_nodes: 40 M path
-    records for a beam in numpy (its duplicates cost 8 bytes a position), 20 M for the pure loop."""
+    records for a beam in numpy (its duplicates cost 8 bytes a position), 20 M for the pure loop;
+    and while 31 layers of it stay within its state limit (beam_max_states): 12 M positions in
+    numpy, 3 M in the pure loop."""
     from fifteen.anytime import driver
 
     seven, eight = label_tables(Shape(7, 7)), label_tables(Shape(8, 8))
     assert driver.beam_max_nodes(seven, 65536) == 40_000_000  # (7x7's 65,536 x 306 runs)
     assert driver.beam_max_nodes(seven, 128) == driver.beam_max_nodes(eight, 65536) == 20_000_000
     assert driver.beam_fits(seven, 65536, 610) and not driver.beam_fits(seven, 65536, 611)
-    assert not driver.beam_fits(seven, 131072, 100)  # (31 layers of it pass the beam's 3 M positions)
+    monkeypatch.setattr(beam, "available_memory", lambda: 262144 * beam.VECTOR_BEAM_BYTES)
+    assert beam.beam_max_states(seven, 65536) == beam.beam_max_states(seven, 128) == 3_000_000  # (they fit in it)
+    assert beam.beam_max_states(seven, 131072) == beam.beam_max_states(seven, 262144) == 12_000_000
+    assert driver.beam_fits(seven, 262144, 152) and not driver.beam_fits(seven, 262144, 153)  # (path records)
+    assert not driver.beam_fits(seven, 524288, 10)  # (31 layers of it pass numpy's 12 M positions)
+    monkeypatch.setattr(beam, "available_memory", lambda: 262144 * beam.VECTOR_BEAM_BYTES - 1)  # (not for 262,144)
+    assert beam.beam_max_states(seven, 262144) == 3_000_000 and not driver.beam_fits(seven, 262144, 100)
+    assert beam.beam_max_states(seven, 131072) == 12_000_000 and driver.beam_fits(seven, 131072, 100)
+    monkeypatch.setattr(beam, "available_memory", lambda: None)  # (the machine cannot tell: as if it could)
+    assert beam.beam_max_states(seven, 262144) == 12_000_000
     monkeypatch.setattr(beam, "VECTOR", None)
-    assert driver.beam_max_nodes(seven, 65536) == 20_000_000
+    assert driver.beam_max_nodes(seven, 65536) == 20_000_000 and beam.beam_max_states(seven, 131072) == 3_000_000
     assert driver.beam_fits(seven, 65536, 305) and not driver.beam_fits(seven, 65536, 306)
+    assert not driver.beam_fits(seven, 131072, 100)  # (31 layers of it pass the pure beam's 3 M positions)
 
 
 @pytest.mark.parametrize(("seed", "width", "length"), [(4, 64, 555), (3, 512, 176)])

@@ -20,6 +20,7 @@ from types import ModuleType
 
 from fifteen.anytime.rank import RANK_WEIGHTS, noisy_moves, rank_tables, rank_value
 from fifteen.anytime.tables import LabelTables, labelled, traced_path
+from fifteen.machine import available_memory
 from fifteen.search.slices import Steps, due, resumable
 
 try:  # the same beam with its layers as numpy arrays, natively (Pyodide has no numpy)
@@ -36,6 +37,15 @@ PLAIN_WEIGHTS = (1, 1, 1, 1)
 DUP_LAYERS = 16
 #: Cap on the positions a beam keeps for duplicate detection (then it gives up).
 BEAM_MAX_STATES = 3_000_000
+#: The same for a beam that runs in numpy (:mod:`fifteen.anytime.vector_beam`) wider than the pure
+#: beam's widest, when the free memory holds it (:data:`VECTOR_BEAM_BYTES` a position of its
+#: width): a position kept takes 8 bytes of its hash table (at most half full) where the pure
+#: beam's dict takes about 120, so beams of 131,072 and 262,144 fit (bench/anytime.md, *Wider
+#: numpy beams*).
+VECTOR_BEAM_MAX_STATES = 12_000_000
+#: What a beam in numpy takes at most per position of its width, its path records and hash table
+#: included (measured: about 4.5 KB on 6x6, 1.2 GB for the process running a beam of 262,144).
+VECTOR_BEAM_BYTES = 8192
 #: The endgame: when the layers' smallest MD + LC has not fallen for STALL_LAYERS layers and is at
 #: most ENDGAME_H, the beam is stuck near its target (the last tiles need moves the rank cannot
 #: see, and it comes back to the positions it left DUP_LAYERS ago); from then on it keeps no
@@ -52,7 +62,7 @@ def beam_search(
     check: Callable[[], None] | None = None,
     upper: int | None = None,
     dup_layers: int = DUP_LAYERS,
-    max_states: int = BEAM_MAX_STATES,
+    max_states: int | None = None,
     max_depth: int | None = None,
     ranked: bool = True,
     noise: int = 0,
@@ -60,7 +70,7 @@ def beam_search(
     """A path (the blank's squares) from *start* to *target* found by a beam of *width*, or None.
 
     ``None`` when the beam dies out (every child pruned or a duplicate), keeps more than
-    *max_states* positions, or reaches *max_depth* layers (default: *upper*, else
+    *max_states* positions (default :func:`beam_max_states`), or reaches *max_depth* layers (default: *upper*, else
     ``4 * h0 + 4 * N``: a beam that forgets old layers can otherwise wander; near its target,
     once it stalls there, it forgets none: :data:`STALL_LAYERS`).  *check* is
     called once per layer (it may raise to stop the search).  In a time slice that ends first
@@ -69,8 +79,11 @@ def beam_search(
     ranks by the fitted costs with each tile's scaled by its own seeded factor
     (:func:`fifteen.anytime.rank.noisy_moves`): another beam of the same width, other paths.
     """
+    depth = max_depth if max_depth is not None else upper
+    vector = numpy_beam(T, width, depth)
+    if max_states is None:
+        max_states = beam_max_states(T, width, depth)
     key = ("beam", T, tuple(start), tuple(target), width, check, upper, dup_layers, max_states, max_depth, ranked, noise)
-    vector = numpy_beam(T, width, max_depth if max_depth is not None else upper)
     if vector is not None:
         weights = RANK_WEIGHTS if ranked else PLAIN_WEIGHTS
         args = (T, start, target, width, check, upper, dup_layers, max_states, max_depth, weights, STALL_LAYERS, ENDGAME_H, noise)
@@ -84,10 +97,21 @@ def numpy_beam(T: LabelTables, width: int, depth: int | None = None) -> ModuleTy
     return VECTOR if VECTOR is not None and VECTOR.applies(T, width, depth) else None
 
 
+def beam_max_states(T: LabelTables, width: int, depth: int | None = None) -> int:
+    """The positions a beam of *width* on *T*'s board keeps at most: :data:`VECTOR_BEAM_MAX_STATES`
+    when it runs in numpy, is wider than the pure beam's widest and this machine's free memory
+    holds :data:`VECTOR_BEAM_BYTES` per position of its width; else :data:`BEAM_MAX_STATES`."""
+    if width <= widest_beam() or numpy_beam(T, width, depth) is None:
+        return BEAM_MAX_STATES
+    free = available_memory()
+    return VECTOR_BEAM_MAX_STATES if free is None or free >= width * VECTOR_BEAM_BYTES else BEAM_MAX_STATES
+
+
 def widest_beam(dup_layers: int = DUP_LAYERS, max_states: int = BEAM_MAX_STATES) -> int:
     """The widest beam that keeps within *max_states* positions: between two prunings (every
     *dup_layers* layers) a beam looks duplicates up among up to ``2 x dup_layers - 1`` layers of
-    kept positions, and a wider one gives up there (131,072 on 6x6 and 7x7, after about 23 layers)."""
+    kept positions, and a wider one gives up there (the pure beam's 3 M: 96,774, so 131,072 gives
+    up after about 23 layers; numpy's 12 M: 387,096)."""
     return max_states // (2 * dup_layers - 1)
 
 
@@ -226,4 +250,15 @@ def _beam_steps(
     return None
 
 
-__all__ = ["BEAM_MAX_STATES", "DUP_LAYERS", "ENDGAME_H", "STALL_LAYERS", "beam_search", "numpy_beam", "widest_beam"]
+__all__ = [
+    "BEAM_MAX_STATES",
+    "DUP_LAYERS",
+    "ENDGAME_H",
+    "STALL_LAYERS",
+    "VECTOR_BEAM_BYTES",
+    "VECTOR_BEAM_MAX_STATES",
+    "beam_max_states",
+    "beam_search",
+    "numpy_beam",
+    "widest_beam",
+]

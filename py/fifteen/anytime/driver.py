@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fifteen.anytime.beam import DUP_LAYERS, beam_search, numpy_beam, widest_beam
+from fifteen.anytime.beam import DUP_LAYERS, beam_max_states, beam_search, numpy_beam, widest_beam
 from fifteen.anytime.decompose import decompose_to
 from fifteen.anytime.rank import fitted_costs
 from fifteen.anytime.reduce import STAGE_WIDTH, blank_walk, lift, play, stage_beam, stage_squares, sub_position, sub_shape
@@ -266,8 +266,9 @@ def beam_max_nodes(T: LabelTables, width: int) -> int:
 def beam_fits(T: LabelTables, width: int, length: int) -> bool:
     """True when the improver runs a beam of *width* on *T*'s board whose best path has *length*
     moves: its path records within :func:`beam_max_nodes`, and the beam no wider than
-    :func:`~fifteen.anytime.beam.widest_beam` (a wider one gives up at its state limit)."""
-    return width * max(1, length) <= beam_max_nodes(T, width) and width <= widest_beam()
+    :func:`~fifteen.anytime.beam.widest_beam` for its state limit (a wider one gives up there:
+    :func:`~fifteen.anytime.beam.beam_max_states`)."""
+    return width * max(1, length) <= beam_max_nodes(T, width) and width <= widest_beam(max_states=beam_max_states(T, width))
 
 
 def first_solution(

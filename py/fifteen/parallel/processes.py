@@ -42,6 +42,7 @@ from fifteen.bounds import databases, resolve_bound, start_bound
 from fifteen.errors import FifteenError, InputError
 from fifteen.frame import frame_for
 from fifteen.limits import MAX_WORKERS, describe
+from fifteen.machine import available_memory
 from fifteen.optimal import Solution
 from fifteen.parallel.scheduler import ParallelResult, ParallelSearch, Task, TaskOutcome, bundles, run_tasks
 from fifteen.search.ida import Cancelled, Progress
@@ -73,22 +74,6 @@ def resolve_stall_seconds(seconds: float) -> float | None:
 #: the databases, the tables): the interpreter's own pages, its search's lists; a generous guess
 #: (a forked worker of a 4x4 search holds about 10 MB), used to refuse a --jobs no memory could hold.
 WORKER_BYTES = 32 << 20
-
-
-def available_memory() -> int | None:
-    """The bytes of memory this machine can give new processes now (Linux's MemAvailable, else
-    the free pages), or None when it cannot tell."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, OSError, ValueError):  # pragma: no cover - not POSIX
-        return None
 
 
 def resolve_jobs(jobs: int) -> int:
