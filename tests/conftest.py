@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fifteen import Shape
+from fifteen import Shape, bounds
 from fifteen.bounds import databases
 from support.package import build_package
 
@@ -33,6 +33,15 @@ def _fresh_caches_under_mutation():
                     clear = getattr(value, "cache_clear", None)
                     if callable(clear):
                         clear()
+    yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _told_without_databases():
+    """The note a process gives once, at its first 4x4 search without pattern databases, is given
+    where a test asks for it (``tests/test_db_command.py`` sets ``_told_without_databases`` back to
+    False and checks it), not by whichever test of a worker happens to search first: as if told."""
+    bounds._told_without_databases = True
     yield
 
 

@@ -270,6 +270,8 @@ class WebKitPage(EnginePage):
         try:
             from selenium import webdriver
             from selenium.webdriver.common.options import ArgOptions
+            from selenium.webdriver.remote.client_config import ClientConfig
+            from selenium.webdriver.remote.remote_connection import RemoteConnection
         except ImportError as exc:
             raise EngineUnavailable(f"selenium is not installed ({exc})") from None
         self._procs: list[subprocess.Popen] = []
@@ -284,7 +286,9 @@ class WebKitPage(EnginePage):
             options.set_capability("browserName", "MiniBrowser")
             args = ["--automation", f"--geometry={VIEWPORT[0]}x{VIEWPORT[1]}"]
             options.set_capability("webkitgtk:browserOptions", {"binary": binary, "args": args})
-            self.driver = webdriver.Remote(command_executor=f"http://127.0.0.1:{port}", options=options)
+            # (a connection of its own: selenium's, made from an address, warns that it sets the address the old way)
+            connection = RemoteConnection(client_config=ClientConfig(remote_server_addr=f"http://127.0.0.1:{port}"))
+            self.driver = webdriver.Remote(command_executor=connection, options=options)
         except EngineUnavailable:
             self.close()
             raise
