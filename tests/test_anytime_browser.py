@@ -200,7 +200,7 @@ def test_an_improver_at_the_goal_is_done_with_a_bounded_width(tiles, numpy, monk
     the path records' cap for a path of one move), and the next call takes what it carried.  The
     last width is the one before the beam whose 31 layers pass its state limit: 2^16 for the pure
     beam (the page's: 3 M positions), 2^18 for numpy's (12 M)."""
-    monkeypatch.setattr(beam, "available_memory", lambda: 1 << 40)  # (whatever this machine has free)
+    monkeypatch.setattr(beam, "free_memory", lambda: 1 << 40)  # (whatever this machine has free)
     if not numpy:
         monkeypatch.setattr(beam, "VECTOR", None)
     assert beam.numpy_beam(label_tables(Shape(3, 3)), 1 << 10) is (beam.VECTOR if numpy else None)

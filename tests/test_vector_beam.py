@@ -177,15 +177,15 @@ def test_beams_in_numpy_may_keep_twice_the_path_records_and_four_times_the_posit
     assert driver.beam_max_nodes(seven, 65536) == 40_000_000  # (7x7's 65,536 x 306 runs)
     assert driver.beam_max_nodes(seven, 128) == driver.beam_max_nodes(eight, 65536) == 20_000_000
     assert driver.beam_fits(seven, 65536, 610) and not driver.beam_fits(seven, 65536, 611)
-    monkeypatch.setattr(beam, "available_memory", lambda: 262144 * beam.VECTOR_BEAM_BYTES)
+    monkeypatch.setattr(beam, "free_memory", lambda: 262144 * beam.VECTOR_BEAM_BYTES)
     assert beam.beam_max_states(seven, 65536) == beam.beam_max_states(seven, 128) == 3_000_000  # (they fit in it)
     assert beam.beam_max_states(seven, 131072) == beam.beam_max_states(seven, 262144) == 12_000_000
     assert driver.beam_fits(seven, 262144, 152) and not driver.beam_fits(seven, 262144, 153)  # (path records)
     assert not driver.beam_fits(seven, 524288, 10)  # (31 layers of it pass numpy's 12 M positions)
-    monkeypatch.setattr(beam, "available_memory", lambda: 262144 * beam.VECTOR_BEAM_BYTES - 1)  # (not for 262,144)
+    monkeypatch.setattr(beam, "free_memory", lambda: 262144 * beam.VECTOR_BEAM_BYTES - 1)  # (not for 262,144)
     assert beam.beam_max_states(seven, 262144) == 3_000_000 and not driver.beam_fits(seven, 262144, 100)
     assert beam.beam_max_states(seven, 131072) == 12_000_000 and driver.beam_fits(seven, 131072, 100)
-    monkeypatch.setattr(beam, "available_memory", lambda: None)  # (the machine cannot tell: as if it could)
+    monkeypatch.setattr(beam, "free_memory", lambda: None)  # (the machine cannot tell: as if it could)
     assert beam.beam_max_states(seven, 262144) == 12_000_000
     monkeypatch.setattr(beam, "VECTOR", None)
     assert driver.beam_max_nodes(seven, 65536) == 20_000_000 and beam.beam_max_states(seven, 131072) == 3_000_000
@@ -237,3 +237,16 @@ def test_a_moves_hash_change_is_the_hash_of_the_position_it_makes():
         before, t = hashed(board), board[to]
         board[frm], board[to] = t, blank_label
         assert hashed(board) == before ^ int(changes[m * T.n + t])
+
+
+def test_the_free_memory_is_read_once_so_a_paused_beam_keeps_its_limit(monkeypatch):
+    """A wide beam paused at the end of a time slice is asked again with the same arguments: its
+    state limit must not change as its own arrays take from the free memory."""
+    readings = iter([262144 * beam.VECTOR_BEAM_BYTES, 0])
+    monkeypatch.setattr(beam, "available_memory", lambda: next(readings))
+    beam.free_memory.cache_clear()
+    seven = label_tables(Shape(7, 7))
+    try:
+        assert [beam.beam_max_states(seven, 262144) for _ in range(3)] == [12_000_000] * 3
+    finally:
+        beam.free_memory.cache_clear()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Callable, Sequence
+from functools import cache
 from types import ModuleType
 
 from fifteen.anytime.rank import RANK_WEIGHTS, noisy_moves, rank_tables, rank_value
@@ -103,8 +104,17 @@ def beam_max_states(T: LabelTables, width: int, depth: int | None = None) -> int
     holds :data:`VECTOR_BEAM_BYTES` per position of its width; else :data:`BEAM_MAX_STATES`."""
     if width <= widest_beam() or numpy_beam(T, width, depth) is None:
         return BEAM_MAX_STATES
-    free = available_memory()
+    free = free_memory()
     return VECTOR_BEAM_MAX_STATES if free is None or free >= width * VECTOR_BEAM_BYTES else BEAM_MAX_STATES
+
+
+@cache
+def free_memory() -> int | None:
+    """This machine's free memory when the process's first beam wider than the pure beam's widest
+    asked (:func:`fifteen.machine.available_memory`), read once: a beam paused at the end of a time
+    slice is asked again, and its own arrays take from the free memory, so a fresh reading could
+    give it another limit (another beam) half-way."""
+    return available_memory()
 
 
 def widest_beam(dup_layers: int = DUP_LAYERS, max_states: int = BEAM_MAX_STATES) -> int:
@@ -259,6 +269,7 @@ __all__ = [
     "VECTOR_BEAM_MAX_STATES",
     "beam_max_states",
     "beam_search",
+    "free_memory",
     "numpy_beam",
     "widest_beam",
 ]
