@@ -136,23 +136,46 @@ def test_the_numpy_beam_gives_up_past_max_states_as_the_pure_beam():
 
 
 def test_the_seen_table_answers_as_a_dict_of_the_layers():
-    """Batches of hashes put with their layers (some again, with a later layer), looked up, and
-    the old layers forgotten: the table answers as a dict would, through its growth."""
+    """Batches of hashes new to it put with their layers and looked up: the table answers as a dict
+    would, through its growth, and with 64 hashes sharing a slot."""
     rng = np.random.default_rng(5)
     pool = rng.integers(-(1 << 63), (1 << 63) - 1, size=6000, dtype=np.int64)
     pool[:64] = pool[:64] & ~((1 << 40) - 1) | 0x1234 << 16  # (one slot for the 64: probes past it)
     table, truth = vector_beam.SeenTable(256), {}
     for layer in range(1, 41):
         batch = np.unique(rng.choice(pool, 300))
+        batch = batch[table.get(batch) == vector_beam.NEVER]
         table.put(batch, np.full(len(batch), layer, np.int64))
         truth.update(dict.fromkeys((int(x) & vector_beam._HIGH for x in batch), layer))
-        if layer % 10 == 0:
-            table.forget(layer - 5)
-            truth = {k: v for k, v in truth.items() if v > layer - 5}
         looked = table.get(pool)
         assert looked.tolist() == [truth.get(int(x) & vector_beam._HIGH, vector_beam.NEVER) for x in pool]
         assert table.count == len(truth)
-    assert table.mask + 1 == 8192  # grown from 1024 slots (at most half used)
+    assert table.mask + 1 == 16384  # grown from 1024 slots (at most half used)
+
+
+def test_the_recent_positions_are_a_dict_that_forgets_old_layers():
+    """The beam's use: every `span` layers the positions kept `span` layers before or earlier are
+    forgotten, and a position is kept again only more than `span` layers after it was; the two
+    tables answer as the pure beam's dict does, and count as it."""
+    span, rng = 5, np.random.default_rng(6)
+    pool = rng.integers(-(1 << 63), (1 << 63) - 1, size=3000, dtype=np.int64)
+    recent, truth = vector_beam.RecentPositions(64, span), {0: 0}
+    recent.older.put(np.zeros(1, np.int64), np.zeros(1, np.int64))  # (layer 0, as the beam's start)
+    again_total = 0
+    for layer in range(1, 41):
+        looked = recent.get(pool)
+        assert looked.tolist() == [truth.get(int(x) & vector_beam._HIGH, vector_beam.NEVER) for x in pool]
+        fresh = pool[(looked == vector_beam.NEVER) | (layer - looked > span)]
+        batch = np.unique(rng.choice(fresh, 120))
+        again = int(np.count_nonzero(recent.get(batch) != vector_beam.NEVER))
+        again_total += again
+        recent.put(batch, np.full(len(batch), layer, np.int64), again)
+        truth.update(dict.fromkeys((int(x) & vector_beam._HIGH for x in batch), layer))
+        if layer % span == 0:
+            recent.forget()
+            truth = {k: v for k, v in truth.items() if layer - v < span}
+        assert recent.count == len(truth)
+    assert again_total > 50  # (positions were kept again)
 
 
 @pytest.mark.parametrize("spread", [3, 40, 5000])

@@ -40,12 +40,13 @@ DUP_LAYERS = 16
 BEAM_MAX_STATES = 3_000_000
 #: The same for a beam that runs in numpy (:mod:`fifteen.anytime.vector_beam`) wider than the pure
 #: beam's widest, when the free memory holds it (:data:`VECTOR_BEAM_BYTES` a position of its
-#: width): a position kept takes 8 bytes of its hash table (at most half full) where the pure
-#: beam's dict takes about 120, so beams of 131,072 and 262,144 fit (bench/anytime.md, *Wider
-#: numpy beams*).
+#: width): a position kept takes four 8-byte slots of its hash tables (at most a quarter full)
+#: where the pure beam's dict takes about 120 bytes, so beams of 131,072 and 262,144 fit
+#: (bench/anytime.md, *Wider numpy beams*).
 VECTOR_BEAM_MAX_STATES = 12_000_000
 #: What a beam in numpy takes at most per position of its width, its path records and hash table
-#: included (measured: about 4.5 KB on 6x6, 1.2 GB for the process running a beam of 262,144).
+#: included (measured on 6x6: the process running a beam of 262,144 peaks at 740 MB, 2.8 KB a
+#: position of the width; 1.2 GB with one table at most half full, rebuilt every 16 layers).
 VECTOR_BEAM_BYTES = 8192
 #: The endgame: when the layers' smallest MD + LC has not fallen for STALL_LAYERS layers and is at
 #: most ENDGAME_H, the beam is stuck near its target (the last tiles need moves the rank cannot

@@ -5,8 +5,8 @@ the same keys (the rank, then the parent and its move in the order of ``LabelTab
 in that order with the same duplicate detection and the same endgame, so it returns the very path
 of the pure Python beam, several times faster on wide beams (``bench/anytime.md``, *The beam's
 layers in numpy*).  Where the pure beam keeps a dict of the positions kept (as bytes), this one
-keeps their 64-bit Zobrist hashes (:func:`zobrist`), updated per move (:func:`move_hashes`), in a
-:class:`SeenTable`, and finds the first of equal children of a layer by :func:`first_of_equal`: no
+keeps their 64-bit Zobrist hashes (:func:`zobrist`), updated per move (:func:`move_hashes`), in
+:class:`RecentPositions` (two :class:`SeenTable`), and finds the first of equal children of a layer by :func:`first_of_equal`: no
 Python object per position.  Pyodide has no numpy: the page runs the pure beam.
 :func:`fifteen.anytime.beam.beam_search` uses this one when numpy can be imported, the shape's line
 table is a table (rows and columns of at most :data:`~fifteen.bounds.manhattan.LINE_TABLE_MAX`) and
@@ -88,9 +88,9 @@ def _arrays(T: LabelTables, weights: tuple[int, int, int, int]) -> dict[str, Any
         **fields,
         "valid": valid,
         "mdd": np.array(T.mdd, np.int64),
-        "d1": np.array(T.d1, np.int64),
-        "d2": np.array(T.d2, np.int64),
-        "d3": np.array(T.d3, np.int64),
+        "d1": np.array(T.d1, np.int32),  # (line codes stay below 8 ** 7: int32, half the bytes to copy)
+        "d2": np.array(T.d2, np.int32),
+        "d3": np.array(T.d3, np.int32),
         "lt": np.concatenate([line_values(T.cols), line_values(T.rows)]),  # columns' from T.col_off
         "rmdd": np.array(rank.move, np.int64),
         "wlc": int(rank.lc),
@@ -128,17 +128,18 @@ _INDEX = (1 << _INDEX_BITS) - 1
 
 
 class SeenTable:
-    """The positions a beam kept, by hash, with the layer each was kept in: an open-addressing
-    table (linear probing) of int64 entries, each a hash's top 48 bits and the layer + 1 below
-    them (0: an empty slot; layers below 65,535), whose lookups and inserts take a batch of hashes.
+    """Positions by hash, with the layer each was kept in: an open-addressing table (linear
+    probing) of int64 entries, each a hash's top 48 bits and the layer + 1 below them (0: an empty
+    slot; layers below 65,535), whose lookups and inserts take a batch of hashes.
 
-    It stands for the pure beam's dict of positions (as bytes): two positions that agree in those
-    48 bits and meet in a probe would count as one (a child dropped as a duplicate: the path found
-    is still a path); a beam makes a few million probes, each wrong with a chance of 2^-48.
+    Two positions that agree in those 48 bits and meet in a probe would count as one (a child
+    dropped as a duplicate: the path found is still a path); a beam makes a few million probes,
+    each wrong with a chance of 2^-48.
     """
 
-    def __init__(self, width: int) -> None:
-        self._make(max(1024, 4 * width))
+    def __init__(self, size: int) -> None:
+        """An empty table of at least *size* slots (a power of two; it grows at half full)."""
+        self._make(max(1024, size))
 
     def _make(self, size: int) -> None:
         cap = 1 << (size - 1).bit_length()
@@ -161,35 +162,67 @@ class SeenTable:
             todo, high, slot = todo[on], high[on], (slot[on] + 1) & self.mask
         return out
 
-    def _refill(self, size: int, entries: np.ndarray) -> None:
-        """A table of at least *size* slots holding *entries* (as :attr:`entries` holds them)."""
-        self._make(size)
-        self.put(entries & _HIGH, (entries & _LOW) - 1)
-
     def put(self, hashes: np.ndarray, layers: np.ndarray) -> None:
-        """Record each of *hashes* (distinct) as kept in the layer beside it."""
+        """Record each of *hashes* (distinct, none in the table yet) as kept in the layer beside it."""
         if 2 * (self.count + len(hashes)) > self.mask + 1:  # grown to a power of two at most half used
-            self._refill(2 * (self.count + len(hashes)) + 1, self.entries[self.entries != 0])
+            entries = self.entries[self.entries != 0]
+            self._make(2 * (self.count + len(hashes)) + 1)
+            self.put(entries & _HIGH, (entries & _LOW) - 1)
         new = (hashes & _HIGH) | (layers + 1)
         slot = (hashes >> LAYER_BITS) & self.mask
+        self.count += len(new)
         while len(new):
-            entry = self.entries[slot]
-            empty = entry == 0
-            same = ~empty & ((entry & _HIGH) == (new & _HIGH))
-            self.entries[slot[same]] = new[same]
-            free = np.nonzero(empty)[0]
+            free = np.nonzero(self.entries[slot] == 0)[0]
             self.entries[slot[free]] = new[free]  # (of hashes after one empty slot, the last written holds it)
-            won = free[self.entries[slot[free]] == new[free]]
-            self.count += len(won)
-            moved_on = ~empty & ~same  # (a hash that lost an empty slot tries it again: taken now)
-            done = same
-            done[won] = True
-            slot = np.where(moved_on, (slot + 1) & self.mask, slot)
-            new, slot = new[~done], slot[~done]
+            lost = np.ones(len(new), bool)
+            lost[free[self.entries[slot[free]] == new[free]]] = False
+            new, slot = new[lost], (slot[lost] + 1) & self.mask  # (the slot each lost is taken now)
 
-    def forget(self, layer: int) -> None:
-        """Drop the positions kept in *layer* or before."""
-        self._refill(self.mask + 1, self.entries[(self.entries & _LOW) > layer + 1])
+
+class RecentPositions:
+    """The positions a beam kept in its recent layers, by hash, with the layer each was kept in:
+    the pure beam's dict of positions (as bytes) that every *span* layers forgets those kept
+    *span* layers before or earlier.
+
+    Two :class:`SeenTable` hold them: the newer the positions kept since the last :meth:`forget`,
+    the older those of the *span* layers before it.  To forget is to drop the older table (no
+    table is rebuilt), which is the dict's forgetting when it comes every *span* layers and a
+    position is kept again only more than *span* layers after it was (a lookup asks the newer
+    table first).  Each table is made with four slots per position of *span* layers of *width*: it
+    seldom grows, and at most a quarter full its probes are short (a beam of 262,144 on 6x6 runs
+    1.3 x as fast as with one table rebuilt at each forgetting, in less memory: ``bench/anytime.md``,
+    *The beam's layers in numpy*).
+    """
+
+    def __init__(self, width: int, span: int) -> None:
+        self._size = 4 * width * max(1, span)
+        self.older = SeenTable(1024)
+        self.newer = SeenTable(self._size)
+        self._shadowed = 0  # positions in both tables (kept again after more than `span` layers)
+
+    @property
+    def count(self) -> int:
+        """How many positions are kept (each once, whichever layers it was kept in)."""
+        return self.older.count + self.newer.count - self._shadowed
+
+    def get(self, hashes: np.ndarray) -> np.ndarray:
+        """The last layer each of *hashes* was kept in (:data:`NEVER`: not kept)."""
+        out = self.newer.get(hashes)
+        missed = np.nonzero(out == NEVER)[0]
+        if len(missed) and self.older.count:
+            out[missed] = self.older.get(hashes[missed])
+        return out
+
+    def put(self, hashes: np.ndarray, layers: np.ndarray, again: int = 0) -> None:
+        """Record *hashes* (distinct, none in the newer table) as kept in the layers beside them;
+        *again* of them are in the older table (kept before)."""
+        self.newer.put(hashes, layers)
+        self._shadowed += again
+
+    def forget(self) -> None:
+        """Drop the positions kept before the last call (or, at the first, before the first put)."""
+        self.older, self.newer = self.newer, SeenTable(self._size)
+        self._shadowed = 0
 
 
 def first_of_equal(keys: np.ndarray) -> np.ndarray:
@@ -251,11 +284,11 @@ def vector_beam_steps(
     blanks = np.array([blank], np.intp)
     states = np.array([T.start_state(blank)], np.intp)
     hs = np.array([h0], np.int64)
-    codes = np.array([codes0], np.int64)
+    codes = np.array([codes0], np.int32)
     ranks = np.array([rank_value(T, board, blank, h0, weights)], np.int64)
     keys = np.bitwise_xor.reduce(zobrist(n)[np.arange(n), board]).reshape(1)  # the positions' hashes
-    seen = SeenTable(width)  # position (its hash) -> the layer it was kept in
-    seen.put(keys, np.zeros(1, np.int64))
+    seen = RecentPositions(width, dup_layers)  # position (its hash) -> the layer it was kept in
+    seen.older.put(keys, np.zeros(1, np.int64))  # (forgotten at the first forget, with layer 0)
     horizon = dup_layers or sys.maxsize
     parents: list[np.ndarray] = []
     moved: list[np.ndarray] = []
@@ -299,7 +332,8 @@ def vector_beam_steps(
             ck = keys[par[sel[:m]]] ^ zmove[mt[sel[:m]]]
             first = first_of_equal(ck)
             olds = seen.get(ck[first])
-            first = first[(olds == NEVER) | (g - olds > horizon)]
+            fresh = (olds == NEVER) | (g - olds > horizon)
+            first, olds = first[fresh], olds[fresh]
             if len(first) >= width or m == len(sel):
                 break
             m = min(len(sel), 4 * m)
@@ -314,7 +348,7 @@ def vector_beam_steps(
         if not count:
             return None
         pp, pmv, ps, pmt = par[kept], mv[kept], s[kept], mt[kept]
-        seen.put(nkeys, np.full(count, g, np.int64))
+        seen.put(nkeys, np.full(count, g, np.int64), int(np.count_nonzero(olds[:width] != NEVER)))
         rows = np.arange(count)
         nb = boards[pp]
         nb[rows, blanks[pp]] = nb[rows, ps]
@@ -330,7 +364,7 @@ def vector_beam_steps(
         elif g - low_at >= stall_layers and least <= endgame_h and dup_layers:
             horizon, dup_layers = sys.maxsize, 0  # stalled near the target: no position kept again
         if dup_layers and g % dup_layers == 0:
-            seen.forget(g - dup_layers)
+            seen.forget()  # (the layers up to g - dup_layers)
         if seen.count > max_states:
             return None
         boards, blanks, states, hs, codes, ranks, keys = nb, ps, NEXT[pmv], nh, nc, rank[order[pick]], nkeys
@@ -345,6 +379,7 @@ __all__ = [
     "MAX_LAYERS",
     "MAX_LINE",
     "MIN_WIDTH",
+    "RecentPositions",
     "SeenTable",
     "applies",
     "first_of_equal",
