@@ -159,9 +159,14 @@ def _beam_steps(
     blanks = [blank]
     states = [T.start_state(blank)]
     hs = [h0]
-    codes = [tuple(codes0)]
+    codes = [list(codes0)]
     seen: dict[bytes, int] = {boards[0]: 0}  # position -> the layer it was kept in
     horizon = dup_layers or sys.maxsize
+    # a key's bits below the rank's 40: the parent's index, the move's (2 bits), the child's MD + LC
+    # (`hb` bits, room for any: each tile at most rows + cols - 2 squares away, and 4 for LC)
+    hb = (T.n * (T.rows + T.cols + 2)).bit_length()
+    jb, jm, hm = hb + 2, 1 << hb, (1 << hb) - 1
+    im = (1 << (40 - jb)) - 1
     parents: list[array] = []
     moved: list[bytes] = []
     g = 0
@@ -174,6 +179,8 @@ def _beam_steps(
             check()
         g += 1
         room = limit - g  # a child's h must stay below this (g + h < upper)
+        # a child's key: its rank, then its parent's index and the move's (the order it is taken
+        # in), then its MD + LC in the low `hb` bits
         keys: list[int] = []
         add = keys.append
         for lo in range(0, len(boards), CHUNK):
@@ -181,7 +188,7 @@ def _beam_steps(
                 bd = boards[i]
                 hp = hs[i]
                 cd = codes[i]
-                j = i << 2
+                j = i << jb
                 rp = ranks[i] - wlc * hp  # the rank's change is the weighted MD's plus w_lc times LC's
                 for s, m, _st, l1, l2, _l3 in succ[states[i]]:
                     mt = m + bd[s]
@@ -192,8 +199,8 @@ def _beam_steps(
                     dm = mdd[mt]
                     h = hp + dm + lt[n1] - lt[c1] + lt[n2] - lt[c2]
                     if h < room:
-                        add((rp + rmdd[mt] + wlc * (h - dm)) << 40 | j)
-                    j += 1
+                        add((rp + rmdd[mt] + wlc * (h - dm)) << 40 | j | h)
+                    j += jm
             if due():
                 yield
         keys.sort()
@@ -201,14 +208,14 @@ def _beam_steps(
         nbl: list[int] = []
         nst: list[int] = []
         nh: list[int] = []
-        ncd: list[tuple[int, ...]] = []
+        ncd: list[list[int]] = []
         par = array("i")
         mv = bytearray()
         full = False
         for lo in range(0, len(keys), CHUNK):
             for key in keys[lo : lo + CHUNK]:
-                i = (key >> 2) & 0x3FFFFFFFFF
-                s, m, st, l1, l2, l3 = succ[states[i]][key & 3]
+                i = (key >> jb) & im
+                s, m, st, l1, l2, l3 = succ[states[i]][(key >> hb) & 3]
                 b = blanks[i]
                 child = bytearray(boards[i])
                 t = child[s]
@@ -218,14 +225,12 @@ def _beam_steps(
                 old = seen.get(ckey)
                 if old is not None and g - old <= horizon:
                     continue
-                mt = m + t
-                cd = codes[i]
-                c1, c2 = cd[l1], cd[l2]
-                h = hs[i] + mdd[mt] + lt[c1 + d1[mt]] - lt[c1] + lt[c2 + d2[mt]] - lt[c2]
+                h = key & hm
                 if h == 0:
                     return traced_path(parents, moved, s, i)
                 seen[ckey] = g
-                nc = list(codes[i])
+                mt = m + t
+                nc = codes[i].copy()
                 nc[l1] += d1[mt]
                 nc[l2] += d2[mt]
                 nc[l3] += d3[mt]
@@ -233,8 +238,8 @@ def _beam_steps(
                 nbl.append(s)
                 nst.append(st)
                 nh.append(h)
-                nrk.append(ranks[i] + rmdd[mt] + wlc * (h - hs[i] - mdd[mt]))
-                ncd.append(tuple(nc))
+                nrk.append(key >> 40)  # (its rank)
+                ncd.append(nc)
                 par.append(i)
                 mv.append(s)
                 if len(nb) >= width:
