@@ -6,8 +6,8 @@ in that order with the same duplicate detection and the same endgame, so it retu
 of the pure Python beam, several times faster on wide beams (``bench/anytime.md``, *The beam's
 layers in numpy*).  Where the pure beam keeps a dict of the positions kept (as bytes), this one
 keeps their 64-bit Zobrist hashes (:func:`zobrist`), updated per move (:func:`move_hashes`), in
-:class:`RecentPositions` (two :class:`SeenTable`), and finds the first of equal children of a layer by :func:`first_of_equal`: no
-Python object per position.  Pyodide has no numpy: the page runs the pure beam.
+:class:`RecentPositions` (two :class:`SeenTable`), and finds the first of equal children of a
+layer by :func:`first_of_equal`: no Python object per position.  Pyodide has no numpy: the page runs the pure beam.
 :func:`fifteen.anytime.beam.beam_search` uses this one when numpy can be imported, the shape's line
 table is a table (rows and columns of at most :data:`~fifteen.bounds.manhattan.LINE_TABLE_MAX`) and
 the width is at least :data:`MIN_WIDTH`.
