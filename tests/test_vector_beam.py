@@ -79,6 +79,8 @@ CASES = [
     (Shape(5, 7), 2, 256, {}, 226),
     # narrow beams come back to positions kept `dup_layers` layers before (kept again only past that)
     (Shape(5, 5), 1, 16, {"dup_layers": 12}, 228),
+    # no position forgotten: the newer table of the recent positions grown from 1,024 slots to hold the whole beam
+    (Shape(5, 5), 1, 256, {"dup_layers": 0}, 146),
     (Shape(6, 6), 4, 64, {}, 555),
 ]
 
