@@ -8,9 +8,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -21,8 +18,7 @@ from fifteen.frame import frame_for
 from fifteen.search.moves import is_own_mirror, move_tables, tables_for
 from instances import korf100
 from support.bfs import distances
-
-ROOT = Path(__file__).resolve().parents[1]
+from support.cli import run_cli
 
 # Per shape: the blank-first goal, goals with the blank on an edge or inside, and random ones.
 GOALS = {
@@ -319,39 +315,33 @@ def test_explain_a_corner_goal_in_its_frame():
     assert (out["md"]["value"], out["lc"]["value"], out["id"]["value"], out["wdid"]["value"]) == (1, 1, values["id"], values["wdid"])
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "fifteen", *args], capture_output=True, text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT / "py")}
-    )
-
-
 def test_cli_goal_option(tmp_path):
-    run = _cli("solve", "1 0 2 3 4 5 6 7 8", "--goal", "blank-first", "--json")
+    run = run_cli("solve", "1 0 2 3 4 5 6 7 8", "--goal", "blank-first", "--json")
     out = json.loads(run.stdout)
     assert run.returncode == 0 and out["goal"] == list(range(9)) and out["moves"] == [1] and out["goal_frame"].startswith("mapped")
-    run = _cli("solve", "1 2 3 0 4 5 6 7 8", "--goal", "1 2 3 4 0 5 6 7 8", "-q")
+    run = run_cli("solve", "1 2 3 0 4 5 6 7 8", "--goal", "1 2 3 4 0 5 6 7 8", "-q")
     assert run.returncode == 0
     assert "goal: 1 2 3 4 0 5 6 7 8; the goal as given (its blank is not in a corner): the pattern databases do not apply" in run.stdout
     assert "bound used: wdid (available: auto, wdid, wd, id, lc, md)" in run.stdout and "optimal length: 1" in run.stdout
-    run = _cli("bounds", "1 0 2 3 4 5 6 7 8", "--goal", "blank-first", "--json")
+    run = run_cli("bounds", "1 0 2 3 4 5 6 7 8", "--goal", "blank-first", "--json")
     assert json.loads(run.stdout)["auto"] == "wdid"
-    run = _cli("solve", "1 2 3 4 0 5 6 7 8 9 10 11 12 13 14 15", "--goal", "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15", "--bound", "pdb663")
+    run = run_cli("solve", "1 2 3 4 0 5 6 7 8 9 10 11 12 13 14 15", "--goal", "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15", "--bound", "pdb663")
     assert run.returncode == 2 and "not available for this goal" in run.stderr and "Traceback" not in run.stderr
-    run = _cli("solve", "1 2 3 0", "--goal", "blank-first")
+    run = run_cli("solve", "1 2 3 0", "--goal", "blank-first")
     assert run.returncode == 2 and run.stderr.startswith("fifteen: error: unsolvable for this goal")
     for command in ("explain", "trace", "compare", "hint"):
-        run = _cli(command, "1 0 2 3 4 5 6 7 8", "--goal", "blank-first")
+        run = run_cli(command, "1 0 2 3 4 5 6 7 8", "--goal", "blank-first")
         assert run.returncode == 0, (command, run.stderr)
     assert (
         "explained mapped onto the standard goal (rotated 180 degrees, tiles renumbered)"
-        in _cli("explain", "1 0 2 3 4 5 6 7 8", "--goal", "blank-first").stdout
+        in run_cli("explain", "1 0 2 3 4 5 6 7 8", "--goal", "blank-first").stdout
     )
     positions = tmp_path / "positions.txt"
     positions.write_text("a\t1 0 2 3 4 5 6 7 8\nb\t2 1 3 4 5 6 7 8 0\n")
-    run = _cli("batch", str(positions), "--goal", "blank-first", "--jobs", "1", "-q")
+    run = run_cli("batch", str(positions), "--goal", "blank-first", "--jobs", "1", "-q")
     records = {r["id"]: r for r in map(json.loads, run.stdout.splitlines())}
     assert records["a"]["length"] == 1 and records["a"]["goal"] == list(range(9)) and "unsolvable for this goal" in records["b"]["error"]
-    run = _cli("batch", str(positions), "--shape", "3x3", "--goal", "1 2")
+    run = run_cli("batch", str(positions), "--shape", "3x3", "--goal", "1 2")
     assert run.returncode == 2 and "the goal: a 3x3 board has 9 squares, got 2 tiles" in run.stderr
 
 
