@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from types import ModuleType
 
-from fifteen.anytime.rank import RANK_WEIGHTS, noisy_moves, rank_tables, rank_value
+from fifteen.anytime.rank import RANK_WEIGHTS, noisy_moves, rank_tables
 from fifteen.anytime.tables import LabelTables, labelled, traced_path
 from fifteen.machine import available_memory
 from fifteen.search.slices import Steps, due, resumable
@@ -141,7 +141,7 @@ def _beam_steps(
     max_states: int,
     max_depth: int | None,
     ranked: bool,
-    noise: int = 0,
+    noise: int,
 ) -> Steps[list[int] | None]:
     board = labelled(start, target)
     blank = list(start).index(0)
@@ -153,7 +153,8 @@ def _beam_steps(
     weights = RANK_WEIGHTS if ranked else PLAIN_WEIGHTS
     rank = rank_tables(T, weights)
     rmdd, wlc = noisy_moves(T, weights, noise), rank.lc
-    ranks = [rank_value(T, board, blank, h0, weights)]  # the rank (fifteen.anytime.rank): MD + LC itself unranked
+    ranks = [0]  # the rank (fifteen.anytime.rank; MD + LC itself unranked), relative to the start's: one parent
+    # in the first layer, so no offset orders (a key's rank may be negative: its low 40 bits stay the parent's, move's, h)
     nrk: list[int] = []
     boards = [bytes(board)]
     blanks = [blank]

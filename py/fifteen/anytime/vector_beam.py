@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from fifteen.anytime.rank import noisy_moves, rank_tables, rank_value
+from fifteen.anytime.rank import noisy_moves, rank_tables
 from fifteen.anytime.tables import LabelTables, labelled, traced_path
 from fifteen.search.slices import Steps, due
 
@@ -263,7 +263,7 @@ def vector_beam_steps(
     weights: tuple[int, int, int, int],
     stall_layers: int,
     endgame_h: int,
-    noise: int = 0,
+    noise: int,
 ) -> Steps[list[int] | None]:
     """The steps of :func:`fifteen.anytime.beam.beam_search` (its arguments; *weights* the rank's)."""
     board = labelled(start, target)
@@ -285,7 +285,7 @@ def vector_beam_steps(
     states = np.array([T.start_state(blank)], np.intp)
     hs = np.array([h0], np.int64)
     codes = np.array([codes0], np.int32)
-    ranks = np.array([rank_value(T, board, blank, h0, weights)], np.int64)
+    ranks = np.zeros(1, np.int64)  # ranks relative to the start's (one parent in the first layer: no offset orders)
     keys = np.bitwise_xor.reduce(zobrist(n)[np.arange(n), board]).reshape(1)  # the positions' hashes
     seen = RecentPositions(width, dup_layers)  # position (its hash) -> the layer it was kept in
     seen.older.put(keys, np.zeros(1, np.int64))  # (forgotten at the first forget, with layer 0)
