@@ -127,6 +127,49 @@ def test_the_numpy_beams_endgame_is_the_pure_beams():
     assert vector(T, target, board.tiles, 16, stall=10**9) is None
 
 
+def test_a_beam_from_the_target_or_one_move_away():
+    """No move from the target itself; the one move from a position next to it (both beams)."""
+    shape = Shape(7, 7)
+    T, goal = label_tables(shape), list(shape.goal())
+    one = goal.copy()
+    one[-1], one[-2] = one[-2], one[-1]  # the blank one square left of its goal square
+    for beam_of in (pure, vector):
+        assert beam_of(T, goal, goal, 256) == []
+        assert beam_of(T, one, goal, 256) == [len(goal) - 1]  # the blank to its goal square
+
+
+def test_a_beam_with_a_known_length_keeps_only_children_that_can_beat_it():
+    """With *upper*, a child whose g + MD + LC reaches it is dropped: on this 5x5 the beam of 512
+    then finds another path of the same 128 moves, and none shorter than 128."""
+    shape = Shape(5, 5)
+    board, T, goal = Board.random(shape, 1), label_tables(shape), list(shape.goal())
+    unpruned = pure(T, board.tiles, goal, 512)
+    pruned = pure(T, board.tiles, goal, 512, upper=129)
+    assert len(unpruned) == len(pruned) == 128 and pruned != unpruned
+    assert vector(T, board.tiles, goal, 512, upper=129) == pruned
+    assert pure(T, board.tiles, goal, 512, upper=128) is None
+    assert vector(T, board.tiles, goal, 512, upper=128) is None
+
+
+def test_a_wandering_beam_stops_after_4_h0_plus_4_n_layers(monkeypatch):
+    """The endgame's beam with no endgame (it never stops forgetting) runs ``4 * h0 + 4 * N``
+    layers, one call of *check* each, then gives up; the numpy beam refuses 65,534 layers."""
+    shape = Shape(7, 7)
+    board, T, goal = Board.random(shape, 3), label_tables(shape), list(shape.goal())
+    assert T.value(labelled(goal, board.tiles), goal.index(0))[0] == 219  # 4 x 219 + 4 x 49 = 1072
+    layers = []
+    args = (None, beam.DUP_LAYERS, beam.BEAM_MAX_STATES, None, RANK_WEIGHTS, 10**9, beam.ENDGAME_H, 0)
+    assert drive(vector_beam.vector_beam_steps(T, goal, board.tiles, 16, lambda: layers.append(0), *args)) is None
+    assert len(layers) == 1072
+    monkeypatch.setattr(beam, "STALL_LAYERS", 10**9)
+    layers.clear()
+    assert pure(T, goal, board.tiles, 16, check=lambda: layers.append(0)) is None
+    assert len(layers) == 1072
+    deep = (None, beam.DUP_LAYERS, beam.BEAM_MAX_STATES, vector_beam.MAX_LAYERS, RANK_WEIGHTS, 32, beam.ENDGAME_H, 0)
+    with pytest.raises(ValueError, match="fewer than 65534 layers"):
+        drive(vector_beam.vector_beam_steps(T, goal, board.tiles, 16, None, *deep))
+
+
 def test_the_numpy_beam_gives_up_past_max_states_as_the_pure_beam():
     shape = Shape(6, 6)
     board = Board.random(shape, 3)
