@@ -180,6 +180,19 @@ def test_the_numpy_beam_gives_up_past_max_states_as_the_pure_beam():
     assert vector(T, board.tiles, target, 512, max_states=8_000) is None
 
 
+@pytest.mark.parametrize(
+    ("shape", "seed", "width", "kw", "peak"),
+    [(Shape(5, 5), 1, 16, {"dup_layers": 12}, 1136), (Shape(5, 5), 1, 256, {}, 7936), (Shape(6, 6), 3, 512, {}, 15872)],
+)
+def test_both_beams_keep_as_many_positions(shape, seed, width, kw, peak):
+    """The most positions a beam keeps at once (each counted once, those kept again too) is the
+    same in both beams: each finds its path with *max_states* at that peak and gives up one below."""
+    board, T, goal = Board.random(shape, seed), label_tables(shape), list(shape.goal())
+    for beam_of in (pure, vector):
+        assert beam_of(T, board.tiles, goal, width, max_states=peak, **kw) is not None
+        assert beam_of(T, board.tiles, goal, width, max_states=peak - 1, **kw) is None
+
+
 def test_the_seen_table_answers_as_a_dict_of_the_layers():
     """Batches of hashes new to it put with their layers and looked up: the table answers as a dict
     would, through its growth, and with 64 hashes sharing a slot."""
