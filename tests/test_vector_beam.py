@@ -199,16 +199,18 @@ def test_the_seen_table_answers_as_a_dict_of_the_layers():
     rng = np.random.default_rng(5)
     pool = rng.integers(-(1 << 63), (1 << 63) - 1, size=6000, dtype=np.int64)
     pool[:64] = pool[:64] & ~((1 << 40) - 1) | 0x1234 << 16  # (one slot for the 64: probes past it)
-    table, truth = vector_beam.SeenTable(256), {}
+    table, truth, grown = vector_beam.SeenTable(256), {}, {}
     for layer in range(1, 41):
         batch = np.unique(rng.choice(pool, 300))
         batch = batch[table.get(batch) == vector_beam.NEVER]
         table.put(batch, np.full(len(batch), layer, np.int64))
+        grown.setdefault(table.mask + 1, layer)
         truth.update(dict.fromkeys((int(x) & vector_beam._HIGH for x in batch), layer))
         looked = table.get(pool)
         assert looked.tolist() == [truth.get(int(x) & vector_beam._HIGH, vector_beam.NEVER) for x in pool]
         assert table.count == len(truth)
-    assert table.mask + 1 == 16384  # grown from 1024 slots (at most half used)
+    # grown from 1024 slots, doubled as soon as a batch would fill more than half (the layer it grew at)
+    assert grown == {1024: 1, 2048: 2, 4096: 4, 8192: 9, 16384: 24}
 
 
 def test_the_recent_positions_are_a_dict_that_forgets_old_layers():
@@ -218,6 +220,7 @@ def test_the_recent_positions_are_a_dict_that_forgets_old_layers():
     span, rng = 5, np.random.default_rng(6)
     pool = rng.integers(-(1 << 63), (1 << 63) - 1, size=3000, dtype=np.int64)
     recent, truth = vector_beam.RecentPositions(64, span), {0: 0}
+    assert (recent.older.mask + 1, recent.newer.mask + 1) == (1024, 2048)  # 4 slots a position of `span` layers
     recent.older.put(np.zeros(1, np.int64), np.zeros(1, np.int64))  # (layer 0, as the beam's start)
     again_total = 0
     for layer in range(1, 41):
@@ -245,6 +248,8 @@ def test_first_of_equal_finds_each_values_first_index(spread):
     expected = np.sort(np.unique(keys, return_index=True)[1])
     assert vector_beam.first_of_equal(keys).tolist() == expected.tolist()
     assert vector_beam.first_of_equal(keys[:0]).tolist() == []
+    # copies in one slot in the first round, which settles them without the sort
+    assert vector_beam.first_of_equal(np.array([5, 5, 7, 5, 7], np.int64)).tolist() == [0, 2]
 
 
 def test_beams_in_numpy_may_keep_twice_the_path_records_and_four_times_the_positions(monkeypatch):
