@@ -170,6 +170,20 @@ def test_a_wandering_beam_stops_after_4_h0_plus_4_n_layers(monkeypatch):
         drive(vector_beam.vector_beam_steps(T, goal, board.tiles, 16, None, *deep))
 
 
+@pytest.mark.parametrize(("width", "length", "peak"), [(100, 198, 3100), (512, 176, 15872)])
+def test_the_pure_beam_in_chunks_of_a_layer_is_the_same_beam(monkeypatch, width, length, peak):
+    """The pure beam ranks and keeps a layer's children in chunks (between them a time slice may
+    end): in chunks of 64 it finds the path it finds in one chunk, the numpy beam's, and keeps as
+    many positions at once (no layer past the width)."""
+    shape = Shape(6, 6)
+    board, T, goal = Board.random(shape, 3), label_tables(shape), list(shape.goal())
+    whole = vector(T, board.tiles, goal, width)
+    assert pure(T, board.tiles, goal, width) == whole and len(whole) == length
+    monkeypatch.setattr(beam, "CHUNK", 64)
+    assert pure(T, board.tiles, goal, width, max_states=peak) == whole
+    assert pure(T, board.tiles, goal, width, max_states=peak - 1) is None
+
+
 def test_the_numpy_beam_gives_up_past_max_states_as_the_pure_beam():
     shape = Shape(6, 6)
     board = Board.random(shape, 3)
