@@ -4,7 +4,6 @@ only, pruning stays MD + LC).  Pinned values and lengths, every path replayed.""
 from __future__ import annotations
 
 import math
-import os
 import random
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from fifteen.anytime.reduce import play
 from fifteen.anytime.tables import label_tables, labelled
 from fifteen.board import Board, Shape
 from support import positions
-from support.cli import PACKAGE_PATH, ROOT
+from support.cli import ROOT, package_env
 from support.positions import korf_taylor
 
 FIVE, SIX = Shape(5, 5), Shape(6, 6)
@@ -81,9 +80,8 @@ def test_the_shipped_cost_tables_are_the_fits(side):
     """bench/fit_rank.py --costs SIDE refits RANK_COSTS[SIDE, SIDE] from the data in bench/data
     (DeepCubeA's lengths; on 5x5 the positions along its shortest solutions) and says it is the
     table shipped."""
-    env = {**os.environ, "PYTHONPATH": str(PACKAGE_PATH)}
     command = [sys.executable, str(ROOT / "bench" / "fit_rank.py"), "--costs", str(side)]
-    fit = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    fit = subprocess.run(command, capture_output=True, text=True, env=package_env(), timeout=120)
     assert fit.returncode == 0 and fit.stdout.splitlines()[-1] == "shipped: the same", fit.stdout + fit.stderr
 
 

@@ -153,8 +153,9 @@ def _beam_steps(
     weights = RANK_WEIGHTS if ranked else PLAIN_WEIGHTS
     rank = rank_tables(T, weights)
     rmdd, wlc = noisy_moves(T, weights, noise), rank.lc
-    ranks = [0]  # the rank (fifteen.anytime.rank; MD + LC itself unranked), relative to the start's: one parent
-    # in the first layer, so no offset orders (a key's rank may be negative: its low 40 bits stay the parent's, move's, h)
+    # the ranks (fifteen.anytime.rank; MD + LC itself unranked) less the start's, an offset that orders nothing
+    # (one parent in the first layer); a key's rank may be negative, its low 40 bits still the parent, move and h
+    ranks = [0]
     nrk: list[int] = []
     boards = [bytes(board)]
     blanks = [blank]
